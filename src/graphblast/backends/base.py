@@ -1,0 +1,233 @@
+"""The primitive interface every backend implements.
+
+The core (``core/operations.py``) owns GraphBLAS semantics: validation, operator typing,
+accumulation and the masked write-back are composed there from these primitives, once for all
+backends.  A backend owns storage and computes.
+
+Storage objects are immutable: a primitive never changes its inputs, it returns new storage.
+That makes aliasing (an output that is also an input or the mask) correct by construction, lets
+a matrix cache its transpose safely (the cache dies with the storage), and means ``dup`` is free.
+
+Conventions for every primitive:
+
+- Matrices are :class:`CSR` (sorted column indices within each row, no duplicates), vectors
+  :class:`SparseVector` (sorted indices, no duplicates).  Arrays live on the backend's device
+  (NumPy on the CPU, CuPy on a GPU); index arrays are int64 unless noted.
+- Operators arrive already typed (``TypedBinaryOp`` ...); operands are already cast to the
+  operator's input types only where the docstring says so - otherwise the primitive casts.
+- ``mask`` arguments are :class:`MaskArg` or None.  A primitive that accepts a mask may compute
+  only the entries the mask allows (output sparsity); it may also ignore it, because the core
+  applies the mask again in the write-back.
+"""
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ..dtypes import DataType
+
+
+class CSR:
+    """A sparse matrix in compressed sparse row form on one device."""
+
+    __slots__ = ("nrows", "ncols", "dtype", "indptr", "indices", "values", "_transpose",
+                 "__weakref__")
+
+    def __init__(self, nrows, ncols, dtype, indptr, indices, values):
+        self.nrows = nrows
+        self.ncols = ncols
+        self.dtype = dtype
+        self.indptr = indptr
+        self.indices = indices
+        self.values = values
+        self._transpose = None
+
+    @property
+    def nvals(self):
+        return int(self.indices.shape[0])
+
+    @property
+    def shape(self):
+        return (self.nrows, self.ncols)
+
+    def __repr__(self):
+        return f"CSR({self.nrows}x{self.ncols}, {self.dtype}, nvals={self.nvals})"
+
+
+class SparseVector:
+    """A sparse vector: sorted ``indices`` and their ``values``."""
+
+    __slots__ = ("size", "dtype", "indices", "values", "__weakref__")
+
+    def __init__(self, size, dtype, indices, values):
+        self.size = size
+        self.dtype = dtype
+        self.indices = indices
+        self.values = values
+
+    @property
+    def nvals(self):
+        return int(self.indices.shape[0])
+
+    def __repr__(self):
+        return f"SparseVector({self.size}, {self.dtype}, nvals={self.nvals})"
+
+
+@dataclass(frozen=True)
+class MaskArg:
+    """A mask as a primitive sees it: the mask's storage and how to read it."""
+
+    data: Any  # CSR or SparseVector, same shape as the output
+    structural: bool
+    complement: bool
+
+
+@dataclass(frozen=True)
+class IndexArg:
+    """One dimension of an extract/assign index, resolved by the core.
+
+    ``kind`` is "all" (every index of a dimension of ``size``), "range" (start, stop, step
+    with ``count`` elements) or "list" (an int64 array ``array`` of ``count`` indices, possibly
+    unsorted, possibly with duplicates for extract).
+    """
+
+    kind: str
+    count: int
+    size: int
+    start: int = 0
+    stop: int = 0
+    step: int = 1
+    array: Optional[Any] = None
+
+
+class Backend:
+    """Primitive operations on one device.  See the module docstring for conventions."""
+
+    name = "abstract"
+    xp = None  # the array module (numpy or cupy)
+
+    # -- storage ---------------------------------------------------------------------------
+    def matrix_empty(self, nrows: int, ncols: int, dtype: DataType) -> CSR:
+        raise NotImplementedError
+
+    def matrix_from_coo(self, nrows, ncols, dtype, rows, cols, values, dup_op) -> CSR:
+        """Build from host or device arrays; duplicates combined by ``dup_op`` (a typed
+        binary op), or raise InvalidValue when ``dup_op`` is None and duplicates exist."""
+        raise NotImplementedError
+
+    def matrix_from_csr(self, nrows, ncols, dtype, indptr, indices, values) -> CSR:
+        """Build from CSR arrays (validated; unsorted rows are sorted, duplicates raise)."""
+        raise NotImplementedError
+
+    def matrix_to_coo(self, A: CSR):
+        """(rows, cols, values) in row-major order, on the backend's device."""
+        raise NotImplementedError
+
+    def vector_empty(self, size: int, dtype: DataType) -> SparseVector:
+        raise NotImplementedError
+
+    def vector_from_coo(self, size, dtype, indices, values, dup_op) -> SparseVector:
+        raise NotImplementedError
+
+    def to_host(self, array):
+        """A NumPy array with the contents of a backend array."""
+        raise NotImplementedError
+
+    def from_host(self, array):
+        """A backend array with the contents of a NumPy array."""
+        raise NotImplementedError
+
+    def vector_as_row(self, v: SparseVector) -> CSR:
+        """v as a 1 x n matrix."""
+        raise NotImplementedError
+
+    def vector_as_column(self, v: SparseVector) -> CSR:
+        """v as an n x 1 matrix."""
+        raise NotImplementedError
+
+    def matrix_row_as_vector(self, A: CSR) -> SparseVector:
+        """A 1 x n matrix as a vector."""
+        raise NotImplementedError
+
+    def matrix_column_as_vector(self, A: CSR) -> SparseVector:
+        """An n x 1 matrix as a vector."""
+        raise NotImplementedError
+
+    def full_like_pattern(self, data, value, dtype):
+        """The structure of ``data`` (CSR or SparseVector) with every value ``value``."""
+        raise NotImplementedError
+
+    def vector_full(self, size, value, dtype) -> SparseVector:
+        raise NotImplementedError
+
+    def matrix_full(self, nrows, ncols, value, dtype) -> CSR:
+        raise NotImplementedError
+
+    def cast_matrix(self, A: CSR, dtype: DataType) -> CSR:
+        raise NotImplementedError
+
+    def cast_vector(self, v: SparseVector, dtype: DataType) -> SparseVector:
+        raise NotImplementedError
+
+    def transpose(self, A: CSR) -> CSR:
+        """A' (cached on A when the configuration allows)."""
+        raise NotImplementedError
+
+    # -- computation: each returns T, the result before accumulation and masking -----------
+    def mxm(self, A: CSR, B: CSR, semiring, mask: Optional[MaskArg]) -> CSR:
+        raise NotImplementedError
+
+    def mxv(self, A: CSR, u: SparseVector, semiring, mask: Optional[MaskArg]) -> SparseVector:
+        """w = A (+.x) u."""
+        raise NotImplementedError
+
+    def vxm(self, u: SparseVector, A: CSR, semiring, mask: Optional[MaskArg]) -> SparseVector:
+        """w = u' (+.x) A."""
+        raise NotImplementedError
+
+    def ewise_add(self, A, B, op, out_dtype=None):
+        """Union of the structures; ``op`` where both are present, the operand cast to the
+        result type where only one is.  Works on CSR or SparseVector pairs."""
+        raise NotImplementedError
+
+    def ewise_mult(self, A, B, op):
+        raise NotImplementedError
+
+    def ewise_union(self, A, B, op, left_default, right_default):
+        raise NotImplementedError
+
+    def apply(self, A, op, left=None, right=None, thunk=None):
+        """Unary op; a binary op with a bound ``left`` or ``right`` scalar; or an
+        index-unary op with ``thunk``."""
+        raise NotImplementedError
+
+    def select(self, A, op, thunk):
+        raise NotImplementedError
+
+    def reduce_rowwise(self, A: CSR, monoid) -> SparseVector:
+        raise NotImplementedError
+
+    def reduce_scalar(self, A, monoid):
+        """A NumPy scalar, or None when A has no entries."""
+        raise NotImplementedError
+
+    def extract_matrix(self, A: CSR, rows: IndexArg, cols: IndexArg) -> CSR:
+        raise NotImplementedError
+
+    def extract_vector(self, u: SparseVector, index: IndexArg) -> SparseVector:
+        raise NotImplementedError
+
+    def kronecker(self, A: CSR, B: CSR, op) -> CSR:
+        raise NotImplementedError
+
+    # -- write-back ----------------------------------------------------------------------
+    def mask_write(self, C, Z, mask: Optional[MaskArg], replace: bool):
+        """The final step of every operation: ``C<mask, replace> = Z``.
+
+        Where the mask allows: Z's entries (and no entry where Z has none).  Where it does
+        not: C's entries, or nothing when ``replace``.  Z already has C's type."""
+        raise NotImplementedError
+
+    def assign_region(self, C, Z, rows: IndexArg, cols: Optional[IndexArg]):
+        """C with the region rows x cols replaced by Z (Z has the region's shape): entries of
+        C inside the region are dropped, Z's entries are scattered into it."""
+        raise NotImplementedError

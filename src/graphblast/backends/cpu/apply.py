@@ -1,0 +1,57 @@
+"""apply, select and the reductions on the CPU."""
+
+import numpy as np
+
+from ...dtypes import cast
+from ..base import SparseVector
+from ._util import INDEX, apply_binary, coo_of, segment_reduce
+from .ewise import _rebuild
+from .storage import with_values
+
+
+def apply(A, op, left=None, right=None, thunk=None):
+    rows, cols, vals = coo_of(A)
+    kind = op.opclass
+    if kind == "UnaryOp":
+        if op.position is not None:
+            axis, offset = op.position
+            z = (rows if axis == "i" else cols).astype(INDEX) + offset
+            z = cast(z, op.return_type)
+        else:
+            z = op.np_func(cast(vals, op.type))
+    elif kind == "BinaryOp":
+        n = vals.shape[0]
+        if left is not None:
+            z = apply_binary(op, np.full(n, left), vals, rows, cols, rows, cols)
+        else:
+            z = apply_binary(op, vals, np.full(n, right), rows, cols, rows, cols)
+    else:  # IndexUnaryOp
+        z = _index_unary(op, vals, rows, cols, thunk)
+    return with_values(A, z, op.return_type)
+
+
+def _index_unary(op, vals, rows, cols, thunk):
+    x = cast(vals, op.type) if op.uses_value else vals
+    return op.np_func(x, rows.astype(INDEX, copy=False), cols.astype(INDEX, copy=False), thunk)
+
+
+def select(A, op, thunk):
+    rows, cols, vals = coo_of(A)
+    keep = _index_unary(op, vals, rows, cols, thunk)
+    keep = keep if keep.dtype == np.bool_ else keep != 0
+    return _rebuild(A, rows[keep], cols[keep], vals[keep], A.dtype)
+
+
+def reduce_rowwise(A, monoid):
+    counts = np.diff(A.indptr)
+    nonempty = np.flatnonzero(counts)
+    vals = cast(A.values, monoid.type)
+    out = segment_reduce(vals, A.indptr[nonempty], monoid)
+    return SparseVector(A.nrows, monoid.return_type, nonempty.astype(INDEX), out)
+
+
+def reduce_scalar(A, monoid):
+    vals = cast(A.values, monoid.type)
+    if vals.shape[0] == 0:
+        return None
+    return segment_reduce(vals, np.zeros(1, dtype=INDEX), monoid)[0]

@@ -1,0 +1,99 @@
+"""Extract (C = A(I, J)) and the region write of assign (C(I, J) = Z) on the CPU."""
+
+import numpy as np
+
+from ..base import CSR, IndexArg, SparseVector
+from ._util import INDEX, compressed_keys, coo_of, member
+from .storage import as_row, from_row, indptr_from_rows
+
+
+def index_array(index):
+    """The indices an IndexArg names, as an int64 array."""
+    if index.kind == "list":
+        return index.array
+    if index.kind == "all":
+        return np.arange(index.count, dtype=INDEX)
+    return index.start + index.step * np.arange(index.count, dtype=INDEX)
+
+
+def _map_positions(values, index):
+    """For each old index in ``values``: the entry positions ``src`` that survive and their
+    new indices ``new`` (an old index listed twice in a list index appears twice)."""
+    if index.kind == "all":
+        return np.arange(values.shape[0], dtype=INDEX), values
+    if index.kind == "range":
+        d = values - index.start
+        new = d // index.step
+        ok = (d % index.step == 0) & (new >= 0) & (new < index.count)
+        src = np.flatnonzero(ok)
+        return src, new[src]
+    order = np.argsort(index.array, kind="stable")
+    sorted_idx = index.array[order]
+    lo = np.searchsorted(sorted_idx, values, side="left")
+    hi = np.searchsorted(sorted_idx, values, side="right")
+    cnt = hi - lo
+    src = np.repeat(np.arange(values.shape[0], dtype=INDEX), cnt)
+    first = np.cumsum(cnt) - cnt
+    offs = np.arange(src.shape[0], dtype=INDEX) - np.repeat(first, cnt)
+    return src, order[np.repeat(lo, cnt) + offs].astype(INDEX)
+
+
+def extract_matrix(A, rows, cols):
+    I = index_array(rows)
+    starts = A.indptr[I]
+    deg = A.indptr[I + 1] - starts
+    total = int(deg.sum())
+    first = np.cumsum(deg) - deg
+    pos = np.repeat(starts - first, deg) + np.arange(total, dtype=INDEX)
+    new_rows = np.repeat(np.arange(I.shape[0], dtype=INDEX), deg)
+    src, new_cols = _map_positions(A.indices[pos], cols)
+    new_rows = new_rows[src]
+    vals = A.values[pos[src]]
+    if cols.kind == "list" or cols.step < 0:
+        order = np.lexsort((new_cols, new_rows))
+        new_rows, new_cols, vals = new_rows[order], new_cols[order], vals[order]
+    return CSR(rows.count, cols.count, A.dtype, indptr_from_rows(new_rows, rows.count),
+               new_cols, vals)
+
+
+def extract_vector(u, index):
+    one = IndexArg("all", 1, 1)
+    return from_row(extract_matrix(as_row(u), one, index))
+
+
+def _in_index(values, index):
+    """Which ``values`` are among the indices an IndexArg names."""
+    if index.kind == "all":
+        return np.ones(values.shape[0], dtype=bool)
+    if index.kind == "range":
+        d = values - index.start
+        new = d // index.step
+        return (d % index.step == 0) & (new >= 0) & (new < index.count)
+    return member(values, np.unique(index.array))
+
+
+def assign_region(C, Z, rows, cols):
+    """C with its region rows x cols replaced by Z; where an index repeats, the last wins."""
+    if isinstance(C, SparseVector):
+        one = IndexArg("all", 1, 1)
+        return from_row(assign_region(as_row(C), as_row(Z), one, cols))
+    cr, cc, cv = coo_of(C)
+    inside = _in_index(cr, rows) & _in_index(cc, cols)
+    keep = ~inside
+    zr, zc, zv = coo_of(Z)
+    I, J = index_array(rows), index_array(cols)
+    new_r = I[zr]
+    new_c = J[zc] if cols.kind != "all" else zc
+    r = np.concatenate([cr[keep], new_r])
+    c = np.concatenate([cc[keep], new_c])
+    v = np.concatenate([cv[keep], zv.astype(C.dtype.np_type, copy=False)])
+    (keys,) = compressed_keys([r], [c], C.nrows, C.ncols)
+    order = np.argsort(keys, kind="stable")
+    keys, r, c, v = keys[order], r[order], c[order], v[order]
+    if keys.shape[0] > 1:
+        last = np.ones(keys.shape[0], dtype=bool)
+        last[:-1] = keys[1:] != keys[:-1]
+        if not last.all():
+            r, c, v = r[last], c[last], v[last]
+    return CSR(C.nrows, C.ncols, C.dtype, indptr_from_rows(r, C.nrows), c, v)
+

@@ -1,0 +1,104 @@
+"""``gb.config``: the backend's knobs, set globally or for a block.
+
+    gb.config.set(direction="push")            # globally
+    with gb.config.set(direction="pull"):      # for a block, then restored
+        ...
+    gb.config["direction"]
+
+Every planner decision reads these; ``"auto"`` lets the planner choose (see ``plan.py``).
+"""
+
+import contextlib
+import threading
+
+_DEFAULTS = {
+    # mxv/vxm traversal: "auto", "push" (SpMSpV over the frontier) or "pull" (SpMV)
+    "direction": "auto",
+    # push is chosen when its estimated work is below this fraction of pull's
+    "direction_switch": 0.1,
+    # masked SpMV: "auto", "first" (visit only rows the mask allows) or "last"
+    "mask_first": "auto",
+    # SpMV load balancing on the GPU: "auto", "merge_path" or "row_split"
+    "load_balance": "auto",
+    # keep the transpose of a matrix once built (costs a second copy of the matrix)
+    "transpose_cache": True,
+    # default device for new objects; None means "cuda" when usable, else "cpu"
+    "device": None,
+}
+
+_CHOICES = {
+    "direction": {"auto", "push", "pull"},
+    "mask_first": {"auto", "first", "last"},
+    "load_balance": {"auto", "merge_path", "row_split"},
+}
+
+
+class Config:
+    """A set of named settings with validation; use :meth:`set` globally or as a context."""
+
+    def __init__(self):
+        self._values = dict(_DEFAULTS)
+        self._lock = threading.Lock()
+
+    def __getitem__(self, key):
+        try:
+            return self._values[key]
+        except KeyError:
+            raise KeyError(f"Unknown graphblast setting {key!r}; known: "
+                           f"{', '.join(sorted(self._values))}") from None
+
+    def __setitem__(self, key, value):
+        self.set(**{key: value})
+
+    def __repr__(self):
+        items = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"graphblast.config({items})"
+
+    def _check(self, key, value):
+        if key not in self._values:
+            raise KeyError(f"Unknown graphblast setting {key!r}; known: "
+                           f"{', '.join(sorted(self._values))}")
+        if key in _CHOICES and value not in _CHOICES[key]:
+            raise ValueError(f"{key} must be one of {sorted(_CHOICES[key])}, got {value!r}")
+        if key == "direction_switch" and not (isinstance(value, (int, float)) and value > 0):
+            raise ValueError(f"direction_switch must be a positive number, got {value!r}")
+        if key == "transpose_cache" and not isinstance(value, bool):
+            raise ValueError(f"transpose_cache must be True or False, got {value!r}")
+        if key == "device" and value is not None:
+            from .backends import parse_device
+
+            parse_device(value)
+
+    def set(self, **settings):
+        """Change settings; the returned object restores the old values when used in ``with``."""
+        for key, value in settings.items():
+            self._check(key, value)
+        with self._lock:
+            old = {k: self._values[k] for k in settings}
+            self._values.update(settings)
+        return _Restore(self, old)
+
+    def reset(self):
+        """Back to the defaults."""
+        with self._lock:
+            self._values = dict(_DEFAULTS)
+
+    def to_dict(self):
+        return dict(self._values)
+
+
+class _Restore(contextlib.AbstractContextManager):
+    def __init__(self, config, old):
+        self._config = config
+        self._old = old
+
+    def __enter__(self):
+        return self._config
+
+    def __exit__(self, *exc):
+        with self._config._lock:
+            self._config._values.update(self._old)
+        return False
+
+
+config = Config()

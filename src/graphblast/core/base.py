@@ -1,0 +1,276 @@
+"""What Matrix and Vector share: the output syntax ``C(mask, accum, replace) << expr``, masks,
+element-wise methods, comparison, naming and devices."""
+
+import itertools
+
+import numpy as np
+
+from ..backends import default_device, get_backend, parse_device
+from ..dtypes import lookup_dtype, unify
+from ..exceptions import DimensionMismatch
+from . import operations as ops
+from .expr import InfixExpr
+from .mask import StructuralMask, ValueMask
+
+_name_counter = itertools.count()
+
+
+def next_name(prefix):
+    return f"{prefix}_{next(_name_counter)}"
+
+
+def resolve_device(device):
+    """A normalized device and its backend; None means the default device."""
+    dev = default_device() if device is None else parse_device(device)
+    return dev, get_backend(dev)
+
+
+class Updater:
+    """``C(mask, accum, replace)``: the target of ``<<`` and of ``[indices] <<``."""
+
+    __slots__ = ("parent", "mask", "accum", "replace")
+
+    def __init__(self, parent, mask, accum, replace):
+        self.parent = parent
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+
+    def __lshift__(self, value):
+        self.update(value)
+
+    def update(self, value):
+        ops.update(self.parent, value, self.mask, self.accum, self.replace)
+
+    def __getitem__(self, indices):
+        """``C(mask)[I, J] << B``: assign with a mask of C's shape."""
+        from .index import resolve_all
+
+        res = resolve_all(indices, self.parent.shape)
+        return ops.Indexed(self.parent, indices, res, self.mask, self.accum, self.replace,
+                           "assign")
+
+    def __setitem__(self, indices, value):
+        ops.assign(self.parent, value, indices, self.mask, self.accum, self.replace,
+                   subassign=False)
+
+    def __repr__(self):
+        return (f"{self.parent.name}(mask={self.mask!r}, accum={self.accum!r}, "
+                f"replace={self.replace})")
+
+
+class Collection:
+    """Base of Matrix and Vector."""
+
+    __slots__ = ("_data", "_backend", "device", "name", "__weakref__")
+    _is_scalar = False
+    ndim = None
+
+    def _set_data(self, data):
+        self._data = data
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def nvals(self):
+        """The number of stored entries (explicit zeros included)."""
+        return self._data.nvals
+
+    # -- output syntax -------------------------------------------------------------------
+    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
+        if input_mask is not None:
+            raise NotImplementedError("input_mask is not supported; mask the output instead")
+        mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
+        return Updater(self, mask, accum, replace)
+
+    def __lshift__(self, value):
+        self.update(value)
+
+    def update(self, value):
+        """``self << value``: compute an expression into self, or copy/assign a value."""
+        ops.update(self, value)
+
+    # -- masks ---------------------------------------------------------------------------
+    @property
+    def S(self):
+        """The structural mask: where self has an entry."""
+        return StructuralMask(self)
+
+    @property
+    def V(self):
+        """The value mask: where self has an entry whose value is true (nonzero)."""
+        return ValueMask(self)
+
+    def __invert__(self):
+        raise TypeError(f"Cannot complement a {type(self).__name__}; complement its mask: "
+                        "~M.S or ~M.V")
+
+    # -- element-wise ----------------------------------------------------------------------
+    def ewise_add(self, other, op=None):
+        """Union: ``op`` where both have an entry, the entry itself where one has."""
+        if op is None:
+            from ..ops import monoid
+
+            op = monoid.plus
+        return ops.ewise("add", self, other, op)
+
+    def ewise_mult(self, other, op=None):
+        """Intersection: ``op`` where both have an entry."""
+        if op is None:
+            from ..ops import binary
+
+            op = binary.times
+        return ops.ewise("mult", self, other, op)
+
+    def ewise_union(self, other, op, left_default, right_default):
+        """Union where a missing entry is replaced by the operand's default before ``op``."""
+        return ops.ewise("union", self, other, op, left_default, right_default)
+
+    def __or__(self, other):
+        if not _is_collection(other):
+            return NotImplemented
+        return InfixExpr(self, other, "add")
+
+    def __ror__(self, other):
+        if not _is_collection(other):
+            return NotImplemented
+        return InfixExpr(other, self, "add")
+
+    def __and__(self, other):
+        if not _is_collection(other):
+            return NotImplemented
+        return InfixExpr(self, other, "mult")
+
+    def __rand__(self, other):
+        if not _is_collection(other):
+            return NotImplemented
+        return InfixExpr(other, self, "mult")
+
+    def apply(self, op, right=None, *, left=None):
+        """Apply a unary op, a binary op with one bound scalar, or an index-unary op."""
+        return ops.apply(self, op, right=right, left=left)
+
+    def select(self, op, thunk=None):
+        """Keep the entries for which an index-unary op (``select.tril``, ``"valuegt"``...) is
+        true."""
+        return ops.select(self, op, thunk)
+
+    # -- comparison ----------------------------------------------------------------------
+    def _coo_host(self):
+        raise NotImplementedError
+
+    def isequal(self, other, *, check_dtype=False):
+        """Same shape, structure and values (values compared in the unified type)."""
+        if not _is_collection(other):
+            raise TypeError(f"isequal expects a {type(self).__name__}, got "
+                            f"{type(other).__name__}")
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        if self.shape != other.shape or self.nvals != other.nvals:
+            return False
+        same_structure, a, b, t = self._aligned(other)
+        if not same_structure:
+            return False
+        with np.errstate(invalid="ignore"):
+            return bool(np.all(a.astype(t.np_type) == b.astype(t.np_type)))
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        """Like :meth:`isequal`, with values within ``rel_tol``/``abs_tol`` (as math.isclose)."""
+        if not _is_collection(other):
+            raise TypeError(f"isclose expects a {type(self).__name__}, got "
+                            f"{type(other).__name__}")
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        if self.shape != other.shape or self.nvals != other.nvals:
+            return False
+        same_structure, a, b, t = self._aligned(other)
+        if not same_structure:
+            return False
+        if not (t.is_float):
+            return bool(np.all(a.astype(t.np_type) == b.astype(t.np_type)))
+        a = a.astype(np.float64)
+        b = b.astype(np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            close = (a == b) | (np.abs(a - b) <= np.maximum(rel_tol * np.maximum(np.abs(a),
+                                                                              np.abs(b)),
+                                                             abs_tol))
+        return bool(np.all(close))
+
+    def _aligned(self, other):
+        ops.same_device(self, other)
+        mine = self._coo_host()
+        theirs = other._coo_host()
+        n = len(mine) - 1
+        same = all(np.array_equal(mine[k], theirs[k]) for k in range(n))
+        t = unify(self.dtype, other.dtype)
+        return same, mine[-1], theirs[-1], t
+
+    def __eq__(self, other):
+        raise TypeError(f"Comparing {type(self).__name__}s with == is ambiguous; use "
+                        "x.isequal(y), or x.ewise_mult(y, binary.eq) for element-wise")
+
+    __hash__ = None
+
+    def __bool__(self):
+        raise TypeError(f"A {type(self).__name__} has no truth value; test .nvals instead")
+
+    # -- lifetime ------------------------------------------------------------------------
+    def wait(self, how="materialize"):
+        """Finish pending work (graphblast computes eagerly; on a GPU, this synchronizes)."""
+        sync = getattr(self._backend, "synchronize", None)
+        if sync is not None:
+            sync()
+        return self
+
+    def clear(self):
+        """Remove every entry, keeping shape and type."""
+        self._set_data(self._empty_data(self.dtype))
+
+    def __sizeof__(self):
+        d = self._data
+        total = object.__sizeof__(self)
+        for arr in (getattr(d, "indptr", None), d.indices, d.values):
+            if arr is not None:
+                total += int(arr.nbytes)
+        return total
+
+    def _check_same_kind(self, other, method):
+        if not isinstance(other, type(self)):
+            raise TypeError(f"{method} expects a {type(self).__name__}")
+        if other.shape != self.shape:
+            raise DimensionMismatch(f"{method}: shapes {self.shape} and {other.shape} differ")
+
+
+def _is_collection(x):
+    return isinstance(x, Collection) or hasattr(x, "_matrix")
+
+
+def infer_dtype(values, dtype):
+    """The dtype for new data: explicit ``dtype``, else the values' NumPy dtype."""
+    if dtype is not None:
+        return lookup_dtype(dtype)
+    arr = np.asarray(values)
+    if arr.dtype.kind == "O":
+        raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
+    return lookup_dtype(arr.dtype)
+
+
+def as_values(values, n, dtype, xp=np):
+    """Values for ``n`` entries: a scalar is repeated, an array checked for length."""
+    arr = np.asarray(values) if not hasattr(values, "__cuda_array_interface__") else values
+    if getattr(arr, "ndim", 0) == 0:
+        return np.full(n, arr, dtype=dtype.np_type) if xp is np else \
+            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.np_type)
+    if arr.ndim != 1:
+        raise ValueError(f"values must be 1-D, got shape {arr.shape}")
+    if arr.shape[0] != n:
+        from ..exceptions import InvalidValue
+
+        raise InvalidValue(f"values must have one entry per index: got {arr.shape[0]} values "
+                           f"for {n} indices")
+    if arr.dtype.kind == "c":
+        raise TypeError("Complex values are not supported; take .real or .imag first")
+    return arr
+

@@ -1,0 +1,548 @@
+"""Matrix and its transpose view."""
+
+import numpy as np
+
+from ..dtypes import FP64, lookup_dtype
+from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
+from . import operations as ops
+from .base import Collection, as_values, infer_dtype, next_name, resolve_device
+from .formatting import html_repr, matrix_repr
+from .index import resolve_all
+
+_INDEX_OUT = np.uint64  # python-graphblas returns indices as uint64
+
+
+def _check_dim(name, n):
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(n).__name__}")
+    n = int(n)
+    if n < 0:
+        raise InvalidValue(f"{name} must be non-negative, got {n}")
+    if n > 2**60:
+        raise InvalidValue(f"{name} = {n} is larger than the maximum 2**60")
+    return n
+
+
+class _MatrixMethods:
+    """Expression-building methods shared by Matrix and TransposedMatrix."""
+
+    __slots__ = ()
+    ndim = 2
+
+    @property
+    def nrows(self):
+        return self.shape[0]
+
+    @property
+    def ncols(self):
+        return self.shape[1]
+
+    def mxm(self, other, op=None):
+        """Matrix-matrix product over a semiring (default plus_times)."""
+        if op is None:
+            from ..ops import semiring
+
+            op = semiring.plus_times
+        return ops.mxm(self, other, op)
+
+    def mxv(self, other, op=None):
+        """Matrix-vector product ``A (+.x) v`` (default plus_times)."""
+        if op is None:
+            from ..ops import semiring
+
+            op = semiring.plus_times
+        return ops.mxv(self, other, op)
+
+    def __matmul__(self, other):
+        from .expr import InfixExpr
+
+        return InfixExpr(self, other, "matmul")
+
+    def __rmatmul__(self, other):
+        from .expr import InfixExpr
+
+        return InfixExpr(other, self, "matmul")
+
+    def kronecker(self, other, op=None):
+        """Kronecker product with ``op`` (default times)."""
+        if op is None:
+            from ..ops import binary
+
+            op = binary.times
+        return ops.kronecker(self, other, op)
+
+    def reduce_rowwise(self, op=None):
+        """A Vector: each row reduced with a monoid (default plus)."""
+        return ops.reduce_rowwise(self, _default_monoid(op))
+
+    def reduce_columnwise(self, op=None):
+        """A Vector: each column reduced with a monoid (default plus)."""
+        return ops.reduce_rowwise(self, _default_monoid(op), columnwise=True)
+
+    def reduce_scalar(self, op=None, *, allow_empty=True):
+        """A Scalar: every entry reduced with a monoid; empty, or the identity when
+        ``allow_empty`` is False, for a matrix with no entries."""
+        return ops.reduce_scalar(self, _default_monoid(op), allow_empty)
+
+    def __getitem__(self, indices):
+        res = resolve_all(indices, self.shape)
+        return ops.Indexed(self, indices, res)
+
+    def _coo_host(self):
+        rows, cols, vals = self._backend.matrix_to_coo(self._csr())
+        b = self._backend
+        return b.to_host(rows), b.to_host(cols), b.to_host(vals)
+
+    def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
+        """(rows, columns, values) NumPy arrays in row-major order (indices as uint64, as in
+        python-graphblas)."""
+        r, c, v = self._coo_host()
+        if dtype is not None:
+            from ..dtypes import cast
+
+            v = cast(v, lookup_dtype(dtype))
+        return (r.astype(_INDEX_OUT) if rows else None,
+                c.astype(_INDEX_OUT) if columns else None,
+                v.copy() if values else None)
+
+    def to_csr(self, dtype=None, *, sort=True):
+        """(indptr, col_indices, values) NumPy arrays."""
+        d = self._csr()
+        b = self._backend
+        v = b.to_host(d.values)
+        if dtype is not None:
+            from ..dtypes import cast
+
+            v = cast(v, lookup_dtype(dtype))
+        return (b.to_host(d.indptr).astype(_INDEX_OUT), b.to_host(d.indices).astype(_INDEX_OUT),
+                v.copy())
+
+    def to_csc(self, dtype=None, *, sort=True):
+        """(indptr, row_indices, values) NumPy arrays of the compressed-column form."""
+        T = self._backend.transpose(self._csr())
+        b = self._backend
+        v = b.to_host(T.values)
+        if dtype is not None:
+            from ..dtypes import cast
+
+            v = cast(v, lookup_dtype(dtype))
+        return (b.to_host(T.indptr).astype(_INDEX_OUT), b.to_host(T.indices).astype(_INDEX_OUT),
+                v.copy())
+
+    def to_edgelist(self, dtype=None, *, values=True, sort=True):
+        """(edges, values): an nvals x 2 array of (row, col) and the values."""
+        r, c, v = self.to_coo(dtype)
+        return np.column_stack([r, c]), (v if values else None)
+
+    def to_dense(self, fill_value=None, dtype=None):
+        """A 2-D NumPy array; missing entries take ``fill_value`` (required unless full)."""
+        r, c, v = self._coo_host()
+        dt = lookup_dtype(dtype) if dtype is not None else self.dtype
+        if fill_value is None and self.nvals != self.nrows * self.ncols:
+            raise ValueError("The Matrix is not full: give fill_value= for missing entries")
+        from ..dtypes import cast
+
+        out = np.full(self.shape, 0 if fill_value is None else fill_value, dtype=dt.np_type)
+        out[r, c] = cast(v, dt)
+        return out
+
+    def _as_expr(self):
+        if isinstance(self, TransposedMatrix):
+            return ops.transpose_expr(self)
+        return ops.identity_expr(self)
+
+    def diag(self, k=0, dtype=None, *, name=None):
+        """The k-th diagonal as a Vector."""
+        from .vector import Vector
+
+        k = int(k)
+        nrows, ncols = self.shape
+        size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))
+        r, c, v = self._coo_host()
+        sel = (c.astype(np.int64) - r.astype(np.int64)) == k
+        idx = r[sel] if k >= 0 else c[sel]
+        out = Vector.from_coo(idx, v[sel], dtype=self.dtype, size=size, name=name,
+                              device=self.device)
+        return out if dtype is None else out.dup(dtype)
+
+    def __repr__(self):
+        return matrix_repr(self)
+
+    def _repr_html_(self):
+        return html_repr(self)
+
+
+def _default_monoid(op):
+    if op is None:
+        from ..ops import monoid
+
+        return monoid.plus
+    return op
+
+
+class Matrix(_MatrixMethods, Collection):
+    """A sparse matrix of one type, stored in CSR form on one device.
+
+    Parameters
+    ----------
+    dtype : DataType, str or NumPy dtype, default FP64
+    nrows, ncols : int
+    name : str, optional
+    device : "cpu", "cuda" or "cuda:N", optional (the default device when omitted)
+    """
+
+    __slots__ = ()
+
+    def __init__(self, dtype=FP64, nrows=0, ncols=0, *, name=None, device=None):
+        dtype = lookup_dtype(dtype)
+        nrows = _check_dim("nrows", nrows)
+        ncols = _check_dim("ncols", ncols)
+        self.device, self._backend = resolve_device(device)
+        self._data = self._backend.matrix_empty(nrows, ncols, dtype)
+        self.name = name if name is not None else next_name("M")
+
+    @classmethod
+    def _from_data(cls, data, backend, device, name=None):
+        obj = cls.__new__(cls)
+        obj._data = data
+        obj._backend = backend
+        obj.device = device
+        obj.name = name if name is not None else next_name("M")
+        return obj
+
+    def _empty_data(self, dtype):
+        return self._backend.matrix_empty(self.nrows, self.ncols, dtype)
+
+    def _csr(self):
+        return self._data
+
+    @property
+    def shape(self):
+        return (self._data.nrows, self._data.ncols)
+
+    @property
+    def T(self):
+        """The transpose, as a view usable wherever a Matrix is read."""
+        return TransposedMatrix(self)
+
+    # -- constructors --------------------------------------------------------------------
+    @classmethod
+    def from_coo(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                 dup_op=None, name=None, device=None):
+        """A Matrix from coordinate arrays; duplicates raise unless ``dup_op`` combines them.
+
+        ``nrows``/``ncols`` default to one more than the largest index.
+        """
+        device, backend = resolve_device(device)
+        rows = _host_index(rows, "rows")
+        columns = _host_index(columns, "columns")
+        if rows.shape[0] != columns.shape[0]:
+            raise InvalidValue(f"rows and columns must have the same length, got "
+                               f"{rows.shape[0]} and {columns.shape[0]}")
+        dtype = infer_dtype(values, dtype)
+        vals = as_values(values, rows.shape[0], dtype)
+        nrows = _infer_dim("nrows", nrows, rows)
+        ncols = _infer_dim("ncols", ncols, columns)
+        dup = _typed_dup(dup_op, dtype)
+        data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
+        return cls._from_data(data, backend, device, name)
+
+    @classmethod
+    def from_edgelist(cls, edgelist, values=None, dtype=None, *, nrows=None, ncols=None,
+                      dup_op=None, name=None, device=None):
+        """A Matrix from an N x 2 array (or sequence) of (row, col) pairs."""
+        edges = np.asarray(edgelist)
+        if edges.size == 0:
+            edges = edges.reshape(0, 2)
+        if edges.ndim != 2 or edges.shape[1] != 2:
+            raise ValueError(f"edgelist must be N x 2, got shape {edges.shape}")
+        if values is None:
+            values = True if dtype is None else 1
+            dtype = dtype or "BOOL"
+        return cls.from_coo(edges[:, 0], edges[:, 1], values, dtype, nrows=nrows, ncols=ncols,
+                            dup_op=dup_op, name=name, device=device)
+
+    @classmethod
+    def from_csr(cls, indptr, col_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                 name=None, device=None):
+        """A Matrix from CSR arrays (validated; unsorted rows are sorted)."""
+        device, backend = resolve_device(device)
+        indptr = _host_index(indptr, "indptr")
+        col_indices = _host_index(col_indices, "col_indices")
+        if indptr.shape[0] == 0:
+            raise InvalidValue("indptr must have nrows + 1 entries; got an empty array")
+        n = indptr.shape[0] - 1
+        if nrows is not None and _check_dim("nrows", nrows) != n:
+            raise InvalidValue(f"indptr has {n + 1} entries, so nrows must be {n}, not {nrows}")
+        ncols = _infer_dim("ncols", ncols, col_indices)
+        dtype = infer_dtype(values, dtype)
+        vals = as_values(values, col_indices.shape[0], dtype)
+        data = backend.matrix_from_csr(n, ncols, dtype, indptr, col_indices, vals)
+        return cls._from_data(data, backend, device, name)
+
+    @classmethod
+    def from_csc(cls, indptr, row_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
+                 name=None, device=None):
+        """A Matrix from compressed-column arrays."""
+        T = cls.from_csr(indptr, row_indices, values, dtype, nrows=ncols, ncols=nrows,
+                         name=name, device=device)
+        return T.T.new(name=name)
+
+    @classmethod
+    def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
+        """A Matrix from a 2-D array; entries equal to ``missing_value`` are left out."""
+        arr = np.asarray(values)
+        if arr.ndim != 2:
+            raise ValueError(f"from_dense needs a 2-D array, got {arr.ndim}-D")
+        if missing_value is None:
+            r, c = np.nonzero(np.ones(arr.shape, dtype=bool))
+        else:
+            with np.errstate(invalid="ignore"):
+                keep = arr != missing_value
+            if isinstance(missing_value, float) and np.isnan(missing_value):
+                keep = ~np.isnan(arr)
+            r, c = np.nonzero(keep)
+        return cls.from_coo(r, c, arr[r, c], dtype, nrows=arr.shape[0], ncols=arr.shape[1],
+                            name=name, device=device)
+
+    @classmethod
+    def from_scalar(cls, value, nrows, ncols, dtype=None, *, name=None, device=None):
+        """A full Matrix with every entry ``value``."""
+        from .scalar import Scalar
+
+        s = value if isinstance(value, Scalar) else Scalar.from_value(value, dtype)
+        dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
+        if s.is_empty:
+            return cls(dtype, nrows, ncols, name=name, device=device)
+        device, backend = resolve_device(device)
+        data = backend.matrix_full(_check_dim("nrows", nrows), _check_dim("ncols", ncols),
+                                   s._value_as(dtype), dtype)
+        return cls._from_data(data, backend, device, name)
+
+    @classmethod
+    def from_diag(cls, vector, k=0, *, name=None):
+        """A square Matrix with ``vector`` on its k-th diagonal."""
+        return vector.diag(k, name=name)
+
+    # -- in-place ------------------------------------------------------------------------
+    def build(self, rows, columns, values, *, dup_op=None, clear=False, nrows=None,
+              ncols=None):
+        """Fill an empty Matrix from coordinates (``clear=True`` empties it first)."""
+        if self.nvals and not clear:
+            raise OutputNotEmpty(f"{self.name} already has {self.nvals} entries; use "
+                                 "clear=True to replace them")
+        nrows = self.nrows if nrows is None else nrows
+        ncols = self.ncols if ncols is None else ncols
+        new = Matrix.from_coo(rows, columns, values, self.dtype, nrows=nrows, ncols=ncols,
+                              dup_op=dup_op, device=self.device)
+        self._set_data(new._data)
+
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):
+        """A copy (optionally cast, emptied, or under a mask)."""
+        dtype = self.dtype if dtype is None else lookup_dtype(dtype)
+        if clear:
+            return Matrix(dtype, self.nrows, self.ncols, name=name, device=self.device)
+        if mask is None and dtype is self.dtype:
+            return Matrix._from_data(self._data, self._backend, self.device, name)
+        return self._as_expr().new(dtype, mask=mask, name=name)
+
+    def resize(self, nrows, ncols):
+        """Change the shape; entries outside the new shape are dropped."""
+        nrows = _check_dim("nrows", nrows)
+        ncols = _check_dim("ncols", ncols)
+        r, c, v = self._backend.matrix_to_coo(self._data)
+        b = self._backend
+        r, c, v = b.to_host(r), b.to_host(c), b.to_host(v)
+        keep = (r < nrows) & (c < ncols)
+        self._set_data(b.matrix_from_coo(nrows, ncols, self.dtype, r[keep], c[keep], v[keep],
+                                         None))
+
+    def to_device(self, device):
+        """A copy of this Matrix on ``device`` (itself if already there)."""
+        dev, backend = resolve_device(device)
+        if dev == self.device:
+            return self
+        indptr, indices, values = self.to_csr()
+        data = backend.matrix_from_csr(self.nrows, self.ncols, self.dtype,
+                                       indptr.astype(np.int64), indices.astype(np.int64),
+                                       values)
+        return Matrix._from_data(data, backend, dev, self.name)
+
+    def get(self, row, col, default=None):
+        """The value at (row, col), or ``default`` when there is no entry."""
+        v = self._get_element(resolve_all((row, col), self.shape))
+        return default if v is None else v.item()
+
+    def _get_element(self, resolved):
+        i, j = resolved
+        d = self._data
+        b = self._backend
+        lo, hi = (int(x) for x in b.to_host(d.indptr[i:i + 2]))
+        cols = b.to_host(d.indices[lo:hi])
+        pos = int(np.searchsorted(cols, j))
+        if pos < cols.shape[0] and cols[pos] == j:
+            return b.to_host(d.values[lo + pos:lo + pos + 1])[0]
+        return None
+
+    def __setitem__(self, indices, value):
+        ops.assign(self, value, indices, None, None, False, subassign=True)
+
+    def __delitem__(self, indices):
+        res = resolve_all(indices, self.shape)
+        if not all(isinstance(r, int) for r in res):
+            raise TypeError("Only single elements can be deleted: del A[i, j]")
+        from .scalar import Scalar
+
+        ops.assign(self, Scalar(self.dtype), res, None, None, False, subassign=True,
+                   resolved=True)
+
+    def __contains__(self, index):
+        if not (isinstance(index, tuple) and len(index) == 2):
+            raise TypeError("Use (row, col) in A")
+        return self._get_element(resolve_all(index, self.shape)) is not None
+
+    def __iter__(self):
+        r, c, _ = self._coo_host()
+        return zip(r.tolist(), c.tolist())
+
+    def power(self, n, op=None):
+        """A^n over a semiring (n >= 1) by repeated squaring."""
+        if op is None:
+            from ..ops import semiring
+
+            op = semiring.plus_times
+        n = int(n)
+        if n < 1:
+            raise InvalidValue(f"power needs n >= 1, got {n}")
+        if self.nrows != self.ncols:
+            from ..exceptions import DimensionMismatch
+
+            raise DimensionMismatch(f"power needs a square matrix, got {self.shape}")
+        result, base = None, self
+        while n:
+            if n & 1:
+                result = base.dup() if result is None else result.mxm(base, op).new()
+            n >>= 1
+            if n:
+                base = base.mxm(base, op).new()
+        return ops.identity_expr(result)
+
+
+class TransposedMatrix(_MatrixMethods):
+    """``A.T``: A's transpose, read through a cached CSR of A'."""
+
+    __slots__ = ("_matrix",)
+    _is_scalar = False
+
+    def __init__(self, matrix):
+        self._matrix = matrix
+
+    @property
+    def T(self):
+        return self._matrix
+
+    @property
+    def shape(self):
+        r, c = self._matrix.shape
+        return (c, r)
+
+    @property
+    def dtype(self):
+        return self._matrix.dtype
+
+    @property
+    def nvals(self):
+        return self._matrix.nvals
+
+    @property
+    def name(self):
+        return f"{self._matrix.name}.T"
+
+    @property
+    def device(self):
+        return self._matrix.device
+
+    @property
+    def _backend(self):
+        return self._matrix._backend
+
+    def _csr(self):
+        return self._matrix._backend.transpose(self._matrix._data)
+
+    def new(self, dtype=None, *, mask=None, name=None, **opts):
+        return ops.transpose_expr(self).new(dtype, mask=mask, name=name)
+
+    dup = new
+
+    def ewise_add(self, other, op=None):
+        return Matrix.ewise_add(self, other, op)
+
+    def ewise_mult(self, other, op=None):
+        return Matrix.ewise_mult(self, other, op)
+
+    def ewise_union(self, other, op, left_default, right_default):
+        return Matrix.ewise_union(self, other, op, left_default, right_default)
+
+    def apply(self, op, right=None, *, left=None):
+        return ops.apply(self, op, right=right, left=left)
+
+    def select(self, op, thunk=None):
+        return ops.select(self, op, thunk)
+
+    def isequal(self, other, *, check_dtype=False):
+        return Matrix.isequal(self, other, check_dtype=check_dtype)
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        return Matrix.isclose(self, other, rel_tol=rel_tol, abs_tol=abs_tol,
+                              check_dtype=check_dtype)
+
+    _aligned = Collection._aligned
+    __or__ = Collection.__or__
+    __ror__ = Collection.__ror__
+    __and__ = Collection.__and__
+    __rand__ = Collection.__rand__
+
+    @property
+    def S(self):
+        raise TypeError("A transposed matrix cannot be a mask; use A.T.new().S")
+
+    V = S
+
+    def get(self, row, col, default=None):
+        return self._matrix.get(col, row, default)
+
+    def _get_element(self, resolved):
+        return self._matrix._get_element(resolved[::-1])
+
+
+def _host_index(x, name):
+    if hasattr(x, "get") and hasattr(x, "__cuda_array_interface__"):
+        x = x.get()
+    arr = np.asarray(x)
+    if arr.ndim == 0:
+        raise InvalidValue(f"{name} must be a 1-D array of indices, got a scalar")
+    if arr.ndim != 1:
+        raise InvalidValue(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
+            arr = arr.astype(np.int64)
+        else:
+            raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
+        raise IndexOutOfBound(f"{name} has a negative index ({int(arr.min())}); indices must be "
+                              ">= 0")
+    return arr
+
+
+def _infer_dim(name, value, indices):
+    if value is not None:
+        return _check_dim(name, value)
+    return int(indices.max()) + 1 if indices.size else 0
+
+
+def _typed_dup(dup_op, dtype):
+    if dup_op is None:
+        return None
+    from .operations import typed_binary
+
+    return typed_binary(dup_op, dtype, method="dup_op")

@@ -1,0 +1,996 @@
+"""GraphBLAS semantics, once for every backend.
+
+Every operation follows the C API's steps: validate everything (shapes, types, devices,
+operators) before touching any object; compute T from the inputs (the backend primitive, given
+the mask so it may skip work); Z = accum(C, T) if an accumulator is given, else T cast to C's
+type; finally write Z into C under the mask, keeping or clearing what the mask excludes
+(``replace``).  Storage is immutable, so an output that is also an input or the mask sees the
+same result as with copies.
+"""
+
+import numpy as np
+
+from ..backends.base import IndexArg
+from ..dtypes import BOOL, INT64, lookup_dtype, unify
+from ..exceptions import DeviceMismatch, DimensionMismatch, DomainMismatch, EmptyObject
+from ..ops.base import (
+    BinaryOp, IndexUnaryOp, Monoid, OpBase, Semiring, TypedBinaryOp, TypedIndexUnaryOp,
+    TypedMonoid, TypedOpBase, TypedSemiring, TypedUnaryOp, UnaryOp, find_typed_op,
+)
+from .expr import InfixExpr, MatrixExpression, ScalarExpression, VectorExpression
+from .index import as_list
+from .mask import Mask
+
+# -- validation helpers ----------------------------------------------------------------------
+
+
+def same_device(*objs):
+    """The device and backend shared by the collections in ``objs``; raise if they differ."""
+    device = backend = None
+    for obj in objs:
+        d = getattr(obj, "device", None)
+        if d is None or not hasattr(obj, "_backend"):
+            continue
+        if device is None:
+            device, backend = d, obj._backend
+        elif d != device:
+            raise DeviceMismatch(
+                f"Operands are on different devices ({device} and {d}); graphblast never moves "
+                f"data silently. Move one with .to_device({device!r}) first.")
+    return device, backend
+
+
+def _opname(op):
+    return repr(op)
+
+
+def _resolve_op(op, kind, namespace):
+    """Accept a string where python-graphblas does (``"min_plus"``, ``"+"``)."""
+    if isinstance(op, str):
+        import importlib
+
+        return importlib.import_module(f"graphblast.ops.{namespace}").from_string(op)
+    return op
+
+
+def typed_semiring(op, t1, t2):
+    op = _resolve_op(op, "semiring", "semiring")
+    if isinstance(op, (Semiring, TypedSemiring)):
+        return find_typed_op(op, t1, t2)
+    raise TypeError(f"Expected a Semiring, got {type(op).__name__} {op!r}; for example "
+                    "semiring.plus_times or semiring.min_plus.")
+
+
+def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False,
+                 for_add=True, method="ewise_add"):
+    """A typed binary operator from a BinaryOp, Monoid or Semiring (its monoid for unions,
+    its multiplication for intersections)."""
+    op = _resolve_op(op, "binary", "binary")
+    if isinstance(op, (Semiring, TypedSemiring)):
+        op = op.monoid if for_add else op.binaryop
+        if isinstance(op, (Monoid, TypedMonoid)) and not isinstance(op, TypedMonoid):
+            pass
+    if isinstance(op, (Monoid, TypedMonoid, BinaryOp, TypedBinaryOp)):
+        typed = find_typed_op(op, t1, t2, is_left_scalar=is_left_scalar,
+                              is_right_scalar=is_right_scalar)
+        return typed.binaryop if isinstance(typed, TypedMonoid) else typed
+    raise TypeError(f"{method} expects a BinaryOp or Monoid, got {type(op).__name__} {op!r}")
+
+
+def typed_monoid(op, t):
+    op = _resolve_op(op, "monoid", "monoid")
+    if isinstance(op, (BinaryOp, TypedBinaryOp)):
+        parent = op if isinstance(op, BinaryOp) else op.parent
+        if parent.monoid is None:
+            raise TypeError(f"{op!r} has no monoid (no identity); reduce with a Monoid such as "
+                            "monoid.plus")
+        op = parent.monoid
+    if isinstance(op, (Monoid, TypedMonoid)):
+        return find_typed_op(op, t)
+    raise TypeError(f"Expected a Monoid, got {type(op).__name__} {op!r}; for example monoid.plus")
+
+
+def check_mask(mask, output):
+    """A Mask for ``output`` (a BOOL collection is taken as its value mask)."""
+    if mask is None:
+        return None
+    if not isinstance(mask, Mask):
+        from .matrix import Matrix
+        from .vector import Vector
+
+        if isinstance(mask, (Matrix, Vector)):
+            if mask.dtype != BOOL:
+                raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
+                                "values (M.V) or structure (M.S)")
+            mask = mask.V
+        else:
+            raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
+    parent = mask.parent
+    if output._is_scalar:
+        raise TypeError("Mask not allowed for Scalars")
+    if output.ndim != parent.ndim:
+        raise TypeError(f"Mask object must be type {type(output).__name__}; got "
+                        f"{type(parent).__name__}")
+    if parent.shape != output.shape:
+        raise DimensionMismatch(f"Mask shape {parent.shape} does not match output shape "
+                                f"{output.shape}")
+    same_device(output, parent)
+    return mask
+
+
+def _mask_arg(mask):
+    return None if mask is None else mask._arg()
+
+
+# -- evaluation ------------------------------------------------------------------------------
+
+
+def evaluate(target, expr, mask=None, accum=None, replace=False):
+    """``target(mask, accum, replace) << expr`` for a computed expression."""
+    if target.shape != expr.shape:
+        raise DimensionMismatch(f"Output shape {target.shape} does not match the expression's "
+                                f"{expr.shape} ({expr!r})")
+    if expr.device is not None and expr.device != target.device:
+        raise DeviceMismatch(f"The expression is on {expr.device} but the output on "
+                             f"{target.device}; move one with .to_device().")
+    backend = target._backend
+    accum = typed_accum(accum, target.dtype)
+    maskarg = _mask_arg(mask)
+    T = expr.compute(maskarg)
+    C = target._data
+    if accum is not None:
+        Z = backend.ewise_add(C, T, accum, out_dtype=target.dtype)
+    else:
+        Z = _cast(backend, T, target.dtype)
+    target._set_data(backend.mask_write(C, Z, maskarg, replace))
+
+
+def _cast(backend, data, dtype):
+    if data.dtype is dtype:
+        return data
+    return backend.cast_matrix(data, dtype) if hasattr(data, "indptr") else \
+        backend.cast_vector(data, dtype)
+
+
+def typed_accum(accum, dtype):
+    if accum is None:
+        return None
+    accum = _resolve_op(accum, "binary", "binary")
+    if isinstance(accum, (Monoid, TypedMonoid)):
+        accum = find_typed_op(accum, dtype)
+        return accum.binaryop
+    if isinstance(accum, (BinaryOp, TypedBinaryOp)):
+        return find_typed_op(accum, dtype)
+    raise TypeError(f"accum must be a BinaryOp (or Monoid), got {type(accum).__name__} "
+                    f"{accum!r}")
+
+
+def update(target, value, mask=None, accum=None, replace=False):
+    """``target(mask, accum, replace) << value`` for anything python-graphblas accepts."""
+    from .matrix import Matrix, TransposedMatrix
+    from .scalar import Scalar
+    from .vector import Vector
+
+    if target._is_scalar:
+        return _update_scalar(target, value, accum)
+    if isinstance(value, InfixExpr):
+        value = value._to_expr()
+    if isinstance(value, Indexed):
+        if value.is_element:
+            raise TypeError("Cannot assign a single element to a Matrix or Vector; use "
+                            "C[...] << value to assign")
+        value = value._extract_expr()
+    if isinstance(value, (MatrixExpression, VectorExpression)):
+        return evaluate(target, value, mask, accum, replace)
+    if isinstance(value, ScalarExpression):
+        value = value.new()
+    if isinstance(value, (Matrix, Vector, TransposedMatrix)):
+        if type(value) is TransposedMatrix and isinstance(target, Matrix):
+            return evaluate(target, value._as_expr(), mask, accum, replace)
+        if target.ndim != value.ndim:
+            raise TypeError(f"Cannot assign a {type(value).__name__} to a "
+                            f"{type(target).__name__}")
+        return evaluate(target, value._as_expr(), mask, accum, replace)
+    if isinstance(value, Scalar) or np.isscalar(value) or _is_0d(value):
+        indices = (slice(None),) * target.ndim
+        return assign(target, value, indices, mask, accum, replace, subassign=False)
+    raise TypeError(f"Assignment value must be an expression, Matrix, Vector or scalar, not "
+                    f"{type(value).__name__}")
+
+
+def _is_0d(value):
+    return isinstance(value, np.ndarray) and value.ndim == 0
+
+
+def _update_scalar(target, value, accum):
+    from .scalar import Scalar
+
+    if isinstance(value, InfixExpr):
+        value = value._to_expr()
+    if isinstance(value, Indexed):
+        if not value.is_element:
+            raise TypeError("Cannot assign a Matrix or Vector extract to a Scalar")
+        value = value._element_scalar()
+    if isinstance(value, ScalarExpression):
+        result = value.compute(None)
+        dtype = value.dtype
+    elif isinstance(value, Scalar):
+        result, dtype = value._value, value.dtype
+    elif value is None:
+        result, dtype = None, target.dtype
+    elif isinstance(value, (MatrixExpression, VectorExpression)) or hasattr(value, "_data"):
+        raise TypeError(f"Cannot assign a {type(value).__name__} to a Scalar")
+    else:
+        s = Scalar.from_value(value)
+        result, dtype = s._value, s.dtype
+    if accum is not None:
+        op = typed_accum(accum, target.dtype)
+        if result is None:
+            return
+        if target._value is not None:
+            result = op.np_func(np.asarray([target._value]).astype(op.type.np_type),
+                                np.asarray([result]).astype(op.type2.np_type))[0]
+    target._set_value(result)
+
+
+# -- expression builders ---------------------------------------------------------------------
+
+
+def mxm(A, B, op):
+    from .matrix import Matrix, TransposedMatrix
+
+    if not isinstance(B, (Matrix, TransposedMatrix)):
+        B = _as_matrix_operand(B, "mxm")
+    device, backend = same_device(A, B)
+    if A.ncols != B.nrows:
+        raise DimensionMismatch(f"Dimensions not compatible for mxm: {A.shape} and {B.shape} "
+                                f"(A.ncols={A.ncols} must equal B.nrows={B.nrows})")
+    semi = typed_semiring(op, A.dtype, B.dtype)
+
+    def compute(mask):
+        return backend.mxm(A._csr(), B._csr(), semi, mask)
+
+    return MatrixExpression("mxm", [A, B], semi, semi.return_type, (A.nrows, B.ncols), backend,
+                            device, compute)
+
+
+def _as_matrix_operand(x, method):
+    from .vector import Vector
+
+    if isinstance(x, MatrixExpression):
+        return x.new()
+    if isinstance(x, Vector):
+        raise TypeError(f"{method} expects a Matrix; use mxv/vxm for a Vector")
+    raise TypeError(f"{method} expects a Matrix, got {type(x).__name__}")
+
+
+def _as_vector_operand(x, method):
+    from .vector import Vector
+
+    if isinstance(x, Vector):
+        return x
+    if isinstance(x, VectorExpression):
+        return x.new()
+    raise TypeError(f"{method} expects a Vector, got {type(x).__name__}")
+
+
+def mxv(A, v, op):
+    from .matrix import TransposedMatrix
+
+    v = _as_vector_operand(v, "mxv")
+    device, backend = same_device(A, v)
+    if A.ncols != v.size:
+        raise DimensionMismatch(f"Dimensions not compatible for mxv: matrix {A.shape} and "
+                                f"vector of size {v.size}")
+    semi = typed_semiring(op, A.dtype, v.dtype)
+    if isinstance(A, TransposedMatrix):
+        parent = A._matrix
+
+        def compute(mask):  # A' v is v' A: no transpose needed
+            return backend.vxm(v._data, parent._data, _swap_semiring(semi), mask)
+    else:
+        def compute(mask):
+            return backend.mxv(A._data, v._data, semi, mask)
+
+    return VectorExpression("mxv", [A, v], semi, semi.return_type, (A.nrows,), backend, device,
+                            compute)
+
+
+def vxm(v, A, op):
+    from .matrix import Matrix, TransposedMatrix
+
+    if not isinstance(A, (Matrix, TransposedMatrix)):
+        A = _as_matrix_operand(A, "vxm")
+    device, backend = same_device(v, A)
+    if v.size != A.nrows:
+        raise DimensionMismatch(f"Dimensions not compatible for vxm: vector of size {v.size} and "
+                                f"matrix {A.shape}")
+    semi = typed_semiring(op, v.dtype, A.dtype)
+    if isinstance(A, TransposedMatrix):
+        parent = A._matrix
+
+        def compute(mask):  # v' A' is (A v)'
+            return backend.mxv(parent._data, v._data, _swap_semiring(semi), mask)
+    else:
+        def compute(mask):
+            return backend.vxm(v._data, A._data, semi, mask)
+
+    return VectorExpression("vxm", [v, A], semi, semi.return_type, (A.ncols,), backend, device,
+                            compute)
+
+
+def _swap_semiring(semi):
+    """The semiring with operands of its multiplication swapped: mult'(x, y) = mult(y, x).
+
+    mxv over A' equals vxm over A with the product's operands exchanged; a commutative or
+    symmetric operator (first <-> second, firsti <-> secondj ...) is swapped by name."""
+    return SwappedSemiring(semi)
+
+
+class SwappedSemiring:
+    """A typed semiring whose multiplication takes its operands in the other order."""
+
+    opclass = "Semiring"
+
+    def __init__(self, semi):
+        self.parent = semi.parent
+        self.monoid = semi.monoid
+        self.binaryop = SwappedBinaryOp(semi.binaryop)
+        self.return_type = semi.return_type
+        self.type = semi.type2
+        self.type2 = semi.type
+
+    def __repr__(self):
+        return f"swapped({self.parent!r})"
+
+
+class SwappedBinaryOp:
+    """``f(y, x)`` for a typed binary operator ``f``."""
+
+    opclass = "BinaryOp"
+
+    def __init__(self, op):
+        self.op = op
+        self.parent = op.parent
+        self.type = op.type2
+        self.type2 = op.type
+        self.return_type = op.return_type
+        self.cuda = op.cuda
+        pos = op.position
+        if pos is not None:
+            side, axis, offset = pos
+            # first operand's row i is the swapped second's column j, and so on
+            side = "second" if side == "first" else "first"
+            axis = "j" if axis == "i" else "i"
+            pos = (side, axis, offset)
+        self.position = pos
+
+    def np_func(self, x, y):
+        return self.op.np_func(y, x)
+
+    @property
+    def monoid(self):
+        return None
+
+    def __repr__(self):
+        return f"swapped({self.op!r})"
+
+
+def ewise(kind, A, B, op, left_default=None, right_default=None):
+    """ewise_add ("add"), ewise_mult ("mult") or ewise_union ("union") of two collections."""
+    if isinstance(B, (MatrixExpression, VectorExpression)):
+        B = B.new()
+    if not hasattr(B, "_data") and not hasattr(B, "_csr"):
+        raise TypeError(f"ewise_{kind} expects a Matrix or Vector operand, got "
+                        f"{type(B).__name__}")
+    if A.ndim != B.ndim:
+        raise TypeError(f"ewise_{kind}: cannot combine a {type(A).__name__} with a "
+                        f"{type(B).__name__}")
+    device, backend = same_device(A, B)
+    if A.shape != B.shape:
+        raise DimensionMismatch(f"Shapes differ for ewise_{kind}: {A.shape} and {B.shape}")
+    method = f"ewise_{kind}"
+    typed = typed_binary(op, A.dtype, B.dtype, for_add=kind != "mult", method=method)
+    expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
+    if kind == "union":
+        from .scalar import Scalar
+
+        ld = _scalar_arg(left_default, "left_default")
+        rd = _scalar_arg(right_default, "right_default")
+        typed = typed_binary(op, unify(A.dtype, ld.dtype), unify(B.dtype, rd.dtype),
+                             method=method)
+        lval = ld._value_as(typed.type)
+        rval = rd._value_as(typed.type2)
+        del Scalar
+
+        def compute(mask):
+            return backend.ewise_union(_data(A), _data(B), typed, lval, rval)
+    elif kind == "add":
+        def compute(mask):
+            return backend.ewise_add(_data(A), _data(B), typed)
+    else:
+        def compute(mask):
+            return backend.ewise_mult(_data(A), _data(B), typed)
+
+    return expr_cls(method, [A, B], typed, typed.return_type, A.shape, backend, device, compute)
+
+
+def _data(x):
+    """Storage of a collection in its visible orientation (transposes are materialized)."""
+    return x._csr() if hasattr(x, "_csr") else x._data
+
+
+def _scalar_arg(value, name):
+    from .scalar import Scalar
+
+    if value is None:
+        raise TypeError(f"{name} is required (a scalar used where an operand has no entry)")
+    s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+    if s.is_empty:
+        raise EmptyObject(f"{name} is an empty Scalar; give it a value")
+    return s
+
+
+def apply(A, op, right=None, left=None):
+    """apply with a unary op, a binary op with a bound scalar, or an index-unary op + thunk."""
+    from .scalar import Scalar
+
+    device, backend = same_device(A)
+    op = _resolve_apply_op(op)
+    expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
+    if isinstance(op, (UnaryOp, TypedUnaryOp)):
+        if left is not None or right is not None:
+            raise TypeError(f"A unary operator takes no scalar: remove left=/right= ({op!r})")
+        typed = find_typed_op(op, A.dtype)
+
+        def compute(mask):
+            return backend.apply(_data(A), typed)
+        return expr_cls("apply", [A], typed, typed.return_type, A.shape, backend, device,
+                        compute)
+    if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
+        if left is not None:
+            raise TypeError("An index-unary operator takes its thunk as right=, not left=")
+        thunk = Scalar.from_value(0 if right is None else right) if not isinstance(
+            right, Scalar) else right
+        if thunk.is_empty:
+            raise EmptyObject("The thunk is an empty Scalar; give it a value")
+        typed = _typed_indexunary(op, A.dtype, thunk)
+        tval = _thunk_value(typed, thunk)
+
+        def compute(mask):
+            return backend.apply(_data(A), typed, thunk=tval)
+        return expr_cls("apply", [A], typed, typed.return_type, A.shape, backend, device,
+                        compute)
+    if isinstance(op, (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid)):
+        if (left is None) == (right is None):
+            raise TypeError("A binary operator in apply needs exactly one bound scalar: "
+                            "left= or right=")
+        if left is not None:
+            s = _scalar_arg(left, "left")
+            typed = typed_binary(op, s.dtype, A.dtype, is_left_scalar=True, method="apply")
+            lval = s._value_as(typed.type)
+
+            def compute(mask):
+                return backend.apply(_data(A), typed, left=lval)
+        else:
+            s = _scalar_arg(right, "right")
+            typed = typed_binary(op, A.dtype, s.dtype, is_right_scalar=True, method="apply")
+            rval = s._value_as(typed.type2)
+
+            def compute(mask):
+                return backend.apply(_data(A), typed, right=rval)
+        return expr_cls("apply", [A], typed, typed.return_type, A.shape, backend, device,
+                        compute)
+    raise TypeError(f"apply expects a UnaryOp, BinaryOp, Monoid or IndexUnaryOp, got "
+                    f"{type(op).__name__} {op!r}")
+
+
+def _resolve_apply_op(op):
+    if isinstance(op, str):
+        from ..ops import from_string
+
+        return from_string(op)
+    return op
+
+
+def _typed_indexunary(op, dtype, thunk):
+    return find_typed_op(op, dtype, thunk.dtype, is_right_scalar=True)
+
+
+def _thunk_value(typed, thunk):
+    if typed.uses_value:
+        return thunk._value_as(typed.type)
+    return thunk._value_as(INT64)
+
+
+def select(A, op, thunk=None):
+    from .scalar import Scalar
+
+    device, backend = same_device(A)
+    if isinstance(op, str):
+        from ..ops import select as select_ns
+
+        op = select_ns.from_string(op)
+    if isinstance(op, TypedOpBase):
+        opclass = op.parent.opclass
+    else:
+        opclass = getattr(op, "opclass", None)
+    if opclass not in ("SelectOp", "IndexUnaryOp"):
+        raise TypeError(f"select expects a SelectOp or IndexUnaryOp, got {type(op).__name__} "
+                        f"{op!r}; for example select.tril or select.valuegt")
+    thunk = Scalar.from_value(0 if thunk is None else thunk) if not isinstance(thunk, Scalar) \
+        else thunk
+    if thunk.is_empty:
+        raise EmptyObject("The thunk is an empty Scalar; give it a value")
+    typed = _typed_indexunary(op, A.dtype, thunk)
+    if typed.return_type is not BOOL:
+        from ..exceptions import DomainMismatch as _DM
+
+        raise _DM(f"select needs an operator returning BOOL; {typed!r} returns "
+                  f"{typed.return_type}")
+    tval = _thunk_value(typed, thunk)
+    expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
+
+    def compute(mask):
+        return backend.select(_data(A), typed, tval)
+
+    return expr_cls("select", [A], typed, A.dtype, A.shape, backend, device, compute)
+
+
+def reduce_rowwise(A, op, columnwise=False):
+    device, backend = same_device(A)
+    typed = typed_monoid(op, A.dtype)
+    n = A.ncols if columnwise else A.nrows
+
+    def compute(mask):
+        M = A._csr()
+        if columnwise:
+            M = backend.transpose(M)
+        return backend.reduce_rowwise(M, typed)
+
+    name = "reduce_columnwise" if columnwise else "reduce_rowwise"
+    return VectorExpression(name, [A], typed, typed.return_type, (n,), backend, device, compute)
+
+
+def reduce_scalar(A, op, allow_empty=True):
+    device, backend = same_device(A)
+    typed = typed_monoid(op, A.dtype)
+
+    def compute(mask):
+        value = backend.reduce_scalar(_data(A), typed)
+        if value is None and not allow_empty:
+            return typed.identity
+        return value
+
+    return ScalarExpression("reduce_scalar" if A.ndim == 2 else "reduce", [A], typed,
+                            typed.return_type, (), backend, device, compute)
+
+
+def kronecker(A, B, op):
+    from .matrix import Matrix, TransposedMatrix
+
+    if not isinstance(B, (Matrix, TransposedMatrix)):
+        B = _as_matrix_operand(B, "kronecker")
+    device, backend = same_device(A, B)
+    typed = typed_binary(op, A.dtype, B.dtype, for_add=False, method="kronecker")
+
+    def compute(mask):
+        return backend.kronecker(A._csr(), B._csr(), typed)
+
+    return MatrixExpression("kronecker", [A, B], typed, typed.return_type,
+                            (A.nrows * B.nrows, A.ncols * B.ncols), backend, device, compute)
+
+
+def inner(u, v, op):
+    v = _as_vector_operand(v, "inner")
+    device, backend = same_device(u, v)
+    if u.size != v.size:
+        raise DimensionMismatch(f"Sizes differ for inner: {u.size} and {v.size}")
+    semi = typed_semiring(op, u.dtype, v.dtype)
+
+    def compute(mask):
+        prod = backend.ewise_mult(u._data, v._data, semi.binaryop)
+        return backend.reduce_scalar(prod, semi.monoid)
+
+    return ScalarExpression("inner", [u, v], semi, semi.return_type, (), backend, device,
+                            compute)
+
+
+def outer(u, v, op):
+    v = _as_vector_operand(v, "outer")
+    device, backend = same_device(u, v)
+    typed = typed_binary(op, u.dtype, v.dtype, for_add=False, method="outer")
+
+    def compute(mask):
+        return backend.kronecker(backend.vector_as_column(u._data),
+                                 backend.vector_as_row(v._data), typed)
+
+    return MatrixExpression("outer", [u, v], typed, typed.return_type, (u.size, v.size),
+                            backend, device, compute)
+
+
+def transpose_expr(A):
+    """C << A.T"""
+    device, backend = same_device(A)
+
+    def compute(mask):
+        return A._csr()
+
+    return MatrixExpression("transpose", [A], None, A.dtype, A.shape, backend, device, compute)
+
+
+def identity_expr(x):
+    """C << A (a copy, cast to C's type on write)."""
+    device, backend = same_device(x)
+
+    def compute(mask):
+        return _data(x)
+
+    cls = MatrixExpression if x.ndim == 2 else VectorExpression
+    return cls("dup", [x], None, x.dtype, x.shape, backend, device, compute)
+
+
+# -- extract and assign ----------------------------------------------------------------------
+
+
+class Indexed:
+    """``x[indices]``: an extract when read (``.new()``, ``C << A[I, J]``), an assign target
+    when written (``A[I, J] << B``, ``A[I, J](mask) << B``)."""
+
+    __slots__ = ("parent", "raw", "resolved", "mask", "accum", "replace", "subassign_ctx")
+
+    def __init__(self, parent, raw, resolved, mask=None, accum=None, replace=False,
+                 subassign_ctx=None):
+        self.parent = parent
+        self.raw = raw
+        self.resolved = resolved
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+        # "assign": written through C(mask)[I, J]; None: plain indexing
+        self.subassign_ctx = subassign_ctx
+
+    @property
+    def is_element(self):
+        return all(isinstance(r, int) for r in self.resolved)
+
+    @property
+    def shape(self):
+        return tuple(r.count for r in self.resolved if not isinstance(r, int))
+
+    @property
+    def dtype(self):
+        return self.parent.dtype
+
+    def __repr__(self):
+        return f"{self.parent.name}[{self.raw!r}]"
+
+    # reading
+    def _element_scalar(self):
+        from .scalar import Scalar
+
+        s = Scalar(self.parent.dtype)
+        s._set_value(self.parent._get_element(self.resolved))
+        return s
+
+    def _extract_expr(self):
+        return extract(self.parent, self.resolved)
+
+    def new(self, dtype=None, *, mask=None, input_mask=None, name=None, **opts):
+        if self.is_element:
+            s = self._element_scalar()
+            return s.dup(dtype=dtype, name=name) if dtype is not None or name else s
+        if input_mask is not None:
+            raise NotImplementedError("input_mask is not supported; use a mask of the output")
+        return self._extract_expr().new(dtype, mask=mask, name=name)
+
+    @property
+    def value(self):
+        if not self.is_element:
+            raise TypeError("Only a single element has a .value; extract with .new()")
+        v = self.parent._get_element(self.resolved)
+        return None if v is None else v.item()
+
+    def get(self, default=None):
+        v = self.value
+        return default if v is None else v
+
+    def __bool__(self):
+        if self.is_element:
+            return bool(self.value)
+        raise TypeError("An extract has no truth value; compute it with .new()")
+
+    def __float__(self):
+        return float(self.value)
+
+    def __int__(self):
+        return int(self.value)
+
+    def __index__(self):
+        return int(self.value)
+
+    def __eq__(self, other):
+        if self.is_element:
+            return self._element_scalar() == other
+        return NotImplemented
+
+    __hash__ = None
+
+    # writing
+    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+        """``C[I, J](mask, accum, replace) << value``: subassign (the mask has the region's
+        shape)."""
+        mask, accum, replace = parse_output_args(self._region_like(), args, mask, accum,
+                                                 replace)
+        return Indexed(self.parent, self.raw, self.resolved, mask, accum, replace, "subassign")
+
+    def _region_like(self):
+        return _RegionShape(self.shape, self.parent)
+
+    def update(self, value):
+        if self.subassign_ctx == "assign":
+            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
+                   subassign=False, resolved=True)
+        else:
+            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
+                   subassign=True, resolved=True)
+
+    def __lshift__(self, value):
+        self.update(value)
+
+    def __getattr__(self, item):
+        if item.startswith("_"):
+            raise AttributeError(item)
+        return getattr(self.new(), item)
+
+
+class _RegionShape:
+    """Stands in for the output of a subassign when its mask is checked."""
+
+    _is_scalar = False
+
+    def __init__(self, shape, parent):
+        self.shape = shape
+        self.ndim = len(shape)
+        self.device = parent.device
+        self._backend = parent._backend
+        self.dtype = parent.dtype
+
+
+def extract(parent, resolved):
+    """The expression for ``parent[resolved]`` with at least one non-scalar index."""
+    device, backend = same_device(parent)
+    if parent.ndim == 1:
+        (index,) = resolved
+
+        def compute(mask):
+            return backend.extract_vector(parent._data, index)
+        return VectorExpression("extract", [parent], None, parent.dtype, (index.count,),
+                                backend, device, compute)
+    rows, cols = resolved
+    if isinstance(rows, int) or isinstance(cols, int):
+        row_mode = isinstance(rows, int)
+        r = as_list(rows) if row_mode else rows
+        c = as_list(cols) if not row_mode else cols
+        size = c.count if row_mode else r.count
+
+        def compute(mask):
+            M = backend.extract_matrix(parent._csr(), r, c)
+            return backend.matrix_row_as_vector(M) if row_mode else \
+                backend.matrix_column_as_vector(M)
+        return VectorExpression("extract", [parent], None, parent.dtype, (size,), backend,
+                                device, compute)
+
+    def compute(mask):
+        return backend.extract_matrix(parent._csr(), rows, cols)
+
+    return MatrixExpression("extract", [parent], None, parent.dtype, (rows.count, cols.count),
+                            backend, device, compute)
+
+
+def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=False):
+    """``target(mask, accum, replace)[indices] << value`` (GrB_assign) or, with ``subassign``,
+    ``target[indices](mask, accum, replace) << value`` (GxB_subassign)."""
+    from .index import resolve_all
+    from .matrix import Matrix, TransposedMatrix
+    from .scalar import Scalar
+    from .vector import Vector
+
+    backend = target._backend
+    res = indices if resolved else resolve_all(indices, target.shape)
+    # A scalar index in a matrix assign selects a row or column: treat it as a length-1 list.
+    dims = [as_list(r) if isinstance(r, int) else r for r in res]
+    region_shape = tuple(d.count for d in dims)
+    visible_shape = tuple(r.count for r in res if not isinstance(r, int))
+    accum_op = typed_accum(accum, target.dtype)
+
+    if isinstance(value, InfixExpr):
+        value = value._to_expr()
+    if isinstance(value, Indexed):
+        value = value._element_scalar() if value.is_element else value._extract_expr()
+    if isinstance(value, (MatrixExpression, VectorExpression)):
+        value = value.new()
+    if isinstance(value, ScalarExpression):
+        value = value.new()
+    is_scalar = not isinstance(value, (Matrix, Vector, TransposedMatrix))
+    if is_scalar:
+        s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        if s.is_empty:
+            # assigning an empty scalar deletes the region's entries (SuiteSparse)
+            A_region = _empty_region(backend, target, region_shape, target.dtype)
+        else:
+            A_region = _scalar_region(backend, target, s, dims, region_shape, mask, subassign)
+    else:
+        same_device(target, value)
+        if value.shape != visible_shape:
+            raise DimensionMismatch(f"Shape of value {value.shape} does not match the assigned "
+                                    f"region {visible_shape}")
+        A_region = _region_data(backend, value, region_shape, res)
+    if mask is not None and subassign and mask.parent.shape != visible_shape:
+        raise DimensionMismatch(f"Mask shape {mask.parent.shape} does not match the region "
+                                f"{visible_shape}")
+
+    C = target._data
+    if target.ndim == 1:
+        (index,) = dims
+        S = backend.extract_vector(C, index)
+    else:
+        S = backend.extract_matrix(C, dims[0], dims[1])
+    if accum_op is not None:
+        Zs = backend.ewise_add(S, A_region, accum_op, out_dtype=target.dtype)
+    else:
+        Zs = _cast(backend, A_region, target.dtype)
+    if target.ndim == 1:
+        region_rows, region_cols = None, dims[0]
+    else:
+        region_rows, region_cols = dims
+    if subassign:
+        maskarg = None
+        if mask is not None:
+            maskarg = _region_mask(backend, mask, S, region_shape)
+        Zs = backend.mask_write(S, Zs, maskarg, replace)
+        new = backend.assign_region(C, Zs, region_rows, region_cols)
+    else:
+        Z = backend.assign_region(C, Zs, region_rows, region_cols)
+        new = backend.mask_write(C, Z, _mask_arg(mask), replace)
+    target._set_data(new)
+
+
+def _region_mask(backend, mask, S, region_shape):
+    """A subassign mask in the storage shape of the region (a row/column Vector mask of a
+    matrix region becomes a 1 x n or n x 1 matrix mask)."""
+    arg = mask._arg()
+    if hasattr(S, "indptr") and not hasattr(arg.data, "indptr"):
+        data = backend.vector_as_row(arg.data) if region_shape[0] == 1 else \
+            backend.vector_as_column(arg.data)
+        from ..backends.base import MaskArg
+
+        return MaskArg(data, arg.structural, arg.complement)
+    return arg
+
+
+def _empty_region(backend, target, shape, dtype):
+    if target.ndim == 1:
+        return backend.vector_empty(shape[0], dtype)
+    return backend.matrix_empty(shape[0], shape[1], dtype)
+
+
+def _scalar_region(backend, target, s, dims, shape, mask, subassign):
+    """The region filled with a scalar; under a plain (not complemented) mask, only where the
+    mask has entries, since nothing else can be written."""
+    dtype = s.dtype
+    val = s._value_as(dtype)
+    if mask is not None and not mask.complement:
+        if subassign:
+            return backend.full_like_pattern(_region_mask(backend, mask, _empty_region(
+                backend, target, shape, dtype), shape).data, val, dtype)
+        if all(d.kind == "all" for d in dims):
+            return backend.full_like_pattern(mask.parent._data, val, dtype)
+    if target.ndim == 1:
+        return backend.vector_full(shape[0], val, dtype)
+    return backend.matrix_full(shape[0], shape[1], val, dtype)
+
+
+def _region_data(backend, value, region_shape, res):
+    from .vector import Vector
+
+    if isinstance(value, Vector):
+        if len(region_shape) == 1:
+            return value._data
+        # a row (C[i, J] << v) or a column (C[I, j] << v)
+        if isinstance(res[0], int):
+            return backend.vector_as_row(value._data)
+        return backend.vector_as_column(value._data)
+    return value._csr()
+
+
+def parse_output_args(target, args, mask, accum, replace):
+    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them."""
+    from .. import replace as replace_singleton
+
+    mask_arg = accum_arg = None
+    for arg in args:
+        if arg is replace_singleton:
+            replace = True
+        elif isinstance(arg, Mask) or hasattr(arg, "_data") or hasattr(arg, "_matrix"):
+            if target._is_scalar:
+                raise TypeError("Mask not allowed for Scalars")
+            if mask_arg is not None:
+                raise TypeError("Got multiple values for argument 'mask'")
+            mask_arg = arg
+        elif isinstance(arg, (OpBase, TypedOpBase, str)):
+            if accum_arg is not None:
+                raise TypeError("Got multiple values for argument 'accum'")
+            accum_arg = arg
+        else:
+            raise TypeError(f"Invalid item found in output params: {type(arg).__name__}")
+    if mask_arg is not None:
+        if mask is not None:
+            raise TypeError("Got multiple values for argument 'mask'")
+        mask = mask_arg
+    if accum_arg is not None:
+        if accum is not None:
+            raise TypeError("Got multiple values for argument 'accum'")
+        accum = accum_arg
+    if mask is None:
+        if replace:
+            if target._is_scalar:
+                raise TypeError("'replace' argument may not be True for Scalar (replace may "
+                                "only be True when a mask is provided, and masks aren't allowed "
+                                "for Scalars).")
+            raise TypeError("'replace' argument may only be True if a mask is provided")
+    else:
+        if target._is_scalar:
+            raise TypeError("Mask not allowed for Scalars")
+        mask = check_mask(mask, target)
+    if accum is not None:
+        typed_accum(accum, target.dtype)  # validate now, before anything runs
+    return mask, accum, replace
+
+
+# -- operators called on objects (binary.plus(A | B), unary.abs(v), ...) --------------------
+
+
+def call_unary(op, val):
+    if hasattr(val, "apply"):
+        return val.apply(op)
+    from .scalar import Scalar
+
+    return Scalar.from_value(val).apply(op)
+
+
+def call_binary(op, left, right=None, *, left_default=None, right_default=None):
+    if isinstance(left, InfixExpr) and right is None:
+        if left.kind == "matmul":
+            raise TypeError(f"{op!r} cannot compute `x @ y`; use a Semiring")
+        if left_default is not None or right_default is not None:
+            return left.left.ewise_union(left.right, op, left_default, right_default)
+        return left._to_expr(op)
+    if right is None:
+        raise TypeError(f"{op!r} takes an infix expression (x | y or x & y) or two arguments")
+    if hasattr(left, "_data") or hasattr(left, "_matrix"):
+        if hasattr(right, "_data") or hasattr(right, "_matrix"):
+            raise TypeError(f"{op!r}(x, y) with two collections is ambiguous: use "
+                            f"{op!r}(x | y) or {op!r}(x & y)")
+        return left.apply(op, right=right)
+    if hasattr(right, "_data") or hasattr(right, "_matrix"):
+        return right.apply(op, left=left)
+    raise TypeError(f"{op!r} needs a Matrix or Vector operand")
+
+
+def call_semiring(op, expr):
+    if isinstance(expr, InfixExpr) and expr.kind == "matmul":
+        return expr._to_expr(op)
+    raise TypeError(f"{op!r} takes a matrix product expression, such as {op!r}(A @ B)")
+
+
+def call_indexunary(op, val, thunk=None):
+    return val.apply(op, thunk)
+
+
+def call_select(op, val, thunk=None):
+    return val.select(op, thunk)
+
+
+__all__ = ["evaluate", "update", "assign", "extract", "Indexed", "lookup_dtype",
+           "DomainMismatch"]

@@ -1,0 +1,271 @@
+"""Scalar: a value that may be empty, with a GraphBLAS type.
+
+Scalars live on the host: a reduction on a GPU hands its one value back (the synchronization
+that sizes nothing but is unavoidable when Python reads the value).
+"""
+
+import numpy as np
+
+from ..dtypes import FP64, cast, lookup_dtype, unify
+from ..exceptions import EmptyObject
+from . import operations as ops
+from .base import next_name
+from .expr import ScalarExpression
+
+
+def _infer_scalar_dtype(value):
+    if isinstance(value, (bool, np.bool_)):
+        return lookup_dtype("BOOL")
+    if isinstance(value, np.generic):
+        return lookup_dtype(value.dtype)
+    if isinstance(value, int):
+        arr = np.array(value)
+        if arr.dtype.kind == "O":
+            raise OverflowError(f"{value} does not fit in a 64-bit integer type")
+        return lookup_dtype(arr.dtype)
+    if isinstance(value, float):
+        return lookup_dtype("FP64")
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return lookup_dtype(value.dtype)
+    if isinstance(value, complex):
+        raise TypeError("Complex values are not supported by graphblast")
+    raise TypeError(f"Cannot make a Scalar from {type(value).__name__} {value!r}")
+
+
+class Scalar:
+    """A GraphBLAS scalar: a typed value, or empty.
+
+    Parameters
+    ----------
+    dtype : DataType, str or NumPy dtype, default FP64
+    is_cscalar : bool
+        Accepted for python-graphblas compatibility (graphblast scalars are always host values).
+    name : str, optional
+    """
+
+    __slots__ = ("_value", "dtype", "name", "_is_cscalar")
+    _is_scalar = True
+    ndim = 0
+    shape = ()
+    device = None
+
+    def __init__(self, dtype=FP64, *, is_cscalar=False, name=None):
+        self.dtype = lookup_dtype(dtype)
+        self._value = None
+        self._is_cscalar = bool(is_cscalar)
+        self.name = name if name is not None else next_name("s")
+
+    @classmethod
+    def from_value(cls, value, dtype=None, *, is_cscalar=False, name=None):
+        """A Scalar holding ``value`` (None gives an empty Scalar)."""
+        if isinstance(value, Scalar):
+            out = cls(dtype or value.dtype, is_cscalar=is_cscalar, name=name)
+            out._set_value(value._value)
+            return out
+        if value is None:
+            if dtype is None:
+                raise TypeError("dtype is required to make an empty Scalar from None")
+            return cls(dtype, is_cscalar=is_cscalar, name=name)
+        if hasattr(value, "__cuda_array_interface__"):
+            value = value.get()[()] if hasattr(value, "get") else value
+        if dtype is None:
+            dtype = _infer_scalar_dtype(value)
+        out = cls(dtype, is_cscalar=is_cscalar, name=name)
+        out._set_value(value)
+        return out
+
+    # -- value ---------------------------------------------------------------------------
+    def _set_value(self, value):
+        if value is None:
+            self._value = None
+            return
+        arr = np.asarray(value)
+        if arr.dtype.kind == "O":
+            raise TypeError(f"Cannot store {type(value).__name__} in a {self.dtype} Scalar")
+        if arr.dtype.kind == "c":
+            raise TypeError("Complex values are not supported by graphblast")
+        self._value = cast(arr.reshape(1), self.dtype)[0]
+
+    def _value_as(self, dtype):
+        """The value cast to ``dtype`` (a NumPy scalar); raises if empty."""
+        if self._value is None:
+            raise EmptyObject(f"Scalar {self.name} is empty; give it a value")
+        return cast(np.asarray([self._value]), lookup_dtype(dtype))[0]
+
+    @property
+    def value(self):
+        """The value as a Python object, or None when empty."""
+        return None if self._value is None else self._value.item()
+
+    @value.setter
+    def value(self, val):
+        if isinstance(val, Scalar):
+            val = val._value
+        self._set_value(val)
+
+    @property
+    def is_empty(self):
+        return self._value is None
+
+    @property
+    def nvals(self):
+        return 0 if self._value is None else 1
+
+    @property
+    def is_cscalar(self):
+        return self._is_cscalar
+
+    @property
+    def is_grbscalar(self):
+        return not self._is_cscalar
+
+    def get(self, default=None):
+        return default if self._value is None else self._value.item()
+
+    def clear(self):
+        self._value = None
+
+    def dup(self, dtype=None, *, clear=False, is_cscalar=None, name=None, **opts):
+        out = Scalar(dtype or self.dtype,
+                     is_cscalar=self._is_cscalar if is_cscalar is None else is_cscalar,
+                     name=name)
+        if not clear:
+            out._set_value(self._value)
+        return out
+
+    def wait(self, how="materialize"):
+        return self
+
+    # -- output syntax -------------------------------------------------------------------
+    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+        mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
+        from .base import Updater
+
+        return Updater(self, mask, accum, replace)
+
+    def __lshift__(self, value):
+        self.update(value)
+
+    def update(self, value):
+        ops.update(self, value)
+
+    # -- comparisons and conversions -----------------------------------------------------
+    def isequal(self, other, *, check_dtype=False):
+        if not isinstance(other, Scalar):
+            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        if self._value is None or other._value is None:
+            return self._value is None and other._value is None
+        t = unify(self.dtype, other.dtype)
+        return bool(self._value_as(t) == other._value_as(t))
+
+    def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
+        if not isinstance(other, Scalar):
+            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
+        if check_dtype and self.dtype != other.dtype:
+            return False
+        if self._value is None or other._value is None:
+            return self._value is None and other._value is None
+        a, b = float(self._value), float(other._value)
+        return a == b or abs(a - b) <= max(rel_tol * max(abs(a), abs(b)), abs_tol)
+
+    def __eq__(self, other):
+        if isinstance(other, Scalar):
+            return self.isequal(other)
+        if other is None:
+            return self._value is None
+        if self._value is None:
+            return False
+        return bool(self._value == other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = None
+
+    def __bool__(self):
+        return False if self._value is None else bool(self._value)
+
+    def __int__(self):
+        return int(self._value_as(self.dtype))
+
+    def __float__(self):
+        return float(self._value_as(self.dtype))
+
+    def __complex__(self):
+        return complex(self._value_as(self.dtype))
+
+    def __index__(self):
+        if not (self.dtype.is_int or self.dtype.is_bool):
+            raise TypeError(f"A {self.dtype} Scalar cannot be used as an index")
+        return int(self._value_as(self.dtype))
+
+    def __neg__(self):
+        from ..ops import unary
+
+        return self.apply(unary.ainv).new()
+
+    def __invert__(self):
+        from ..ops import unary
+
+        return self.apply(unary.lnot if self.dtype.is_bool else unary.bnot).new()
+
+    def __array__(self, dtype=None, copy=None):
+        arr = np.array(self._value if self._value is not None else np.nan)
+        return arr if dtype is None else arr.astype(dtype)
+
+    # -- scalar operations (computed on the host) -----------------------------------------
+    def apply(self, op, right=None, *, left=None):
+        """apply on a Scalar: a Scalar expression."""
+        from .vector import Vector
+
+        v = self._as_vector()
+        expr = Vector.apply(v, op, right=right, left=left)
+        return _scalar_from_vector_expr(expr, "apply", self)
+
+    def ewise_add(self, other, op=None):
+        from ..ops import monoid
+
+        expr = self._as_vector().ewise_add(_as_scalar(other)._as_vector(), op or monoid.plus)
+        return _scalar_from_vector_expr(expr, "ewise_add", self)
+
+    def ewise_mult(self, other, op=None):
+        from ..ops import binary
+
+        expr = self._as_vector().ewise_mult(_as_scalar(other)._as_vector(), op or binary.times)
+        return _scalar_from_vector_expr(expr, "ewise_mult", self)
+
+    def ewise_union(self, other, op, left_default, right_default):
+        expr = self._as_vector().ewise_union(_as_scalar(other)._as_vector(), op, left_default,
+                                             right_default)
+        return _scalar_from_vector_expr(expr, "ewise_union", self)
+
+    def _as_vector(self):
+        from .vector import Vector
+
+        if self._value is None:
+            return Vector(self.dtype, 1, device="cpu")
+        return Vector.from_coo([0], np.asarray([self._value]), self.dtype, size=1, device="cpu")
+
+    def __repr__(self):
+        from .formatting import scalar_repr
+
+        return scalar_repr(self)
+
+    def _repr_html_(self):
+        from .formatting import html_repr
+
+        return html_repr(self)
+
+
+def _as_scalar(x):
+    return x if isinstance(x, Scalar) else Scalar.from_value(x)
+
+
+def _scalar_from_vector_expr(expr, name, parent):
+    def compute(mask):
+        data = expr.compute(None)
+        return None if data.nvals == 0 else data.values[0]
+
+    return ScalarExpression(name, [parent], expr.op, expr.dtype, (), None, None, compute)

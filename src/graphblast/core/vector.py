@@ -1,0 +1,266 @@
+"""Vector."""
+
+import numpy as np
+
+from ..dtypes import FP64, lookup_dtype
+from ..exceptions import OutputNotEmpty
+from . import operations as ops
+from .base import Collection, as_values, infer_dtype, next_name, resolve_device
+from .formatting import html_repr, vector_repr
+from .index import resolve_all
+from .matrix import Matrix, _check_dim, _host_index, _infer_dim, _typed_dup
+
+_INDEX_OUT = np.uint64
+
+
+class Vector(Collection):
+    """A sparse vector of one type on one device.
+
+    Parameters
+    ----------
+    dtype : DataType, str or NumPy dtype, default FP64
+    size : int
+    name : str, optional
+    device : "cpu", "cuda" or "cuda:N", optional
+    """
+
+    __slots__ = ()
+    ndim = 1
+
+    def __init__(self, dtype=FP64, size=0, *, name=None, device=None):
+        dtype = lookup_dtype(dtype)
+        size = _check_dim("size", size)
+        self.device, self._backend = resolve_device(device)
+        self._data = self._backend.vector_empty(size, dtype)
+        self.name = name if name is not None else next_name("v")
+
+    @classmethod
+    def _from_data(cls, data, backend, device, name=None):
+        obj = cls.__new__(cls)
+        obj._data = data
+        obj._backend = backend
+        obj.device = device
+        obj.name = name if name is not None else next_name("v")
+        return obj
+
+    def _empty_data(self, dtype):
+        return self._backend.vector_empty(self.size, dtype)
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def shape(self):
+        return (self._data.size,)
+
+    # -- constructors --------------------------------------------------------------------
+    @classmethod
+    def from_coo(cls, indices, values=1.0, dtype=None, *, size=None, dup_op=None, name=None,
+                 device=None):
+        """A Vector from indices and values; duplicates raise unless ``dup_op`` is given."""
+        device, backend = resolve_device(device)
+        indices = _host_index(indices, "indices")
+        dtype = infer_dtype(values, dtype)
+        vals = as_values(values, indices.shape[0], dtype)
+        size = _infer_dim("size", size, indices)
+        data = backend.vector_from_coo(size, dtype, indices, vals, _typed_dup(dup_op, dtype))
+        return cls._from_data(data, backend, device, name)
+
+    @classmethod
+    def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
+        """A Vector from a 1-D array; entries equal to ``missing_value`` are left out."""
+        arr = np.asarray(values)
+        if arr.ndim != 1:
+            raise ValueError(f"from_dense needs a 1-D array, got {arr.ndim}-D")
+        if missing_value is None:
+            idx = np.arange(arr.shape[0])
+        elif isinstance(missing_value, float) and np.isnan(missing_value):
+            idx = np.flatnonzero(~np.isnan(arr))
+        else:
+            idx = np.flatnonzero(arr != missing_value)
+        return cls.from_coo(idx, arr[idx], dtype, size=arr.shape[0], name=name, device=device)
+
+    @classmethod
+    def from_scalar(cls, value, size, dtype=None, *, name=None, device=None):
+        """A full Vector with every entry ``value``."""
+        from .scalar import Scalar
+
+        s = value if isinstance(value, Scalar) else Scalar.from_value(value, dtype)
+        dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
+        if s.is_empty:
+            return cls(dtype, size, name=name, device=device)
+        device, backend = resolve_device(device)
+        data = backend.vector_full(_check_dim("size", size), s._value_as(dtype), dtype)
+        return cls._from_data(data, backend, device, name)
+
+    @classmethod
+    def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, device=None):
+        """A Vector from (index, value) pairs."""
+        pairs = list(pairs)
+        idx = np.array([p[0] for p in pairs], dtype=np.int64)
+        vals = np.array([p[1] for p in pairs]) if pairs else np.zeros(0)
+        return cls.from_coo(idx, vals, dtype, size=size, dup_op=dup_op, name=name,
+                            device=device)
+
+    # -- conversion ----------------------------------------------------------------------
+    def _coo_host(self):
+        b = self._backend
+        return b.to_host(self._data.indices), b.to_host(self._data.values)
+
+    def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
+        """(indices, values) NumPy arrays, indices ascending (uint64 as in python-graphblas)."""
+        idx, vals = self._coo_host()
+        if dtype is not None:
+            from ..dtypes import cast
+
+            vals = cast(vals, lookup_dtype(dtype))
+        return (idx.astype(_INDEX_OUT) if indices else None, vals.copy() if values else None)
+
+    def to_dense(self, fill_value=None, dtype=None):
+        """A 1-D NumPy array; missing entries take ``fill_value`` (required unless full)."""
+        idx, vals = self._coo_host()
+        dt = lookup_dtype(dtype) if dtype is not None else self.dtype
+        if fill_value is None and self.nvals != self.size:
+            raise ValueError("The Vector is not full: give fill_value= for missing entries")
+        from ..dtypes import cast
+
+        out = np.full(self.size, 0 if fill_value is None else fill_value, dtype=dt.np_type)
+        out[idx] = cast(vals, dt)
+        return out
+
+    def _as_expr(self):
+        return ops.identity_expr(self)
+
+    def to_device(self, device):
+        """A copy of this Vector on ``device`` (itself if already there)."""
+        dev, backend = resolve_device(device)
+        if dev == self.device:
+            return self
+        idx, vals = self._coo_host()
+        data = backend.vector_from_coo(self.size, self.dtype, idx, vals, None)
+        return Vector._from_data(data, backend, dev, self.name)
+
+    # -- operations ----------------------------------------------------------------------
+    def vxm(self, other, op=None):
+        """Vector-matrix product ``v' (+.x) A`` (default plus_times)."""
+        if op is None:
+            from ..ops import semiring
+
+            op = semiring.plus_times
+        return ops.vxm(self, other, op)
+
+    def inner(self, other, op=None):
+        """Dot product over a semiring: a Scalar expression."""
+        if op is None:
+            from ..ops import semiring
+
+            op = semiring.plus_times
+        return ops.inner(self, other, op)
+
+    def outer(self, other, op=None):
+        """Outer product ``C(i, j) = op(u(i), v(j))``: a Matrix expression."""
+        if op is None:
+            from ..ops import binary
+
+            op = binary.times
+        return ops.outer(self, other, op)
+
+    def __matmul__(self, other):
+        from .expr import InfixExpr
+
+        return InfixExpr(self, other, "matmul")
+
+    def __rmatmul__(self, other):
+        from .expr import InfixExpr
+
+        return InfixExpr(other, self, "matmul")
+
+    def reduce(self, op=None, *, allow_empty=True):
+        """A Scalar: every entry reduced with a monoid (default plus)."""
+        if op is None:
+            from ..ops import monoid
+
+            op = monoid.plus
+        return ops.reduce_scalar(self, op, allow_empty)
+
+    def diag(self, k=0, *, name=None):
+        """A square Matrix with this Vector on its k-th diagonal."""
+        k = int(k)
+        n = self.size + abs(k)
+        idx, vals = self._coo_host()
+        idx = idx.astype(np.int64)
+        rows, cols = (idx, idx + k) if k >= 0 else (idx - k, idx)
+        return Matrix.from_coo(rows, cols, vals, self.dtype, nrows=n, ncols=n, name=name,
+                               device=self.device)
+
+    # -- in-place ------------------------------------------------------------------------
+    def build(self, indices, values, *, dup_op=None, clear=False, size=None):
+        """Fill an empty Vector (``clear=True`` empties it first)."""
+        if self.nvals and not clear:
+            raise OutputNotEmpty(f"{self.name} already has {self.nvals} entries; use "
+                                 "clear=True to replace them")
+        size = self.size if size is None else size
+        new = Vector.from_coo(indices, values, self.dtype, size=size, dup_op=dup_op,
+                              device=self.device)
+        self._set_data(new._data)
+
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):
+        """A copy (optionally cast, emptied, or under a mask)."""
+        dtype = self.dtype if dtype is None else lookup_dtype(dtype)
+        if clear:
+            return Vector(dtype, self.size, name=name, device=self.device)
+        if mask is None and dtype is self.dtype:
+            return Vector._from_data(self._data, self._backend, self.device, name)
+        return self._as_expr().new(dtype, mask=mask, name=name)
+
+    def resize(self, size):
+        """Change the size; entries past the new size are dropped."""
+        size = _check_dim("size", size)
+        idx, vals = self._coo_host()
+        keep = idx < size
+        self._set_data(self._backend.vector_from_coo(size, self.dtype, idx[keep], vals[keep],
+                                                     None))
+
+    def get(self, index, default=None):
+        """The value at ``index``, or ``default`` when there is none."""
+        v = self._get_element(resolve_all(index, self.shape))
+        return default if v is None else v.item()
+
+    def _get_element(self, resolved):
+        (i,) = resolved
+        b = self._backend
+        idx = self._data.indices
+        pos = int(b.to_host(b.xp.searchsorted(idx, i).reshape(1))[0])
+        if pos < self._data.nvals and int(b.to_host(idx[pos:pos + 1])[0]) == i:
+            return b.to_host(self._data.values[pos:pos + 1])[0]
+        return None
+
+    def __getitem__(self, index):
+        return ops.Indexed(self, index, resolve_all(index, self.shape))
+
+    def __setitem__(self, index, value):
+        ops.assign(self, value, index, None, None, False, subassign=True)
+
+    def __delitem__(self, index):
+        res = resolve_all(index, self.shape)
+        if not isinstance(res[0], int):
+            raise TypeError("Only single elements can be deleted: del v[i]")
+        from .scalar import Scalar
+
+        ops.assign(self, Scalar(self.dtype), res, None, None, False, subassign=True,
+                   resolved=True)
+
+    def __contains__(self, index):
+        return self._get_element(resolve_all(index, self.shape)) is not None
+
+    def __iter__(self):
+        idx, _ = self._coo_host()
+        return iter(idx.tolist())
+
+    def __repr__(self):
+        return vector_repr(self)
+
+    def _repr_html_(self):
+        return html_repr(self)
+

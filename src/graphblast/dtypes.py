@@ -1,0 +1,180 @@
+"""GraphBLAS data types: python-graphblas's names, NumPy interop and result-type rules."""
+
+import numpy as np
+
+__all__ = [
+    "DataType", "BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32",
+    "UINT64", "FP32", "FP64", "lookup_dtype", "unify", "cast", "ALL_TYPES",
+]
+
+
+class DataType:
+    """One built-in GraphBLAS type: its name, NumPy dtype and C/CUDA type."""
+
+    __slots__ = ("name", "np_type", "c_type", "gb_name", "_hash")
+
+    def __init__(self, name, np_type, c_type):
+        self.name = name
+        self.np_type = np.dtype(np_type)
+        self.c_type = c_type
+        self.gb_name = f"GrB_{name}"
+        self._hash = hash(name)
+
+    def __repr__(self):
+        return self.name
+
+    def __str__(self):
+        return self.name
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        if type(other) is DataType:
+            return self is other
+        try:
+            return lookup_dtype(other) is self
+        except (TypeError, ValueError):
+            return False
+
+    def __reduce__(self):
+        return (lookup_dtype, (self.name,))
+
+    @property
+    def is_bool(self):
+        return self.np_type.kind == "b"
+
+    @property
+    def is_int(self):
+        return self.np_type.kind in "iu"
+
+    @property
+    def is_signed(self):
+        return self.np_type.kind in "if"
+
+    @property
+    def is_float(self):
+        return self.np_type.kind == "f"
+
+    @property
+    def min(self):
+        """Smallest value of the type (-inf for floats)."""
+        if self.is_bool:
+            return np.bool_(False)
+        if self.is_float:
+            return self.np_type.type(-np.inf)
+        return self.np_type.type(np.iinfo(self.np_type).min)
+
+    @property
+    def max(self):
+        """Largest value of the type (inf for floats)."""
+        if self.is_bool:
+            return np.bool_(True)
+        if self.is_float:
+            return self.np_type.type(np.inf)
+        return self.np_type.type(np.iinfo(self.np_type).max)
+
+
+BOOL = DataType("BOOL", np.bool_, "bool")
+INT8 = DataType("INT8", np.int8, "int8_t")
+INT16 = DataType("INT16", np.int16, "int16_t")
+INT32 = DataType("INT32", np.int32, "int32_t")
+INT64 = DataType("INT64", np.int64, "int64_t")
+UINT8 = DataType("UINT8", np.uint8, "uint8_t")
+UINT16 = DataType("UINT16", np.uint16, "uint16_t")
+UINT32 = DataType("UINT32", np.uint32, "uint32_t")
+UINT64 = DataType("UINT64", np.uint64, "uint64_t")
+FP32 = DataType("FP32", np.float32, "float")
+FP64 = DataType("FP64", np.float64, "double")
+
+ALL_TYPES = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, FP32, FP64)
+INT_TYPES = (INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64)
+FLOAT_TYPES = (FP32, FP64)
+REAL_TYPES = INT_TYPES + FLOAT_TYPES
+
+_registry = {}
+for _t in ALL_TYPES:
+    _registry[_t.name] = _t
+    _registry[_t.name.lower()] = _t
+    _registry[_t.np_type] = _t
+    _registry[_t.np_type.name] = _t
+    _registry[_t.np_type.type] = _t
+    _registry[_t.c_type] = _t
+_registry.update({bool: BOOL, int: INT64, float: FP64, "float": FP64, "int": INT64,
+                  "double": FP64, "bool_": BOOL})
+
+
+def lookup_dtype(key, value=None):
+    """Return the DataType named by ``key``.
+
+    Accepts a DataType, a name (``"FP32"``, ``"float32"``, ``"int64_t"``), a NumPy dtype or
+    scalar type, or the Python types ``bool``, ``int`` and ``float``.
+    """
+    if type(key) is DataType:
+        return key
+    try:
+        return _registry[key]
+    except (KeyError, TypeError):
+        pass
+    if value is not None and hasattr(value, "dtype") and value.dtype in _registry:
+        return _registry[value.dtype]
+    if key is None:
+        raise TypeError("Bad dtype: None.  A valid dtype must be provided.")
+    try:
+        npdt = np.dtype(key)
+    except (TypeError, ValueError):
+        npdt = None
+    if npdt is not None and npdt in _registry:
+        return _registry[npdt]
+    if npdt is not None and npdt.kind == "c":
+        raise ValueError(
+            f"Unknown dtype: {key}. Complex types are not supported by graphblast; "
+            "use FP32 or FP64 for the real part."
+        )
+    names = ", ".join(t.name for t in ALL_TYPES)
+    raise ValueError(f"Unknown dtype: {key!r} of type {type(key).__name__}. Use one of: {names}.")
+
+
+def unify(type1, type2, *, is_left_scalar=False, is_right_scalar=False):
+    """Return a type that can hold both ``type1`` and ``type2`` (NumPy's promotion rules).
+
+    A scalar operand follows NumPy's rules for a 0-d array, as python-graphblas does.
+    """
+    if type1 is type2:
+        return type1
+    if is_left_scalar:
+        if not is_right_scalar:
+            return lookup_dtype(np.result_type(np.array(0, type1.np_type), type2.np_type))
+    elif is_right_scalar:
+        return lookup_dtype(np.result_type(type1.np_type, np.array(0, type2.np_type)))
+    return lookup_dtype(np.promote_types(type1.np_type, type2.np_type))
+
+
+def cast(values, dtype, xp=np):
+    """Cast an array to ``dtype`` with GraphBLAS (C) rules, on NumPy or CuPy.
+
+    Floats to integers saturate at the type's limits and NaN becomes 0, as in
+    SuiteSparse:GraphBLAS; anything to BOOL is ``x != 0``.
+    """
+    dtype = lookup_dtype(dtype)
+    target = dtype.np_type
+    if values.dtype == target:
+        return values
+    if dtype.is_bool:
+        return values != 0
+    if values.dtype.kind == "f" and dtype.is_int:
+        info = np.iinfo(target)
+        lo = float(info.min)
+        hi = float(info.max)
+        out = xp.where(values != values, 0, values)  # NaN -> 0
+        below = out <= lo
+        above = out >= hi
+        clipped = xp.clip(out, lo, hi)
+        with np.errstate(invalid="ignore", over="ignore"):
+            res = clipped.astype(target)
+        # float(info.max) rounds up for 64-bit types; set the limits exactly.
+        res = xp.where(below, target.type(info.min), res)
+        res = xp.where(above, target.type(info.max), res)
+        return res
+    with np.errstate(invalid="ignore", over="ignore"):
+        return values.astype(target)

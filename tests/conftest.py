@@ -1,0 +1,69 @@
+"""Test options shared by the whole suite.
+
+``--device cpu|cuda|all`` picks the devices the ``device`` fixture yields: every test that takes
+``device`` runs once per device, and tests compare with CPU (and python-graphblas) results.
+The default is ``all``: cpu always, cuda where CuPy and a usable GPU are present.
+"""
+
+import os
+import zlib
+
+import numpy as np
+import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--device",
+        action="store",
+        default=os.environ.get("GRAPHBLAST_TEST_DEVICE", "all"),
+        help="devices to run on: cpu, cuda, or all (cpu plus cuda when available)",
+    )
+
+
+def _cuda_available():
+    try:
+        from graphblast.backends import cuda_available
+    except ImportError:
+        return False
+    return cuda_available()
+
+
+def pytest_generate_tests(metafunc):
+    if "device" in metafunc.fixturenames:
+        choice = metafunc.config.getoption("--device")
+        if choice == "cpu":
+            devices = ["cpu"]
+        elif choice == "cuda":
+            devices = ["cuda"]
+        elif choice == "all":
+            devices = ["cpu"] + (["cuda"] if _cuda_available() else [])
+        else:
+            raise pytest.UsageError(f"--device must be cpu, cuda or all, not {choice!r}")
+        metafunc.parametrize("device", devices)
+
+
+def pytest_report_header(config):
+    return f"graphblast devices: {config.getoption('--device')} (cuda usable: {_cuda_available()})"
+
+
+@pytest.fixture
+def rng(request):
+    """A seeded NumPy generator; the seed is printed when the test fails."""
+    seed = os.environ.get("GRAPHBLAST_SEED")
+    seed = int(seed) if seed else zlib.crc32(request.node.nodeid.encode())
+    request.node.user_properties.append(("seed", seed))
+    print(f"rng seed: {seed}")
+    return np.random.default_rng(seed)
+
+
+SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+
+
+@pytest.fixture(scope="session")
+def shared_data():
+    """Path of ../shared/data (the real test graphs); tests skip nothing: it must exist."""
+    path = os.path.abspath(SHARED_DATA)
+    if not os.path.isdir(path):
+        pytest.fail(f"test data not found at {path}; the repo must sit beside shared/")
+    return path
