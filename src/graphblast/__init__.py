@@ -8,8 +8,8 @@ on constructors and ``gb.config`` for the backend's knobs.
 
 from . import dtypes, exceptions
 from .config import config
+from . import ops as op
 from .ops import binary, indexunary, monoid, select, semiring, unary
-
 
 
 class _Replace:
@@ -28,6 +28,12 @@ class _Replace:
 
 replace = _Replace()
 
+MAX_SIZE = 2**60  # largest dimension of a Matrix or Vector
+
+
+def init(backend="suitesparse", blocking=False):
+    """Accepted for python-graphblas compatibility; graphblast needs no initialization."""
+
 from .core.matrix import Matrix, TransposedMatrix  # noqa: E402
 from .core.scalar import Scalar  # noqa: E402
 from .core.vector import Vector  # noqa: E402
@@ -39,7 +45,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Matrix", "Vector", "Scalar", "TransposedMatrix", "binary", "unary", "monoid", "semiring",
     "indexunary", "select", "op", "dtypes", "exceptions", "config", "replace",
-    "cuda_available", "default_device", "io", "generators", "algorithms",
+    "cuda_available", "default_device", "io", "generators", "algorithms", "init", "MAX_SIZE",
 ]
 
 

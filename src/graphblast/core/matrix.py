@@ -146,6 +146,37 @@ class _MatrixMethods:
         out[r, c] = cast(v, dt)
         return out
 
+    def to_dicts(self, order="rowwise"):
+        """``{row: {col: value}}`` (``order="columnwise"`` gives ``{col: {row: value}}``)."""
+        r, c, v = self._coo_host()
+        if order in ("columnwise", "col", "column", "columns", "colwise"):
+            r, c = c, r
+        elif order not in ("rowwise", "row", "rows"):
+            raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        out = {}
+        for i, j, x in zip(r.tolist(), c.tolist(), v.tolist()):
+            out.setdefault(i, {})[j] = x
+        return out
+
+    def to_dcsr(self, dtype=None, *, sort=True):
+        """(compressed_rows, indptr, col_indices, values): CSR of the non-empty rows only."""
+        indptr, cols, vals = self.to_csr(dtype)
+        nonempty = np.flatnonzero(np.diff(indptr.astype(np.int64))).astype(_INDEX_OUT)
+        return nonempty, np.append(indptr[nonempty], indptr[-1]).astype(_INDEX_OUT), cols, vals
+
+    def reposition(self, row_offset, column_offset, *, nrows=None, ncols=None):
+        """Entries shifted by the offsets, in a Matrix of the given (default same) shape;
+        entries that fall outside are dropped."""
+        nrows = self.nrows if nrows is None else _check_dim("nrows", nrows)
+        ncols = self.ncols if ncols is None else _check_dim("ncols", ncols)
+        r, c, v = self._coo_host()
+        r = r.astype(np.int64) + int(row_offset)
+        c = c.astype(np.int64) + int(column_offset)
+        keep = (r >= 0) & (r < nrows) & (c >= 0) & (c < ncols)
+        out = Matrix.from_coo(r[keep], c[keep], v[keep], self.dtype, nrows=nrows, ncols=ncols,
+                              device=self.device)
+        return ops.identity_expr(out)
+
     def _as_expr(self):
         if isinstance(self, TransposedMatrix):
             return ops.transpose_expr(self)
@@ -320,6 +351,44 @@ class Matrix(_MatrixMethods, Collection):
         return cls._from_data(data, backend, device, name)
 
     @classmethod
+    def from_dicts(cls, d, dtype=None, *, order="rowwise", nrows=None, ncols=None, name=None,
+                   device=None):
+        """A Matrix from ``{row: {col: value}}`` (or column-wise with ``order``)."""
+        rows, cols, vals = [], [], []
+        for i, inner in d.items():
+            for j, x in inner.items():
+                rows.append(i)
+                cols.append(j)
+                vals.append(x)
+        if order in ("columnwise", "col", "column", "columns", "colwise"):
+            rows, cols = cols, rows
+            nrows, ncols = nrows, ncols
+        elif order not in ("rowwise", "row", "rows"):
+            raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        if not vals and dtype is None:
+            dtype = FP64
+        return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
+                            np.array(vals), dtype, nrows=nrows, ncols=ncols, name=name,
+                            device=device)
+
+    @classmethod
+    def from_dcsr(cls, compressed_rows, indptr, col_indices, values=1.0, dtype=None, *,
+                  nrows=None, ncols=None, name=None, device=None):
+        """A Matrix from doubly-compressed rows: CSR arrays of the listed rows only."""
+        crow = _host_index(compressed_rows, "compressed_rows").astype(np.int64)
+        ptr = _host_index(indptr, "indptr").astype(np.int64)
+        if ptr.shape[0] != crow.shape[0] + 1:
+            raise InvalidValue("indptr must have len(compressed_rows) + 1 entries")
+        counts = np.diff(ptr)
+        if np.any(counts < 0):
+            raise InvalidValue("indptr must never decrease")
+        rows = np.repeat(crow, counts)
+        if nrows is None:
+            nrows = int(crow.max()) + 1 if crow.size else 0
+        return cls.from_coo(rows, col_indices, values, dtype, nrows=nrows, ncols=ncols,
+                            name=name, device=device)
+
+    @classmethod
     def from_diag(cls, vector, k=0, *, name=None):
         """A square Matrix with ``vector`` on its k-th diagonal."""
         return vector.diag(k, name=name)
@@ -404,6 +473,38 @@ class Matrix(_MatrixMethods, Collection):
     def __iter__(self):
         r, c, _ = self._coo_host()
         return zip(r.tolist(), c.tolist())
+
+    def setdiag(self, values, k=0):
+        """Assign ``values`` (a Vector or a scalar) to the k-th diagonal; entries of the Vector
+        that are missing delete the diagonal's entries there."""
+        from .vector import Vector
+
+        k = int(k)
+        nrows, ncols = self.shape
+        size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))
+        if k >= ncols or -k >= nrows:
+            from ..exceptions import IndexOutOfBound as _IOB
+
+            raise _IOB(f"Diagonal {k} is out of range for a {nrows} x {ncols} matrix")
+        if isinstance(values, Vector):
+            if values.size != size:
+                from ..exceptions import DimensionMismatch
+
+                raise DimensionMismatch(f"Diagonal {k} has {size} entries, the Vector "
+                                        f"{values.size}")
+            diag = values
+        else:
+            diag = Vector.from_scalar(values, size, device=self.device)
+        # delete the old diagonal, then add the new one
+        keep = self.select("offdiag", k).new() if size else self.dup()
+        D = diag.diag(k)
+        if D.shape != self.shape:
+            D.resize(*self.shape)
+        keep(accum="second") << D
+        self._set_data(keep._cast_like(self.dtype))
+
+    def _cast_like(self, dtype):
+        return self._backend.cast_matrix(self._data, dtype)
 
     def power(self, n, op=None):
         """A^n over a semiring (n >= 1) by repeated squaring."""

@@ -17,6 +17,7 @@ from ..ops.base import (
     BinaryOp, IndexUnaryOp, Monoid, OpBase, Semiring, TypedBinaryOp, TypedIndexUnaryOp,
     TypedMonoid, TypedOpBase, TypedSemiring, TypedUnaryOp, UnaryOp, find_typed_op,
 )
+from ..ops.swapped import swap_semiring as _swap_semiring
 from .expr import InfixExpr, MatrixExpression, ScalarExpression, VectorExpression
 from .index import as_list
 from .mask import Mask
@@ -317,63 +318,6 @@ def vxm(v, A, op):
 
     return VectorExpression("vxm", [v, A], semi, semi.return_type, (A.ncols,), backend, device,
                             compute)
-
-
-def _swap_semiring(semi):
-    """The semiring with operands of its multiplication swapped: mult'(x, y) = mult(y, x).
-
-    mxv over A' equals vxm over A with the product's operands exchanged; a commutative or
-    symmetric operator (first <-> second, firsti <-> secondj ...) is swapped by name."""
-    return SwappedSemiring(semi)
-
-
-class SwappedSemiring:
-    """A typed semiring whose multiplication takes its operands in the other order."""
-
-    opclass = "Semiring"
-
-    def __init__(self, semi):
-        self.parent = semi.parent
-        self.monoid = semi.monoid
-        self.binaryop = SwappedBinaryOp(semi.binaryop)
-        self.return_type = semi.return_type
-        self.type = semi.type2
-        self.type2 = semi.type
-
-    def __repr__(self):
-        return f"swapped({self.parent!r})"
-
-
-class SwappedBinaryOp:
-    """``f(y, x)`` for a typed binary operator ``f``."""
-
-    opclass = "BinaryOp"
-
-    def __init__(self, op):
-        self.op = op
-        self.parent = op.parent
-        self.type = op.type2
-        self.type2 = op.type
-        self.return_type = op.return_type
-        self.cuda = op.cuda
-        pos = op.position
-        if pos is not None:
-            side, axis, offset = pos
-            # first operand's row i is the swapped second's column j, and so on
-            side = "second" if side == "first" else "first"
-            axis = "j" if axis == "i" else "i"
-            pos = (side, axis, offset)
-        self.position = pos
-
-    def np_func(self, x, y):
-        return self.op.np_func(y, x)
-
-    @property
-    def monoid(self):
-        return None
-
-    def __repr__(self):
-        return f"swapped({self.op!r})"
 
 
 def ewise(kind, A, B, op, left_default=None, right_default=None):

@@ -95,6 +95,28 @@ class Vector(Collection):
         return cls._from_data(data, backend, device, name)
 
     @classmethod
+    def from_dict(cls, d, dtype=None, *, size=None, name=None, device=None):
+        """A Vector from ``{index: value}``."""
+        idx = np.array(list(d.keys()), dtype=np.int64)
+        vals = np.array(list(d.values())) if d else np.zeros(0)
+        return cls.from_coo(idx, vals, dtype, size=size, name=name, device=device)
+
+    def to_dict(self):
+        """``{index: value}``."""
+        idx, vals = self._coo_host()
+        return dict(zip(idx.tolist(), vals.tolist()))
+
+    def reposition(self, offset, *, size=None):
+        """Entries shifted by ``offset`` in a Vector of ``size`` (default the same); entries
+        that fall outside are dropped."""
+        size = self.size if size is None else _check_dim("size", size)
+        idx, vals = self._coo_host()
+        idx = idx.astype(np.int64) + int(offset)
+        keep = (idx >= 0) & (idx < size)
+        out = Vector.from_coo(idx[keep], vals[keep], self.dtype, size=size, device=self.device)
+        return ops.identity_expr(out)
+
+    @classmethod
     def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, device=None):
         """A Vector from (index, value) pairs."""
         pairs = list(pairs)

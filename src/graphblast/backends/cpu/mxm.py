@@ -21,14 +21,24 @@ from .storage import from_scipy_canonical, indptr_from_rows, to_scipy, transpose
 _CHUNK = 1 << 22
 
 
-def _is_plus_times(semiring):
-    return (semiring.monoid.parent.name == "plus" and semiring.binaryop.parent.name == "times"
-            and not semiring.return_type.is_bool)
+def _scipy_kind(semiring):
+    """"times" or "pair" when SciPy's SpGEMM computes this semiring exactly, else None."""
+    if semiring.monoid.parent.name != "plus" or semiring.return_type.is_bool:
+        return None
+    mult = semiring.binaryop
+    if mult.parent.name == "times" and mult.type is mult.type2:
+        return "times"  # commutative: also right for a swapped semiring
+    if mult.parent.name in ("pair", "oneb"):
+        return "pair"
+    return None
 
 
 def mxm(A, B, semiring, mask):
-    if _is_plus_times(semiring) and semiring.binaryop.type is semiring.binaryop.type2:
-        C = _mxm_scipy(A, B, semiring)
+    # Under a plain mask, expanding only the products and dropping the masked-out ones before
+    # sorting beats computing the whole product with SciPy and filtering it.
+    kind = _scipy_kind(semiring) if mask is None or mask.complement else None
+    if kind is not None:
+        C = _mxm_scipy(A, B, semiring, kind)
         if mask is not None:
             C = _filter(C, mask)
         return C
@@ -42,12 +52,15 @@ def _filter(C, mask):
                C.indices[keep], C.values[keep])
 
 
-def _mxm_scipy(A, B, semiring):
+def _mxm_scipy(A, B, semiring, kind):
     dtype = semiring.return_type
-    t = semiring.binaryop.type
     pattern = (_ones(A) @ _ones(B)).tocsr()
     pattern.sort_indices()
-    numeric = (to_scipy(A, t) @ to_scipy(B, t)).tocsr()
+    if kind == "pair":
+        numeric = (_ones(A, dtype) @ _ones(B, dtype)).tocsr()
+    else:
+        t = semiring.binaryop.type
+        numeric = (to_scipy(A, t) @ to_scipy(B, t)).tocsr()
     numeric.sort_indices()
     result = from_scipy_canonical(pattern, dtype)
     vals = np.zeros(result.nvals, dtype=dtype.np_type)
@@ -61,9 +74,11 @@ def _mxm_scipy(A, B, semiring):
     return CSR(result.nrows, result.ncols, dtype, result.indptr, result.indices, vals)
 
 
-def _ones(A):
-    """A's structure with True values (SciPy sums booleans with OR, so no entry cancels)."""
-    return sp.csr_array((np.ones(A.nvals, dtype=bool), A.indices, A.indptr),
+def _ones(A, dtype=None):
+    """A's structure with values 1 (BOOL by default: SciPy sums booleans with OR, so no entry
+    cancels and the product is the exact structure)."""
+    np_type = bool if dtype is None else dtype.np_type
+    return sp.csr_array((np.ones(A.nvals, dtype=np_type), A.indices, A.indptr),
                         shape=(A.nrows, A.ncols))
 
 
