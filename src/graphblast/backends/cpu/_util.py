@@ -173,6 +173,14 @@ def coo_of(data):
     return np.zeros(data.nvals, dtype=INDEX), data.indices, data.values
 
 
+def positions(data, rows, cols):
+    """(i, j) of entries for positional operators: a vector is a column (i = index, j = 0),
+    while its storage keys (``coo_of``) treat it as a row."""
+    if hasattr(data, "indptr"):
+        return rows, cols
+    return cols, rows
+
+
 def shape_of(data):
     if hasattr(data, "indptr"):
         return data.nrows, data.ncols

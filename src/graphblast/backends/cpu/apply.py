@@ -4,13 +4,14 @@ import numpy as np
 
 from ...dtypes import cast
 from ..base import SparseVector
-from ._util import INDEX, apply_binary, coo_of, segment_reduce
+from ._util import INDEX, apply_binary, coo_of, positions, segment_reduce
 from .ewise import _rebuild
 from .storage import with_values
 
 
 def apply(A, op, left=None, right=None, thunk=None):
     rows, cols, vals = coo_of(A)
+    rows, cols = positions(A, rows, cols)
     kind = op.opclass
     if kind == "UnaryOp":
         if op.position is not None:
@@ -37,7 +38,8 @@ def _index_unary(op, vals, rows, cols, thunk):
 
 def select(A, op, thunk):
     rows, cols, vals = coo_of(A)
-    keep = _index_unary(op, vals, rows, cols, thunk)
+    i, j = positions(A, rows, cols)
+    keep = _index_unary(op, vals, i, j, thunk)
     keep = keep if keep.dtype == np.bool_ else keep != 0
     return _rebuild(A, rows[keep], cols[keep], vals[keep], A.dtype)
 

@@ -8,7 +8,9 @@ import numpy as np
 
 from ...dtypes import cast
 from ..base import CSR, SparseVector
-from ._util import INDEX, apply_binary, compressed_keys, coo_of, mask_allowed, shape_of
+from ._util import (
+    INDEX, apply_binary, compressed_keys, coo_of, mask_allowed, positions, shape_of,
+)
 from .storage import indptr_from_rows
 
 
@@ -38,7 +40,9 @@ def ewise_mult(A, B, op):
     (ar, ac, av, _), (br, bc, bv, _), inb, posb = _match(A, B)
     ia = np.flatnonzero(inb)
     ib = posb[ia]
-    z = apply_binary(op, av[ia], bv[ib], ar[ia], ac[ia], br[ib], bc[ib])
+    ai, aj = positions(A, ar, ac)
+    bi, bj = positions(B, br, bc)
+    z = apply_binary(op, av[ia], bv[ib], ai[ia], aj[ia], bi[ib], bj[ib])
     return _rebuild(A, ar[ia], ac[ia], z, op.return_type)
 
 
@@ -64,17 +68,19 @@ def _union(A, B, op, dtype, left_default, right_default):
     in_a[both_b] = True
     only_b = np.flatnonzero(~in_a)
 
-    z_both = cast(apply_binary(op, av[both_a], bv[both_b], ar[both_a], ac[both_a], br[both_b],
-                               bc[both_b]), dtype)
+    ai, aj = positions(A, ar, ac)
+    bi, bj = positions(B, br, bc)
+    z_both = cast(apply_binary(op, av[both_a], bv[both_b], ai[both_a], aj[both_a], bi[both_b],
+                               bj[both_b]), dtype)
     if left_default is None:
-        z_a = _single(op, av[only_a], ar[only_a], ac[only_a], dtype, first=True)
-        z_b = _single(op, bv[only_b], br[only_b], bc[only_b], dtype, first=False)
+        z_a = _single(op, av[only_a], ai[only_a], aj[only_a], dtype)
+        z_b = _single(op, bv[only_b], bi[only_b], bj[only_b], dtype)
     else:
         na, nb = only_a.shape[0], only_b.shape[0]
-        z_a = cast(apply_binary(op, av[only_a], np.full(na, right_default), ar[only_a],
-                                ac[only_a], ar[only_a], ac[only_a]), dtype)
-        z_b = cast(apply_binary(op, np.full(nb, left_default), bv[only_b], br[only_b],
-                                bc[only_b], br[only_b], bc[only_b]), dtype)
+        z_a = cast(apply_binary(op, av[only_a], np.full(na, right_default), ai[only_a],
+                                aj[only_a], ai[only_a], aj[only_a]), dtype)
+        z_b = cast(apply_binary(op, np.full(nb, left_default), bv[only_b], bi[only_b],
+                                bj[only_b], bi[only_b], bj[only_b]), dtype)
     keys = np.concatenate([ka[both_a], ka[only_a], kb[only_b]])
     order = np.argsort(keys, kind="stable")
     rows = np.concatenate([ar[both_a], ar[only_a], br[only_b]])[order]
@@ -83,7 +89,7 @@ def _union(A, B, op, dtype, left_default, right_default):
     return _rebuild(A, rows, cols, vals, dtype)
 
 
-def _single(op, values, rows, cols, dtype, first):
+def _single(op, values, rows, cols, dtype):
     """The value of an entry present in one operand of ewise_add: the entry itself, or its
     position for a positional operator that refers to that operand."""
     if op.position is not None:

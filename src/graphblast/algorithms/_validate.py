@@ -1,0 +1,130 @@
+"""Argument checks shared by the algorithms.
+
+Each check runs before an algorithm does any work and raises an exception whose message says
+what was wrong and what to pass instead.  Type errors are ``TypeError`` (as in Python and
+python-graphblas); bad values raise the classes of :mod:`graphblast.exceptions`.
+"""
+
+import math
+import numbers
+
+import numpy as np
+
+from graphblast import Matrix, TransposedMatrix, binary, monoid
+from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+
+__all__ = [
+    "square_matrix", "source_vertex", "edge_weights", "choice", "real_in_range",
+    "positive_int", "flag",
+]
+
+
+def square_matrix(A, algorithm):
+    """Check that ``A`` is a graphblast Matrix with as many rows as columns; return ``n``."""
+    if isinstance(A, TransposedMatrix):
+        raise TypeError(
+            f"{algorithm} expects a graphblast.Matrix, got a transposed view (A.T); "
+            "materialize it first with A.T.new()"
+        )
+    if not isinstance(A, Matrix):
+        raise TypeError(
+            f"{algorithm} expects a graphblast.Matrix (the adjacency matrix), got "
+            f"{type(A).__module__}.{type(A).__qualname__}; build one with "
+            "graphblast.Matrix.from_coo(rows, cols, values, nrows=n, ncols=n) or "
+            "graphblast.io.from_scipy_sparse(...)"
+        )
+    if A.nrows != A.ncols:
+        raise DimensionMismatch(
+            f"{algorithm} needs a square adjacency matrix (n x n, A[i, j] is the edge i -> j), "
+            f"got {A.nrows} x {A.ncols}; resize it with A.resize(n, n) if vertices are missing"
+        )
+    return A.nrows
+
+
+def source_vertex(source, n, algorithm):
+    """Check that ``source`` is an integer vertex id in ``0 .. n-1``; return it as an int.
+
+    NumPy integers are accepted; ``bool`` is rejected although Python treats it as an integer,
+    because ``True`` as a vertex id is almost always a mistake.  Negative ids are rejected rather
+    than counted from the end: a vertex has one name.
+    """
+    if isinstance(source, (bool, np.bool_)) or not isinstance(source, numbers.Integral):
+        raise TypeError(
+            f"{algorithm}: source must be an integer vertex id, got {source!r} of type "
+            f"{type(source).__name__}"
+        )
+    source = int(source)
+    if not 0 <= source < n:
+        if n == 0:
+            raise IndexOutOfBound(
+                f"{algorithm}: source {source} is out of range: the graph has no vertices"
+            )
+        raise IndexOutOfBound(
+            f"{algorithm}: source {source} is out of range for a graph of {n} vertices; "
+            f"pass a vertex id with 0 <= source < {n}"
+        )
+    return source
+
+
+def edge_weights(A, algorithm, *, allow_negative, negative_hint):
+    """Check the values of ``A`` as edge weights: no NaN, no negative value unless allowed.
+
+    Each check is one reduction over the stored values, and is skipped for types that cannot
+    hold the offending value (NaN needs a float, a negative value a signed type).
+    """
+    kind = A.dtype.np_type.kind
+    if A.nvals == 0 or kind not in "if":
+        return
+    # x != x holds exactly for NaN; the reduction is exact on every backend, unlike min/max
+    # whose NaN propagation differs between NumPy's minimum and fmin.
+    if kind == "f" and A.ewise_mult(A, binary.ne).new().reduce_scalar(monoid.lor).new().value:
+        raise InvalidValue(
+            f"{algorithm}: the matrix holds NaN weights, which have no order; drop or replace "
+            "those entries before calling"
+        )
+    if not allow_negative:
+        smallest = A.reduce_scalar(monoid.min).new().value
+        if smallest < 0:
+            raise InvalidValue(
+                f"{algorithm}: the matrix holds negative weights (smallest {smallest}); "
+                f"{negative_hint}"
+            )
+
+
+def choice(value, name, options, algorithm):
+    """Check that ``value`` is one of the strings ``options``; return it."""
+    if not isinstance(value, str) or value not in options:
+        listed = ", ".join(repr(o) for o in options)
+        raise InvalidValue(f"{algorithm}: {name} must be one of {listed}, got {value!r}")
+    return value
+
+
+def real_in_range(value, name, algorithm, *, low, high, low_open=False):
+    """Check that ``value`` is a real number in ``[low, high]`` (``(low, high]`` if
+    ``low_open``); return it as a float."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{algorithm}: {name} must be a real number, got {value!r}")
+    value = float(value)
+    inside = (low < value if low_open else low <= value) and value <= high
+    if not inside or math.isnan(value):
+        bracket = "(" if low_open else "["
+        raise InvalidValue(
+            f"{algorithm}: {name} must lie in {bracket}{low}, {high}], got {value!r}"
+        )
+    return value
+
+
+def positive_int(value, name, algorithm):
+    """Check that ``value`` is an integer >= 1 (bools rejected); return it as an int."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{algorithm}: {name} must be an integer, got {value!r}")
+    if value < 1:
+        raise InvalidValue(f"{algorithm}: {name} must be at least 1, got {value}")
+    return int(value)
+
+
+def flag(value, name, algorithm):
+    """Check that ``value`` is a bool (a keyword switch); return it."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{algorithm}: {name} must be True or False, got {value!r}")
+    return bool(value)

@@ -1,0 +1,190 @@
+"""pagerank against NetworkX (dangling="uniform") and a NumPy power iteration (both variants)."""
+
+import functools
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.io import mmread
+
+import graphblast as gb
+from graphblast.algorithms import ConvergenceFailure, pagerank
+from graphblast.dtypes import FP64
+from graphblast.exceptions import DimensionMismatch, InvalidValue
+
+
+def to_matrix(M, device):
+    M = sp.coo_array(M)
+    return gb.Matrix.from_coo(M.row, M.col, M.data, nrows=M.shape[0], ncols=M.shape[1],
+                              device=device)
+
+
+def random_graph(rng, n, density, *, directed):
+    """Random graph with weights in [0.5, 2); sparse enough that a directed one has sinks."""
+    M = sp.random_array((n, n), density=density, rng=rng, format="coo")
+    M.data = rng.uniform(0.5, 2.0, size=M.nnz)
+    if not directed:
+        M = M + M.T
+    return sp.csr_array(M)
+
+
+def dense(v):
+    idx, vals = v.to_coo()
+    out = np.zeros(v.size)
+    out[np.asarray(idx)] = np.asarray(vals)
+    return out
+
+
+def numpy_pagerank(M, *, damping=0.85, dangling="uniform", weighted=False, tol=None,
+                   iters=100):
+    """The definition of graphblast.algorithms.pagerank, step by step with SciPy."""
+    W = sp.csr_array(M, dtype=float)
+    if not weighted:
+        W.data[:] = 1.0
+    n = W.shape[0]
+    out = np.asarray(W.sum(axis=1)).ravel()
+    sink = out == 0
+    share = np.where(sink, 0.0, damping / np.where(sink, 1.0, out))
+    rank = np.full(n, 1.0 / n)
+    for _ in range(iters):
+        teleport = (1 - damping) / n
+        if dangling == "uniform":
+            teleport += damping * rank[sink].sum() / n
+        new = teleport + W.T @ (rank * share)
+        err = np.abs(new - rank).sum()
+        rank = new
+        if tol is not None and err < n * tol:
+            break
+    return rank
+
+
+def networkx_pagerank(M, *, damping=0.85, weighted=False, tol=1e-12):
+    G = nx.from_scipy_sparse_array(sp.csr_array(M), create_using=nx.DiGraph)
+    ranks = nx.pagerank(G, alpha=damping, tol=tol, max_iter=1000,
+                        weight="weight" if weighted else None)
+    return np.array([ranks[i] for i in range(M.shape[0])])
+
+
+GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
+
+
+@functools.lru_cache(maxsize=None)
+def gap_graph(kind, scale, device, weighted=False):
+    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
+    generators = pytest.importorskip("graphblast.generators")
+    if not hasattr(generators, kind):
+        pytest.skip(f"graphblast.generators does not export {kind} yet")
+    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
+    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
+    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("n, density", [(2, 0.5), (60, 0.03), (800, 0.004)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_uniform_matches_networkx(device, rng, n, density, directed, weighted):
+    M = random_graph(rng, n, density, directed=directed)
+    rank = pagerank(to_matrix(M, device), tol=1e-12, max_iter=1000, weighted=weighted)
+    assert rank.dtype == FP64 and rank.nvals == n
+    np.testing.assert_allclose(dense(rank), networkx_pagerank(M, weighted=weighted),
+                               rtol=1e-8, atol=1e-12)
+    assert dense(rank).sum() == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("dangling", ["uniform", "ignore"])
+@pytest.mark.parametrize("damping", [0.85, 0.5, 1.0, 0.0])
+def test_both_variants_match_power_iteration(device, rng, dangling, damping):
+    M = random_graph(rng, 500, 0.003, directed=True)
+    assert (np.asarray(M.sum(axis=1)).ravel() == 0).any(), "the test needs sinks"
+    A = to_matrix(M, device)
+    got = pagerank(A, damping=damping, tol=1e-4, dangling=dangling)
+    expected = numpy_pagerank(M, damping=damping, tol=1e-4, dangling=dangling)
+    np.testing.assert_allclose(dense(got), expected, rtol=1e-10, atol=1e-15)
+    if dangling == "ignore" and damping > 0:
+        assert dense(got).sum() < 1.0  # the sinks' mass leaks away, as in GAP
+    fixed = pagerank(A, damping=damping, tol=None, max_iter=7, dangling=dangling)
+    np.testing.assert_allclose(
+        dense(fixed), numpy_pagerank(M, damping=damping, iters=7, dangling=dangling),
+        rtol=1e-10, atol=1e-15)
+
+
+def test_ldbc_directed_example_has_sinks(device, shared_data):
+    M = sp.csr_array(mmread(f"{shared_data}/lagraph/ldbc-directed-example.mtx"))
+    sinks = np.flatnonzero(np.diff(M.indptr) == 0)
+    assert sinks.tolist() == [3, 9]  # the sinks the manifest names (0-based)
+    A = to_matrix(M, device)
+    for weighted in (False, True):
+        np.testing.assert_allclose(
+            dense(pagerank(A, tol=1e-12, max_iter=500, weighted=weighted)),
+            networkx_pagerank(M, weighted=weighted), rtol=1e-8)
+
+
+def test_igraph_if_installed(device, rng):
+    igraph = pytest.importorskip("igraph")
+    M = sp.coo_array(random_graph(rng, 300, 0.005, directed=True))
+    g = igraph.Graph(n=300, edges=np.column_stack((M.row, M.col)).tolist(), directed=True)
+    expected = np.array(g.pagerank(damping=0.85, directed=True))
+    got = dense(pagerank(to_matrix(M, device), tol=1e-12, max_iter=1000))
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_edge_cases(device):
+    empty = pagerank(gb.Matrix(float, 0, 0, device=device))
+    assert empty.size == 0 and empty.nvals == 0
+    one = dense(pagerank(gb.Matrix(bool, 1, 1, device=device)))
+    assert one.tolist() == [1.0]
+    isolated = dense(pagerank(gb.Matrix(bool, 4, 4, device=device)))
+    np.testing.assert_allclose(isolated, 0.25, rtol=1e-15)
+    # A self-loop is an ordinary edge (as in NetworkX); an explicit zero is an edge too.
+    rows, cols, vals = [0, 0, 1, 2], [0, 1, 2, 0], [1.0, 0.0, 1.0, 1.0]
+    M = sp.csr_array((vals, (rows, cols)), shape=(3, 3))
+    A = gb.Matrix.from_coo(rows, cols, vals, nrows=3, ncols=3, device=device)
+    np.testing.assert_allclose(dense(pagerank(A, tol=1e-12, max_iter=1000)),
+                               networkx_pagerank(M), rtol=1e-8)
+    # Weighted: row 0's weights (1, 0) send all of 0's rank to itself; a row whose weights
+    # sum to zero is a sink, as in NetworkX.
+    zero_row = gb.Matrix.from_coo([0, 1], [1, 0], [0.0, 1.0], nrows=2, ncols=2,
+                                  device=device)
+    M0 = sp.csr_array(([0.0, 1.0], ([0, 1], [1, 0])), shape=(2, 2))
+    np.testing.assert_allclose(
+        dense(pagerank(zero_row, weighted=True, tol=1e-12, max_iter=1000)),
+        networkx_pagerank(M0, weighted=True), rtol=1e-8)
+
+
+def test_convergence_failure_names_the_iterations_and_error(device, rng):
+    A = to_matrix(random_graph(rng, 200, 0.02, directed=True), device)
+    with pytest.raises(ConvergenceFailure, match=r"did not converge in 3 iterations: .*L1"):
+        pagerank(A, tol=1e-12, max_iter=3)
+    assert pagerank(A, tol=None, max_iter=3).nvals == 200
+
+
+def test_bad_arguments(device):
+    A = gb.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=2, device=device)
+    with pytest.raises(DimensionMismatch):
+        pagerank(gb.Matrix(float, 2, 3, device=device))
+    with pytest.raises(TypeError, match="graphblast.Matrix"):
+        pagerank(np.eye(2))
+    for kwargs, error in [
+        ({"damping": 1.5}, InvalidValue), ({"damping": -0.1}, InvalidValue),
+        ({"damping": float("nan")}, InvalidValue), ({"damping": "0.85"}, TypeError),
+        ({"tol": 0}, InvalidValue), ({"tol": -1e-3}, InvalidValue), ({"tol": "x"}, TypeError),
+        ({"max_iter": 0}, InvalidValue), ({"max_iter": 2.5}, TypeError),
+        ({"max_iter": True}, TypeError), ({"dangling": "spread"}, InvalidValue),
+        ({"dangling": None}, InvalidValue), ({"weighted": 1}, TypeError),
+    ]:
+        with pytest.raises(error):
+            pagerank(A, **kwargs)
+    negative = gb.Matrix.from_coo([0], [1], [-1.0], nrows=2, ncols=2, device=device)
+    pagerank(negative)  # values are ignored unless weighted
+    with pytest.raises(InvalidValue, match="negative"):
+        pagerank(negative, weighted=True)
+
+
+@pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
+def test_gap_graphs(device, kind, scale):
+    M, A = gap_graph(kind, scale, device)
+    for dangling in ("uniform", "ignore"):
+        np.testing.assert_allclose(
+            dense(pagerank(A, tol=1e-7, dangling=dangling)),
+            numpy_pagerank(M, tol=1e-7, dangling=dangling), rtol=1e-10, atol=1e-15)

@@ -1,0 +1,156 @@
+"""sssp against SciPy's Dijkstra (and Bellman-Ford for negative weights)."""
+
+import functools
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import NegativeCycleError, bellman_ford, dijkstra
+
+import graphblast as gb
+from graphblast.algorithms import NegativeCycle, sssp
+from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+
+
+def to_matrix(M, device, dtype=None):
+    M = sp.coo_array(M)
+    return gb.Matrix.from_coo(M.row, M.col, M.data, dtype, nrows=M.shape[0],
+                              ncols=M.shape[1], device=device)
+
+
+def random_weighted(rng, n, density, *, directed, low, high, integer=False):
+    """A random graph, without duplicate entries, with weights uniform in [low, high)."""
+    M = sp.random_array((n, n), density=density, rng=rng, format="coo")
+    if integer:
+        M.data = rng.integers(low, high, size=M.nnz).astype(np.int64)
+    else:
+        M.data = rng.uniform(low, high, size=M.nnz)
+    if not directed:
+        M = sp.triu(M, 1)
+        M = M + M.T
+    return sp.csr_array(M)
+
+
+def dense(v):
+    """A distance Vector as a float array with inf where it has no entry."""
+    idx, vals = v.to_coo()
+    out = np.full(v.size, np.inf)
+    out[np.asarray(idx)] = np.asarray(vals)
+    return out
+
+
+GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
+
+
+@functools.lru_cache(maxsize=None)
+def gap_graph(kind, scale, device, weighted=False):
+    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
+    generators = pytest.importorskip("graphblast.generators")
+    if not hasattr(generators, kind):
+        pytest.skip(f"graphblast.generators does not export {kind} yet")
+    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
+    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
+    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("n, density", [(1, 1.0), (40, 0.08), (500, 0.01), (2000, 0.002)])
+def test_random_float_weights(device, rng, n, density, directed):
+    M = random_weighted(rng, n, density, directed=directed, low=0.0, high=10.0)
+    A = to_matrix(M, device)
+    for source in rng.choice(n, size=min(n, 3), replace=False):
+        dist = sssp(A, source)
+        assert dist.dtype == A.dtype
+        np.testing.assert_allclose(dense(dist), dijkstra(M, indices=source), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["INT8", "INT32", "UINT16", "UINT64", "FP32"])
+def test_weight_types(device, rng, dtype):
+    M = random_weighted(rng, 300, 0.02, directed=True, low=0, high=100, integer=True)
+    A = to_matrix(M, device, dtype)
+    dist = sssp(A, 0)
+    # Small integer types add up in INT64, so long paths cannot overflow an INT8.
+    assert dist.dtype.name == {"INT8": "INT64", "INT32": "INT64", "UINT16": "INT64"}.get(
+        dtype, dtype)
+    np.testing.assert_array_equal(dense(dist), dijkstra(M.astype(float), indices=0))
+
+
+def test_unweighted_bool_counts_hops(device):
+    A = gb.Matrix.from_coo([0, 1, 0], [1, 2, 3], True, nrows=4, ncols=4, device=device)
+    dist = sssp(A, 0)
+    assert dist.dtype.name == "INT64"
+    np.testing.assert_array_equal(dense(dist), [0, 1, 2, 1])
+
+
+def test_zero_weights_self_loops_and_unreachable(device):
+    # 0 -0-> 1 -0-> 2, a zero-weight cycle 2 <-> 1, self-loops, and vertex 4 unreachable.
+    rows, cols, vals = [0, 1, 2, 0, 2, 3, 4], [1, 2, 1, 0, 2, 3, 3], [0, 0, 0, 5, 0, 2, 1]
+    A = gb.Matrix.from_coo(rows, cols, np.array(vals, float), nrows=5, ncols=5, device=device)
+    np.testing.assert_array_equal(dense(sssp(A, 0)), [0, 0, 0, np.inf, np.inf])
+    np.testing.assert_array_equal(dense(sssp(A, 4)), [np.inf, np.inf, np.inf, 1, 0])
+
+
+def test_duplicate_edges_keep_the_lightest(device):
+    A = gb.Matrix.from_coo([0, 0, 1], [1, 1, 2], [4.0, 1.5, 1.0], nrows=3, ncols=3,
+                           dup_op=gb.binary.min, device=device)
+    np.testing.assert_array_equal(dense(sssp(A, 0)), [0, 1.5, 2.5])
+
+
+def test_negative_weights_need_the_flag(device, rng):
+    M = random_weighted(rng, 200, 0.03, directed=True, low=1.0, high=10.0)
+    M = sp.coo_array(M)
+    # Adding a potential, w(u, v) + p(u) - p(v), leaves every cycle's weight as it was
+    # (positive) while many edges turn negative: no negative cycle, but negative weights.
+    potential = rng.uniform(0.0, 20.0, size=200)
+    M.data = M.data + potential[M.row] - potential[M.col]
+    assert (M.data < 0).any()
+    A = to_matrix(M, device)
+    with pytest.raises(InvalidValue, match="negative_weights=True"):
+        sssp(A, 0)
+    expected = bellman_ford(sp.csr_array(M), indices=0)
+    np.testing.assert_allclose(dense(sssp(A, 0, negative_weights=True)), expected, rtol=1e-12)
+
+
+def test_negative_cycle_is_detected(device):
+    # 0 -> 1 -> 2 -> 1 where the cycle 1 -> 2 -> 1 weighs -1; vertex 3 is off the cycle.
+    A = gb.Matrix.from_coo([0, 1, 2, 3], [1, 2, 1, 0], [1, 2, -3, 1], nrows=4, ncols=4,
+                           device=device)
+    M = sp.csr_array(([1.0, 2, -3, 1], ([0, 1, 2, 3], [1, 2, 1, 0])), shape=(4, 4))
+    with pytest.raises(NegativeCycleError):
+        bellman_ford(M, indices=0)
+    with pytest.raises(NegativeCycle, match="negative-weight cycle is reachable from vertex 0"):
+        sssp(A, 0, negative_weights=True)
+    assert issubclass(NegativeCycle, InvalidValue)
+    loop = gb.Matrix.from_coo([0], [0], [-1], nrows=1, ncols=1, device=device)
+    with pytest.raises(NegativeCycle):
+        sssp(loop, 0, negative_weights=True)
+    # A negative cycle that the source cannot reach does not matter.
+    far = gb.Matrix.from_coo([1, 2, 0], [2, 1, 3], [-1, -1, 2], nrows=4, ncols=4,
+                             device=device)
+    np.testing.assert_array_equal(dense(sssp(far, 0, negative_weights=True)),
+                                  [0, np.inf, np.inf, 2])
+
+
+def test_bad_arguments(device):
+    A = gb.Matrix.from_coo([0], [1], [1.0], nrows=2, ncols=2, device=device)
+    with pytest.raises(IndexOutOfBound, match="0 <= source < 2"):
+        sssp(A, 2)
+    with pytest.raises(TypeError, match="source must be an integer"):
+        sssp(A, 0.0)
+    with pytest.raises(DimensionMismatch):
+        sssp(gb.Matrix(float, 2, 3, device=device), 0)
+    with pytest.raises(TypeError, match="negative_weights must be True or False"):
+        sssp(A, 0, negative_weights=None)
+    nan = gb.Matrix.from_coo([0], [1], [np.nan], nrows=2, ncols=2, device=device)
+    with pytest.raises(InvalidValue, match="NaN"):
+        sssp(nan, 0)
+
+
+@pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
+def test_gap_graphs(device, rng, kind, scale):
+    M, A = gap_graph(kind, scale, device, weighted=True)
+    hub = int(np.argmax(np.diff(M.indptr)))
+    for source in (hub, int(rng.integers(A.nrows))):
+        dist = sssp(A, source)
+        assert dist.dtype.name == "INT64"  # GAP's weights are INT32 (1..255)
+        np.testing.assert_array_equal(dense(dist), dijkstra(M, indices=source))
