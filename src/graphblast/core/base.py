@@ -10,6 +10,7 @@ from ..dtypes import lookup_dtype, unify
 from ..exceptions import DimensionMismatch
 from . import operations as ops
 from .expr import InfixExpr
+from .infix import install as install_infix
 from .mask import StructuralMask, ValueMask
 
 _name_counter = itertools.count()
@@ -103,10 +104,6 @@ class Collection:
         """The value mask: where self has an entry whose value is true (nonzero)."""
         return ValueMask(self)
 
-    def __invert__(self):
-        raise TypeError(f"Cannot complement a {type(self).__name__}; complement its mask: "
-                        "~M.S or ~M.V")
-
     # -- element-wise ----------------------------------------------------------------------
     def ewise_add(self, other, op=None):
         """Union: ``op`` where both have an entry, the entry itself where one has."""
@@ -163,7 +160,7 @@ class Collection:
 
     def isequal(self, other, *, check_dtype=False):
         """Same shape, structure and values (values compared in the unified type)."""
-        if not _is_collection(other):
+        if not _is_collection(other) or other.ndim != self.ndim:
             raise TypeError(f"isequal expects a {type(self).__name__}, got "
                             f"{type(other).__name__}")
         if check_dtype and self.dtype != other.dtype:
@@ -178,7 +175,7 @@ class Collection:
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
         """Like :meth:`isequal`, with values within ``rel_tol``/``abs_tol`` (as math.isclose)."""
-        if not _is_collection(other):
+        if not _is_collection(other) or other.ndim != self.ndim:
             raise TypeError(f"isclose expects a {type(self).__name__}, got "
                             f"{type(other).__name__}")
         if check_dtype and self.dtype != other.dtype:
@@ -206,12 +203,6 @@ class Collection:
         same = all(np.array_equal(mine[k], theirs[k]) for k in range(n))
         t = unify(self.dtype, other.dtype)
         return same, mine[-1], theirs[-1], t
-
-    def __eq__(self, other):
-        raise TypeError(f"Comparing {type(self).__name__}s with == is ambiguous; use "
-                        "x.isequal(y), or x.ewise_mult(y, binary.eq) for element-wise")
-
-    __hash__ = None
 
     def __bool__(self):
         raise TypeError(f"A {type(self).__name__} has no truth value; test .nvals instead")
@@ -243,8 +234,35 @@ class Collection:
             raise DimensionMismatch(f"{method}: shapes {self.shape} and {other.shape} differ")
 
 
+install_infix(Collection)
+
+
 def _is_collection(x):
     return isinstance(x, Collection) or hasattr(x, "_matrix")
+
+
+def dense_fill(obj, fill_value, dtype):
+    """(dtype, fill value) of ``to_dense``: the object's type unified with the fill value's,
+    as python-graphblas; a fill value is required when entries are missing."""
+    from ..dtypes import cast
+
+    n = int(np.prod(obj.shape)) if obj.shape else 1
+    if fill_value is None:
+        if obj.nvals != n:
+            raise TypeError("fill_value must be given in `to_dense` when there are missing "
+                            "values")
+        return (lookup_dtype(dtype) if dtype is not None else obj.dtype), None
+    if dtype is None:
+        from .scalar import Scalar
+
+        fill_dtype = fill_value.dtype if isinstance(fill_value, Scalar) else \
+            Scalar.from_value(fill_value).dtype
+        dt = unify(obj.dtype, fill_dtype)
+    else:
+        dt = lookup_dtype(dtype)
+    if hasattr(fill_value, "_value"):
+        fill_value = fill_value._value
+    return dt, cast(np.asarray([fill_value]), dt)[0]
 
 
 def infer_dtype(values, dtype):

@@ -5,9 +5,10 @@ import numpy as np
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
-from .base import Collection, as_values, infer_dtype, next_name, resolve_device
+from .base import Collection, as_values, dense_fill, infer_dtype, next_name, resolve_device
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
+from .infix import install as install_infix
 
 _INDEX_OUT = np.uint64  # python-graphblas returns indices as uint64
 
@@ -137,12 +138,12 @@ class _MatrixMethods:
     def to_dense(self, fill_value=None, dtype=None):
         """A 2-D NumPy array; missing entries take ``fill_value`` (required unless full)."""
         r, c, v = self._coo_host()
-        dt = lookup_dtype(dtype) if dtype is not None else self.dtype
-        if fill_value is None and self.nvals != self.nrows * self.ncols:
-            raise ValueError("The Matrix is not full: give fill_value= for missing entries")
+        dt, fill = dense_fill(self, fill_value, dtype)
         from ..dtypes import cast
 
-        out = np.full(self.shape, 0 if fill_value is None else fill_value, dtype=dt.np_type)
+        out = np.zeros(self.shape, dtype=dt.np_type)
+        if fill is not None:
+            out[...] = fill
         out[r, c] = cast(v, dt)
         return out
 
@@ -288,8 +289,7 @@ class Matrix(_MatrixMethods, Collection):
         if edges.ndim != 2 or edges.shape[1] != 2:
             raise ValueError(f"edgelist must be N x 2, got shape {edges.shape}")
         if values is None:
-            values = True if dtype is None else 1
-            dtype = dtype or "BOOL"
+            values = 1.0
         return cls.from_coo(edges[:, 0], edges[:, 1], values, dtype, nrows=nrows, ncols=ncols,
                             dup_op=dup_op, name=name, device=device)
 
@@ -614,6 +614,9 @@ class TransposedMatrix(_MatrixMethods):
 
     def _get_element(self, resolved):
         return self._matrix._get_element(resolved[::-1])
+
+
+install_infix(TransposedMatrix)
 
 
 def _host_index(x, name):

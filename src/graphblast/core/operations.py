@@ -68,9 +68,8 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
     its multiplication for intersections)."""
     op = _resolve_op(op, "binary", "binary")
     if isinstance(op, (Semiring, TypedSemiring)):
-        op = op.monoid if for_add else op.binaryop
-        if isinstance(op, (Monoid, TypedMonoid)) and not isinstance(op, TypedMonoid):
-            pass
+        raise TypeError(f"Bad type for argument `op` in {method}: expected a BinaryOp or "
+                        f"Monoid, got Semiring {op!r}; use {op!r}.binaryop or {op!r}.monoid")
     if isinstance(op, (Monoid, TypedMonoid, BinaryOp, TypedBinaryOp)):
         typed = find_typed_op(op, t1, t2, is_left_scalar=is_left_scalar,
                               is_right_scalar=is_right_scalar)
@@ -78,13 +77,19 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
     raise TypeError(f"{method} expects a BinaryOp or Monoid, got {type(op).__name__} {op!r}")
 
 
-def typed_monoid(op, t):
+def typed_monoid(op, t, method="reduce_rowwise"):
     op = _resolve_op(op, "monoid", "monoid")
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         parent = op if isinstance(op, BinaryOp) else op.parent
+        if parent.monoid is None and method in ("reduce_scalar", "reduce"):
+            raise TypeError(f"Bad type for argument `op` in {method}: {op!r} is not known to "
+                            "be part of a Monoid; use a Monoid such as monoid.plus")
         if parent.monoid is None:
-            raise TypeError(f"{op!r} has no monoid (no identity); reduce with a Monoid such as "
-                            "monoid.plus")
+            # python-graphblas passes row/column reductions by a BinaryOp to SuiteSparse
+            from ..exceptions import NotImplementedException
+
+            raise NotImplementedException(f"{op!r} has no equivalent monoid (no identity); "
+                                          "reduce with a Monoid such as monoid.plus")
         op = parent.monoid
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
@@ -109,6 +114,10 @@ def check_mask(mask, output):
     parent = mask.parent
     if output._is_scalar:
         raise TypeError("Mask not allowed for Scalars")
+    if output.ndim == 2 and parent.ndim == 1:
+        # a row or column assign (C(v.S)[i, J] << u) takes a Vector mask: checked there
+        same_device(output, parent)
+        return mask
     if output.ndim != parent.ndim:
         raise TypeError(f"Mask object must be type {type(output).__name__}; got "
                         f"{type(parent).__name__}")
@@ -135,6 +144,10 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
         raise DeviceMismatch(f"The expression is on {expr.device} but the output on "
                              f"{target.device}; move one with .to_device().")
     backend = target._backend
+    if mask is not None and mask.parent.ndim != target.ndim:
+        raise TypeError(f"Mask object must be type {type(target).__name__}; got "
+                        f"{type(mask.parent).__name__} (a Vector mask only goes with a row or "
+                        "column assign, C(mask)[i, :] << v)")
     accum = typed_accum(accum, target.dtype)
     maskarg = _mask_arg(mask)
     T = expr.compute(maskarg)
@@ -403,7 +416,7 @@ def apply(A, op, right=None, left=None):
 
         def compute(mask):
             return backend.apply(_data(A), typed, thunk=tval)
-        return expr_cls("apply", [A], typed, typed.return_type, A.shape, backend, device,
+        return expr_cls("apply", [A, thunk], typed, typed.return_type, A.shape, backend, device,
                         compute)
     if isinstance(op, (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid)):
         if (left is None) == (right is None):
@@ -416,6 +429,7 @@ def apply(A, op, right=None, left=None):
 
             def compute(mask):
                 return backend.apply(_data(A), typed, left=lval)
+            args = [s, A]
         else:
             s = _scalar_arg(right, "right")
             typed = typed_binary(op, A.dtype, s.dtype, is_right_scalar=True, method="apply")
@@ -423,7 +437,8 @@ def apply(A, op, right=None, left=None):
 
             def compute(mask):
                 return backend.apply(_data(A), typed, right=rval)
-        return expr_cls("apply", [A], typed, typed.return_type, A.shape, backend, device,
+            args = [A, s]
+        return expr_cls("apply", args, typed, typed.return_type, A.shape, backend, device,
                         compute)
     raise TypeError(f"apply expects a UnaryOp, BinaryOp, Monoid or IndexUnaryOp, got "
                     f"{type(op).__name__} {op!r}")
@@ -451,6 +466,8 @@ def select(A, op, thunk=None):
     from .scalar import Scalar
 
     device, backend = same_device(A)
+    if isinstance(op, (MatrixExpression, VectorExpression)):
+        op, thunk = _select_from_expr(A, op)
     if isinstance(op, str):
         from ..ops import select as select_ns
 
@@ -481,6 +498,23 @@ def select(A, op, thunk=None):
     return expr_cls("select", [A], typed, A.dtype, A.shape, backend, device, compute)
 
 
+_COMPARE_TO_SELECT = {"gt": "valuegt", "ge": "valuege", "lt": "valuelt", "le": "valuele",
+                      "eq": "valueeq", "ne": "valuene"}
+
+
+def _select_from_expr(A, expr):
+    """``A.select(A < 5)``: a comparison of A with a bound scalar becomes ``valuelt``."""
+    from ..ops import select as select_ns
+
+    args = expr.args
+    name = getattr(getattr(expr.op, "parent", None), "name", None)
+    if (expr.method_name == "apply" and len(args) == 2 and args[0] is A
+            and getattr(args[1], "_is_scalar", False) and name in _COMPARE_TO_SELECT):
+        return getattr(select_ns, _COMPARE_TO_SELECT[name]), args[1]
+    raise TypeError(f"select needs an operator, or a comparison of {A.name} with a scalar such "
+                    f"as {A.name}.select({A.name} > 0); got {expr!r}")
+
+
 def reduce_rowwise(A, op, columnwise=False):
     device, backend = same_device(A)
     typed = typed_monoid(op, A.dtype)
@@ -498,7 +532,7 @@ def reduce_rowwise(A, op, columnwise=False):
 
 def reduce_scalar(A, op, allow_empty=True):
     device, backend = same_device(A)
-    typed = typed_monoid(op, A.dtype)
+    typed = typed_monoid(op, A.dtype, "reduce_scalar" if A.ndim == 2 else "reduce")
 
     def compute(mask):
         value = backend.reduce_scalar(_data(A), typed)
@@ -773,6 +807,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
     if mask is not None and subassign and mask.parent.shape != visible_shape:
         raise DimensionMismatch(f"Mask shape {mask.parent.shape} does not match the region "
                                 f"{visible_shape}")
+    line = _check_line_mask(target, res, mask) if not subassign else None
 
     C = target._data
     if target.ndim == 1:
@@ -794,10 +829,52 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
             maskarg = _region_mask(backend, mask, S, region_shape)
         Zs = backend.mask_write(S, Zs, maskarg, replace)
         new = backend.assign_region(C, Zs, region_rows, region_cols)
+    elif line is not None:
+        new = _line_assign(backend, C, Zs, res, line, mask, replace)
     else:
         Z = backend.assign_region(C, Zs, region_rows, region_cols)
         new = backend.mask_write(C, Z, _mask_arg(mask), replace)
     target._set_data(new)
+
+
+def _check_line_mask(target, res, mask):
+    """For GrB_Row_assign/GrB_Col_assign (a Matrix output with a Vector mask): "row" or
+    "col", after checking that the index and the mask's size fit; None otherwise."""
+    if mask is None or target.ndim != 2 or mask.parent.ndim != 1:
+        return None
+    if isinstance(res[0], int) and not isinstance(res[1], int):
+        line, size = "row", target.ncols
+    elif isinstance(res[1], int) and not isinstance(res[0], int):
+        line, size = "col", target.nrows
+    else:
+        raise TypeError("A Vector mask on a Matrix needs a row or column assign: "
+                        "C(mask)[i, J] << v or C(mask)[I, j] << v")
+    if mask.parent.size != size:
+        raise DimensionMismatch(f"The mask of a {line} assign must have size {size}, got "
+                                f"{mask.parent.size}")
+    return line
+
+
+def _line_assign(backend, C, Zs, res, line, mask, replace):
+    """C<mask>(i, J) = Zs: the mask covers row i (or column j) only, so only that line of C
+    changes, replace included."""
+    from ..backends.base import IndexArg, MaskArg
+
+    if line == "row":
+        i, J = res
+        line_dims = (as_list(i), IndexArg("all", C.ncols, C.ncols))
+        inner = (IndexArg("all", 1, 1), J)
+        mdata = backend.vector_as_row(mask.parent._data)
+    else:
+        I, j = res
+        line_dims = (IndexArg("all", C.nrows, C.nrows), as_list(j))
+        inner = (I, IndexArg("all", 1, 1))
+        mdata = backend.vector_as_column(mask.parent._data)
+    S_line = backend.extract_matrix(C, *line_dims)
+    Z_line = backend.assign_region(S_line, Zs, *inner)
+    marg = MaskArg(mdata, mask.structure, mask.complement)
+    new_line = backend.mask_write(S_line, Z_line, marg, replace)
+    return backend.assign_region(C, new_line, *line_dims)
 
 
 def _region_mask(backend, mask, S, region_shape):
@@ -828,7 +905,7 @@ def _scalar_region(backend, target, s, dims, shape, mask, subassign):
         if subassign:
             return backend.full_like_pattern(_region_mask(backend, mask, _empty_region(
                 backend, target, shape, dtype), shape).data, val, dtype)
-        if all(d.kind == "all" for d in dims):
+        if all(d.kind == "all" for d in dims) and mask.parent.ndim == target.ndim:
             return backend.full_like_pattern(mask.parent._data, val, dtype)
     if target.ndim == 1:
         return backend.vector_full(shape[0], val, dtype)

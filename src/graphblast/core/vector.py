@@ -5,7 +5,7 @@ import numpy as np
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
-from .base import Collection, as_values, infer_dtype, next_name, resolve_device
+from .base import Collection, as_values, dense_fill, infer_dtype, next_name, resolve_device
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
 from .matrix import Matrix, _check_dim, _host_index, _infer_dim, _typed_dup
@@ -142,12 +142,12 @@ class Vector(Collection):
     def to_dense(self, fill_value=None, dtype=None):
         """A 1-D NumPy array; missing entries take ``fill_value`` (required unless full)."""
         idx, vals = self._coo_host()
-        dt = lookup_dtype(dtype) if dtype is not None else self.dtype
-        if fill_value is None and self.nvals != self.size:
-            raise ValueError("The Vector is not full: give fill_value= for missing entries")
+        dt, fill = dense_fill(self, fill_value, dtype)
         from ..dtypes import cast
 
-        out = np.full(self.size, 0 if fill_value is None else fill_value, dtype=dt.np_type)
+        out = np.zeros(self.size, dtype=dt.np_type)
+        if fill is not None:
+            out[...] = fill
         out[idx] = cast(vals, dt)
         return out
 

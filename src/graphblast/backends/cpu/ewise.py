@@ -73,8 +73,9 @@ def _union(A, B, op, dtype, left_default, right_default):
     z_both = cast(apply_binary(op, av[both_a], bv[both_b], ai[both_a], aj[both_a], bi[both_b],
                                bj[both_b]), dtype)
     if left_default is None:
-        z_a = _single(op, av[only_a], ai[only_a], aj[only_a], dtype)
-        z_b = _single(op, bv[only_b], bi[only_b], bj[only_b], dtype)
+        # an entry in one operand only is copied (its value, also for positional operators)
+        z_a = cast(av[only_a], dtype)
+        z_b = cast(bv[only_b], dtype)
     else:
         na, nb = only_a.shape[0], only_b.shape[0]
         z_a = cast(apply_binary(op, av[only_a], np.full(na, right_default), ai[only_a],
@@ -87,16 +88,6 @@ def _union(A, B, op, dtype, left_default, right_default):
     cols = np.concatenate([ac[both_a], ac[only_a], bc[only_b]])[order]
     vals = np.concatenate([z_both, z_a, z_b])[order]
     return _rebuild(A, rows, cols, vals, dtype)
-
-
-def _single(op, values, rows, cols, dtype):
-    """The value of an entry present in one operand of ewise_add: the entry itself, or its
-    position for a positional operator that refers to that operand."""
-    if op.position is not None:
-        side, axis, offset = op.position
-        pos = (rows if axis == "i" else cols).astype(INDEX) + offset
-        return cast(pos, dtype)
-    return cast(values, dtype)
 
 
 def mask_write(C, Z, mask, replace):

@@ -214,7 +214,7 @@ def vector_full(size, value, dtype):
 
 
 def matrix_full(nrows, ncols, value, dtype):
-    indptr = np.arange(0, (nrows + 1) * ncols, ncols, dtype=INDEX)[:nrows + 1]
+    indptr = np.arange(nrows + 1, dtype=INDEX) * INDEX(ncols)
     indices = np.tile(np.arange(ncols, dtype=INDEX), nrows)
     return CSR(nrows, ncols, dtype, indptr, indices,
                np.full(nrows * ncols, value, dtype=dtype.np_type))

@@ -1,0 +1,110 @@
+"""Python operators on collections, as python-graphblas defines them.
+
+Between two collections: ``+`` and ``^`` are unions (ewise_add), ``-`` is a union with 0 for a
+missing operand (ewise_union), the others are intersections (ewise_mult).  With a scalar, the
+operator is applied with the scalar bound (``A + 1`` is ``A.apply(binary.plus, right=1)``).
+``-A``, ``abs(A)`` and ``~A`` (BOOL only) apply ainv, abs and lnot.  ``A += B`` accumulates.
+"""
+
+from ..dtypes import BOOL
+
+
+def _is_collection(x):
+    return hasattr(x, "_data") or hasattr(x, "_matrix")
+
+
+def _binary(name):
+    from ..ops import binary
+
+    return getattr(binary, name)
+
+
+def call_op(left, right, opname, *, outer=False, union=False):
+    op = _binary(opname)
+    if _is_collection(left) and _is_collection(right):
+        if outer:
+            return left.ewise_add(right, op)
+        if union:
+            return left.ewise_union(right, op, False, False)
+        return left.ewise_mult(right, op)
+    if _is_collection(left):
+        return left.apply(op, right=right)
+    if _is_collection(right):
+        return right.apply(op, left=left)
+    return NotImplemented
+
+
+def _make(opname, outer=False, union=False):
+    def forward(self, other):
+        return call_op(self, other, opname, outer=outer, union=union)
+
+    def reverse(self, other):
+        return call_op(other, self, opname, outer=outer, union=union)
+
+    def inplace(self, other):
+        if _is_collection(other):
+            self(_binary(opname)) << other
+        else:
+            self << call_op(self, other, opname, outer=outer, union=union)
+        return self
+
+    return forward, reverse, inplace
+
+
+_ARITHMETIC = {
+    "add": ("plus", True, False),
+    "sub": ("minus", False, True),
+    "mul": ("times", False, False),
+    "truediv": ("truediv", False, False),
+    "floordiv": ("floordiv", False, False),
+    "pow": ("pow", False, False),
+}
+_COMPARISONS = {"eq": "eq", "ne": "ne", "gt": "gt", "ge": "ge", "lt": "lt", "le": "le"}
+
+
+def _xor(self, other):
+    expr = call_op(self, other, "lxor", outer=True)
+    if expr is not NotImplemented and expr.dtype != BOOL:
+        raise TypeError(f"`x ^ y` is only supported for BOOL (got {expr.dtype}); use "
+                        "x.ewise_add(y, binary.bxor) for integers")
+    return expr
+
+
+def _neg(self):
+    from ..ops import unary
+
+    return self.apply(unary.ainv)
+
+
+def _abs(self):
+    from ..ops import unary
+
+    return self.apply(unary.abs)
+
+
+def _invert(self):
+    from ..ops import unary
+
+    if self.dtype != BOOL:
+        raise TypeError(f"The invert operator, `~`, is only supported for BOOL, not "
+                        f"{self.dtype}. For masks, complement the mask: ~M.S or ~M.V")
+    return self.apply(unary.lnot)
+
+
+def install(cls):
+    """Add the Python operators to a collection class."""
+    for name, (opname, outer, union) in _ARITHMETIC.items():
+        f, r, i = _make(opname, outer, union)
+        setattr(cls, f"__{name}__", f)
+        setattr(cls, f"__r{name}__", r)
+        setattr(cls, f"__i{name}__", i)
+    for name, opname in _COMPARISONS.items():
+        f, _, _ = _make(opname)
+        setattr(cls, f"__{name}__", f)
+    cls.__xor__ = _xor
+    cls.__rxor__ = lambda self, other: _xor(other, self) if _is_collection(other) else \
+        call_op(other, self, "lxor", outer=True)
+    cls.__neg__ = _neg
+    cls.__abs__ = _abs
+    cls.__invert__ = _invert
+    cls.__hash__ = None
