@@ -1,0 +1,100 @@
+"""What the generators need to know about a device: its array module and its free memory.
+
+Every generator computes with an array module ``xp`` (NumPy on the CPU, CuPy on a GPU; the
+same code for both) and checks its memory estimate before allocating anything large.
+"""
+
+import contextlib
+import os
+from collections import namedtuple
+
+import numpy as np
+
+from ..backends import default_device, parse_device
+from ..exceptions import InvalidValue
+
+#: CSR arrays as the generators build them, on the device's array module.  ``values`` is
+#: ``None`` for a pattern-only (unweighted) graph.
+CSR = namedtuple("CSR", ["indptr", "indices", "values", "nrows", "ncols"])
+
+_GIB = float(1 << 30)
+
+
+def resolve(device):
+    """The normalized device string for a spec; ``None`` is the default device."""
+    return default_device() if device is None else parse_device(device)
+
+
+@contextlib.contextmanager
+def on(device):
+    """``(device, xp)`` for a device spec, with that GPU current inside the block.
+
+    Generators allocate inside this block, so ``"cuda:1"`` builds on GPU 1 without changing
+    the caller's current device.
+    """
+    dev = resolve(device)
+    if dev == "cpu":
+        yield dev, np
+        return
+    try:
+        import cupy
+    except ImportError:
+        raise InvalidValue(f"device={device!r} needs CuPy; install graphblast[cuda13] (or "
+                           "[cuda12]) on a machine with an NVIDIA GPU, or use "
+                           "device='cpu'.") from None
+    with cupy.cuda.Device(int(dev.split(":")[1])):
+        yield dev, cupy
+
+
+def available_bytes(xp):
+    """Bytes that new arrays of ``xp`` can take now (free device memory plus pool reserve)."""
+    if xp is np:
+        try:
+            with open("/proc/meminfo") as f:
+                for line in f:
+                    if line.startswith("MemAvailable:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        # Not Linux: physical pages still free, where the platform tells.
+        try:
+            return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            return 1 << 62
+    free, _total = xp.cuda.runtime.memGetInfo()
+    pool = xp.get_default_memory_pool()
+    return free + pool.total_bytes() - pool.used_bytes()
+
+
+def check_memory(xp, needed, what):
+    """Refuse, before allocating, a graph whose estimated footprint exceeds free memory.
+
+    Parameters
+    ----------
+    xp : module
+        The array module of the target device.
+    needed : int
+        Estimated peak bytes of the generator.
+    what : str
+        The call, for the message (for example ``"kron(scale=30)"``).
+    """
+    have = available_bytes(xp)
+    if needed > have:
+        where = "host memory" if xp is np else "GPU memory"
+        raise InvalidValue(f"{what} needs about {needed / _GIB:.1f} GiB but only "
+                           f"{have / _GIB:.1f} GiB of {where} is available; ask for a smaller "
+                           "graph (or free memory / use a device with more).")
+
+
+def to_host(xp, a):
+    """A NumPy copy (or the array itself) of a small array of ``xp``."""
+    return a if xp is np else xp.asnumpy(a)
+
+
+def to_matrix(csr, dtype, device, name=None):
+    """A graphblast Matrix from CSR arrays (``csr.values is None`` makes a BOOL pattern)."""
+    from ..core.matrix import Matrix
+
+    values = True if csr.values is None else csr.values
+    return Matrix.from_csr(csr.indptr, csr.indices, values, dtype, nrows=csr.nrows,
+                           ncols=csr.ncols, name=name, device=device)
