@@ -76,9 +76,11 @@ def segment_reduce(values, starts, monoid):
     if monoid.parent.name == "any":
         return values[starts]
     ufunc = monoid.np_ufunc
-    if ufunc is not None:
-        return ufunc.reduceat(values, starts, dtype=values.dtype)
-    return tree_reduce(values, starts, monoid.np_func)
+    # IEEE results (inf - inf = nan, overflow to inf) are GraphBLAS's, not warnings
+    with np.errstate(all="ignore"):
+        if ufunc is not None:
+            return ufunc.reduceat(values, starts, dtype=values.dtype)
+        return tree_reduce(values, starts, monoid.np_func)
 
 
 def tree_reduce(values, starts, func):
@@ -151,7 +153,8 @@ def apply_binary(op, x, y, rows_x=None, cols_x=None, rows_y=None, cols_y=None):
     if op.position is not None:
         return position_values(op.position, rows_x, cols_x, rows_y, cols_y).astype(
             op.return_type.np_type, copy=False)
-    return op.np_func(cast(x, op.type), cast(y, op.type2))
+    with np.errstate(all="ignore"):
+        return op.np_func(cast(x, op.type), cast(y, op.type2))
 
 
 def mask_allowed(mask, rows, cols, nrows, ncols):
