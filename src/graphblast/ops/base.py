@@ -357,10 +357,16 @@ class Semiring(OpBase):
         self.monoid = monoid
         self.binaryop = binaryop
 
+    @property
+    def custom_dtype(self):
+        """The multiplier's type rule (``plus_pair`` of two types is INT64, like ``pair``)."""
+        return self.binaryop.custom_dtype
+
     @classmethod
     def define(cls, name, monoid, binaryop, types=None):
         """The semiring ``monoid.binaryop`` for every input type where both are defined."""
         op = cls(name, monoid, binaryop)
+        op.is_positional = binaryop.is_positional
         for t in types or list(binaryop._typed):
             t = lookup_dtype(t)
             if t not in binaryop._typed:
@@ -460,13 +466,16 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
     if not isinstance(op, OpBase):
         raise TypeError(f"Expected a {kind or 'GraphBLAS operator'}, got {type(op).__name__}: "
                         f"{op!r}")
-    if type2 is None or type1 is type2:
+    if type2 is None:
         return op[type1]
+    # Before the same-type shortcut, as python-graphblas: pair of two INT8 operands is INT64.
     custom = getattr(op, "custom_dtype", None)
     if custom is not None:
         typed = custom(op, type1, type2)
         if typed is not None:
             return typed
+    if type1 is type2:
+        return op[type1]
     return op[unify(type1, type2, is_left_scalar=is_left_scalar,
                     is_right_scalar=is_right_scalar)]
 
@@ -485,7 +494,7 @@ def _op_from_string(string, kind):
             f"Unable to get op from string {string!r}.  `kind=` argument must be provided as "
             + ", ".join(f'"{k}"' for k in _KINDS) + "."
         )
-    return importlib.import_module(f"graphblast.ops.{kind}").from_string(string)
+    return importlib.import_module(f".{kind}", __package__).from_string(string)
 
 
 def _builtin_op(func, kind):
@@ -496,4 +505,41 @@ def _builtin_op(func, kind):
     if func not in names:
         return func
     namespace, name = names[func]
-    return getattr(importlib.import_module(f"graphblast.ops.{namespace}"), name)
+    return getattr(importlib.import_module(f".{namespace}", __package__), name)
+
+
+def parse_op_string(string, kind, symbols, lookup, example):
+    """Read an operator string the way python-graphblas does.
+
+    ``string`` is a name or symbol, optionally followed by a type in brackets (``"plus"``,
+    ``"+"``, ``"plus[FP32]"``, ``"abs[int]"``); case and surrounding blanks are ignored.
+    ``symbols`` maps the symbols of the namespace ``kind`` to operators and ``lookup(name)``
+    returns the operator of that name or None.  Returns the untyped or typed operator.
+
+    Raises
+    ------
+    ValueError
+        If the string is malformed or names no operator of this kind; the message shows
+        ``example``.
+    """
+    if not isinstance(string, str):
+        raise TypeError(f"Expected a str naming a {kind} operator, got {type(string).__name__}")
+    s = string.lower().strip()
+    base, *dtype = s.split("[")
+    if len(dtype) > 1:
+        raise ValueError(f'Bad {kind} string: {string!r}.  Contains too many "[".  '
+                         f"Example usage: {example!r}")
+    if dtype:
+        dtype = dtype[0]
+        if not dtype.endswith("]"):
+            raise ValueError(f'Bad {kind} string: {string!r}.  Datatype specification does not '
+                             f'end with "]".  Example usage: {example!r}')
+        dtype = lookup_dtype(dtype[:-1].strip())
+    if "]" in base:
+        raise ValueError(f'Bad {kind} string: {string!r}.  "]" not matched by "[".  '
+                         f"Example usage: {example!r}")
+    base = base.strip()
+    op = symbols[base] if base in symbols else lookup(base)
+    if op is None:
+        raise ValueError(f"Unknown {kind} string: {string!r}.  Example usage: {example!r}")
+    return op[dtype] if dtype else op

@@ -19,7 +19,8 @@ def apply(A, op, left=None, right=None, thunk=None):
             z = (rows if axis == "i" else cols).astype(INDEX) + offset
             z = cast(z, op.return_type)
         else:
-            z = op.np_func(cast(vals, op.type))
+            with np.errstate(all="ignore"):  # IEEE results (log(-1) = nan) are not warnings
+                z = op.np_func(cast(vals, op.type))
     elif kind == "BinaryOp":
         n = vals.shape[0]
         if left is not None:
@@ -33,7 +34,9 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 def _index_unary(op, vals, rows, cols, thunk):
     x = cast(vals, op.type) if op.uses_value else vals
-    return op.np_func(x, rows.astype(INDEX, copy=False), cols.astype(INDEX, copy=False), thunk)
+    with np.errstate(all="ignore"):
+        return op.np_func(x, rows.astype(INDEX, copy=False), cols.astype(INDEX, copy=False),
+                          thunk)
 
 
 def select(A, op, thunk):
