@@ -1,0 +1,42 @@
+"""The operator algebra: ``unary``, ``binary``, ``monoid``, ``semiring``, ``indexunary``,
+``select``.
+
+This package is also python-graphblas's combined ``op`` namespace: every unary operator,
+binary operator and semiring by its name (``ops.plus`` is ``binary.plus``, ``ops.abs`` is
+``unary.abs``, ``ops.min_plus`` is ``semiring.min_plus``), the SuiteSparse-specific ones also
+under ``ops.ss``, and :func:`from_string` reads any operator string.
+"""
+
+from types import SimpleNamespace
+
+from . import binary, indexunary, monoid, select, semiring, unary
+from .base import OpBase
+
+for _module in (unary, binary, semiring):
+    for _name in _module.__all__:
+        globals()[_name] = getattr(_module, _name)
+
+ss = SimpleNamespace(**vars(unary.ss), **vars(binary.ss), **vars(semiring.ss))
+del _module, _name
+
+
+def from_string(string):
+    """The operator named by ``string``, tried as a unary operator, binary operator, monoid,
+    semiring, index-unary operator and select operator, in that order (python-graphblas's
+    ``op.from_string``): ``"abs"``, ``"+"`` (``binary.plus``), ``"min.plus"``, ``"tril"``.
+
+    Raises
+    ------
+    ValueError
+        If no namespace knows the string.
+    """
+    for module in (unary, binary, monoid, semiring, indexunary, select):
+        try:
+            return module.from_string(string)
+        except (ValueError, KeyError, TypeError):
+            pass
+    raise ValueError(f"Unknown op string: {string!r}.  Example usage: 'abs[int]'")
+
+
+__all__ = ["unary", "binary", "monoid", "semiring", "indexunary", "select", "from_string",
+           "ss", "OpBase"] + sorted(unary.__all__ + binary.__all__ + semiring.__all__)
