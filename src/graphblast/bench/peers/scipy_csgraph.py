@@ -1,0 +1,78 @@
+"""SciPy: ``scipy.sparse.csgraph`` for BFS, SSSP and components; a CSR power iteration for
+PageRank (csgraph has none), written as a SciPy user would.
+
+* BFS: ``breadth_first_order`` with predecessors (csgraph's BFS).  It returns the visiting
+  order and the BFS tree, not levels; the levels are derived from the tree outside the
+  timing (:func:`graphblast.bench.check.levels_from_tree`), as every peer's answer is brought
+  to the common form outside the timing.
+* SSSP: ``dijkstra`` from the source.
+* CC: ``connected_components(connection="weak")``.
+* PageRank: ``r' = teleport + (r * damping / out) @ A`` with the sinks' mass spread evenly,
+  stopped when ``sum |r' - r|`` falls below the shared tolerance (NetworkX's definition).
+
+csgraph runs on one core.
+"""
+
+import numpy as np
+
+from ..check import canonical_labels, levels_from_tree
+from ._base import Peer, PeerUnavailable, package_version
+
+__all__ = ["SciPy"]
+
+
+class SciPy(Peer):
+    name = "scipy"
+    algorithms = frozenset({"bfs", "sssp", "pagerank", "cc"})
+    description = "SciPy csgraph (one core); PageRank as a CSR power iteration"
+
+    def load(self):
+        try:
+            import scipy.sparse.csgraph  # noqa: F401
+        except ImportError as e:
+            raise PeerUnavailable(f"SciPy's csgraph cannot be imported ({e})") from None
+
+    def versions(self):
+        return {"scipy": package_version("scipy"), "numpy": package_version("numpy")}
+
+    def prepare(self, graph, weighted):
+        return graph.csr(weighted)
+
+    def task(self, algorithm, native, graph, params):
+        from scipy.sparse import csgraph
+
+        A, src = native, graph.source
+        if algorithm == "bfs":
+            return lambda: csgraph.breadth_first_order(A, src, directed=True,
+                                                       return_predecessors=True)
+        if algorithm == "sssp":
+            return lambda: csgraph.dijkstra(A, directed=True, indices=src)
+        if algorithm == "cc":
+            return lambda: csgraph.connected_components(A, directed=True, connection="weak")[1]
+        if algorithm == "pagerank":
+            return lambda: _pagerank(A, params)
+        raise ValueError(f"scipy has no benchmark task {algorithm!r}")
+
+    def answer(self, algorithm, raw, graph):
+        if algorithm == "bfs":
+            return levels_from_tree(raw[1], graph.source)
+        if algorithm == "cc":
+            return canonical_labels(raw)
+        return np.asarray(raw, dtype=np.float64)
+
+
+def _pagerank(A, params):
+    n = A.shape[0]
+    out = np.diff(A.indptr)
+    share = np.divide(params.damping, out, out=np.zeros(n), where=out > 0)
+    sinks = out == 0
+    teleport = (1.0 - params.damping) / n
+    r = np.full(n, 1.0 / n)
+    for _ in range(params.pagerank_max_iter):
+        new = (r * share) @ A
+        new += teleport + params.damping * r[sinks].sum() / n
+        err = np.abs(new - r).sum()
+        r = new
+        if err < params.pagerank_tol:
+            break
+    return r

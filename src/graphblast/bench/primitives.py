@@ -1,0 +1,411 @@
+"""``--primitives``: the core operations measured on their own (issue 5).
+
+On one GAP Kronecker graph (``kron`` at the run's scale; a ``kron-N`` in ``--graphs`` picks
+it), FP32 values:
+
+* SpMV ``y = A plus.times x`` and ``A min.plus x`` against cuSPARSE's SpMV (CuPy);
+* masked SpMV ``y<M> = A plus.times x`` against the mask's density, with the mask applied
+  first (only the allowed rows computed) or last (everything computed, then masked), forced
+  through ``gb.config.set(mask_first=...)``, and what ``auto`` does;
+* ``x plus.times A`` against the density of ``x`` (SpMSpV by push, SpMV by pull, forced
+  with ``gb.config.set(direction=...)``), and where ``auto`` lands;
+* each level of a BFS on the graph, ``q<!visited> = q any.pair A``, under push, pull and
+  auto: the worst ratio of auto to the better of the two is how much the choice costs;
+* masked SpGEMM ``C<L> = L plus.times L'`` (``L`` the strict lower triangle: triangle
+  counting's product) against cuSPARSE's ``L @ L'`` followed by the mask.  The unmasked
+  product can be far larger than the graph, so this runs on the largest kron (at most the
+  main one) whose unmasked product fits in a quarter of the free memory.
+
+Every graphblast result is compared with a host reference or the baseline's before its time
+counts (``agrees`` in the details).  The summary ratios are times, graphblast's over the
+other's (below 1: graphblast faster):
+
+=========================================  ==================================================
+``spmv_plus_times_fp32_vs_cusparse``       SpMV plus.times / cuSPARSE SpMV
+``spmv_min_plus_fp32_vs_plus_times``       SpMV min.plus / SpMV plus.times (graphblast's own)
+``masked_spgemm_vs_cusparse``              masked SpGEMM / (cuSPARSE SpGEMM + mask)
+``auto_direction_worst_level_ratio``       max over BFS levels of auto / min(push, pull)
+=========================================  ==================================================
+
+Without a GPU the cuSPARSE ratios are null (SciPy's SpMV and SpGEMM-then-mask are measured in
+their place, under ``scipy`` in the details).
+"""
+
+import logging
+import os
+
+import numpy as np
+
+from . import graphs
+from .check import dense
+from .runner import time_call
+
+__all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SUMMARY_KEYS", "run_primitives"]
+
+SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_times",
+                "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio")
+MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
+FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
+#: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
+SPGEMM_BYTES_PER_PRODUCT = 16
+SEED = 7
+#: Each primitive is timed over at least this many seconds of runs (up to 200 runs): single
+#: calls take microseconds, and their median needs many samples.
+MIN_TIME = 0.05
+
+
+class _Decisions(logging.Handler):
+    """Collects the planner's debug lines (``direction: push (...)``) during one call."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def _decision(fn, name):
+    """Run ``fn`` once; ``(choice, reason)`` of the planner's last ``name`` decision.
+
+    ``("not logged", "")`` when the backend logged no such decision.
+    """
+    logger = logging.getLogger("graphblast")
+    handler, level = _Decisions(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
+        fn()
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+    chosen = [m.split(":", 1)[1].strip() for m in handler.messages
+              if m.startswith(name + ":")]
+    if not chosen:
+        return "not logged", ""
+    choice, _, reason = chosen[-1].partition(" ")
+    return choice, reason.strip("() ")
+
+
+class _Timer:
+    """``time_call`` with the run's settings, under a ``gb.config`` setting if given."""
+
+    def __init__(self, sync, repeat, warmup, time_limit):
+        self.sync, self.repeat, self.warmup, self.time_limit = sync, repeat, warmup, time_limit
+
+    def __call__(self, fn, **setting):
+        import graphblast as gb
+
+        with gb.config.set(**setting):
+            timing, result = time_call(fn, sync=self.sync, warmup=self.warmup,
+                                       repeat=self.repeat, time_limit=self.time_limit,
+                                       min_time=MIN_TIME)
+        return timing.median, result
+
+
+def _host_vector(v, n):
+    idx, vals = v.to_coo()
+    return dense(idx, vals, n, 0.0, np.float64)
+
+
+def _close(a, b):
+    """FP32 results agree (sums in another order differ in the last bits)."""
+    return bool(np.allclose(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64),
+                            rtol=1e-4, atol=1e-5))
+
+
+def _same_vector(v, indices, values):
+    """Whether the graphblast Vector ``v`` holds exactly ``indices`` with about ``values``."""
+    idx, vals = v.to_coo()
+    return (np.array_equal(np.asarray(idx, dtype=np.int64), indices)
+            and _close(vals, values))
+
+
+def _min_plus_reference(graph, xh):
+    """``A min.plus x`` on the host: each non-empty row's ``min_j (1 + x[j])``."""
+    rows = np.flatnonzero(np.diff(graph.indptr))
+    vals = np.minimum.reduceat(xh[graph.indices].astype(np.float64) + 1.0,
+                               graph.indptr[:-1][rows])
+    return rows, vals
+
+
+def _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes):
+    from graphblast import semiring
+    from graphblast.dtypes import FP32
+
+    t_plus, y = timer(lambda: A32.mxv(x, semiring.plus_times[FP32]).new())
+    t_min, ymin = timer(lambda: A32.mxv(x, semiring.min_plus[FP32]).new())
+    yh = _host_vector(y, graph.n)
+    d = {"plus_times_s": t_plus, "min_plus_s": t_min, "min_plus_vs_plus_times": t_min / t_plus,
+         "min_plus_agrees": _same_vector(ymin, *_min_plus_reference(graph, xh))}
+    t_sp, ys = timer(lambda: scipy_A @ xh)
+    d["scipy_s"], d["scipy_agrees"] = t_sp, _close(ys, yh)
+    d["vs_scipy"] = t_plus / t_sp
+    summary = {}
+    if d["min_plus_agrees"] and d["scipy_agrees"]:
+        summary["spmv_min_plus_fp32_vs_plus_times"] = t_min / t_plus
+    else:
+        notes["spmv_min_plus_fp32_vs_plus_times"] = ("graphblast's SpMV differs from the "
+                                                     "host reference (see details.spmv)")
+    if cusparse is None:
+        notes["spmv_plus_times_fp32_vs_cusparse"] = "cuSPARSE needs a GPU with CuPy; none here"
+    else:
+        cp = cusparse.cupy
+        Ac = cusparse.csr(graph.indptr, graph.indices, np.ones(graph.nedges, np.float32))
+        xc = cp.asarray(xh.astype(np.float32))
+        ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
+        t_cu, yc = ctimer(cusparse.spmv_task(Ac, xc))
+        d["cusparse_s"], d["cusparse_agrees"] = t_cu, _close(cp.asnumpy(yc), yh)
+        if d["cusparse_agrees"]:
+            summary["spmv_plus_times_fp32_vs_cusparse"] = t_plus / t_cu
+        else:
+            notes["spmv_plus_times_fp32_vs_cusparse"] = "cuSPARSE's y differs from graphblast's"
+    details["spmv"] = d
+    return summary
+
+
+def _masked_spmv(graph, A32, x, yh, timer, rng, details):
+    from graphblast import Vector, semiring
+    from graphblast.dtypes import BOOL, FP32
+
+    rows = []
+    plus_times = semiring.plus_times[FP32]
+    nonempty = np.diff(graph.indptr) > 0
+    for density in MASK_DENSITIES:
+        k = max(1, round(density * graph.n))
+        idx = np.sort(rng.choice(graph.n, size=k, replace=False))
+        M = Vector.from_coo(idx, True, BOOL, size=graph.n, device=graph.A.device)
+
+        def op(M=M):
+            return A32.mxv(x, plus_times).new(mask=M.S)
+
+        row = {"mask_density": density, "mask_nvals": k, "agrees": True}
+        want = idx[nonempty[idx]]
+        for mode in ("first", "last", "auto"):
+            row[f"{mode}_s"], out = timer(op, mask_first=mode)
+            row["agrees"] &= _same_vector(out, want, yh[want])
+        row["first_vs_last"] = row["first_s"] / row["last_s"]
+        rows.append(row)
+    details["masked_spmv"] = rows
+
+
+def _choose(row, op):
+    """Where auto lands: its choice, and its time over the better forced direction's."""
+    row["auto_chose"], row["auto_reason"] = _decision(op, "direction")
+    best = min(row["push_s"], row["pull_s"])
+    row["auto_vs_best"] = row["auto_s"] / best
+    if row["auto_chose"] in ("push", "pull"):
+        # The same choice timed when forced: the choice's cost without auto's own overhead.
+        row["choice_vs_best"] = row[f"{row['auto_chose']}_s"] / best
+
+
+def _direction_sweep(graph, A32, scipy_A, timer, rng, details):
+    from graphblast import Vector, semiring
+    from graphblast.dtypes import FP32
+
+    rows = []
+    plus_times = semiring.plus_times[FP32]
+    for density in FRONTIER_DENSITIES:
+        k = max(1, round(density * graph.n))
+        idx = np.sort(rng.choice(graph.n, size=k, replace=False))
+        vals = rng.random(k).astype(np.float32)
+        xs = Vector.from_coo(idx, vals, FP32, size=graph.n, device=graph.A.device)
+
+        def op(xs=xs):
+            return xs.vxm(A32, plus_times).new()
+
+        # The expected output: the columns of the rows that x holds, with their sums.
+        entry_rows, entry_cols = graph.coo()
+        reached = np.unique(entry_cols[np.isin(entry_rows, idx)])
+        want = dense(idx, vals, graph.n, 0.0, np.float64) @ scipy_A
+        row = {"density": density, "nvals": k, "agrees": True}
+        for mode in ("push", "pull", "auto"):
+            row[f"{mode}_s"], out = timer(op, direction=mode)
+            row["agrees"] &= _same_vector(out, reached, want[reached])
+        _choose(row, op)
+        rows.append(row)
+    details["direction_sweep"] = rows
+
+
+def _bfs_levels(graph, timer, details):
+    """Per BFS level: push, pull and auto on that level's frontier and visited set."""
+    from graphblast import Vector, semiring
+    from graphblast.dtypes import BOOL, INT64
+
+    A, n, dev = graph.A, graph.n, graph.A.device
+    any_pair = semiring.any_pair[BOOL]
+    levels = Vector(INT64, n, device=dev)
+    frontier = Vector.from_coo([graph.source], True, BOOL, size=n, device=dev)
+    steps, depth = [], 0
+    while frontier.nvals:
+        levels(frontier.S) << depth
+        steps.append((frontier.dup(), levels.dup()))
+        depth += 1
+        frontier(~levels.S, replace=True) << frontier.vxm(A, any_pair)
+    fronts = [np.asarray(q.to_coo()[0], dtype=np.int64) for q, _ in steps]
+    fronts.append(np.zeros(0, dtype=np.int64))
+    rows = []
+    for level, (q, visited) in enumerate(steps):
+        def op(q=q, visited=visited):
+            return q.vxm(A, any_pair).new(mask=~visited.S)
+
+        row = {"level": level, "frontier": q.nvals, "visited": visited.nvals, "agrees": True}
+        for mode in ("push", "pull", "auto"):
+            row[f"{mode}_s"], out = timer(op, direction=mode)
+            # Each direction must produce the next level's frontier.
+            row["agrees"] &= np.array_equal(np.asarray(out.to_coo()[0], dtype=np.int64),
+                                            fronts[level + 1])
+        _choose(row, op)
+        rows.append(row)
+    details["bfs_levels"] = {"graph": graph.name, "source": graph.source, "levels": rows}
+    if not all(r["agrees"] for r in rows):
+        return None
+    return max(r["auto_vs_best"] for r in rows)
+
+
+def _spgemm_products(graph):
+    """Entries of the unmasked ``L @ L'`` before merging: sum over columns of count^2."""
+    rows, cols = graph.coo()
+    lower = rows > cols
+    counts = np.bincount(cols[lower], minlength=graph.n).astype(np.float64)
+    return float((counts * counts).sum())
+
+
+def _free_bytes(device):
+    """Bytes new arrays can take on ``device`` now (GPU: free plus CuPy's pooled memory)."""
+    if str(device).startswith("cuda"):
+        import cupy
+
+        pool = cupy.get_default_memory_pool()
+        return cupy.cuda.runtime.memGetInfo()[0] + pool.total_bytes() - pool.used_bytes()
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):
+    import scipy.sparse as sp
+
+    from graphblast import select, semiring
+    from graphblast.dtypes import FP32
+
+    device = graph.A.device
+    budget = _free_bytes(device) / 4
+    while True:
+        products = _spgemm_products(graph)
+        if products * SPGEMM_BYTES_PER_PRODUCT <= budget:
+            break
+        spec = graph.spec.scaled(-1)
+        progress.note(f"primitives: {graph.name}'s unmasked L @ L' would have "
+                      f"{products:.3g} entries before merging; trying {spec.name}")
+        if spec.size < 4:
+            notes["masked_spgemm_vs_cusparse"] = ("no kron graph small enough for the "
+                                                  "unmasked product")
+            return {}
+        graph = None
+        graph = graphs.build(spec, device, data_dir)
+    progress.start(f"primitives: masked SpGEMM on {graph.name}")
+    L = select.tril(graph.A.dup(FP32), -1).new()
+    plus_times = semiring.plus_times[FP32]
+
+    def masked():
+        return L.mxm(L.T, plus_times).new(mask=L.S)
+
+    t_gb, C = timer(masked)
+    total = C.reduce_scalar().new().value or 0.0
+    d = {"graph": graph.name, "unmasked_products": products, "masked_s": t_gb,
+         "triangles": float(total)}
+    summary = {}
+    if cusparse is None:
+        # SciPy stands in on a machine without cuSPARSE (one core: skipped next to a GPU,
+        # where it would take minutes on the product sizes that fit there).
+        Ls = sp.tril(graph.csr(), -1, format="csr").astype(np.float32)
+        LsT = Ls.T.tocsr()
+        t_sp, Cs = timer(lambda: (Ls @ LsT).multiply(Ls))
+        d.update(scipy_then_mask_s=t_sp, scipy_agrees=_close(Cs.sum(), total),
+                 vs_scipy=t_gb / t_sp)
+        notes["masked_spgemm_vs_cusparse"] = "cuSPARSE needs a GPU with CuPy; none here"
+    else:
+        rows, cols = graph.coo()
+        keep = rows > cols
+        indptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=graph.n))]
+        Lc = cusparse.csr(indptr, cols[keep], np.ones(int(keep.sum()), np.float32))
+        ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
+        t_cu, Cc = ctimer(cusparse.spgemm_then_mask_task(Lc, Lc))
+        d["cusparse_then_mask_s"] = t_cu
+        d["cusparse_agrees"] = _close(float(Cc.sum()), total)
+        if d["cusparse_agrees"]:
+            summary["masked_spgemm_vs_cusparse"] = t_gb / t_cu
+        else:
+            notes["masked_spgemm_vs_cusparse"] = "cuSPARSE's product differs from graphblast's"
+    details["masked_spgemm"] = d
+    return summary
+
+
+def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progress,
+                   data_dir=None):
+    """Measure the primitives on the kron graph ``spec``; returns primitives.json's content.
+
+    Parameters
+    ----------
+    spec : GraphSpec
+        A ``kron`` graph.
+    device : str
+        graphblast's device.
+    repeat, warmup : int
+    time_limit : float
+        Per measurement, as in the main suite.
+    cusparse : CuSparse or None
+        The loaded cuSPARSE peer, or None where there is no GPU with CuPy.
+    progress : Progress
+    """
+    from graphblast import Vector
+    from graphblast.dtypes import FP32
+
+    from .peers._base import synchronize_device
+
+    timer = _Timer(lambda: synchronize_device(device), repeat, warmup, time_limit)
+    rng = np.random.default_rng(SEED)
+    details, notes, summary = {}, {}, {}
+    progress.start(f"primitives: building {spec.name}")
+    graph = graphs.build(spec, device, data_dir)
+    A32 = graph.A.dup(FP32)
+    xh = rng.random(graph.n).astype(np.float32)
+    x = Vector.from_dense(xh, dtype=FP32, device=device)
+    scipy_A = graph.csr().astype(np.float32)
+
+    progress.start(f"primitives: SpMV on {graph.name}")
+    summary.update(_spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes))
+    yh = scipy_A @ xh.astype(np.float64)
+    progress.start(f"primitives: masked SpMV on {graph.name}")
+    _masked_spmv(graph, A32, x, yh, timer, rng, details)
+    progress.start(f"primitives: push/pull sweep on {graph.name}")
+    _direction_sweep(graph, A32, scipy_A, timer, rng, details)
+    progress.start(f"primitives: BFS levels on {graph.name}")
+    worst = _bfs_levels(graph, timer, details)
+    if worst is None:
+        notes["auto_direction_worst_level_ratio"] = ("a BFS level's output differs between "
+                                                     "push, pull and auto (see details)")
+    summary["auto_direction_worst_level_ratio"] = worst
+    described = graph.describe()
+    del A32, x, scipy_A
+    summary.update(_masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes))
+    progress.advance(f"primitives on {spec.name} done")
+    return {
+        "graph": described,
+        "device": device,
+        "summary": {k: summary.get(k) for k in SUMMARY_KEYS},
+        "summary_notes": {k: notes[k] for k in SUMMARY_KEYS if k in notes},
+        "definitions": {
+            "spmv_plus_times_fp32_vs_cusparse": "graphblast SpMV time / cuSPARSE SpMV time",
+            "spmv_min_plus_fp32_vs_plus_times": "graphblast min.plus SpMV / plus.times SpMV",
+            "masked_spgemm_vs_cusparse": "graphblast C<L> = L L' / (cuSPARSE L L', then mask)",
+            "auto_direction_worst_level_ratio": "max over BFS levels of auto / min(push, pull)",
+        },
+        "details": details,
+    }

@@ -1,0 +1,552 @@
+"""Timing, and the run of the suite: every graph, every algorithm, every participant.
+
+Timing rules (BENCHMARKS.md):
+
+* A timed run covers everything an algorithm does after its graph exists, through a device
+  synchronization at the end (``sync``, also called before the run so that earlier work
+  does not leak into it).  Python's garbage collector is off during a run, as in ``timeit``
+  (a full collection runs between graphs, not before every call: with NetworkX's and the
+  peers' objects alive it costs a good part of a second).
+* ``warmup`` untimed runs first (the first call pays for kernel compilation and caches),
+  then up to ``repeat`` timed runs; the figure is their median, the spread
+  ``(max - min) / median``.
+* ``time_limit`` bounds one participant's whole stay on one (algorithm, graph), warm-up
+  included: the timed runs are cut to what fits after the warm-up, and if not even one
+  fits, the warm-up run is the only sample (the entry says so).
+
+Skipping a participant that would pass the time limit (the rule of :meth:`Suite.estimate`):
+the time of one run is predicted from the largest graph of the same family that this
+participant already ran the algorithm on in this run, scaled linearly in stored edges (by
+``edges^1.5`` for triangle counting, whose work grows faster than the edges on skewed
+graphs).  With no such run and a graph above :data:`PILOT_MIN_EDGES` stored edges, a pilot
+is run first: the same family with 1/16 of the vertices (``PILOT_STEP`` scales down, and
+recursively smaller while the pilot is itself large), once, without warm-up, its answer not
+checked.  A participant whose predicted single run exceeds the limit is skipped, with the
+prediction and its basis as the reason.  The rule is rough by design (BFS on a grid does not
+scale with edges alone); a pilot's first run includes one-time costs, which errs toward
+skipping.
+"""
+
+import dataclasses
+import gc
+import math
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from . import check, graphs
+from .peers import Graphblast, PeerUnavailable, make_peer
+from .peers._base import synchronize_device
+
+__all__ = [
+    "PILOT_MIN_EDGES",
+    "PILOT_STEP",
+    "Estimator",
+    "Progress",
+    "Suite",
+    "Timing",
+    "copy_bandwidth",
+    "pagerank_bytes_per_iteration",
+    "time_call",
+]
+
+#: Graphs above this many stored edges get a pilot run before a participant's first run.
+PILOT_MIN_EDGES = 1_000_000
+#: The pilot is the same family this many scales (log2 vertices) smaller.
+PILOT_STEP = 4
+#: How each algorithm's single-run time is taken to grow with the stored edges.
+GROWTH_EXPONENT = {"tc": 1.5}
+
+
+@dataclasses.dataclass
+class Timing:
+    """The timed runs of one call: seconds of each, the warm-up runs apart."""
+
+    samples: list
+    warmup: list
+    note: str = ""
+
+    @property
+    def median(self):
+        return statistics.median(self.samples)
+
+    @property
+    def spread(self):
+        """``(max - min) / median`` of the timed runs (0 with one run)."""
+        med = self.median
+        return (max(self.samples) - min(self.samples)) / med if med > 0 else 0.0
+
+    def to_dict(self):
+        d = {
+            "median_s": self.median, "min_s": min(self.samples), "max_s": max(self.samples),
+            "spread": self.spread, "runs": len(self.samples), "samples_s": self.samples,
+            "warmup_s": self.warmup,
+        }
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+def _timed_once(fn, sync):
+    if sync is not None:
+        sync()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        result = fn()
+        if sync is not None:
+            sync()
+        elapsed = time.perf_counter() - t0
+    finally:
+        if enabled:
+            gc.enable()
+    return elapsed, result
+
+
+def time_call(fn, *, sync=None, warmup=1, repeat=5, time_limit=math.inf, min_time=0.0,
+              max_runs=200):
+    """Time ``fn()``: ``warmup`` untimed runs, then up to ``repeat`` timed ones.
+
+    Parameters
+    ----------
+    fn : callable
+        Runs the whole computation and returns its answer.
+    sync : callable, optional
+        Waits for queued device work (called before and after each run).
+    warmup, repeat : int
+        Untimed and timed runs (``repeat >= 1``).
+    time_limit : float
+        Seconds all runs together should stay within (see the module notes).
+    min_time, max_runs : float, int
+        Run more than ``repeat`` times, up to ``max_runs``, until the timed runs add up to
+        about ``min_time`` seconds: the median of a call of microseconds needs many runs.
+
+    Returns
+    -------
+    (Timing, object)
+        The timing and the answer of the last run.
+    """
+    if repeat < 1:
+        raise ValueError(f"repeat must be at least 1, got {repeat}")
+    warm, result = [], None
+    for _ in range(warmup):
+        result = None               # let the previous answer go before the next run
+        elapsed, result = _timed_once(fn, sync)
+        warm.append(elapsed)
+    runs = repeat
+    if warm:
+        per_run = max(warm[-1], 1e-9)
+        if min_time > 0:
+            runs = max(repeat, min(max_runs, math.ceil(min_time / per_run)))
+        if math.isfinite(time_limit):
+            runs = min(runs, max(0, int((time_limit - sum(warm)) // per_run)))
+    samples = []
+    for _ in range(runs):
+        result = None
+        elapsed, result = _timed_once(fn, sync)
+        samples.append(elapsed)
+    note = ""
+    if not samples:
+        samples = warm[-1:]
+        note = ("one run only, without warm-up: a second run would pass the time limit "
+                "(the figure may include one-time costs)")
+    elif len(samples) < repeat:
+        note = f"{runs} timed runs instead of {repeat}, to stay within the time limit"
+    return Timing(samples, warm, note), result
+
+
+def copy_bandwidth(device, nbytes, repeat=5):
+    """Copy bandwidth of ``device`` in bytes per second, read plus write (STREAM's copy).
+
+    A device-to-device ``cupy.copyto`` of ``nbytes`` on a GPU, ``numpy.copyto`` on the CPU
+    (one thread: what NumPy code gets).
+
+    Returns
+    -------
+    dict
+        ``bytes_per_s``, ``GBps``, the buffer size and the timing.
+    """
+    if str(device).startswith("cuda"):
+        import cupy as xp
+
+        free = xp.cuda.runtime.memGetInfo()[0]
+        nbytes = int(min(nbytes, free // 4))
+        method = "cupy.copyto, device to device"
+    else:
+        xp = np
+        method = "numpy.copyto, host memory, one thread"
+    count = max(1, nbytes // 4)
+    src = xp.ones(count, dtype=xp.float32)
+    dst = xp.empty_like(src)
+    timing, _ = time_call(lambda: xp.copyto(dst, src), sync=lambda: synchronize_device(device),
+                          warmup=1, repeat=repeat)
+    moved = 2 * src.nbytes
+    return {
+        "device": str(device), "method": method, "buffer_bytes": moved // 2,
+        "bytes_per_s": moved / timing.median, "GBps": moved / timing.median / 1e9,
+        "timing": timing.to_dict(),
+    }
+
+
+def pagerank_bytes_per_iteration(n, nedges):
+    """The bytes one PageRank step must move at least: the byte-count model of the bound.
+
+    One pull SpMV over the pattern-only CSR matrix (graphblast stores no values for a BOOL
+    graph) reads every column index once (4 bytes, 8 past 2^31 vertices) and every row
+    pointer once (4 bytes, 8 past 2^31 entries), reads the scaled rank vector once and
+    writes the new rank once (8 bytes per vertex each).  The scaling, convergence and
+    teleport vector operations and the irregular gathers' extra traffic are left out, so
+    the bound is a true lower bound.
+    """
+    index_bytes = 4 if n < 2**31 else 8
+    pointer_bytes = 4 if nedges < 2**31 else 8
+    return nedges * index_bytes + (n + 1) * pointer_bytes + 2 * 8 * n
+
+
+class Estimator:
+    """Single-run times seen in this run, to predict bigger graphs of the same family."""
+
+    def __init__(self):
+        self._seen = {}
+
+    def record(self, participant, algorithm, family, nedges, seconds):
+        key = (participant, algorithm, family)
+        if key not in self._seen or nedges >= self._seen[key][0]:
+            self._seen[key] = (nedges, seconds)
+
+    def predict(self, participant, algorithm, family, nedges):
+        """``(seconds, basis)`` for one run on ``nedges`` stored edges, or None."""
+        key = (participant, algorithm, family)
+        if key not in self._seen:
+            return None
+        m0, t0 = self._seen[key]
+        e = GROWTH_EXPONENT.get(algorithm, 1.0)
+        basis = (f"{t0:.3g} s for one run on a {family} graph of {m0:,} stored edges, "
+                 f"scaled by (edges ratio)^{e:g}")
+        return t0 * (nedges / max(m0, 1)) ** e, basis
+
+
+class Progress:
+    """The progress display on stderr: a Rich bar when Rich is installed, else lines."""
+
+    def __init__(self, total, stream=None):
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = max(total, 1)
+        self.count = 0
+        self._rich = None
+        try:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
+        except ImportError:
+            return
+        console = Console(file=self.stream)
+        self._rich = RichProgress(TextColumn("{task.description}"), BarColumn(),
+                                  MofNCompleteColumn(), TimeElapsedColumn(), console=console)
+        self._task = self._rich.add_task("graphblast bench", total=self.total)
+        self._rich.start()
+
+    def set_total(self, total):
+        """The number of steps, once known."""
+        self.total = max(total, 1)
+        if self._rich is not None:
+            self._rich.update(self._task, total=self.total)
+
+    def start(self, what):
+        """Show what runs now."""
+        if self._rich is not None:
+            self._rich.update(self._task, description=what)
+        else:
+            print(f"[{self.count}/{self.total}] {what} ...", file=self.stream, flush=True)
+
+    def note(self, line):
+        """A line that stays."""
+        if self._rich is not None:
+            self._rich.console.print(line, markup=False, highlight=False)
+        else:
+            print(line, file=self.stream, flush=True)
+
+    def advance(self, line=None):
+        """One step done, with its outcome."""
+        self.count += 1
+        if line:
+            self.note(f"[{self.count}/{self.total}] {line}")
+        if self._rich is not None:
+            self._rich.advance(self._task)
+
+    def close(self):
+        if self._rich is not None:
+            self._rich.stop()
+
+
+class Suite:
+    """One benchmark run over graphs x algorithms x participants.
+
+    Parameters
+    ----------
+    specs : list of GraphSpec
+    algorithms : list of str
+    peer_names : list of str
+        The peers asked for (graphblast always runs).
+    device : str
+        graphblast's device.
+    repeat, warmup : int
+    time_limit : float
+        Seconds per participant and (algorithm, graph); see the module notes.
+    data_dir : str or None
+        Where the real graphs are.
+    params : AlgorithmParams
+    progress : Progress
+    """
+
+    def __init__(self, specs, algorithms, peer_names, device, *, repeat, warmup, time_limit,
+                 data_dir, params, progress):
+        self.specs = specs
+        self.algorithms = algorithms
+        self.device = device
+        self.repeat = repeat
+        self.warmup = warmup
+        self.time_limit = time_limit
+        self.data_dir = data_dir
+        self.params = params
+        self.progress = progress
+        self.estimator = Estimator()
+        self.ours = Graphblast(device)
+        self.peers = []
+        self.peer_report = {}
+        self.unavailable = {}           # name -> (reason, the algorithms it would run)
+        for name in peer_names:
+            peer = make_peer(name, device)
+            try:
+                peer.load()
+            except PeerUnavailable as e:
+                self.peer_report[name] = {"available": False, "note": str(e),
+                                          "description": peer.description}
+                self.unavailable[name] = (str(e), peer.algorithms)
+                continue
+            self.peer_report[name] = {"available": True, "description": peer.description,
+                                      "versions": peer.versions(), **peer.info()}
+            self.peers.append(peer)
+        self._pilot_graphs = {}
+
+    @property
+    def participants(self):
+        return [self.ours] + [p for p in self.peers if p.algorithms]
+
+    def steps(self):
+        """How many (graph, algorithm, participant) steps the run has, for the display."""
+        per = sum(1 for a in self.algorithms for p in self.participants if a in p.algorithms)
+        return len(self.specs) * (per + 1)
+
+    def run(self):
+        """Run everything; returns ``(graphs, results)`` as lists of plain dicts."""
+        described, results = [], []
+        for spec in self.specs:
+            self.progress.start(f"building {spec.name}")
+            try:
+                graph = graphs.build(spec, self.device, self.data_dir)
+            except Exception as e:  # noqa: BLE001 - a graph that cannot be built is reported
+                described.append({"name": spec.name, "family": spec.family,
+                                  "error": f"{type(e).__name__}: {e}"})
+                self.progress.advance(f"{spec.name}: not built ({type(e).__name__}: {e})")
+                continue
+            described.append(graph.describe())
+            self.progress.advance(f"{graph.name}: {graph.n:,} vertices, {graph.nedges:,} "
+                                  f"stored edges, built in {graph.build_seconds:.2f} s")
+            natives = {}
+            for algorithm in self.algorithms:
+                results.append(self._run_algorithm(algorithm, graph, natives))
+            natives.clear()
+            self._pilot_graphs.clear()
+            graph.release()
+            del graph
+            gc.collect()
+        return described, results
+
+    # One (algorithm, graph) ------------------------------------------------------------
+
+    def _native(self, participant, graph, weighted, natives):
+        key = (participant.name, weighted)
+        if key not in natives:
+            t0 = time.perf_counter()
+            natives[key] = (participant.prepare(graph, weighted), time.perf_counter() - t0)
+        return natives[key]
+
+    def _run_algorithm(self, algorithm, graph, natives):
+        record = {"algorithm": algorithm, "graph": graph.name, "vertices": graph.n,
+                  "stored_edges": graph.nedges, "participants": {}}
+        if algorithm in ("bfs", "sssp"):
+            record["source"] = graph.source
+        entries = record["participants"]
+        answers = {}
+        weighted = algorithm == "sssp"
+        for p in self.participants:
+            if algorithm not in p.algorithms:
+                continue
+            label = f"{algorithm} {graph.name} {p.name}"
+            entry = entries[p.name] = {}
+            reason = p.skip_reason(algorithm, graph) or self._too_slow(p, algorithm, graph,
+                                                                     entry)
+            if reason:
+                entry.update(status="skipped", reason=reason)
+                self.progress.advance(f"{label}: skipped ({reason})")
+                continue
+            self.progress.start(label)
+            try:
+                native, prepare_s = self._native(p, graph, weighted, natives)
+                fn = p.task(algorithm, native, graph, self.params)
+                timing, raw = time_call(fn, sync=p.sync, warmup=self.warmup,
+                                        repeat=self.repeat, time_limit=self.time_limit)
+                answers[p.name] = p.answer(algorithm, raw, graph)
+                del raw
+            except Exception as e:  # noqa: BLE001 - a failing peer must not end the run
+                entry.update(status="error", reason=f"{type(e).__name__}: {e}")
+                self.progress.advance(f"{label}: error ({type(e).__name__}: {e})")
+                continue
+            self.estimator.record(p.name, algorithm, graph.family, graph.nedges, timing.median)
+            entry.update(status="ran", prepare_s=prepare_s, timing=timing.to_dict(),
+                         median_ms=timing.median * 1e3,
+                         gteps=graph.nedges / timing.median / 1e9)
+            self.progress.advance(f"{label}: {timing.median * 1e3:.3f} ms")
+        for name, (reason, peer_algorithms) in self.unavailable.items():
+            if algorithm in peer_algorithms:
+                entries[name] = {"status": "unavailable", "reason": reason}
+        self._check(algorithm, record, answers)
+        if algorithm == "pagerank":
+            self._pagerank_per_iteration(record, graph)
+        return record
+
+    def _check(self, algorithm, record, answers):
+        entries = record["participants"]
+        for name, verdict in check.judge(algorithm, answers).items():
+            entries[name]["check"] = verdict.to_dict()
+            entries[name]["status"] = verdict.status
+            if verdict.status == "mismatch":
+                self.progress.note(f"CHECK FAILED: {algorithm} {record['graph']} {name}: "
+                                   f"{verdict.detail}")
+        ours = entries.get("graphblast", {})
+        if ours.get("status") == "ok":
+            for name, entry in entries.items():
+                if name != "graphblast" and entry.get("status") == "ok":
+                    entry["speedup"] = entry["timing"]["median_s"] / ours["timing"]["median_s"]
+        if algorithm == "bfs":
+            good = [n for n, e in entries.items() if e.get("status") == "ok"]
+            if good:
+                record["levels"] = int(answers[good[0]].max()) + 1
+
+    def _pagerank_per_iteration(self, record, graph):
+        """graphblast's PageRank for a fixed step count: time per step and its bound."""
+        ours = record["participants"].get("graphblast", {})
+        if ours.get("status") != "ok":
+            return
+        iters = self.params.pagerank_fixed_iterations
+        label = f"pagerank {graph.name} graphblast ({iters} fixed iterations)"
+        self.progress.start(label)
+        try:
+            fn = self.ours.fixed_iteration_pagerank(graph.A, self.params)
+            timing, _ = time_call(fn, sync=self.ours.sync, warmup=self.warmup,
+                                  repeat=self.repeat, time_limit=self.time_limit)
+        except Exception as e:  # noqa: BLE001 - reported, not fatal
+            record["per_iteration"] = {"error": f"{type(e).__name__}: {e}"}
+            self.progress.note(f"{label}: error ({type(e).__name__}: {e})")
+            return
+        per_iter = timing.median / iters
+        record["per_iteration"] = {
+            "iterations": iters, "timing": timing.to_dict(), "ms_per_iteration": per_iter * 1e3,
+            "bytes_per_iteration": pagerank_bytes_per_iteration(graph.n, graph.nedges),
+        }
+        self.progress.note(f"{label}: {per_iter * 1e3:.3f} ms per iteration")
+
+    # The time-limit rule ----------------------------------------------------------------
+
+    def _too_slow(self, p, algorithm, graph, entry):
+        guess = self.estimate(p, algorithm, graph.spec, graph.nedges)
+        if guess is None:
+            return None
+        seconds, basis = guess
+        entry["estimate"] = {"seconds": seconds, "basis": basis}
+        if seconds > self.time_limit:
+            return (f"one run estimated at {seconds:.3g} s ({basis}), over the time limit of "
+                    f"{self.time_limit:g} s")
+        return None
+
+    def estimate(self, p, algorithm, spec, nedges):
+        """Predicted ``(seconds, basis)`` of one run, running pilots as needed; or None."""
+        guess = self.estimator.predict(p.name, algorithm, spec.family, nedges)
+        if guess is not None or not spec.scalable or nedges <= PILOT_MIN_EDGES:
+            return guess
+        small = spec.scaled(-PILOT_STEP)
+        if small == spec:
+            return None
+        try:
+            pilot = self._pilot_graph(small)
+        except Exception:  # noqa: BLE001 - without a pilot the graph simply runs
+            return None
+        if p.skip_reason(algorithm, pilot):
+            return None
+        inner = self.estimate(p, algorithm, small, pilot.nedges)
+        if inner is not None and inner[0] > self.time_limit:
+            e = GROWTH_EXPONENT.get(algorithm, 1.0)
+            return inner[0] * (nedges / pilot.nedges) ** e, f"extrapolated from {inner[1]}"
+        self.progress.start(f"pilot: {algorithm} {pilot.name} {p.name}")
+        try:
+            native = p.prepare(pilot, algorithm == "sssp")
+            elapsed, _ = _timed_once(p.task(algorithm, native, pilot, self.params), p.sync)
+            del native
+        except Exception:  # noqa: BLE001 - a failing pilot predicts nothing
+            return None
+        self.estimator.record(p.name, algorithm, spec.family, pilot.nedges, elapsed)
+        self.progress.note(f"pilot: {algorithm} {pilot.name} {p.name}: {elapsed:.3g} s")
+        return self.estimator.predict(p.name, algorithm, spec.family, nedges)
+
+    def _pilot_graph(self, spec):
+        if spec not in self._pilot_graphs:
+            self._pilot_graphs[spec] = graphs.build(spec, self.device, self.data_dir)
+        return self._pilot_graphs[spec]
+
+    # Per-call overhead -----------------------------------------------------------------
+
+    def per_call_overhead(self, calls):
+        """Wall time of one small masked vxm on karate (a BFS step from vertex 0).
+
+        ``out<!visited, replace> = q any.pair A`` with ``q = visited = {0}``, synchronized
+        after every call; the median over ``calls`` calls after 20 warm-up calls.
+        """
+        from graphblast import Matrix, Vector, semiring
+        from graphblast.dtypes import BOOL
+
+        if self.data_dir is not None:
+            A = graphs.build(graphs.GraphSpec("karate"), self.device, self.data_dir).A
+            source = "lagraph/karate.mtx"
+        else:
+            try:
+                import networkx as nx
+            except ImportError:
+                return {"error": "karate not found: no shared/data (pass --data) and no "
+                                 "NetworkX to supply it"}
+            rows, cols = np.array(nx.karate_club_graph().edges()).T
+            A = Matrix.from_coo(np.r_[rows, cols], np.r_[cols, rows], True, BOOL,
+                                nrows=34, ncols=34, device=self.device)
+            source = "networkx.karate_club_graph()"
+        q = Vector.from_coo([0], True, BOOL, size=A.nrows, device=self.device)
+        visited = q.dup()
+        out = Vector(BOOL, A.nrows, device=self.device)
+        any_pair = semiring.any_pair[BOOL]
+
+        def call():
+            out(~visited.S, replace=True) << q.vxm(A, any_pair)
+
+        sync = self.ours.sync
+        for _ in range(20):
+            _timed_once(call, sync)
+        samples = np.array([_timed_once(call, sync)[0] for _ in range(calls)])
+        return {
+            "graph": "karate", "from": source, "calls": calls,
+            "operation": "out<!visited, replace> = q any.pair A, q = visited = {vertex 0}",
+            "median_us": float(np.median(samples) * 1e6),
+            "p10_us": float(np.percentile(samples, 10) * 1e6),
+            "p90_us": float(np.percentile(samples, 90) * 1e6),
+        }
