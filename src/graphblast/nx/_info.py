@@ -1,0 +1,146 @@
+"""What NetworkX learns about the graphblast backend before loading it.
+
+NetworkX calls :func:`get_info` (the ``networkx.backend_info`` entry point) at the end of
+``import networkx`` for every installed backend, so this module must stay cheap: it imports
+nothing from graphblast's core, its backends or CuPy, only NetworkX's own ``Config``.  The
+backend itself (``graphblast.nx.backend``) is loaded the first time a call is dispatched to it.
+
+The names in :data:`FUNCTIONS` are the NetworkX functions the backend implements; the
+dispatcher reads this list to add a "Backends" section to their docstrings and
+``graphblast.nx.algorithms`` implements exactly these (a test checks that both agree).
+"""
+
+import os
+import re
+import warnings
+
+from networkx.utils.configs import Config
+
+__all__ = ["DEFAULT_MIN_EDGES", "FUNCTIONS", "GraphblastConfig", "get_info"]
+
+# Below this many edges a graph stays in NetworkX unless the backend is asked for by name:
+# converting a NetworkX graph costs about as much as one pass of NetworkX's own linear-time
+# algorithms over it, so only graphs large enough for the algorithm to dominate gain (see
+# docs/networkx.md, "When graphblast runs", for the measurements behind this number).
+DEFAULT_MIN_EDGES = 20_000
+
+_ENV_MIN_EDGES = "GRAPHBLAST_NX_MIN_EDGES"
+_DEVICE = re.compile(r"^(cpu|cuda|gpu|cuda:\d+)$", re.IGNORECASE)
+
+# name -> one line for NetworkX's "Backends" docstring section (what differs, if anything).
+FUNCTIONS = {
+    "average_clustering": "Triangles by masked sparse products; see clustering.",
+    "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order. "
+                 "reverse=True on a directed graph and sort_neighbors run in NetworkX.",
+    "bfs_layers": "Level-synchronous BFS; layers come out in NetworkX's order.",
+    "bfs_predecessors": "Level-synchronous BFS, in NetworkX's order; sort_neighbors runs "
+                        "in NetworkX.",
+    "bfs_successors": "Level-synchronous BFS, in NetworkX's order; sort_neighbors runs "
+                      "in NetworkX.",
+    "clustering": "Per-node triangles by masked sparse products (C<S> = S plus.times S).",
+    "connected_components": "FastSV; components come out in the order of their first node.",
+    "descendants_at_distance": "Level-synchronous BFS over the any.pair semiring.",
+    "is_connected": "FastSV connected components.",
+    "is_weakly_connected": "FastSV on A + A'.",
+    "node_connected_component": "BFS from the node.",
+    "number_connected_components": "FastSV connected components.",
+    "number_weakly_connected_components": "FastSV on A + A'.",
+    "pagerank": "Power iteration with graphblast vector-matrix products; same iteration and "
+                "stopping rule as NetworkX.",
+    "single_source_bellman_ford_path_length": "Bellman-Ford over the (min, +) semiring; "
+                                              "a callable weight runs in NetworkX.",
+    "single_source_dijkstra_path_length": "Shortest paths over the (min, +) semiring "
+                                          "(Bellman-Ford with an active frontier); negative "
+                                          "weights and a callable weight run in NetworkX.",
+    "single_source_shortest_path_length": "Level-synchronous BFS over the any.pair semiring.",
+    "to_scipy_sparse_array": "The stored adjacency matrix; runs automatically only for "
+                             "graphs already converted (cached).",
+    "transitivity": "Triangle counting by a masked sparse product (L plus.pair L').",
+    "triangles": "Per-node triangle counts from masked products of the lower and upper "
+                 "triangles.",
+    "weakly_connected_components": "FastSV on A + A'; components come out in the order of "
+                                   "their first node.",
+}
+
+
+class GraphblastConfig(Config):
+    """Settings of the graphblast NetworkX backend (``nx.config.backends.graphblast``).
+
+    Parameters
+    ----------
+    min_edges : int
+        Graphs with fewer edges stay in NetworkX when dispatching is automatic
+        (``NETWORKX_BACKEND_PRIORITY=graphblast``); ``backend="graphblast"`` always runs
+        graphblast.  The default is 20,000, or the environment variable
+        ``GRAPHBLAST_NX_MIN_EDGES`` when set.  0 sends every graph to graphblast.
+    device : str or None
+        Device that converted graphs are built on (``"cpu"``, ``"cuda"``, ``"cuda:1"``).
+        None uses graphblast's default device (``GRAPHBLAST_DEVICE``, else cuda when a GPU
+        is usable, else cpu).  Graphs already converted and cached stay where they are.
+    """
+
+    min_edges: int
+    device: str | None
+
+    def _on_setattr(self, key, value):
+        if key == "min_edges":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise TypeError(
+                    f"nx.config.backends.graphblast.min_edges must be an integer >= 0, "
+                    f"got {value!r}"
+                )
+        elif key == "device" and not (
+                value is None or isinstance(value, str) and _DEVICE.match(value)):
+            raise ValueError(
+                "nx.config.backends.graphblast.device must be None, 'cpu', 'cuda' or "
+                f"'cuda:N', got {value!r}"
+            )
+        return value
+
+
+def _min_edges_from_environment():
+    raw = os.environ.get(_ENV_MIN_EDGES)
+    if raw is None or not raw.strip():
+        return DEFAULT_MIN_EDGES
+    try:
+        value = int(raw)
+        if value < 0:
+            raise ValueError
+    except ValueError:
+        # A bad value must not break `import networkx` for everyone: warn and go on.
+        warnings.warn(
+            f"{_ENV_MIN_EDGES}={raw!r} is not an integer >= 0; using the default "
+            f"{DEFAULT_MIN_EDGES}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return DEFAULT_MIN_EDGES
+    return value
+
+
+def get_info():
+    """The ``networkx.backend_info`` entry point: metadata and default configuration.
+
+    Returns
+    -------
+    dict
+        ``backend_name``, ``project``, ``package``, ``short_summary``,
+        ``description``, ``functions`` (name -> ``{"additional_docs": ...}``) and
+        ``default_config`` (a :class:`GraphblastConfig`).
+    """
+    return {
+        "backend_name": "graphblast",
+        "project": "graphblast",
+        "package": "graphblast",
+        "short_summary": "GraphBLAS on NVIDIA GPUs (CuPy) or NumPy/SciPy.",
+        "description": (
+            "Runs NetworkX algorithms as sparse linear algebra (semirings and masks) on "
+            "graphblast, on an NVIDIA GPU when one is usable, else on the CPU."
+        ),
+        "functions": {
+            name: {"additional_docs": docs} for name, docs in FUNCTIONS.items()
+        },
+        "default_config": GraphblastConfig(
+            min_edges=_min_edges_from_environment(), device=None
+        ),
+    }
