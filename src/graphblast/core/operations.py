@@ -242,8 +242,10 @@ def _update_scalar(target, value, accum):
         if result is None:
             return
         if target._value is not None:
-            result = op.np_func(np.asarray([target._value]).astype(op.type.np_type),
-                                np.asarray([result]).astype(op.type2.np_type))[0]
+            from ..dtypes import cast
+
+            result = op.np_func(cast(np.asarray([target._value]), op.type),
+                                cast(np.asarray([result]), op.type2))[0]
     target._set_value(result)
 
 
