@@ -1,0 +1,17 @@
+"""The documentation builds without a warning (Sphinx with -W), so broken references and
+malformed docstrings fail CI."""
+
+import os
+import subprocess
+import sys
+
+DOCS = os.path.join(os.path.dirname(__file__), "..", "docs")
+
+
+def test_docs_build(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", DOCS,
+         str(tmp_path / "html")],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
