@@ -185,6 +185,19 @@ def generate(spec, *, device, seed=None, weighted=False):
     return generators.rgg(2 ** scale, seed=seed, device=device)
 
 
+def _sniff_delimiter(path, suffix):
+    """"," for a .csv file whose first data line has a comma, else None (blanks): files named
+    .csv are often space-separated (SNAP, cuGraph's datasets)."""
+    if suffix != ".csv":
+        return None
+    with open(path, "rb") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith(b"#"):
+                return "," if b"," in line else None
+    return None
+
+
 def _suffix(path):
     """The format suffix of ``path``: its extension, after any compression suffix."""
     name = Path(path).name.lower()
@@ -221,7 +234,7 @@ def read_graph(path, *, device, undirected=False, relabel=False):
         return io.mmread(path, device=device)
     if suffix in _EDGE_LISTS:
         return io.read_edgelist(path, directed=not undirected, relabel=relabel,
-                                delimiter="," if suffix == ".csv" else None, device=device)
+                                delimiter=_sniff_delimiter(path, suffix), device=device)
     _fail(f"cannot tell the format of {path} from its name: use .mtx (Matrix Market), "
           f"{', '.join(_EDGE_LISTS)} (edge lists) or a graphblast binary file (.gbl)")
 

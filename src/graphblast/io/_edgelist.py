@@ -17,7 +17,7 @@ import numpy as np
 from ..dtypes import BOOL, FP64, lookup_dtype
 from ..exceptions import InvalidValue
 from . import _text
-from ._memory import check_rows
+from .._memory import check_rows
 from ._mmio import parse_values
 from ._source import read_bytes
 

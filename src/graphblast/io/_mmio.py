@@ -35,7 +35,7 @@ from ..dtypes import (
 )
 from ..exceptions import GraphblasException, InvalidValue
 from . import _text
-from ._memory import check_rows
+from .._memory import check_rows
 from ._source import open_target, read_bytes
 
 __all__ = ["mminfo", "mmread", "mmwrite", "read_coo"]

@@ -3,6 +3,7 @@
 import numpy as np
 import scipy.sparse as sp
 
+from ..._memory import check_rows
 from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidIndex, InvalidValue
 from ..base import CSR, SparseVector
@@ -12,6 +13,7 @@ _MAX_DIM = 2**60
 
 
 def empty_matrix(nrows, ncols, dtype):
+    check_rows(nrows, "Matrix")
     return CSR(nrows, ncols, dtype, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, dtype=INDEX),
                np.zeros(0, dtype=dtype.np_type))
 
@@ -94,6 +96,7 @@ def matrix_from_coo(nrows, ncols, dtype, rows, cols, values, dup_op):
 
 def indptr_from_rows(rows, nrows):
     """CSR row pointers from the (sorted) row of each entry."""
+    check_rows(nrows, "Matrix")
     indptr = np.zeros(nrows + 1, dtype=INDEX)
     if rows.shape[0]:
         indptr[1:] = np.bincount(rows, minlength=nrows)

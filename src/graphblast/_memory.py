@@ -1,13 +1,14 @@
-"""A guard for dimensions read from untrusted files.
+"""A guard for row counts.
 
 A CSR matrix needs ``8 * (nrows + 1)`` bytes of row pointers whatever its number of entries, so
-a short file that declares a billion rows would make the core allocate gigabytes.  Readers call
-:func:`check_rows` first and refuse, with a clear message, what cannot fit in memory.
+a short file (or a call) that declares a billion rows would allocate gigabytes, or get the
+process killed under memory overcommit.  Readers and the CPU backend call :func:`check_rows`
+first and refuse, with a clear message, what cannot fit in memory.
 """
 
 import os
 
-from ..exceptions import OutOfMemory
+from .exceptions import OutOfMemory
 
 __all__ = ["check_rows"]
 
