@@ -160,31 +160,19 @@ class Collection:
 
     def isequal(self, other, *, check_dtype=False):
         """Same shape, structure and values (values compared in the unified type)."""
-        if not _is_collection(other) or other.ndim != self.ndim:
-            raise TypeError(f"isequal expects a {type(self).__name__}, got "
-                            f"{type(other).__name__}")
-        if check_dtype and self.dtype != other.dtype:
+        aligned = self._aligned(other, check_dtype, "isequal")
+        if aligned is None:
             return False
-        if self.shape != other.shape or self.nvals != other.nvals:
-            return False
-        same_structure, a, b, t = self._aligned(other)
-        if not same_structure:
-            return False
+        a, b, t = aligned
         with np.errstate(invalid="ignore"):
             return bool(np.all(a.astype(t.np_type) == b.astype(t.np_type)))
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
         """Like :meth:`isequal`, with values within ``rel_tol``/``abs_tol`` (as math.isclose)."""
-        if not _is_collection(other) or other.ndim != self.ndim:
-            raise TypeError(f"isclose expects a {type(self).__name__}, got "
-                            f"{type(other).__name__}")
-        if check_dtype and self.dtype != other.dtype:
+        aligned = self._aligned(other, check_dtype, "isclose")
+        if aligned is None:
             return False
-        if self.shape != other.shape or self.nvals != other.nvals:
-            return False
-        same_structure, a, b, t = self._aligned(other)
-        if not same_structure:
-            return False
+        a, b, t = aligned
         if not (t.is_float):
             return bool(np.all(a.astype(t.np_type) == b.astype(t.np_type)))
         a = a.astype(np.float64)
@@ -195,14 +183,22 @@ class Collection:
                                                              abs_tol))
         return bool(np.all(close))
 
-    def _aligned(self, other):
+    def _aligned(self, other, check_dtype, method):
+        """(values of self, values of other, unified type) when shapes, types (if checked)
+        and structures agree, else None."""
+        if not _is_collection(other) or other.ndim != self.ndim:
+            raise TypeError(f"{method} expects a {type(self).__name__}, got "
+                            f"{type(other).__name__}")
+        if check_dtype and self.dtype != other.dtype:
+            return None
+        if self.shape != other.shape or self.nvals != other.nvals:
+            return None
         ops.same_device(self, other)
         mine = self._coo_host()
         theirs = other._coo_host()
-        n = len(mine) - 1
-        same = all(np.array_equal(mine[k], theirs[k]) for k in range(n))
-        t = unify(self.dtype, other.dtype)
-        return same, mine[-1], theirs[-1], t
+        if not all(np.array_equal(m, t) for m, t in zip(mine[:-1], theirs[:-1])):
+            return None
+        return mine[-1], theirs[-1], unify(self.dtype, other.dtype)
 
     def __bool__(self):
         raise TypeError(f"A {type(self).__name__} has no truth value; test .nvals instead")

@@ -70,6 +70,16 @@ def _xor(self, other):
     return expr
 
 
+def _matmul(left, right):
+    """``A @ B``, ``A @ v``, ``v @ A``, ``u @ v``: a product awaiting its semiring
+    (``semiring.min_plus(A @ B)``; plus_times when computed directly)."""
+    from .expr import InfixExpr
+
+    if not (_is_collection(left) and _is_collection(right)):
+        return NotImplemented
+    return InfixExpr(left, right, "matmul")
+
+
 def _neg(self):
     from ..ops import unary
 
@@ -104,6 +114,8 @@ def install(cls):
     cls.__xor__ = _xor
     cls.__rxor__ = lambda self, other: _xor(other, self) if _is_collection(other) else \
         call_op(other, self, "lxor", outer=True)
+    cls.__matmul__ = lambda self, other: _matmul(self, other)
+    cls.__rmatmul__ = lambda self, other: _matmul(other, self)
     cls.__neg__ = _neg
     cls.__abs__ = _abs
     cls.__invert__ = _invert

@@ -40,36 +40,14 @@ class _MatrixMethods:
 
     def mxm(self, other, op=None):
         """Matrix-matrix product over a semiring (default plus_times)."""
-        if op is None:
-            from ..ops import semiring
-
-            op = semiring.plus_times
         return ops.mxm(self, other, op)
 
     def mxv(self, other, op=None):
         """Matrix-vector product ``A (+.x) v`` (default plus_times)."""
-        if op is None:
-            from ..ops import semiring
-
-            op = semiring.plus_times
         return ops.mxv(self, other, op)
-
-    def __matmul__(self, other):
-        from .expr import InfixExpr
-
-        return InfixExpr(self, other, "matmul")
-
-    def __rmatmul__(self, other):
-        from .expr import InfixExpr
-
-        return InfixExpr(other, self, "matmul")
 
     def kronecker(self, other, op=None):
         """Kronecker product with ``op`` (default times)."""
-        if op is None:
-            from ..ops import binary
-
-            op = binary.times
         return ops.kronecker(self, other, op)
 
     def reduce_rowwise(self, op=None):

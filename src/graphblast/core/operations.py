@@ -252,7 +252,23 @@ def _update_scalar(target, value, accum):
 # -- expression builders ---------------------------------------------------------------------
 
 
-def mxm(A, B, op):
+def _default_semiring(op):
+    if op is None:
+        from ..ops import semiring
+
+        return semiring.plus_times
+    return op
+
+
+def _default_times(op):
+    if op is None:
+        from ..ops import binary
+
+        return binary.times
+    return op
+
+
+def mxm(A, B, op=None):
     from .matrix import Matrix, TransposedMatrix
 
     if not isinstance(B, (Matrix, TransposedMatrix)):
@@ -261,7 +277,7 @@ def mxm(A, B, op):
     if A.ncols != B.nrows:
         raise DimensionMismatch(f"Dimensions not compatible for mxm: {A.shape} and {B.shape} "
                                 f"(A.ncols={A.ncols} must equal B.nrows={B.nrows})")
-    semi = typed_semiring(op, A.dtype, B.dtype)
+    semi = typed_semiring(_default_semiring(op), A.dtype, B.dtype)
 
     def compute(mask):
         return backend.mxm(A._csr(), B._csr(), semi, mask)
@@ -290,7 +306,7 @@ def _as_vector_operand(x, method):
     raise TypeError(f"{method} expects a Vector, got {type(x).__name__}")
 
 
-def mxv(A, v, op):
+def mxv(A, v, op=None):
     from .matrix import TransposedMatrix
 
     v = _as_vector_operand(v, "mxv")
@@ -298,7 +314,7 @@ def mxv(A, v, op):
     if A.ncols != v.size:
         raise DimensionMismatch(f"Dimensions not compatible for mxv: matrix {A.shape} and "
                                 f"vector of size {v.size}")
-    semi = typed_semiring(op, A.dtype, v.dtype)
+    semi = typed_semiring(_default_semiring(op), A.dtype, v.dtype)
     if isinstance(A, TransposedMatrix):
         parent = A._matrix
 
@@ -312,7 +328,7 @@ def mxv(A, v, op):
                             compute)
 
 
-def vxm(v, A, op):
+def vxm(v, A, op=None):
     from .matrix import Matrix, TransposedMatrix
 
     if not isinstance(A, (Matrix, TransposedMatrix)):
@@ -321,7 +337,7 @@ def vxm(v, A, op):
     if v.size != A.nrows:
         raise DimensionMismatch(f"Dimensions not compatible for vxm: vector of size {v.size} and "
                                 f"matrix {A.shape}")
-    semi = typed_semiring(op, v.dtype, A.dtype)
+    semi = typed_semiring(_default_semiring(op), v.dtype, A.dtype)
     if isinstance(A, TransposedMatrix):
         parent = A._matrix
 
@@ -546,13 +562,14 @@ def reduce_scalar(A, op, allow_empty=True):
                             typed.return_type, (), backend, device, compute)
 
 
-def kronecker(A, B, op):
+def kronecker(A, B, op=None):
     from .matrix import Matrix, TransposedMatrix
 
     if not isinstance(B, (Matrix, TransposedMatrix)):
         B = _as_matrix_operand(B, "kronecker")
     device, backend = same_device(A, B)
-    typed = typed_binary(op, A.dtype, B.dtype, for_add=False, method="kronecker")
+    typed = typed_binary(_default_times(op), A.dtype, B.dtype, for_add=False,
+                         method="kronecker")
 
     def compute(mask):
         return backend.kronecker(A._csr(), B._csr(), typed)
@@ -561,12 +578,12 @@ def kronecker(A, B, op):
                             (A.nrows * B.nrows, A.ncols * B.ncols), backend, device, compute)
 
 
-def inner(u, v, op):
+def inner(u, v, op=None):
     v = _as_vector_operand(v, "inner")
     device, backend = same_device(u, v)
     if u.size != v.size:
         raise DimensionMismatch(f"Sizes differ for inner: {u.size} and {v.size}")
-    semi = typed_semiring(op, u.dtype, v.dtype)
+    semi = typed_semiring(_default_semiring(op), u.dtype, v.dtype)
 
     def compute(mask):
         prod = backend.ewise_mult(u._data, v._data, semi.binaryop)
@@ -576,10 +593,10 @@ def inner(u, v, op):
                             compute)
 
 
-def outer(u, v, op):
+def outer(u, v, op=None):
     v = _as_vector_operand(v, "outer")
     device, backend = same_device(u, v)
-    typed = typed_binary(op, u.dtype, v.dtype, for_add=False, method="outer")
+    typed = typed_binary(_default_times(op), u.dtype, v.dtype, for_add=False, method="outer")
 
     def compute(mask):
         return backend.kronecker(backend.vector_as_column(u._data),

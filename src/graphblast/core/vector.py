@@ -166,37 +166,15 @@ class Vector(Collection):
     # -- operations ----------------------------------------------------------------------
     def vxm(self, other, op=None):
         """Vector-matrix product ``v' (+.x) A`` (default plus_times)."""
-        if op is None:
-            from ..ops import semiring
-
-            op = semiring.plus_times
         return ops.vxm(self, other, op)
 
     def inner(self, other, op=None):
         """Dot product over a semiring: a Scalar expression."""
-        if op is None:
-            from ..ops import semiring
-
-            op = semiring.plus_times
         return ops.inner(self, other, op)
 
     def outer(self, other, op=None):
         """Outer product ``C(i, j) = op(u(i), v(j))``: a Matrix expression."""
-        if op is None:
-            from ..ops import binary
-
-            op = binary.times
         return ops.outer(self, other, op)
-
-    def __matmul__(self, other):
-        from .expr import InfixExpr
-
-        return InfixExpr(self, other, "matmul")
-
-    def __rmatmul__(self, other):
-        from .expr import InfixExpr
-
-        return InfixExpr(other, self, "matmul")
 
     def reduce(self, op=None, *, allow_empty=True):
         """A Scalar: every entry reduced with a monoid (default plus)."""
