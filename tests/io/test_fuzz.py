@@ -18,7 +18,8 @@ import pytest
 
 import graphblast as gb
 from graphblast.exceptions import GraphblasException
-from graphblast.io import _memory, _mmio
+from graphblast import _memory
+from graphblast.io import _mmio
 
 CASES = 4000  # inputs; each goes to mmread and to two read_edgelist variants
 MAX_SECONDS_PER_CALL = 2.0
