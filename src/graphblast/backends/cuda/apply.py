@@ -1,0 +1,94 @@
+"""apply, select and the reductions on the GPU (kernels/apply.cuh, kernels/reduce.cuh)."""
+
+import cupy as cp
+import numpy as np
+
+from ...dtypes import INT64
+from ..base import SparseVector
+from . import blocks, jit, programs
+from .blocks import INDEX, i64
+
+
+def _map(A, op, extra, param):
+    """op applied to every stored value of A (matrix or vector), as an array of its result."""
+    vec = isinstance(A, SparseVector)
+    (fn,) = jit.kernels(*programs.map_op(op, A.dtype, extra, vec)).fns
+    n = A.indices.shape[0]
+    z = cp.empty(n, dtype=op.return_type.np_type)
+    if n:
+        jit.launch(fn, n, (i64(n), blocks.indptr_or_none(A), i64(blocks.nrows_of(A)), A.indices,
+                           A.values, z, param))
+    return z
+
+
+def _thunk_param(op, thunk):
+    return jit.scalar(thunk, op.type if op.uses_value else INT64)
+
+
+def apply(A, op, left=None, right=None, thunk=None):
+    """A unary op; a binary op with a bound ``left`` or ``right`` scalar; or an index-unary op
+    with ``thunk``.  For a Vector, an entry's position is (index, 0)."""
+    kind = op.opclass
+    if kind == "UnaryOp":
+        z = _map(A, op, None, np.int8(0))
+    elif kind == "BinaryOp":
+        if left is not None:
+            z = _map(A, op, "left", jit.scalar(left, op.type))
+        else:
+            z = _map(A, op, "right", jit.scalar(right, op.type2))
+    else:
+        z = _map(A, op, None, _thunk_param(op, thunk))
+    return blocks.with_values(A, z, op.return_type)
+
+
+def select(A, op, thunk):
+    """The entries for which an index-unary predicate is true."""
+    keep = _map(A, op, None, _thunk_param(op, thunk))
+    return blocks.compact_entries(A, keep)
+
+
+# Average segment length from which a warp per segment beats a thread per segment.
+WARP_SEGMENT = 8
+
+
+def reduce_segments(values, a_type, offsets, seg_ids, nseg, nvals, monoid):
+    """The monoid over each non-empty segment ``offsets[k] : offsets[k + 1]``, k = seg_ids[s]
+    (or s when seg_ids is None)."""
+    out = cp.empty(nseg, dtype=monoid.return_type.np_type)
+    if nseg:
+        warp = nvals >= WARP_SEGMENT * nseg
+        (fn,) = jit.kernels(*programs.reduce_segments(monoid, a_type, warp)).fns
+        args = (i64(nseg), offsets, seg_ids, values, out)
+        if warp:
+            jit.launch_warps(fn, nseg, args)
+        else:
+            jit.launch(fn, nseg, args)
+    return out
+
+
+def reduce_rowwise(A, monoid):
+    """Each non-empty row reduced with the monoid.  One synchronization (the rows that have
+    entries)."""
+    rows = cp.flatnonzero(cp.diff(A.indptr)).astype(INDEX, copy=False)
+    out = reduce_segments(A.values, A.dtype, A.indptr, rows, rows.shape[0], A.nvals, monoid)
+    return SparseVector(A.nrows, monoid.return_type, rows, out)
+
+
+def reduce_scalar(A, monoid):
+    """A NumPy scalar, or None when A has no entries."""
+    n = A.nvals
+    if n == 0:
+        return None
+    t = monoid.return_type
+    if monoid.parent.name == "any":
+        return blocks.cast_values(A.values[:1], A.dtype, t).get()[0]
+    blocks_n = jit.grid_for(n)
+    part = cp.empty(blocks_n, dtype=t.np_type)
+    part_have = cp.empty(blocks_n, dtype=cp.uint8)
+    (fn,) = jit.kernels(*programs.reduce_all(monoid, A.dtype)).fns
+    fn((blocks_n,), (jit.BLOCK,), (i64(n), A.values, None, part, part_have))
+    out = cp.empty(1, dtype=t.np_type)
+    out_have = cp.empty(1, dtype=cp.uint8)
+    (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
+    fin((1,), (jit.BLOCK,), (i64(blocks_n), part, part_have, out, out_have))
+    return out.get()[0]

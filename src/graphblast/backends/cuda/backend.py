@@ -1,0 +1,96 @@
+"""The CUDA backend object: every primitive of ``backends/base.py`` on one GPU."""
+
+import cupy as cp
+
+from ...config import config
+from ..base import Backend
+from . import apply as _apply
+from . import ewise as _ewise
+from . import extract as _extract
+from . import mxm as _mxm
+from . import storage as _storage
+from .memory import guarded
+
+# name -> implementation; each is wrapped per device by memory.guarded
+_PRIMITIVES = {
+    "matrix_empty": _storage.empty_matrix,
+    "vector_empty": _storage.empty_vector,
+    "matrix_from_coo": _storage.matrix_from_coo,
+    "matrix_from_csr": _storage.matrix_from_csr,
+    "vector_from_coo": _storage.vector_from_coo,
+    "matrix_to_coo": _storage.to_coo,
+    "cast_matrix": _storage.cast_data,
+    "cast_vector": _storage.cast_data,
+    "vector_as_row": _storage.as_row,
+    "vector_as_column": _storage.vector_as_column,
+    "matrix_row_as_vector": _storage.from_row,
+    "matrix_column_as_vector": _storage.matrix_column_as_vector,
+    "full_like_pattern": _storage.full_like_pattern,
+    "vector_full": _storage.vector_full,
+    "matrix_full": _storage.matrix_full,
+    "mxm": _mxm.mxm,
+    "mxv": _mxm.mxv,
+    "vxm": _mxm.vxm,
+    "kronecker": _mxm.kronecker,
+    "ewise_add": _ewise.ewise_add,
+    "ewise_mult": _ewise.ewise_mult,
+    "ewise_union": _ewise.ewise_union,
+    "mask_write": _ewise.mask_write,
+    "apply": _apply.apply,
+    "select": _apply.select,
+    "reduce_rowwise": _apply.reduce_rowwise,
+    "reduce_scalar": _apply.reduce_scalar,
+    "extract_matrix": _extract.extract_matrix,
+    "extract_vector": _extract.extract_vector,
+    "assign_region": _extract.assign_region,
+}
+
+
+def _transpose(A):
+    return _storage.transpose(A, cache=config["transpose_cache"])
+
+
+class _ArrayModule:
+    """CuPy, as ``backend.xp``; its ``searchsorted`` also takes a host scalar, as NumPy's does
+    (``Vector._get_element`` looks an index up that way)."""
+
+    def __getattr__(self, name):
+        return getattr(cp, name)
+
+    @staticmethod
+    def searchsorted(a, v, side="left", sorter=None):
+        if not isinstance(v, cp.ndarray):
+            v = cp.asarray(v, dtype=a.dtype)
+        return cp.searchsorted(a, v, side=side, sorter=sorter)
+
+
+class CUDABackend(Backend):
+    """The primitives on cuda:``device_id``.
+
+    Work is queued on CuPy's current stream; a primitive synchronizes with the host only where
+    it must know the size of an output.  Out-of-memory errors become
+    :class:`graphblast.exceptions.OutOfMemory` (see ``memory.py``).
+    """
+
+    xp = _ArrayModule()
+
+    def __init__(self, device_id):
+        self.device_id = device_id
+        self.name = f"cuda:{device_id}"
+        for name, fn in _PRIMITIVES.items():
+            setattr(self, name, guarded(fn, device_id, name))
+        self.transpose = guarded(_transpose, device_id, "transpose")
+        self.from_host = guarded(cp.asarray, device_id, "from_host")
+
+    def __repr__(self):
+        return f"CUDABackend({self.name})"
+
+    @staticmethod
+    def to_host(array):
+        """A NumPy array with the contents of a device (or host) array."""
+        return cp.asnumpy(array)
+
+    def synchronize(self):
+        """Wait for the work queued on this device's current stream."""
+        with cp.cuda.Device(self.device_id):
+            cp.cuda.get_current_stream().synchronize()

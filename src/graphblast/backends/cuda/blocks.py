@@ -1,0 +1,207 @@
+"""Building blocks shared by the CUDA primitives: scans, row ids, compaction, casts, mask
+lookups, matching of two sorted structures, and the marks of results computed under a mask.
+
+Every function works on the current device and stream.  Those that size an output return it
+and say so: their one host synchronization (reading the length) is the only one they make.
+"""
+
+import cupy as cp
+import numpy as np
+
+from ..base import CSR, SparseVector
+from . import jit, programs
+
+INDEX = np.int64
+I64 = np.int64
+
+
+class MaskedVector(SparseVector):
+    """A result computed under a mask that the kernel applied exactly: the write-back with
+    ``replace`` has nothing left to do.  ``_under_mask`` is a weak reference to that MaskArg
+    (the core makes one per operation), so a stored result never keeps old masks alive."""
+
+    __slots__ = ("_under_mask",)
+
+
+class MaskedCSR(CSR):
+    """The matrix counterpart of :class:`MaskedVector`."""
+
+    __slots__ = ("_under_mask",)
+
+
+def under_mask(data, mask_ref):
+    """``data`` marked as computed exactly under the mask ``mask_ref`` (a weak reference)."""
+    if mask_ref is None:
+        return data
+    if isinstance(data, SparseVector):
+        out = MaskedVector(data.size, data.dtype, data.indices, data.values)
+    else:
+        out = MaskedCSR(data.nrows, data.ncols, data.dtype, data.indptr, data.indices,
+                        data.values)
+    out._under_mask = mask_ref
+    return out
+
+
+def computed_under(data, mask):
+    """Whether ``data`` was computed exactly under this MaskArg."""
+    ref = getattr(data, "_under_mask", None)
+    return ref is not None and ref() is mask
+
+
+def i64(x):
+    """An int64 kernel argument."""
+    return I64(x)
+
+
+def _fn(key_build):
+    """The single kernel of a program."""
+    return jit.kernels(*key_build).fns[0]
+
+
+# -- scans and structure ---------------------------------------------------------------------
+
+def exclusive_scan(x):
+    """``out[0] = 0, out[k + 1] = x[0] + ... + x[k]`` as int64 (length ``len(x) + 1``)."""
+    out = cp.zeros(x.shape[0] + 1, dtype=INDEX)
+    if x.shape[0]:
+        cp.cumsum(x, dtype=INDEX, out=out[1:])
+    return out
+
+
+def total(scan):
+    """The last element of a scan, on the host: one synchronization, sizing an output."""
+    return int(scan[-1])
+
+
+def expand(scan, n, count, want_occ=True):
+    """For ``count`` outputs described by the exclusive scan ``scan`` of ``n`` counts: the source
+    of each output and (``want_occ``) its rank within its source."""
+    src = cp.empty(count, dtype=INDEX)
+    occ = cp.empty(count, dtype=INDEX) if want_occ else None
+    if count:
+        jit.launch(_fn(programs.structure("gbk_expand")), count,
+                   (i64(count), i64(n), scan, src, occ))
+    return src, occ
+
+
+def row_ids(A):
+    """The row of every entry of a CSR matrix."""
+    rows, _ = expand(A.indptr, A.nrows, A.nvals, want_occ=False)
+    return rows
+
+
+def indptr_from_sorted_rows(rows, nrows):
+    """CSR row pointers from the (sorted) row of every entry."""
+    indptr = cp.zeros(nrows + 1, dtype=INDEX)
+    if rows.shape[0]:
+        cp.cumsum(cp.bincount(rows, minlength=nrows), dtype=INDEX, out=indptr[1:])
+    return indptr
+
+
+def pair_flags(kernel_name, rows, cols):
+    """Run starts ("gbk_pair_run_starts") or ends ("gbk_pair_run_ends") of sorted pairs."""
+    n = rows.shape[0]
+    flags = cp.empty(n, dtype=cp.uint8)
+    if n:
+        jit.launch(_fn(programs.structure(kernel_name)), n, (i64(n), rows, cols, flags))
+    return flags
+
+
+def sort_pairs(rows, cols, nrows, ncols):
+    """The stable permutation that sorts (rows, cols) in row-major order.
+
+    One radix sort of ``row * ncols + col`` when that fits in int64, else two stable sorts
+    (by column, then by row)."""
+    if nrows * ncols < 2**62:
+        return cp.argsort(rows * I64(ncols) + cols)
+    order = cp.argsort(cols)
+    return order[cp.argsort(rows[order])]
+
+
+def cast_values(values, from_type, to_type):
+    """``values`` cast with GraphBLAS rules (one kernel)."""
+    if from_type is to_type:
+        return values
+    n = values.shape[0]
+    out = cp.empty(n, dtype=to_type.np_type)
+    if n:
+        jit.launch(_fn(programs.cast(from_type, to_type)), n,
+                   (i64(n), None, i64(0), None, values, out, np.int8(0)))
+    return out
+
+
+def with_values(like, values, dtype):
+    """The structure of ``like`` with new values (a mask mark is kept: the structure is)."""
+    if isinstance(like, SparseVector):
+        out = SparseVector(like.size, dtype, like.indices, values)
+    else:
+        out = CSR(like.nrows, like.ncols, dtype, like.indptr, like.indices, values)
+    return under_mask(out, getattr(like, "_under_mask", None))
+
+
+def compact_entries(like, flags, dtype=None, values=None):
+    """The entries of ``like`` (CSR or vector) whose flag is set, in order; ``values``
+    replaces like's values.  One synchronization (the number kept)."""
+    values = like.values if values is None else values
+    dtype = like.dtype if dtype is None else dtype
+    scan = exclusive_scan(flags)
+    count = total(scan)
+    out_idx = cp.empty(count, dtype=INDEX)
+    out_vals = cp.empty(count, dtype=dtype.np_type)
+    n = like.indices.shape[0]
+    if count:
+        jit.launch(_fn(programs.merge_kept(dtype)), n,
+                   (i64(n), like.indices, values, flags, scan, None, None, out_idx, out_vals))
+    if isinstance(like, SparseVector):
+        return SparseVector(like.size, dtype, out_idx, out_vals)
+    return CSR(like.nrows, like.ncols, dtype, scan[like.indptr], out_idx, out_vals)
+
+
+def compact_dense(flags, vals, size, dtype):
+    """A SparseVector of the flagged positions of a dense result.  One synchronization."""
+    scan = exclusive_scan(flags)
+    count = total(scan)
+    out_idx = cp.empty(count, dtype=INDEX)
+    out_vals = cp.empty(count, dtype=dtype.np_type)
+    if count:
+        jit.launch(_fn(programs.compact_dense(dtype)), size,
+                   (i64(size), flags, scan, vals, out_idx, out_vals))
+    return SparseVector(size, dtype, out_idx, out_vals)
+
+
+def indptr_or_none(data):
+    return None if isinstance(data, SparseVector) else data.indptr
+
+
+def nrows_of(data):
+    return 1 if isinstance(data, SparseVector) else data.nrows
+
+
+def mask_allows(mask, X, invert=False):
+    """Whether ``mask`` (a MaskArg of X's shape) lets each entry of X be written, as uint8
+    (``invert``: whether it does not)."""
+    M = mask.data
+    vec = isinstance(X, SparseVector)
+    n = X.indices.shape[0]
+    allowed = cp.empty(n, dtype=cp.uint8)
+    if n:
+        jit.launch(_fn(programs.mask_allows(vec)), n,
+                   (i64(n), indptr_or_none(X), i64(nrows_of(X)), X.indices, indptr_or_none(M),
+                    i64(M.indices.shape[0]), M.indices, M.values,
+                    np.int32(programs.mask_kind(mask)),
+                    np.int32(1 if mask.complement != invert else 0), allowed))
+    return allowed
+
+
+def match(X, Y):
+    """For each entry of X: its lower-bound position in Y within the same row, and whether Y
+    has that position (X and Y are CSR matrices of one shape, or vectors of one size)."""
+    vec = isinstance(X, SparseVector)
+    n = X.indices.shape[0]
+    pos = cp.empty(n, dtype=INDEX)
+    found = cp.empty(n, dtype=cp.uint8)
+    if n:
+        jit.launch(_fn(programs.match(vec)), n,
+                   (i64(n), indptr_or_none(X), i64(nrows_of(X)), X.indices, indptr_or_none(Y),
+                    i64(Y.indices.shape[0]), Y.indices, pos, found))
+    return pos, found

@@ -1,0 +1,390 @@
+"""Kernel generation: problem key -> CUDA source -> compiled kernel, memoized per device.
+
+A *problem key* names one instantiation of a kernel template of ``kernels/*.cuh``: the
+primitive, the operand types, the operators, the mask kind, the formats.  For each key this
+module writes the source - the kernel headers, the operators' functor structs (``codegen``)
+and small *adapter* structs that bind a functor to the kernel's calling convention (casts of
+the stored types to the operator's types, positions, swapped operands) - and compiles it once
+per device with ``cupy.RawModule(code=..., name_expressions=...)``.  CuPy's on-disk cache
+keeps the result across processes.  Kernel names stay readable in profilers, for example
+``gbk_spmv_pull<mul_times_FP64__FP64_FP64, mon_plus_FP64, double, double, false, true>``.
+
+Nothing here imports CuPy at import time: the CI test builds every source of the catalogue
+and compiles it with nvcc on a machine without a GPU (:func:`translation_unit`).
+"""
+
+import logging
+import os
+import re
+import threading
+import time
+
+import numpy as np
+
+from ...ops.swapped import SwappedBinaryOp
+from . import codegen
+
+logger = logging.getLogger("graphblast")
+
+KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
+OPTIONS = ("-std=c++17",)
+
+BLOCK = 256
+# Enough blocks to fill an H200 several times over; every kernel loops grid-stride beyond it.
+MAX_GRID = 132 * 32
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$', re.M)
+_PRAGMA_ONCE = re.compile(r"^\s*#\s*pragma\s+once\s*$", re.M)
+_header_cache = {}
+_lock = threading.Lock()
+
+
+# -- sources ---------------------------------------------------------------------------------
+
+def _read(name):
+    text = _header_cache.get(name)
+    if text is None:
+        with open(os.path.join(KERNEL_DIR, name), encoding="utf-8") as f:
+            text = f.read()
+        _header_cache[name] = text
+    return text
+
+
+def headers_source(names):
+    """The text of the kernel headers ``names`` with their ``#include "..."`` lines expanded,
+    each file once, ``operators.cuh`` first.
+
+    Inlining (rather than ``-I``) makes the source self-contained, so CuPy's disk cache, keyed
+    by the source text, never serves a kernel built from an older header.
+    """
+    seen = set()
+    out = []
+
+    def expand(name):
+        if name in seen:
+            return
+        seen.add(name)
+        text = _read(name)
+
+        def include(match):
+            expand(match.group(1))
+            return ""
+
+        body = _PRAGMA_ONCE.sub("", _INCLUDE.sub(include, text))
+        out.append(f"// ---- {name} ----\n{body}")
+
+    expand("operators.cuh")
+    for name in names:
+        expand(name)
+    return "\n".join(out)
+
+
+def _c(dtype):
+    return dtype.c_type
+
+
+def _tag(dtype):
+    return dtype.name
+
+
+# -- adapters: a functor bound to a kernel's calling convention -----------------------------
+
+def _base_op(op):
+    """(the typed operator whose functor is used, whether its operands are swapped)."""
+    if isinstance(op, SwappedBinaryOp):
+        return op.op, True
+    return op, False
+
+
+def op_key(op):
+    """A hashable, stable identity for a typed operator (a swapped operator is made anew for
+    every call, so it is keyed by the operator it wraps)."""
+    base, swapped = _base_op(op)
+    return ("swap", base) if swapped else base
+
+
+class Adapter:
+    """One generated struct: its name, its source, and the functors it needs."""
+
+    __slots__ = ("name", "source", "functors")
+
+    def __init__(self, name, source, functors):
+        self.name = name
+        self.source = source
+        self.functors = functors
+
+
+_FN = "__device__ __forceinline__"
+
+
+def _fn(sig, body):
+    return f"    __device__ __forceinline__ {sig} const {{ {body} }}\n"
+
+
+def _binary_call(op, xa, yb, pos="ai, aj, bi, bj"):
+    """C++ that calls a (maybe swapped) typed binary operator's functor on values already of
+    its operand types.  A swapped operator (``f'(x, y) = f(y, x)`` over a transposed matrix,
+    see ``ops.swapped``) passes the operands exchanged and each position
+    transposed, so a positional ``f`` reads the coordinates it would have read unswapped."""
+    base, swapped = _base_op(op)
+    f = codegen.functor_name(base)
+    if swapped:
+        return f"{f}()({yb}, {xa}, bj, bi, aj, ai)"
+    return f"{f}()({xa}, {yb}, {pos})"
+
+
+def mult_adapter(op, a_type, b_type, z_type):
+    """``z_t operator()(A a, B b, ai, aj, bi, bj)``: a binary operator on stored values of
+    types ``a_type``/``b_type`` (cast to the operator's types first), its result cast to
+    ``z_type`` (a semiring's monoid type, or the operator's own return type)."""
+    base, swapped = _base_op(op)
+    name = (f"mul_{'swap_' if swapped else ''}{base.parent.name}_{_tag(base.type)}__"
+            f"{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
+    x, y = _c(op.type), _c(op.type2)
+    call = _binary_call(op, f"gbk::cast<{x}>(a)", f"gbk::cast<{y}>(b)")
+    src = (f"struct {name} {{\n    typedef {_c(z_type)} z_t;\n    typedef char param_t;\n"
+           f"    __device__ {name}(param_t) {{}}\n"
+           + _fn(f"z_t operator()({_c(a_type)} a, {_c(b_type)} b, idx_t ai, idx_t aj, "
+                 "idx_t bi, idx_t bj)",
+                 f"return gbk::cast<z_t>({call});")
+           + "};\n")
+    return Adapter(name, src, [base])
+
+
+# Bit patterns that mark an empty float accumulator of the atomics (quiet NaNs with a payload
+# no operator produces; CUDA's own NaN is all ones), so the first value folded in replaces it
+# exactly.
+_EMPTY_BITS = {"FP32": 0x7FE5A5A5, "FP64": 0x7FFDA5A5A5A5A5A5}
+
+
+def monoid_adapter(monoid):
+    """A typed monoid as the reductions and atomics see it."""
+    f = codegen.functor_name(monoid)
+    t = monoid.return_type
+    name = f"mon_{monoid.parent.name}_{_tag(t)}"
+    ct = _c(t)
+    lines = [f"struct {name} {{", f"    typedef {ct} t;",
+             f"    static constexpr bool is_any = {f}::is_any;",
+             f"    static constexpr bool has_terminal = {f}::has_terminal;",
+             f"    static __device__ __forceinline__ t identity() {{ return {f}::identity(); }}",
+             f"    static __device__ __forceinline__ t terminal() {{ return {f}::terminal(); }}",
+             f"    static __device__ __forceinline__ t combine(t x, t y) {{ return {f}()(x, y); }}"]
+    if t.name in _EMPTY_BITS:
+        bits = f"0x{_EMPTY_BITS[t.name]:X}ULL"
+        word = "unsigned int" if t.name == "FP32" else "unsigned long long"
+        lines += [
+            f"    static {_FN} t empty() {{ return gbk::from_bits<t>({bits}); }}",
+            f"    static {_FN} bool is_empty(t x) {{ union {{ t v; {word} u; }} c; c.v = x; "
+            f"return c.u == ({word}){bits}; }}"]
+    else:
+        lines += ["    static __device__ __forceinline__ t empty() { return identity(); }",
+                  "    static __device__ __forceinline__ bool is_empty(t) { return false; }"]
+    lines.append("};\n")
+    return Adapter(name, "\n".join(lines), [monoid])
+
+
+def map_adapter(op, a_type, extra=None):
+    """``z_t operator()(A a, idx_t i, idx_t j)`` for apply and select.
+
+    ``op`` is a typed unary or index-unary operator, a typed binary operator with a bound
+    scalar (``extra`` = "left" or "right"), or None for a cast to ``extra`` (a DataType)."""
+    ca = _c(a_type)
+    if op is None:
+        z = extra
+        name = f"map_cast_{_tag(a_type)}_{_tag(z)}"
+        body, param, uses_index, functors = "return gbk::cast<z_t>(a);", "char", "false", []
+    else:
+        f = codegen.functor_name(op)
+        z = op.return_type
+        x = _c(op.type)
+        kind = op.opclass
+        functors = [op]
+        if kind == "UnaryOp":
+            name = f"map_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
+            body = f"return gbk::cast<z_t>({f}()(gbk::cast<{x}>(a), i, j));"
+            param, uses_index = "char", "true" if op.position is not None else "false"
+        elif kind == "BinaryOp":
+            name = f"map_{extra}_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
+            if extra == "left":
+                call = f"{f}()(p, gbk::cast<{_c(op.type2)}>(a), i, j, i, j)"
+                param = x
+            else:
+                call = f"{f}()(gbk::cast<{x}>(a), p, i, j, i, j)"
+                param = _c(op.type2)
+            body = f"return gbk::cast<z_t>({call});"
+            uses_index = "true" if op.position is not None else "false"
+        else:  # IndexUnaryOp / SelectOp
+            name = f"map_iu_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
+            param = "int64_t" if not op.uses_value else x
+            body = f"return gbk::cast<z_t>({f}()(gbk::cast<{x}>(a), i, j, p));"
+            uses_index = "true"
+    src = (f"struct {name} {{\n    typedef {_c(z)} z_t;\n    typedef {param} param_t;\n"
+           f"    static constexpr bool uses_index = {uses_index};\n    param_t p;\n"
+           f"    __device__ {name}(param_t q) : p(q) {{}}\n"
+           + _fn(f"z_t operator()({ca} a, idx_t i, idx_t j)", body) + "};\n")
+    return Adapter(name, src, functors)
+
+
+def zip_adapter(kind, op, a_type, b_type, z_type):
+    """Element-wise adapter: ``both(a, b, i, j)``, ``only_a(a, i, j)``, ``only_b(b, i, j)``.
+
+    ``kind`` is "mult" (intersection), "add" (an entry of one operand only is copied, cast to
+    ``z_type``, also for a positional operator, as SuiteSparse) or "union" (a missing operand
+    takes the bound default ``p`` (left) or ``p2`` (right))."""
+    base, swapped = _base_op(op)
+    x, y = _c(op.type), _c(op.type2)
+    ca, cb = _c(a_type), _c(b_type)
+    name = (f"zip_{kind}_{'swap_' if swapped else ''}{base.parent.name}_{_tag(base.type)}__"
+            f"{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
+    both = _binary_call(op, f"gbk::cast<{x}>(a)", f"gbk::cast<{y}>(b)", "i, j, i, j")
+    if kind == "union":
+        p1, p2 = x, y
+        only_a = _binary_call(op, f"gbk::cast<{x}>(a)", "p2", "i, j, i, j")
+        only_b = _binary_call(op, "p", f"gbk::cast<{y}>(b)", "i, j, i, j")
+    else:
+        p1 = p2 = "char"
+        only_a, only_b = "a", "b"
+    # The positional forms of _binary_call name ai.. for swapped ops; bind them to (i, j).
+    pos_bind = "idx_t ai = i, aj = j, bi = i, bj = j; (void)ai; (void)aj; (void)bi; (void)bj; "
+    src = (f"struct {name} {{\n    typedef {_c(z_type)} z_t;\n    typedef {p1} param_t;\n"
+           f"    typedef {p2} param2_t;\n    param_t p;\n    param2_t p2;\n"
+           f"    __device__ {name}(param_t q, param2_t q2 = param2_t()) : p(q), p2(q2) {{}}\n"
+           + _fn(f"z_t both({ca} a, {cb} b, idx_t i, idx_t j)",
+                 f"{pos_bind}return gbk::cast<z_t>({both});")
+           + _fn(f"z_t only_a({ca} a, idx_t i, idx_t j)",
+                 f"{pos_bind}(void)a; return gbk::cast<z_t>({only_a});")
+           + _fn(f"z_t only_b({cb} b, idx_t i, idx_t j)",
+                 f"{pos_bind}(void)b; return gbk::cast<z_t>({only_b});")
+           + "};\n")
+    return Adapter(name, src, [base])
+
+
+# -- programs --------------------------------------------------------------------------------
+
+class Program:
+    """The source of one problem key: headers, functors, adapters, and the kernels to get."""
+
+    __slots__ = ("headers", "adapters", "kernels")
+
+    def __init__(self, headers, adapters, kernels):
+        self.headers = headers
+        self.adapters = adapters
+        self.kernels = kernels
+
+    def source(self):
+        return translation_unit([self])
+
+
+_STRUCT = re.compile(r"^struct (\w+)", re.M)
+
+
+def _structs(text):
+    """``[(name, source)]`` of the top-level structs of a ``codegen.functor_source`` text, so
+    that functors shared by several operators (a semiring's monoid and multiplier) are emitted
+    once per program."""
+    starts = [(m.start(), m.group(1)) for m in _STRUCT.finditer(text)]
+    ends = [s for s, _ in starts[1:]] + [len(text)]
+    return [(name, text[s:e].strip() + "\n") for (s, name), e in zip(starts, ends)]
+
+
+def translation_unit(programs, instantiate=False):
+    """One compilable text for several programs: their headers, functors and adapters once
+    each.  With ``instantiate``, each kernel's address is taken, so that nvcc (which has no
+    name expressions) emits it; the CPU-only compile test builds its sources this way."""
+    headers = []
+    for program in programs:
+        headers += [h for h in program.headers if h not in headers]
+    functors, adapters, seen = [], [], set()
+    for program in programs:
+        for ad in program.adapters:
+            for op in ad.functors:
+                for name, part in _structs(codegen.functor_source(op)):
+                    if name not in seen:
+                        seen.add(name)
+                        functors.append(part)
+    for program in programs:
+        for ad in program.adapters:
+            if ad.name not in seen:
+                seen.add(ad.name)
+                adapters.append(ad.source)
+    parts = [headers_source(headers), "// ---- functors ----", *functors,
+             "// ---- adapters ----", *adapters]
+    if instantiate:
+        names = []
+        for program in programs:
+            names += [k for k in program.kernels if k not in names]
+        parts += [f"static void* gbk_instance_{k} = (void*)&{name};"
+                  for k, name in enumerate(names)]
+    return "\n".join(parts) + "\n"
+
+
+class Kernels:
+    """The compiled kernels of one program on one device, in the program's order."""
+
+    __slots__ = ("fns",)
+
+    def __init__(self, fns):
+        self.fns = fns
+
+
+_compiled = {}  # (device_id, key) -> Kernels
+_current_device = None
+
+
+def kernels(key, build):
+    """The :class:`Kernels` of problem ``key`` on the current device, compiling ``build()``
+    (a :class:`Program`) the first time the key is seen there."""
+    global _current_device
+    if _current_device is None:
+        import cupy
+
+        _current_device = cupy.cuda.runtime.getDevice
+    device_id = _current_device()
+    found = _compiled.get((device_id, key))
+    if found is not None:
+        return found
+    with _lock:
+        found = _compiled.get((device_id, key))
+        if found is None:
+            found = _compile(device_id, build())
+            _compiled[(device_id, key)] = found
+        return found
+
+
+def _compile(device_id, program):
+    import cupy
+
+    source = program.source()
+    start = time.perf_counter()
+    with cupy.cuda.Device(device_id):
+        module = cupy.RawModule(code=source, options=OPTIONS,
+                                name_expressions=list(program.kernels))
+        fns = tuple(module.get_function(name) for name in program.kernels)
+    if logger.isEnabledFor(logging.DEBUG):
+        logger.debug("cuda: compiled %s on device %d in %.3f s", ", ".join(program.kernels),
+                     device_id, time.perf_counter() - start)
+    return Kernels(fns)
+
+
+# -- launching -------------------------------------------------------------------------------
+
+def grid_for(threads):
+    """Blocks of BLOCK threads for ``threads`` threads of work (at least one block)."""
+    blocks = (threads + BLOCK - 1) // BLOCK
+    return max(1, min(blocks, MAX_GRID))
+
+
+def launch(fn, threads, args):
+    """Launch ``fn`` on the current stream with enough threads for ``threads`` work items."""
+    fn((grid_for(threads),), (BLOCK,), args)
+
+
+def launch_warps(fn, items, args):
+    """Launch a warp-per-item kernel."""
+    fn((grid_for(items * 32),), (BLOCK,), args)
+
+
+def scalar(value, dtype):
+    """A NumPy scalar of exactly ``dtype`` for a kernel argument (CuPy passes a scalar by its
+    bytes, so a Python int would arrive as int64 whatever the parameter's type)."""
+    return np.asarray(value).astype(dtype.np_type)[()]

@@ -1,0 +1,125 @@
+// Reductions with any monoid: segments (rows of a matrix, runs of equal keys), a whole array,
+// and the in-order fold that combines duplicates when a matrix is built.
+//
+// Monoid adapters (jit.py) provide: `typedef ... t; is_any; has_terminal; identity();
+// terminal(); combine(x, y)`.  Reductions start from the first element rather than the
+// identity, so that a reduction of one element returns that element exactly (fmin(inf, NaN)
+// would otherwise turn a lone NaN into inf, unlike the CPU backend and SuiteSparse).
+#pragma once
+#include "common.cuh"
+
+namespace gbk {
+
+// Combine the (value, have) pairs of a warp into lane 0.
+template <class M>
+__device__ __forceinline__ void warp_fold(typename M::t& acc, bool& have) {
+    for (int d = 16; d > 0; d >>= 1) {
+        typename M::t o = shfl_down(acc, d);
+        int oh = __shfl_down_sync(GBK_ALL_LANES, (int)have, d);
+        if (oh) {
+            acc = have ? M::combine(acc, o) : o;
+            have = true;
+        }
+    }
+}
+
+template <class M>
+__device__ __forceinline__ bool reached_terminal(typename M::t x) {
+    return M::has_terminal && x == M::terminal();
+}
+
+}  // namespace gbk
+
+// out[s] = the monoid over a[offsets[k] : offsets[k + 1]], k = seg_ids ? seg_ids[s] : s.
+// Every segment must be non-empty.  WARP: one warp per segment (long segments), else one
+// thread per segment (short runs, such as the products of one output entry of SpGEMM).
+// `any` takes the first element of the segment, as the CPU backend does.
+template <class M, class A, bool WARP>
+__global__ void gbk_reduce_segments(idx_t nseg, const idx_t* offsets, const idx_t* seg_ids,
+                                    const A* a, typename M::t* out) {
+    typedef typename M::t T;
+    if (WARP) {
+        for (idx_t s = gbk::global_warp(); s < nseg; s += gbk::warp_count()) {
+            idx_t k = seg_ids ? seg_ids[s] : s;
+            idx_t lo = offsets[k], hi = offsets[k + 1];
+            if (M::is_any) {
+                if (gbk::lane() == 0) out[s] = gbk::cast<T>(a[lo]);
+                continue;
+            }
+            T acc = M::identity();
+            bool have = false;
+            for (idx_t e = lo + gbk::lane(); e < hi; e += 32) {
+                T v = gbk::cast<T>(a[e]);
+                acc = have ? M::combine(acc, v) : v;
+                have = true;
+                if (gbk::reached_terminal<M>(acc)) break;
+            }
+            gbk::warp_fold<M>(acc, have);
+            if (gbk::lane() == 0) out[s] = acc;
+        }
+    } else {
+        for (idx_t s = gbk::global_id(); s < nseg; s += gbk::grid_size()) {
+            idx_t k = seg_ids ? seg_ids[s] : s;
+            idx_t lo = offsets[k], hi = offsets[k + 1];
+            T acc = gbk::cast<T>(a[lo]);
+            if (!M::is_any) {
+                for (idx_t e = lo + 1; e < hi && !gbk::reached_terminal<M>(acc); ++e)
+                    acc = M::combine(acc, gbk::cast<T>(a[e]));
+            }
+            out[s] = acc;
+        }
+    }
+}
+
+#define GBK_REDUCE_BLOCK 256
+
+// One pass of a whole-array reduction: block b writes the monoid of its share of a (entries
+// with a_have[e] == 0 are skipped when a_have is given) to out[b], and whether it had any
+// entry to out_have[b].  Run again on the partials with one block to finish.
+template <class M, class A>
+__global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
+gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* out,
+               unsigned char* out_have) {
+    typedef typename M::t T;
+    __shared__ T wacc[GBK_REDUCE_BLOCK / 32];
+    __shared__ int whave[GBK_REDUCE_BLOCK / 32];
+    T acc = M::identity();
+    bool have = false;
+    for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
+        if (a_have && !a_have[e]) continue;
+        T v = gbk::cast<T>(a[e]);
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
+    }
+    gbk::warp_fold<M>(acc, have);
+    int w = threadIdx.x >> 5;
+    if (gbk::lane() == 0) {
+        wacc[w] = acc;
+        whave[w] = have;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        T r = M::identity();
+        bool h = false;
+        for (int k = 0; k < (int)(blockDim.x >> 5); ++k) {
+            if (!whave[k]) continue;
+            r = h ? M::combine(r, wacc[k]) : wacc[k];
+            h = true;
+        }
+        out[blockIdx.x] = r;
+        out_have[blockIdx.x] = h;
+    }
+}
+
+// out[s] = the left fold, in input order, of v[offsets[s] : offsets[s + 1]] with a binary
+// adapter F (build's dup_op need not be associative): acc = F(acc, v[e]) in F's input type X.
+template <class F, class X, class D>
+__global__ void gbk_fold_segments(idx_t nseg, const idx_t* offsets, const X* v, D* out) {
+    F op(0);
+    for (idx_t s = gbk::global_id(); s < nseg; s += gbk::grid_size()) {
+        idx_t lo = offsets[s], hi = offsets[s + 1];
+        X acc = v[lo];
+        for (idx_t e = lo + 1; e < hi; ++e) acc = gbk::cast<X>(op(acc, v[e], 0, 0, 0, 0));
+        out[s] = gbk::cast<D>(acc);
+    }
+}

@@ -1,0 +1,29 @@
+// Structure kernels shared by several primitives: expanding counts into (source, occurrence)
+// pairs, and the row of every entry of a CSR matrix.
+#pragma once
+#include "common.cuh"
+
+// For every output p < total: src[p] = the s with scan[s] <= p < scan[s + 1] (scan: an
+// exclusive scan of n counts, scan[n] = total), occ[p] = p - scan[s].  occ may be null.
+// With scan = indptr this gives the row of every entry.
+__global__ void gbk_expand(idx_t total, idx_t n, const idx_t* scan, idx_t* src, idx_t* occ) {
+    for (idx_t p = gbk::global_id(); p < total; p += gbk::grid_size()) {
+        idx_t s = gbk::upper_bound(scan, 0, n + 1, p) - 1;
+        src[p] = s;
+        if (occ) occ[p] = p - scan[s];
+    }
+}
+
+// flags[p] = 1 where a run of equal (row, col) pairs starts in sorted COO arrays.
+__global__ void gbk_pair_run_starts(idx_t n, const idx_t* rows, const idx_t* cols,
+                                    unsigned char* flags) {
+    for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
+        flags[p] = (p == 0 || rows[p] != rows[p - 1] || cols[p] != cols[p - 1]) ? 1 : 0;
+}
+
+// flags[p] = 1 where a run of equal pairs ends (the last duplicate wins in assign).
+__global__ void gbk_pair_run_ends(idx_t n, const idx_t* rows, const idx_t* cols,
+                                  unsigned char* flags) {
+    for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
+        flags[p] = (p + 1 == n || rows[p] != rows[p + 1] || cols[p] != cols[p + 1]) ? 1 : 0;
+}

@@ -1,0 +1,56 @@
+"""GPU memory: CuPy's default memory pool, and the backend's entry-point guard.
+
+Every primitive runs inside :func:`guarded`: on the backend's device, and with CuPy's
+out-of-memory error turned into :class:`graphblast.exceptions.OutOfMemory` saying what was
+asked for and what was free.  Storage is immutable, so a failed primitive has changed nothing;
+the guard raises only after the failed call's frames (and the GPU arrays they held) are gone,
+so the memory is back in the pool for the next call.
+"""
+
+import functools
+
+import cupy as cp
+
+from ...exceptions import OutOfMemory
+
+
+def memory_status():
+    """(bytes free on the device plus cached by the pool, pool limit or 0, bytes in use)."""
+    pool = cp.get_default_memory_pool()
+    free_device, _ = cp.cuda.runtime.memGetInfo()
+    return free_device + pool.free_bytes(), pool.get_limit(), pool.used_bytes()
+
+
+def _message(error, what, device_id):
+    requested = getattr(error, "_size", None)
+    free, limit, used = memory_status()
+    if limit:
+        free = min(free, max(limit - used, 0))
+    asked = f"{requested:,} bytes" if requested is not None else "an allocation"
+    text = (f"GPU out of memory in {what} on cuda:{device_id}: requested {asked}, "
+            f"{free:,} bytes free")
+    if limit:
+        text += f" under the memory pool limit of {limit:,} bytes"
+    return (text + ". The objects involved are unchanged; free memory (del unused objects, or "
+            "raise cupy.get_default_memory_pool().set_limit) or use smaller inputs, then "
+            "retry.")
+
+
+def guarded(fn, device_id, what=None):
+    """``fn`` run on cuda:``device_id``, with out-of-memory errors as OutOfMemory."""
+    what = what or fn.__name__
+    get_device = cp.cuda.runtime.getDevice
+    oom = cp.cuda.memory.OutOfMemoryError
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            if get_device() == device_id:
+                return fn(*args, **kwargs)
+            with cp.cuda.Device(device_id):
+                return fn(*args, **kwargs)
+        except oom as error:
+            message = _message(error, what, device_id)
+        raise OutOfMemory(message)
+
+    return wrapper

@@ -1,0 +1,294 @@
+"""Matrix products on the GPU: mxv/vxm (SpMV pull, SpMSpV push), mxm (expand-sort-compress
+SpGEMM for any semiring, masked dot products) and kronecker.
+
+Every product takes the mask: mxv/vxm skip the outputs it excludes, a plain mask turns mxm
+into dot products over the mask's entries only, a complemented one drops excluded products
+before the sort.  Such results are marked (blocks.under_mask) so that the write-back with
+``replace`` costs nothing.
+"""
+
+import weakref
+
+import cupy as cp
+import numpy as np
+
+from ... import plan
+from ...config import config
+from ..base import CSR, SparseVector
+from . import blocks, jit, programs
+from .apply import reduce_segments
+from .blocks import INDEX, i64
+from .storage import empty_matrix, transpose
+
+# mxv/vxm with both dimensions of the matrix at most this go to the one-block kernel
+# (GBK_SMALL_N in spmv.cuh).
+SMALL = 1024
+
+# Products expanded at once by the general SpGEMM (keys and values: about 40 bytes each with
+# the sort's scratch space).
+CHUNK = 1 << 24
+
+
+# -- matrix-vector ---------------------------------------------------------------------------
+
+def mxv(A, u, semiring, mask):
+    """w = A (+.x) u: pull over A's rows, or push from u's entries over A', as the planner
+    estimates cheaper.  The estimate of push's work is u's share of A's entries (exact degree
+    sums would cost a synchronization per call)."""
+    push_work = int(A.nvals * (u.nvals / max(A.ncols, 1)))
+    choice, _ = plan.direction(push_work, A.nvals)
+    if choice == "push":
+        return _mv(transpose(A, config["transpose_cache"]), u, semiring, mask, False, True)
+    return _mv(A, u, semiring, mask, False, False)
+
+
+def vxm(u, A, semiring, mask):
+    """w = u' (+.x) A: push from u's entries over A's rows, or pull over A'."""
+    push_work = int(A.nvals * (u.nvals / max(A.nrows, 1)))
+    choice, _ = plan.direction(push_work, A.nvals)
+    if choice == "push":
+        return _mv(A, u, semiring, mask, True, True)
+    return _mv(transpose(A, config["transpose_cache"]), u, semiring, mask, True, False)
+
+
+def _mv_kernels(kind, semiring, M, u, vfirst, push):
+    return jit.kernels(*programs.mv(kind, semiring, M.dtype, u.dtype, vfirst, push)).fns
+
+
+def _mask_args(mask):
+    """(nvals, indices, values, kind, complement) of a vector mask for the kernels."""
+    if mask is None:
+        return i64(0), None, None, np.int32(0), np.int32(0)
+    m = mask.data
+    return (i64(m.indices.shape[0]), m.indices, m.values, np.int32(programs.mask_kind(mask)),
+            np.int32(mask.complement))
+
+
+def _mv(M, u, semiring, mask, vfirst, push):
+    """The product of CSR M with vector u: pull gives one output per row of M, push one per
+    column.  ``vfirst``: the vector is the multiply's first operand (vxm)."""
+    n_out = M.ncols if push else M.nrows
+    n_in = M.nrows if push else M.ncols
+    t = semiring.monoid.return_type
+    ref = None if mask is None else weakref.ref(mask)
+    if n_out <= SMALL and n_in <= SMALL:
+        return _mv_small(M, u, semiring, mask, vfirst, push, n_out, n_in, t, ref)
+    ks = _mv_kernels("general", semiring, M, u, vfirst, push)
+    allowed = None
+    if mask is not None:
+        allowed = (cp.ones if mask.complement else cp.zeros)(n_out, dtype=cp.uint8)
+        nm, m_idx, m_vals, kind, complement = _mask_args(mask)
+        if nm:
+            jit.launch(ks[-1], int(nm), (nm, m_idx, m_vals, kind, complement, allowed))
+    nu = u.nvals
+    flags = cp.zeros(n_out, dtype=cp.uint8)
+    if push:
+        vals = cp.empty(n_out, dtype=t.np_type)
+        if semiring.monoid.parent.name == "any":
+            win = cp.full(n_out, np.iinfo(np.int64).max, dtype=np.int64)
+            if nu:
+                jit.launch_warps(ks[0], nu, (i64(nu), u.indices, M.indptr, M.indices, allowed,
+                                             win))
+                jit.launch_warps(ks[1], nu, (i64(nu), u.indices, u.values, M.indptr, M.indices,
+                                             M.values, allowed, win, vals, flags))
+        elif nu:
+            jit.launch(ks[0], n_out, (i64(n_out), vals))
+            jit.launch_warps(ks[1], nu, (i64(nu), u.indices, u.values, M.indptr, M.indices,
+                                         M.values, allowed, vals, flags))
+    else:
+        udense = cp.empty(n_in, dtype=u.dtype.np_type)
+        upresent = cp.zeros(n_in, dtype=cp.uint8)
+        if nu:
+            jit.launch(ks[0], nu, (i64(nu), u.indices, u.values, udense, upresent))
+        vals = cp.empty(n_out, dtype=t.np_type)
+        if n_out:
+            jit.launch_warps(ks[1], n_out, (i64(n_out), M.indptr, M.indices, M.values, udense,
+                                            upresent, allowed, vals, flags))
+    return blocks.under_mask(blocks.compact_dense(flags, vals, n_out, t), ref)
+
+
+def _mv_small(M, u, semiring, mask, vfirst, push, n_out, n_in, t, ref):
+    """The whole product in one block (gbk_mv_small): one launch, one 8-byte copy back."""
+    (fn,) = _mv_kernels("small", semiring, M, u, vfirst, push)
+    buf = cp.empty(n_out + 1, dtype=INDEX)  # output indices, then the count
+    count = buf[n_out:]
+    vals = cp.empty(n_out, dtype=t.np_type)
+    nm, m_idx, m_vals, kind, complement = _mask_args(mask)
+    fn((1,), (256,), (i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(u.nvals),
+                      u.indices, u.values, nm, m_idx, m_vals, kind, complement, buf, vals,
+                      count))
+    k = int(count.get()[0])
+    if ref is None:
+        return SparseVector(n_out, t, buf[:k], vals[:k])
+    out = blocks.MaskedVector(n_out, t, buf[:k], vals[:k])
+    out._under_mask = ref
+    return out
+
+
+# -- matrix-matrix ---------------------------------------------------------------------------
+
+def mxm(A, B, semiring, mask):
+    """C = A (+.x) B.  A plain (not complemented) mask computes only its entries, by dot
+    products against B'; otherwise every product is expanded, sorted and reduced, except that
+    plus_times on FP32/FP64 without a mask goes to cuSPARSE."""
+    if mask is not None and not mask.complement:
+        return blocks.under_mask(_mxm_dot(A, B, semiring, mask), weakref.ref(mask))
+    if mask is None and _cusparse_applies(A, B, semiring):
+        return _mxm_cusparse(A, B, semiring)
+    C = _mxm_expand(A, B, semiring, mask)
+    return C if mask is None else blocks.under_mask(C, weakref.ref(mask))
+
+
+_INT32_MAX = 2**31 - 1
+
+
+def _cusparse_applies(A, B, semiring):
+    mult, add = semiring.binaryop, semiring.monoid
+    t = add.return_type
+    return (add.parent.name == "plus" and mult.parent.name == "times" and t.is_float
+            and mult.type is t and mult.type2 is t and A.dtype is t and B.dtype is t
+            and max(A.nrows, A.ncols, B.ncols, A.nvals, B.nvals) <= _INT32_MAX)
+
+
+def _cusparse(A, values):
+    from cupyx.scipy import sparse
+
+    return sparse.csr_matrix((values, A.indices.astype(np.int32), A.indptr.astype(np.int32)),
+                             shape=(A.nrows, A.ncols))
+
+
+def _mxm_cusparse(A, B, semiring):
+    """plus_times on floats by cuSPARSE.  cuSPARSE may drop entries whose sum cancels to zero,
+    which GraphBLAS keeps, so the structure comes from the product of the patterns (all ones:
+    nothing cancels) and the numeric product's values are placed into it."""
+    t = semiring.monoid.return_type
+    ones_a = cp.ones(A.nvals, dtype=t.np_type)
+    ones_b = cp.ones(B.nvals, dtype=t.np_type)
+    P = _cusparse(A, ones_a) @ _cusparse(B, ones_b)
+    N = _cusparse(A, A.values) @ _cusparse(B, B.values)
+    P.sort_indices()
+    N.sort_indices()
+    indptr = P.indptr.astype(INDEX)
+    indices = P.indices.astype(INDEX)
+    C = CSR(A.nrows, B.ncols, t, indptr, indices, None)
+    if N.nnz == P.nnz:
+        C.values = N.data
+        return C
+    vals = cp.zeros(P.nnz, dtype=t.np_type)
+    if N.nnz:
+        numeric = CSR(A.nrows, B.ncols, t, N.indptr.astype(INDEX), N.indices.astype(INDEX),
+                      N.data)
+        pos, _ = blocks.match(numeric, C)
+        vals[pos] = numeric.values
+    C.values = vals
+    return C
+
+
+def _mxm_dot(A, B, semiring, mask):
+    M = mask.data
+    t = semiring.monoid.return_type
+    BT = transpose(B, config["transpose_cache"])
+    (fn,) = jit.kernels(*programs.dot(semiring, A.dtype, B.dtype)).fns
+    nm = M.nvals
+    vals = cp.empty(nm, dtype=t.np_type)
+    flags = cp.empty(nm, dtype=cp.uint8)
+    if nm:
+        jit.launch(fn, nm, (i64(nm), M.indptr, i64(M.nrows), M.indices, M.values,
+                            np.int32(programs.mask_kind(mask)), A.indptr, A.indices, A.values,
+                            BT.indptr, BT.indices, BT.values, vals, flags))
+    return blocks.compact_entries(M, flags, dtype=t, values=vals)
+
+
+def _row_chunks(A, wscan, total_work, ncols):
+    """Row ranges [r0, r1) whose products number at most CHUNK (a row with more is a chunk of
+    its own) and whose keys (row - r0) * ncols + col fit in int64."""
+    max_rows = max(1, (2**62) // max(ncols, 1))
+    if total_work <= CHUNK and A.nrows <= max_rows:
+        return [(0, A.nrows, 0, A.nvals, total_work)]
+    indptr = A.indptr.get()
+    row_work = wscan[A.indptr].get()
+    chunks = []
+    r0 = 0
+    while r0 < A.nrows:
+        r1 = int(np.searchsorted(row_work, row_work[r0] + CHUNK, side="right")) - 1
+        r1 = min(max(r1, r0 + 1), A.nrows, r0 + max_rows)
+        chunks.append((r0, r1, int(indptr[r0]), int(indptr[r1]),
+                       int(row_work[r1] - row_work[r0])))
+        r0 = r1
+    return chunks
+
+
+def _mxm_expand(A, B, semiring, mask):
+    """Expand-sort-compress SpGEMM; a (complemented) mask drops products before the sort."""
+    t = semiring.monoid.return_type
+    nrows, ncols = A.nrows, B.ncols
+    if A.nvals == 0 or B.nvals == 0:
+        return empty_matrix(nrows, ncols, t)
+    k_work, k_expand, k_starts, k_offsets = jit.kernels(*programs.spgemm(
+        semiring, A.dtype, B.dtype)).fns
+    na = A.nvals
+    work = cp.empty(na, dtype=INDEX)
+    jit.launch(k_work, na, (i64(na), A.indices, B.indptr, work))
+    wscan = blocks.exclusive_scan(work)
+    total_work = blocks.total(wscan)
+    if total_work == 0:
+        return empty_matrix(nrows, ncols, t)
+    m = mask.data if mask is not None else None
+    kind = np.int32(0 if mask is None else programs.mask_kind(mask))
+    complement = np.int32(0 if mask is None else mask.complement)
+    out_rows, out_cols, out_vals = [], [], []
+    for r0, r1, e0, e1, nprod in _row_chunks(A, wscan, total_work, ncols):
+        if nprod == 0:
+            continue
+        keys = cp.empty(nprod, dtype=INDEX)
+        vals = cp.empty(nprod, dtype=t.np_type)
+        jit.launch(k_expand, nprod, (
+            i64(nprod), i64(e0), i64(e1), wscan, A.indptr, i64(nrows), A.indices, A.values,
+            B.indptr, B.indices, B.values, i64(ncols), i64(r0),
+            None if m is None else m.indptr, None if m is None else m.indices,
+            None if m is None else m.values, kind, complement, keys, vals))
+        order = cp.argsort(keys)
+        keys = keys[order]
+        vals = vals[order]
+        flags = cp.empty(nprod, dtype=cp.uint8)
+        jit.launch(k_starts, nprod, (i64(nprod), keys, flags))
+        scan = blocks.exclusive_scan(flags)
+        nruns = blocks.total(scan)
+        if nruns == 0:
+            continue
+        offsets = cp.empty(nruns + 1, dtype=INDEX)
+        rows = cp.empty(nruns, dtype=INDEX)
+        cols = cp.empty(nruns, dtype=INDEX)
+        jit.launch(k_offsets, nprod, (i64(nprod), keys, flags, scan, i64(ncols), i64(r0),
+                                      offsets, rows, cols))
+        out_rows.append(rows)
+        out_cols.append(cols)
+        out_vals.append(reduce_segments(vals, t, offsets, None, nruns, nprod,
+                                        semiring.monoid))
+    if not out_rows:
+        return empty_matrix(nrows, ncols, t)
+    rows = out_rows[0] if len(out_rows) == 1 else cp.concatenate(out_rows)
+    cols = out_cols[0] if len(out_cols) == 1 else cp.concatenate(out_cols)
+    vals = out_vals[0] if len(out_vals) == 1 else cp.concatenate(out_vals)
+    return CSR(nrows, ncols, t, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)
+
+
+# -- kronecker -------------------------------------------------------------------------------
+
+def kronecker(A, B, op):
+    """C(iA*mB + iB, jA*nB + jB) = op(A(iA, jA), B(iB, jB)), in row-major order directly."""
+    nrows, ncols = A.nrows * B.nrows, A.ncols * B.ncols
+    t = op.return_type
+    nnz = A.nvals * B.nvals
+    if nnz == 0:
+        return empty_matrix(nrows, ncols, t)
+    k_counts, k_kron = jit.kernels(*programs.kron(op, A.dtype, B.dtype)).fns
+    counts = cp.empty(nrows, dtype=INDEX)
+    jit.launch(k_counts, nrows, (i64(nrows), A.indptr, B.indptr, i64(B.nrows), counts))
+    indptr = blocks.exclusive_scan(counts)
+    out_idx = cp.empty(nnz, dtype=INDEX)
+    out_vals = cp.empty(nnz, dtype=t.np_type)
+    jit.launch(k_kron, nnz, (i64(nnz), indptr, i64(nrows), A.indptr, A.indices, A.values,
+                             B.indptr, B.indices, B.values, i64(B.nrows), i64(B.ncols),
+                             out_idx, out_vals))
+    return CSR(nrows, ncols, t, indptr, out_idx, out_vals)

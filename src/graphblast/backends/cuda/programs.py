@@ -1,0 +1,170 @@
+"""Every problem key of the CUDA backend and the program (source + kernels) it names.
+
+Each function returns ``(key, build)`` for :func:`jit.kernels`: the key is a cheap tuple of
+the things that select an instantiation (operators, types, mask kind, formats), ``build()``
+makes the :class:`jit.Program` only the first time.  The primitives (``mxm.py``, ...) and the
+CPU-only compile test use the same functions, so the test compiles exactly what runs.  No
+CuPy here.
+"""
+
+from . import jit
+
+_TF = ("false", "true")
+
+
+def _one(key, headers, names):
+    """A program of operator-free kernels."""
+    return key, lambda: jit.Program(headers, [], names)
+
+
+# -- structure and write-back ----------------------------------------------------------------
+
+def structure(name):
+    """gbk_expand, gbk_pair_run_starts or gbk_pair_run_ends."""
+    return _one(("structure", name), ["structure.cuh"], [name])
+
+
+def match(vec):
+    return _one(("match", vec), ["ewise.cuh"], [f"gbk_match<{_TF[vec]}>"])
+
+
+def merge_kept(dtype):
+    return _one(("merge_kept", dtype), ["ewise.cuh"], [f"gbk_merge_kept<{dtype.c_type}>"])
+
+
+def compact_dense(dtype):
+    return _one(("compact_dense", dtype), ["ewise.cuh"],
+                [f"gbk_compact_dense<{dtype.c_type}>"])
+
+
+def mask_allows(vec):
+    return _one(("mask_allows", vec), ["ewise.cuh"], [f"gbk_mask_allows<{_TF[vec]}>"])
+
+
+# -- entry-wise ------------------------------------------------------------------------------
+
+def cast(a_type, z_type):
+    """A cast with GraphBLAS rules, as a map."""
+    def build():
+        ad = jit.map_adapter(None, a_type, z_type)
+        return jit.Program(["apply.cuh"], [ad], [f"gbk_map<{ad.name}, {a_type.c_type}, false>"])
+    return ("cast", a_type, z_type), build
+
+
+def map_op(op, a_type, extra, vec):
+    """apply/select: a unary, bound binary (``extra`` "left"/"right") or index-unary op."""
+    def build():
+        ad = jit.map_adapter(op, a_type, extra)
+        return jit.Program(["apply.cuh"], [ad],
+                           [f"gbk_map<{ad.name}, {a_type.c_type}, {_TF[vec]}>"])
+    return ("map", jit.op_key(op), extra, a_type, vec), build
+
+
+def ewise(kind, op, a_type, b_type, z_type, vec):
+    """ewise_mult ("mult": one kernel) or ewise_add/union ("add"/"union": A's and B's side)."""
+    def build():
+        ad = jit.zip_adapter(kind, op, a_type, b_type, z_type)
+        v = _TF[vec]
+        if kind == "mult":
+            names = [f"gbk_ewise_mult<{ad.name}, {a_type.c_type}, {b_type.c_type}, {v}>"]
+        else:
+            names = [f"gbk_union_a<{ad.name}, {a_type.c_type}, {b_type.c_type}, {v}>",
+                     f"gbk_union_b<{ad.name}, {b_type.c_type}, {v}>"]
+        return jit.Program(["ewise.cuh"], [ad], names)
+    return ("ewise", kind, jit.op_key(op), a_type, b_type, z_type, vec), build
+
+
+def fold(dup_op, dtype):
+    """build's in-order fold of duplicates with a binary operator."""
+    def build():
+        x = dup_op.type
+        ad = jit.mult_adapter(dup_op, x, x, dup_op.return_type)
+        return jit.Program(["reduce.cuh"], [ad],
+                           [f"gbk_fold_segments<{ad.name}, {x.c_type}, {dtype.c_type}>"])
+    return ("fold", jit.op_key(dup_op), dtype), build
+
+
+# -- reductions ------------------------------------------------------------------------------
+
+def reduce_segments(monoid, a_type, warp):
+    def build():
+        ad = jit.monoid_adapter(monoid)
+        return jit.Program(["reduce.cuh"], [ad], [
+            f"gbk_reduce_segments<{ad.name}, {a_type.c_type}, {_TF[warp]}>"])
+    return ("segments", monoid, a_type, warp), build
+
+
+def reduce_all(monoid, a_type):
+    def build():
+        ad = jit.monoid_adapter(monoid)
+        return jit.Program(["reduce.cuh"], [ad], [f"gbk_reduce_all<{ad.name}, {a_type.c_type}>"])
+    return ("all", monoid, a_type), build
+
+
+# -- products --------------------------------------------------------------------------------
+
+def mask_kind(mask):
+    """How kernels read a mask's values (see gbk::mask_value in common.cuh): 0 for a
+    structural mask, else the value type's size plus 16 for a float type."""
+    if mask.structural:
+        return 0
+    t = mask.data.dtype
+    return t.np_type.itemsize + (16 if t.is_float else 0)
+
+
+def mv(kind, semiring, m_type, u_type, vfirst, push):
+    """mxv/vxm kernels.  kind "small": the one-block kernel; "general": pull (scatter, pull),
+    push (fill, push) or push with ``any`` (winners, values), and the mask bitmap kernel."""
+    monoid = semiring.monoid
+
+    def build():
+        a, b = (u_type, m_type) if vfirst else (m_type, u_type)
+        mul = jit.mult_adapter(semiring.binaryop, a, b, monoid.return_type)
+        mon = jit.monoid_adapter(monoid)
+        args = f"{mul.name}, {mon.name}, {m_type.c_type}, {u_type.c_type}, {_TF[vfirst]}"
+        if kind == "small":
+            names = [f"gbk_mv_small<{args}, {_TF[push]}>"]
+        elif push and monoid.parent.name == "any":
+            names = ["gbk_push_any_winners", f"gbk_push_any_values<{args}>"]
+        elif push:
+            names = [f"gbk_fill_empty<{mon.name}>", f"gbk_spmspv_push<{args}>"]
+        else:
+            names = [f"gbk_scatter<{u_type.c_type}>", f"gbk_spmv_pull<{args}>"]
+        if kind != "small":
+            names.append("gbk_mask_bitmap")
+        return jit.Program(["spmv.cuh"], [mul, mon], names)
+
+    return (kind, jit.op_key(semiring.binaryop), monoid, m_type, u_type, vfirst, push), build
+
+
+def dot(semiring, a_type, b_type):
+    """Masked SpGEMM by dot products over the mask's entries."""
+    monoid = semiring.monoid
+
+    def build():
+        mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, monoid.return_type)
+        mon = jit.monoid_adapter(monoid)
+        return jit.Program(["masked_spgemm.cuh"], [mul, mon], [
+            f"gbk_mxm_dot<{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}>"])
+    return ("dot", jit.op_key(semiring.binaryop), monoid, a_type, b_type), build
+
+
+def spgemm(semiring, a_type, b_type):
+    """The expand-sort-compress SpGEMM: work, expand, run starts, run offsets (the reduction
+    is :func:`reduce_segments`)."""
+    t = semiring.monoid.return_type
+
+    def build():
+        mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
+        return jit.Program(["spgemm.cuh"], [mul], [
+            "gbk_entry_work", f"gbk_spgemm_expand<{mul.name}, {a_type.c_type}, {b_type.c_type}>",
+            "gbk_run_starts", "gbk_run_offsets"])
+    return ("spgemm", jit.op_key(semiring.binaryop), a_type, b_type, t), build
+
+
+def kron(op, a_type, b_type):
+    def build():
+        mul = jit.mult_adapter(op, a_type, b_type, op.return_type)
+        return jit.Program(["kron.cuh"], [mul], [
+            "gbk_kron_counts", f"gbk_kron<{mul.name}, {a_type.c_type}, {b_type.c_type}>"])
+    return ("kron", jit.op_key(op), a_type, b_type), build

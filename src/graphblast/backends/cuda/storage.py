@@ -1,0 +1,231 @@
+"""Building, converting and transposing GPU storage.
+
+Storage is the backend-neutral :class:`CSR`/:class:`SparseVector` with CuPy arrays: int64
+indices and offsets, values always present.  Input from the host is validated there (where the
+data already is, with the CPU backend's checks, so both devices raise the same errors) and
+sorted on the GPU when it is not in row-major order already.
+"""
+
+import cupy as cp
+import numpy as np
+
+from ...dtypes import cast
+from ...exceptions import IndexOutOfBound, InvalidValue
+from ..base import CSR, SparseVector
+from ..cpu import storage as host
+from . import blocks, jit, programs
+from .blocks import I64, INDEX, i64
+
+
+def empty_matrix(nrows, ncols, dtype):
+    return CSR(nrows, ncols, dtype, cp.zeros(nrows + 1, dtype=INDEX), cp.zeros(0, dtype=INDEX),
+               cp.zeros(0, dtype=dtype.np_type))
+
+
+def empty_vector(size, dtype):
+    return SparseVector(size, dtype, cp.zeros(0, dtype=INDEX), cp.zeros(0, dtype=dtype.np_type))
+
+
+def _on_device(x):
+    return hasattr(x, "__cuda_array_interface__")
+
+
+def _indices(name, idx, bound):
+    """Validated int64 indices on the device (host arrays are checked on the host)."""
+    if not _on_device(idx):
+        arr = host.as_index_array(name, idx)
+        host._check_indices(name, arr, bound)
+        return arr
+    arr = cp.asarray(idx)
+    if arr.ndim != 1:
+        raise InvalidValue(f"{name} must be a 1-D array of indices, got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise InvalidValue(f"{name} indices must be integers, got dtype {arr.dtype}")
+    if arr.shape[0]:
+        lo, hi = (int(v) for v in cp.stack([arr.min().astype(INDEX),
+                                            arr.max().astype(INDEX)]).get())
+        if lo < 0 or hi >= bound:
+            bad = lo if lo < 0 else hi
+            raise IndexOutOfBound(f"{name} index {bad} is out of range for dimension of size "
+                                  f"{bound}; indices must be in [0, {bound}).")
+    return arr.astype(INDEX, copy=False)
+
+
+def _values(values, dtype):
+    """Values cast to ``dtype`` where they are, then on the device."""
+    if _on_device(values):
+        return cast(cp.asarray(values), dtype, xp=cp)
+    return cp.asarray(cast(np.asarray(values), dtype))
+
+
+def _strictly_increasing_on_host(rows, cols, nrows, ncols):
+    """Whether host COO arrays are already sorted and free of duplicates (then no GPU sort)."""
+    if rows.shape[0] < 2:
+        return True
+    (keys,) = host.compressed_keys([rows], [cols], nrows, ncols)
+    return bool(np.all(keys[1:] > keys[:-1]))
+
+
+def matrix_from_coo(nrows, ncols, dtype, rows, cols, values, dup_op):
+    """CSR from COO arrays (host or device), duplicates combined in order by ``dup_op``."""
+    rows = _indices("row", rows, nrows)
+    cols = _indices("column", cols, ncols)
+    n = rows.shape[0]
+    if cols.shape[0] != n or values.shape[0] != n:
+        raise InvalidValue(f"rows, columns and values must have the same length, got {n}, "
+                           f"{cols.shape[0]} and {values.shape[0]}")
+    if not _on_device(rows) and not _on_device(cols) and _strictly_increasing_on_host(
+            rows, cols, nrows, ncols):
+        r = cp.asarray(rows)
+        return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(r, nrows),
+                   cp.asarray(cols), _values(values, dtype))
+    return coo_to_csr(nrows, ncols, dtype, cp.asarray(rows), cp.asarray(cols),
+                      _values(values, dtype), dup="error" if dup_op is None else dup_op)
+
+
+def coo_to_csr(nrows, ncols, dtype, rows, cols, vals, dup):
+    """CSR from device COO arrays in any order.
+
+    ``dup`` says what equal positions do: "error" raises InvalidValue naming one, "last" keeps
+    the last in input order (assign's rule), or a typed binary operator folds them in input
+    order (build's ``dup_op``; the sort is stable, so the order is the input's)."""
+    n = rows.shape[0]
+    if n == 0:
+        return empty_matrix(nrows, ncols, dtype)
+    order = blocks.sort_pairs(rows, cols, nrows, ncols)
+    rows, cols, vals = rows[order], cols[order], vals[order]
+    flags = blocks.pair_flags("gbk_pair_run_ends" if dup == "last" else "gbk_pair_run_starts",
+                              rows, cols)
+    scan = blocks.exclusive_scan(flags)
+    nuniq = blocks.total(scan)
+    if nuniq != n:
+        if dup == "error":
+            first = int(cp.flatnonzero(flags == 0)[0])
+            r, c = (int(v) for v in cp.stack([rows[first], cols[first]]).get())
+            raise InvalidValue(
+                f"Duplicate indices found, for example at row {r}, column {c}; pass "
+                "dup_op=binary.plus (or another operator) to combine duplicates.")
+        keep = cp.flatnonzero(flags)
+        if dup == "last":
+            rows, cols, vals = rows[keep], cols[keep], vals[keep]
+        else:
+            offsets = cp.empty(nuniq + 1, dtype=INDEX)
+            offsets[:nuniq] = keep
+            offsets[nuniq] = n
+            vals = _fold_duplicates(vals, offsets, nuniq, dup, dtype)
+            rows, cols = rows[keep], cols[keep]
+    return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)
+
+
+def _fold_duplicates(vals, offsets, nseg, dup_op, dtype):
+    """Each run of equal positions folded left to right with ``dup_op``, cast to ``dtype``."""
+    x = dup_op.type
+    vx = blocks.cast_values(vals, dtype, x)
+    (fn,) = jit.kernels(*programs.fold(dup_op, dtype)).fns
+    out = cp.empty(nseg, dtype=dtype.np_type)
+    jit.launch(fn, nseg, (i64(nseg), offsets, vx, out))
+    return out
+
+
+def vector_from_coo(size, dtype, indices, values, dup_op):
+    idx = _indices("index", indices, size)
+    zeros = cp.zeros(idx.shape[0], dtype=INDEX) if _on_device(idx) else \
+        np.zeros(idx.shape[0], dtype=INDEX)
+    A = matrix_from_coo(1, size, dtype, zeros, idx, values, dup_op)
+    return SparseVector(size, dtype, A.indices, A.values)
+
+
+def matrix_from_csr(nrows, ncols, dtype, indptr, indices, values):
+    """CSR from user CSR arrays: validated (on the host, as the CPU backend does), rows
+    sorted, duplicates refused."""
+    if _on_device(indptr):
+        indptr = cp.asnumpy(indptr)
+    if _on_device(indices):
+        indices = cp.asnumpy(indices)
+    if _on_device(values):
+        values = cp.asnumpy(values)
+    indptr = host.as_index_array("indptr", indptr)
+    indices = host.as_index_array("column", indices)
+    if indptr.shape[0] != nrows + 1:
+        raise InvalidValue(f"indptr must have nrows + 1 = {nrows + 1} entries, got "
+                           f"{indptr.shape[0]}")
+    if indptr[0] != 0 or np.any(np.diff(indptr) < 0) or indptr[-1] != indices.shape[0]:
+        raise InvalidValue("indptr must start at 0, never decrease, and end at the number of "
+                           f"column indices ({indices.shape[0]})")
+    values = np.asarray(values)
+    if values.shape[0] != indices.shape[0]:
+        raise InvalidValue(f"values must have one entry per column index: got "
+                           f"{values.shape[0]} values for {indices.shape[0]} indices")
+    host._check_indices("column", indices, ncols)
+    rows = host.row_ids(indptr, nrows)
+    return matrix_from_coo(nrows, ncols, dtype, rows, indices, values, None)
+
+
+def to_coo(A):
+    return blocks.row_ids(A), A.indices, A.values
+
+
+def cast_data(data, dtype):
+    if data.dtype is dtype:
+        return data
+    return blocks.with_values(data, blocks.cast_values(data.values, data.dtype, dtype), dtype)
+
+
+def transpose(A, cache=True):
+    """A' by a stable radix sort of the column indices (entries of one column keep their row
+    order, so the result's rows are sorted); cached on A."""
+    if A._transpose is not None:
+        return A._transpose
+    if A.nvals == 0:
+        T = empty_matrix(A.ncols, A.nrows, A.dtype)
+    else:
+        order = cp.argsort(A.indices)
+        rows = blocks.row_ids(A)
+        T = CSR(A.ncols, A.nrows, A.dtype, blocks.indptr_from_sorted_rows(A.indices[order],
+                                                                          A.ncols),
+                rows[order], A.values[order])
+    if cache:
+        A._transpose = T
+        T._transpose = A
+    return T
+
+
+def as_row(v):
+    """A vector seen as a 1 x n CSR matrix (no copy of its arrays)."""
+    indptr = cp.zeros(2, dtype=INDEX)
+    indptr[1] = v.nvals
+    return CSR(1, v.size, v.dtype, indptr, v.indices, v.values)
+
+
+def from_row(A):
+    return SparseVector(A.ncols, A.dtype, A.indices, A.values)
+
+
+def vector_as_column(v):
+    """A vector as an n x 1 CSR matrix."""
+    marks = cp.zeros(v.size, dtype=INDEX)
+    marks[v.indices] = 1
+    return CSR(v.size, 1, v.dtype, blocks.exclusive_scan(marks),
+               cp.zeros(v.nvals, dtype=INDEX), v.values)
+
+
+def matrix_column_as_vector(A):
+    return SparseVector(A.nrows, A.dtype, blocks.row_ids(A), A.values)
+
+
+def full_like_pattern(data, value, dtype):
+    return blocks.with_values(data, cp.full(data.nvals, jit.scalar(value, dtype),
+                                            dtype=dtype.np_type), dtype)
+
+
+def vector_full(size, value, dtype):
+    return SparseVector(size, dtype, cp.arange(size, dtype=INDEX),
+                        cp.full(size, jit.scalar(value, dtype), dtype=dtype.np_type))
+
+
+def matrix_full(nrows, ncols, value, dtype):
+    n = nrows * ncols
+    return CSR(nrows, ncols, dtype, cp.arange(0, n + 1, max(ncols, 1), dtype=INDEX)[:nrows + 1]
+               if ncols else cp.zeros(nrows + 1, dtype=INDEX),
+               cp.arange(n, dtype=INDEX) % I64(max(ncols, 1)),
+               cp.full(n, jit.scalar(value, dtype), dtype=dtype.np_type))

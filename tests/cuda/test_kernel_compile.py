@@ -1,0 +1,209 @@
+"""The CUDA kernels compile, on a machine without a GPU (CI): nvcc -arch=sm_90 --ptx.
+
+Runs without CuPy.  The sources are built by the same functions the CUDA backend uses at run
+time (``backends/cuda/programs.py`` and ``jit.py``), in two parts:
+
+- every operator of the built-in catalogue, through every adapter the kernels call it with:
+  each typed semiring as a multiply cast to its monoid's type plus its monoid, each typed
+  binary operator as an element-wise operator (intersection, union with and without defaults),
+  bound to a scalar on either side, as a plain and a swapped multiply, each unary and
+  index-unary operator as an apply map, and every cast between two types; check kernels call
+  each adapter once, so the compiler type-checks and generates every operator's code;
+- every kernel template, instantiated for every typed monoid (the products and reductions,
+  whose code depends on the monoid: ``any``, terminal values, atomics of 1- to 8-byte types)
+  and for every type (maps, element-wise kernels, the write-back, SpGEMM, kronecker, build).
+
+A few large translation units, compiled in parallel, keep this to about a minute on two cores.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+
+import pytest
+
+NVCC = shutil.which("nvcc")
+pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+
+# Adapter calls per check kernel: small enough functions for the optimizer, few launches of
+# the compiler.
+CHECKS_PER_KERNEL = 250
+OPERATOR_UNITS = 3
+
+
+def _catalogue():
+    from graphblast.backends.cuda import codegen
+    from graphblast.ops.base import (
+        TypedBinaryOp, TypedIndexUnaryOp, TypedMonoid, TypedSemiring, TypedUnaryOp,
+    )
+
+    kinds = {"unary": [], "indexunary": [], "binary": [], "monoid": [], "semiring": []}
+    for op in codegen.catalogue_typed_ops():
+        if isinstance(op, TypedSemiring):
+            kinds["semiring"].append(op)
+        elif isinstance(op, TypedMonoid):
+            kinds["monoid"].append(op)
+        elif isinstance(op, TypedBinaryOp):
+            kinds["binary"].append(op)
+        elif isinstance(op, TypedIndexUnaryOp):
+            kinds["indexunary"].append(op)
+        elif isinstance(op, TypedUnaryOp):
+            kinds["unary"].append(op)
+    return kinds
+
+
+def _operator_checks(kinds):
+    """[(adapter, C++ statement that calls it)] for every operator of the catalogue."""
+    from graphblast.backends.cuda import jit
+    from graphblast.ops.swapped import SwappedBinaryOp
+    from graphblast.dtypes import ALL_TYPES
+
+    def c(t):
+        return f"{t.c_type}()"
+
+    checks = []
+
+    def mult(ad, a, b):
+        checks.append((ad, f"{{ {ad.name} f(0); sink(f({c(a)}, {c(b)}, 1, 2, 3, 4)); }}"))
+
+    def mapped(ad, a):
+        checks.append((ad, f"{{ {ad.name} f{{{ad.name}::param_t()}}; sink(f({c(a)}, 1, 2)); }}"))
+
+    def zipped(ad, a, b):
+        checks.append((ad, f"{{ {ad.name} f{{{ad.name}::param_t(), {ad.name}::param2_t()}}; "
+                           f"sink(f.both({c(a)}, {c(b)}, 1, 2)); sink(f.only_a({c(a)}, 1, 2)); "
+                           f"sink(f.only_b({c(b)}, 1, 2)); }}"))
+
+    def monoid(ad):
+        checks.append((ad, f"{{ typedef {ad.name} M; sink(M::combine(M::identity(), "
+                           "M::terminal())); sink(M::is_empty(M::empty())); }"))
+
+    for op in kinds["semiring"]:
+        mult(jit.mult_adapter(op.binaryop, op.type, op.type2, op.monoid.return_type),
+             op.type, op.type2)
+        monoid(jit.monoid_adapter(op.monoid))
+    for op in kinds["monoid"]:
+        monoid(jit.monoid_adapter(op))
+    for op in kinds["binary"]:
+        x, y, z = op.type, op.type2, op.return_type
+        mult(jit.mult_adapter(op, x, y, z), x, y)
+        mult(jit.mult_adapter(SwappedBinaryOp(op), y, x, z), y, x)
+        for kind in ("mult", "add", "union"):
+            zipped(jit.zip_adapter(kind, op, x, y, z), x, y)
+        mapped(jit.map_adapter(op, y, "left"), y)
+        mapped(jit.map_adapter(op, x, "right"), x)
+    for op in kinds["unary"] + kinds["indexunary"]:
+        mapped(jit.map_adapter(op, op.type), op.type)
+    for a in ALL_TYPES:
+        for z in ALL_TYPES:
+            mapped(jit.map_adapter(None, a, z), a)
+    return checks
+
+
+def _operator_units(checks):
+    """Translation units of check kernels, the functors and adapters they need first."""
+    from graphblast.backends.cuda import jit
+
+    seen = set()
+    unique = []
+    for ad, call in checks:
+        if (ad.name, call) not in seen:
+            seen.add((ad.name, call))
+            unique.append((ad, call))
+    per_unit = -(-len(unique) // OPERATOR_UNITS)
+    sink = ("template <class T> __device__ __forceinline__ void sink_into(unsigned long long* s, "
+            "T v) { *s += gbk::cast<unsigned long long>(v); }\n"
+            "#define sink(v) sink_into(out, v)\n")
+    units = []
+    for u in range(OPERATOR_UNITS):
+        part = unique[u * per_unit:(u + 1) * per_unit]
+        program = jit.Program(["common.cuh"], [ad for ad, _ in part], [])
+        body = [jit.translation_unit([program]), sink]
+        for k in range(0, len(part), CHECKS_PER_KERNEL):
+            calls = "\n    ".join(call for _, call in part[k:k + CHECKS_PER_KERNEL])
+            body.append(f"__global__ void gbk_check_{u}_{k}(unsigned long long* out) {{\n"
+                        f"    {calls}\n}}\n")
+        units.append((f"operators_{u}", "\n".join(body)))
+    return units
+
+
+def _template_programs(kinds):
+    """Every kernel template, for every typed monoid and every type."""
+    from graphblast.backends.cuda import programs
+    from graphblast.dtypes import ALL_TYPES
+    from graphblast.ops import binary, semiring
+
+    progs = []
+    by_monoid = {}
+    for s in kinds["semiring"]:
+        by_monoid.setdefault(s.monoid, s)
+    for m in kinds["monoid"]:
+        s = by_monoid.get(m) or SimpleNamespace(monoid=m, binaryop=binary.first[m.type])
+        t = s.binaryop.type
+        t2 = s.binaryop.type2
+        progs += [
+            programs.mv("general", s, t, t2, False, False)[1](),
+            programs.mv("general", s, t2, t, True, True)[1](),
+            programs.mv("small", s, t2, t, True, False)[1](),
+            programs.mv("small", s, t, t2, False, True)[1](),
+            programs.dot(s, t, t2)[1](),
+            programs.reduce_segments(m, m.type, True)[1](),
+            programs.reduce_segments(m, m.type, False)[1](),
+            programs.reduce_all(m, m.type)[1](),
+        ]
+    for t in ALL_TYPES:
+        plus = binary.plus[t] if t in binary.plus else binary.lor[t]
+        for vec in (False, True):
+            progs += [programs.match(vec)[1](), programs.mask_allows(vec)[1](),
+                      programs.ewise("mult", plus, t, t, plus.return_type, vec)[1](),
+                      programs.ewise("add", plus, t, t, plus.return_type, vec)[1](),
+                      programs.ewise("union", plus, t, t, plus.return_type, vec)[1](),
+                      programs.map_op(binary.first[t], t, "right", vec)[1]()]
+        progs += [programs.merge_kept(t)[1](), programs.compact_dense(t)[1](),
+                  programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
+        progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair
+                                     else semiring.any_pair[t], t, t)[1]())
+    for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends"):
+        progs.append(programs.structure(name)[1]())
+    return progs
+
+
+def _template_units(progs, count=2):
+    from graphblast.backends.cuda import jit
+
+    per = -(-len(progs) // count)
+    return [(f"templates_{k}",
+             jit.translation_unit(progs[k * per:(k + 1) * per], instantiate=True))
+            for k in range(count)]
+
+
+def _nvcc(path):
+    out = path[:-3] + ".ptx"
+    cmd = [NVCC, "-arch=sm_90", "-std=c++17", "--ptx", "-diag-suppress", "177", "-o", out,
+           path]
+    return cmd, subprocess.run(cmd, capture_output=True, text=True)
+
+
+def test_every_kernel_compiles(tmp_path):
+    had_cupy = "cupy" in sys.modules
+    kinds = _catalogue()
+    units = _operator_units(_operator_checks(kinds)) + _template_units(
+        _template_programs(kinds))
+    assert had_cupy or "cupy" not in sys.modules, "building the sources imported CuPy"
+    paths = []
+    for name, text in units:
+        path = os.path.join(tmp_path, f"{name}.cu")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        paths.append(path)
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = list(pool.map(_nvcc, paths))
+    failures = [(cmd, r) for cmd, r in results if r.returncode != 0]
+    assert not failures, "\n\n".join(
+        f"{' '.join(cmd)}\n{r.stderr[-4000:]}" for cmd, r in failures)
+    for path in paths:
+        with open(path[:-3] + ".ptx", encoding="utf-8") as f:
+            assert ".entry" in f.read(), f"no kernel in the PTX of {path}"
