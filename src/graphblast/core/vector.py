@@ -231,7 +231,8 @@ class Vector(Collection):
         (i,) = resolved
         b = self._backend
         idx = self._data.indices
-        pos = int(b.to_host(b.xp.searchsorted(idx, i).reshape(1))[0])
+        key = b.xp.asarray([i], dtype=idx.dtype)  # CuPy's searchsorted takes arrays only
+        pos = int(b.to_host(b.xp.searchsorted(idx, key))[0])
         if pos < self._data.nvals and int(b.to_host(idx[pos:pos + 1])[0]) == i:
             return b.to_host(self._data.values[pos:pos + 1])[0]
         return None
