@@ -6,22 +6,12 @@
 // terminal, an apply/select map, ...).  Every kernel uses grid-stride loops, so any grid size
 // is correct; the launcher picks the grid from the work size.
 //
-// No standard header is used under NVRTC (CuPy gives it none): the fixed-width types, traits
+// No standard header is used under NVRTC (CuPy gives it none): the traits
 // and limits needed are defined here.
 #pragma once
 
-#ifdef __CUDACC_RTC__
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
-#else
-#include <cstdint>
-#endif
+// operators.cuh holds the fixed-width integer types, for NVRTC too
+#include "operators.cuh"
 
 typedef long long idx_t;  // every index and offset array is int64
 
