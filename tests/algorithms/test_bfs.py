@@ -1,6 +1,5 @@
 """bfs against SciPy's unweighted shortest paths, parents by the Graph500 validity rules."""
 
-import functools
 
 import numpy as np
 import pytest
@@ -71,16 +70,6 @@ def check_parents(M, source, levels, parents):
 GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
 
 
-@functools.lru_cache(maxsize=None)
-def gap_graph(kind, scale, device, weighted=False):
-    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
-    from graphblast import generators
-
-    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
-    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
-    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
-
-
 @pytest.mark.parametrize("directed", [False, True])
 @pytest.mark.parametrize("n, density", [(1, 1.0), (30, 0.05), (300, 0.006), (2000, 0.002)])
 def test_random_graphs(device, rng, n, density, directed):
@@ -147,7 +136,7 @@ def test_bad_arguments(device):
 
 
 @pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
-def test_gap_graphs(device, rng, kind, scale):
+def test_gap_graphs(device, rng, kind, scale, gap_graph):
     M, A = gap_graph(kind, scale, device)
     hub = int(np.argmax(np.diff(M.indptr)))
     for source in (hub, int(rng.integers(A.nrows))):

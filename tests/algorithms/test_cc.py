@@ -1,6 +1,5 @@
 """connected_components against SciPy's (weak) components, relabelled by smallest member."""
 
-import functools
 
 import numpy as np
 import pytest
@@ -36,16 +35,6 @@ def labels_of(v):
 
 
 GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
-
-
-@functools.lru_cache(maxsize=None)
-def gap_graph(kind, scale, device, weighted=False):
-    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
-    from graphblast import generators
-
-    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
-    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
-    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
 
 
 @pytest.mark.parametrize("directed", [False, True])
@@ -96,7 +85,7 @@ def test_bad_arguments(device):
 
 
 @pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
-def test_gap_graphs(device, kind, scale):
+def test_gap_graphs(device, kind, scale, gap_graph):
     M, A = gap_graph(kind, scale, device)
     np.testing.assert_array_equal(labels_of(connected_components(A)),
                                   smallest_member_labels(M))

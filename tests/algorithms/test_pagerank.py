@@ -1,6 +1,5 @@
 """pagerank against NetworkX (dangling="uniform") and a NumPy power iteration (both variants)."""
 
-import functools
 
 import networkx as nx
 import numpy as np
@@ -67,16 +66,6 @@ def networkx_pagerank(M, *, damping=0.85, weighted=False, tol=1e-12):
 
 
 GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
-
-
-@functools.lru_cache(maxsize=None)
-def gap_graph(kind, scale, device, weighted=False):
-    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
-    from graphblast import generators
-
-    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
-    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
-    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
 
 
 @pytest.mark.parametrize("directed", [True, False])
@@ -181,7 +170,7 @@ def test_bad_arguments(device):
 
 
 @pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
-def test_gap_graphs(device, kind, scale):
+def test_gap_graphs(device, kind, scale, gap_graph):
     M, A = gap_graph(kind, scale, device)
     for dangling in ("uniform", "ignore"):
         np.testing.assert_allclose(

@@ -1,6 +1,5 @@
 """sssp against SciPy's Dijkstra (and Bellman-Ford for negative weights)."""
 
-import functools
 
 import numpy as np
 import pytest
@@ -40,16 +39,6 @@ def dense(v):
 
 
 GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
-
-
-@functools.lru_cache(maxsize=None)
-def gap_graph(kind, scale, device, weighted=False):
-    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
-    from graphblast import generators
-
-    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
-    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
-    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
 
 
 @pytest.mark.parametrize("directed", [False, True])
@@ -146,7 +135,7 @@ def test_bad_arguments(device):
 
 
 @pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
-def test_gap_graphs(device, rng, kind, scale):
+def test_gap_graphs(device, rng, kind, scale, gap_graph):
     M, A = gap_graph(kind, scale, device, weighted=True)
     hub = int(np.argmax(np.diff(M.indptr)))
     for source in (hub, int(rng.integers(A.nrows))):

@@ -1,6 +1,5 @@
 """triangle_count against exact counts from SciPy: sum(A .* A^2) / 6."""
 
-import functools
 
 import numpy as np
 import pytest
@@ -28,16 +27,6 @@ def scipy_triangles(M):
 
 
 GAP_GRAPHS = [(kind, scale) for kind in ("kron", "urand") for scale in range(10, 15)]
-
-
-@functools.lru_cache(maxsize=None)
-def gap_graph(kind, scale, device, weighted=False):
-    """GAP's kron or urand graph as (SciPy CSR, graphblast Matrix), made once per session."""
-    from graphblast import generators
-
-    A = getattr(generators, kind)(scale, weighted=weighted, device=device)
-    rows, cols, vals = (np.asarray(x) for x in A.to_coo())
-    return sp.csr_array((vals, (rows, cols)), shape=A.shape), A
 
 
 @pytest.mark.parametrize("n, density", [(3, 1.0), (60, 0.2), (500, 0.03), (2000, 0.01)])
@@ -92,6 +81,6 @@ def test_bad_arguments(device):
 
 
 @pytest.mark.parametrize("kind, scale", GAP_GRAPHS)
-def test_gap_graphs(device, kind, scale):
+def test_gap_graphs(device, kind, scale, gap_graph):
     M, A = gap_graph(kind, scale, device)
     assert triangle_count(A) == scipy_triangles(M)
