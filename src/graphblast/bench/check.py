@@ -201,3 +201,21 @@ def judge(algorithm, answers):
                                      f"differs from {ref}: "
                                      f"{compare(algorithm, answers[ref], answers[name])[1]}")
     return verdicts
+
+
+def graphblas_answer(algorithm, raw, graph):
+    """The comparable answer of a GraphBLAS-style result (python-graphblas or graphblast):
+    a triangle count as an int, else the result Vector as a dense NumPy array (unreached: -1,
+    inf or 0), component labels canonicalized."""
+    if algorithm == "tc":
+        return int(raw)
+    idx, vals = raw.to_coo()
+    if algorithm == "bfs":
+        return dense(idx, vals, graph.n, -1, np.int64)
+    if algorithm == "sssp":
+        return dense(idx, vals, graph.n, np.inf, np.float64)
+    if algorithm == "pagerank":
+        return dense(idx, vals, graph.n, 0.0, np.float64)
+    if algorithm == "cc":
+        return canonical_labels(dense(idx, vals, graph.n, -1, np.int64))
+    raise ValueError(f"no benchmark task {algorithm!r}")

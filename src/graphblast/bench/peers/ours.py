@@ -1,8 +1,6 @@
 """graphblast itself: ``graphblast.algorithms`` on the benchmark's device."""
 
-import numpy as np
-
-from ..check import canonical_labels, dense
+from ..check import graphblas_answer
 from ._base import Peer, package_version, synchronize_device
 
 __all__ = ["Graphblast"]
@@ -62,15 +60,4 @@ class Graphblast(Peer):
                                     max_iter=params.pagerank_fixed_iterations)
 
     def answer(self, algorithm, raw, graph):
-        if algorithm == "tc":
-            return int(raw)
-        idx, vals = raw.to_coo()
-        if algorithm == "bfs":
-            return dense(idx, vals, graph.n, -1, np.int64)
-        if algorithm == "sssp":
-            return dense(idx, vals, graph.n, np.inf, np.float64)
-        if algorithm == "pagerank":
-            return dense(idx, vals, graph.n, 0.0, np.float64)
-        if algorithm == "cc":
-            return canonical_labels(dense(idx, vals, graph.n, -1, np.int64))
-        raise ValueError(f"graphblast has no benchmark task {algorithm!r}")
+        return graphblas_answer(algorithm, raw, graph)

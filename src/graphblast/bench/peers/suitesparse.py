@@ -31,7 +31,7 @@ import os
 
 import numpy as np
 
-from ..check import canonical_labels, dense
+from ..check import graphblas_answer
 from ._base import Peer, PeerUnavailable, package_version
 
 __all__ = ["SuiteSparse"]
@@ -99,16 +99,7 @@ class SuiteSparse(Peer):
         return lambda: fn(native, graph, params)
 
     def answer(self, algorithm, raw, graph):
-        if algorithm == "tc":
-            return int(raw)
-        idx, vals = raw.to_coo()
-        if algorithm == "bfs":
-            return dense(idx, vals, graph.n, -1, np.int64)
-        if algorithm == "sssp":
-            return dense(idx, vals, graph.n, np.inf, np.float64)
-        if algorithm == "pagerank":
-            return dense(idx, vals, graph.n, 0.0, np.float64)
-        return canonical_labels(dense(idx, vals, graph.n, -1, np.int64))
+        return graphblas_answer(algorithm, raw, graph)
 
     # The algorithms -------------------------------------------------------------------
 
