@@ -10,8 +10,7 @@ same result as with copies.
 
 import numpy as np
 
-from ..backends.base import IndexArg
-from ..dtypes import BOOL, INT64, lookup_dtype, unify
+from ..dtypes import BOOL, INT64, unify
 from ..exceptions import DeviceMismatch, DimensionMismatch, DomainMismatch, EmptyObject
 from ..ops.base import (
     BinaryOp, IndexUnaryOp, Monoid, OpBase, Semiring, TypedBinaryOp, TypedIndexUnaryOp,
@@ -41,11 +40,7 @@ def same_device(*objs):
     return device, backend
 
 
-def _opname(op):
-    return repr(op)
-
-
-def _resolve_op(op, kind, namespace):
+def _resolve_op(op, namespace):
     """Accept a string where python-graphblas does (``"min_plus"``, ``"+"``)."""
     if isinstance(op, str):
         import importlib
@@ -55,7 +50,7 @@ def _resolve_op(op, kind, namespace):
 
 
 def typed_semiring(op, t1, t2):
-    op = _resolve_op(op, "semiring", "semiring")
+    op = _resolve_op(op, "semiring")
     if isinstance(op, (Semiring, TypedSemiring)):
         return find_typed_op(op, t1, t2)
     raise TypeError(f"Expected a Semiring, got {type(op).__name__} {op!r}; for example "
@@ -66,7 +61,7 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
                  for_add=True, method="ewise_add"):
     """A typed binary operator from a BinaryOp, Monoid or Semiring (its monoid for unions,
     its multiplication for intersections)."""
-    op = _resolve_op(op, "binary", "binary")
+    op = _resolve_op(op, "binary")
     if isinstance(op, (Semiring, TypedSemiring)):
         raise TypeError(f"Bad type for argument `op` in {method}: expected a BinaryOp or "
                         f"Monoid, got Semiring {op!r}; use {op!r}.binaryop or {op!r}.monoid")
@@ -78,7 +73,7 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
 
 
 def typed_monoid(op, t, method="reduce_rowwise"):
-    op = _resolve_op(op, "monoid", "monoid")
+    op = _resolve_op(op, "monoid")
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         parent = op if isinstance(op, BinaryOp) else op.parent
         if parent.monoid is None and method in ("reduce_scalar", "reduce"):
@@ -169,7 +164,7 @@ def _cast(backend, data, dtype):
 def typed_accum(accum, dtype):
     if accum is None:
         return None
-    accum = _resolve_op(accum, "binary", "binary")
+    accum = _resolve_op(accum, "binary")
     if isinstance(accum, (Monoid, TypedMonoid)):
         accum = find_typed_op(accum, dtype)
         return accum.binaryop
@@ -227,16 +222,14 @@ def _update_scalar(target, value, accum):
         value = value._element_scalar()
     if isinstance(value, ScalarExpression):
         result = value.compute(None)
-        dtype = value.dtype
     elif isinstance(value, Scalar):
-        result, dtype = value._value, value.dtype
+        result = value._value
     elif value is None:
-        result, dtype = None, target.dtype
+        result = None
     elif isinstance(value, (MatrixExpression, VectorExpression)) or hasattr(value, "_data"):
         raise TypeError(f"Cannot assign a {type(value).__name__} to a Scalar")
     else:
-        s = Scalar.from_value(value)
-        result, dtype = s._value, s.dtype
+        result = Scalar.from_value(value)._value
     if accum is not None:
         op = typed_accum(accum, target.dtype)
         if result is None:
@@ -368,15 +361,12 @@ def ewise(kind, A, B, op, left_default=None, right_default=None):
     typed = typed_binary(op, A.dtype, B.dtype, for_add=kind != "mult", method=method)
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
     if kind == "union":
-        from .scalar import Scalar
-
         ld = _scalar_arg(left_default, "left_default")
         rd = _scalar_arg(right_default, "right_default")
         typed = typed_binary(op, unify(A.dtype, ld.dtype), unify(B.dtype, rd.dtype),
                              method=method)
         lval = ld._value_as(typed.type)
         rval = rd._value_as(typed.type2)
-        del Scalar
 
         def compute(mask):
             return backend.ewise_union(_data(A), _data(B), typed, lval, rval)
@@ -503,9 +493,7 @@ def select(A, op, thunk=None):
         raise EmptyObject("The thunk is an empty Scalar; give it a value")
     typed = _typed_indexunary(op, A.dtype, thunk)
     if typed.return_type is not BOOL:
-        from ..exceptions import DomainMismatch as _DM
-
-        raise _DM(f"select needs an operator returning BOOL; {typed!r} returns "
+        raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
                   f"{typed.return_type}")
     tval = _thunk_value(typed, thunk)
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
@@ -1032,5 +1020,4 @@ def call_select(op, val, thunk=None):
     return val.select(op, thunk)
 
 
-__all__ = ["evaluate", "update", "assign", "extract", "Indexed", "lookup_dtype",
-           "DomainMismatch"]
+__all__ = ["evaluate", "update", "assign", "extract", "Indexed"]
