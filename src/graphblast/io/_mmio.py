@@ -36,13 +36,20 @@ from ..dtypes import (
 from ..exceptions import GraphblasException, InvalidValue
 from . import _text
 from .._memory import check_rows
-from ._source import open_target, read_bytes
+from ._source import mapped_bytes, open_target
+
+try:
+    from . import _mmfast
+except ImportError:  # installed without a C compiler: the NumPy parser reads everything
+    _mmfast = None
 
 __all__ = ["mminfo", "mmread", "mmwrite", "read_coo"]
 
 MAX_DIM = 2**60  # GraphBLAS's largest dimension
 _WRITE_CHUNK = 1 << 20  # entries formatted at a time by the writer
 _WORKERS = 4  # threads parsing chunks of one file (at most the number of CPUs)
+_FAST_CHUNK = 1 << 20  # the fast path gives each of its threads at least this many bytes
+_FAST_THREADS = None  # threads of the fast path (None: one per CPU)
 
 _FORMATS = ("coordinate", "array")
 _FIELDS = ("real", "integer", "pattern", "complex")
@@ -171,7 +178,7 @@ def parse_header(buf, name, dtype=None):
             nvals = nrows * (nrows + 1) // 2
         return Header(fmt, field, symmetry, result_type, nrows, ncols, nvals, size_line,
                       min(end + 1, len(buf)))
-    if not buf.strip():
+    if not bytes(buf).strip():
         raise _fail(name, None, "the file is empty")
     raise _fail(name, None, "the file ends before its size line")
 
@@ -239,7 +246,7 @@ def _result_type(dtype, type_from_file, field, symmetry, name):
 # -- reading -------------------------------------------------------------------------------
 
 
-def read_coo(source, *, dtype=None):
+def read_coo(source, *, dtype=None, fast=True):
     """Parse a Matrix Market file into NumPy arrays, without building a Matrix.
 
     Parameters
@@ -248,6 +255,8 @@ def read_coo(source, *, dtype=None):
         See :func:`mmread`.
     dtype : optional
         See :func:`mmread`.
+    fast : bool, default True
+        Use the compiled fast path where it is built (False: the NumPy parser alone).
 
     Returns
     -------
@@ -258,15 +267,37 @@ def read_coo(source, *, dtype=None):
         read-only broadcast of the value 1.
     header : Header
         Format, field, symmetry, type and shape.
-    lines : numpy.ndarray of int64
-        The file line each entry came from (for messages about duplicates).
+    lines : numpy.ndarray of int64 or None
+        The file line each entry came from (for messages about duplicates); None when the
+        fast path read the file, as it does not record them.
     """
-    buf, name = read_bytes(source)
-    return _read_coo(buf, name, dtype)
+    with mapped_bytes(source) as (buf, name):
+        return _read_coo(buf, name, dtype, fast)
 
 
-def _read_coo(buf, name, dtype):
+def _read_coo(buf, name, dtype, fast=True):
+    """Header and body of a file: (rows, cols, values, header, lines).
+
+    The compiled fast path (``_mmfast``) reads the body of a valid file; it rejects anything
+    else, and the NumPy parser then reads the file again to name the problem.  ``lines`` (the
+    file line of each entry, for messages) is None after the fast path: a message that needs
+    it is written by that second reading.
+    """
     header = parse_header(buf, name, dtype)
+    if fast and _mmfast is not None:
+        try:
+            body = _fast_body(buf, header)
+            if body is not None:
+                rows, cols, values = body
+                if header.format == "coordinate":
+                    rows, cols, values, _ = _expand_symmetric(rows, cols, values, None, header,
+                                                              name)
+                else:
+                    rows, cols, values, _ = _array_positions(values, None, header, name)
+                return rows, cols, values, header, None
+        except _NeedsLines:
+            pass
+    buf = bytes(buf)  # the NumPy parser needs bytes methods (a mapped file is copied)
     start = header.body_start
     first_line = header.size_line + 1
     if header.format == "coordinate":
@@ -276,6 +307,55 @@ def _read_coo(buf, name, dtype):
         values, lines = _read_values(buf, start, first_line, header, name, per_line=1)
         rows, cols, values, lines = _array_positions(values, lines, header, name)
     return rows, cols, values, header, lines
+
+
+class _NeedsLines(Exception):
+    """An error whose message needs the entries' line numbers, which the fast path skips."""
+
+
+def _fast_body(buf, header):
+    """The body through ``_mmfast``: (rows, cols, values) of the stored entries, or None when
+    the fast path rejects it (then the NumPy parser decides)."""
+    workers = _FAST_THREADS or os.cpu_count() or 1
+    start = header.body_start
+    # Room for min(declared, lines present) entries: a header's claim allocates nothing the
+    # data does not bear out.
+    cap = min(header.nvals, _mmfast.count_lines(buf, start, workers, _FAST_CHUNK))
+    coordinate = header.format == "coordinate"
+    dtype = header.dtype
+    pattern = header.field == "pattern"
+    rows = np.empty(cap if coordinate else 0, dtype=np.int64)
+    cols = np.empty(cap if coordinate else 0, dtype=np.int64)
+    values = None if pattern else np.empty(cap, dtype=dtype.np_type)
+    lo, hi = 0, 0
+    if pattern:
+        kind = _mmfast.V_NONE
+    elif dtype.is_float:
+        kind = _mmfast.V_F64 if dtype.np_type.itemsize == 8 else _mmfast.V_F32
+    elif dtype is BOOL:
+        kind, hi = _mmfast.V_UINT, 1
+    else:
+        info = np.iinfo(dtype.np_type)
+        kind = _mmfast.V_INT if info.min < 0 else _mmfast.V_UINT
+        lo, hi = int(info.min), int(info.max)
+    result = _mmfast.parse(buf, start, header.nrows, header.ncols, 2 if coordinate else 0,
+                           kind, dtype.np_type.itemsize, lo, hi,
+                           header.symmetry == "skew-symmetric", rows, cols, values, workers,
+                           _FAST_CHUNK)
+    if result is None or result[0] != header.nvals:
+        return None
+    slow = np.frombuffer(result[1], dtype=np.int64).reshape(-1, 3)
+    if slow.shape[0]:
+        # inf, nan, long mantissas, huge exponents, float32 ties: the reference converter
+        text = _text.Text(b" ".join(buf[s:e] for s, e in slow[:, 1:].tolist()))
+        tokens = text.tokenize()
+        try:
+            values[slow[:, 0]] = parse_values(text, tokens.starts, tokens.ends, dtype, "value")
+        except _text.TokenError:
+            return None
+    if pattern:
+        values = np.broadcast_to(np.ones(1, dtype=dtype.np_type), rows.shape)
+    return rows, cols, values
 
 
 def _alphabet(header, per_line):
@@ -469,7 +549,8 @@ def _array_positions(values, lines, header, name):
         rows = np.concatenate((rows, diag))
         cols = np.concatenate((cols, diag))
         values = np.concatenate((values, np.zeros(n, dtype=values.dtype)))
-        lines = np.concatenate((lines, np.full(n, header.size_line, dtype=np.int64)))
+        if lines is not None:
+            lines = np.concatenate((lines, np.full(n, header.size_line, dtype=np.int64)))
     return rows, cols, values, lines
 
 
@@ -479,6 +560,8 @@ def _expand_symmetric(rows, cols, values, lines, header, name):
     off = rows != cols
     if header.symmetry == "skew-symmetric":
         if not off.all():
+            if lines is None:
+                raise _NeedsLines
             i = int(np.flatnonzero(~off)[0])
             raise _fail(name, int(lines[i]), f"a skew-symmetric matrix has a zero diagonal, "
                                              f"but entry ({int(rows[i]) + 1}, "
@@ -487,6 +570,8 @@ def _expand_symmetric(rows, cols, values, lines, header, name):
         if header.dtype.is_int:
             lowest = header.dtype.np_type.type(np.iinfo(header.dtype.np_type).min)
             if (mirrored == lowest).any():
+                if lines is None:
+                    raise _NeedsLines
                 i = int(np.flatnonzero(off & (values == lowest))[0])
                 where = f"entry ({int(rows[i]) + 1}, {int(cols[i]) + 1})"
                 raise _fail(name, int(lines[i]), f"{where} is {lowest}, whose negation "
@@ -495,7 +580,8 @@ def _expand_symmetric(rows, cols, values, lines, header, name):
     else:
         mirrored = values[off]
     return (np.concatenate((rows, cols[off])), np.concatenate((cols, rows[off])),
-            np.concatenate((values, mirrored)), np.concatenate((lines, lines[off])))
+            np.concatenate((values, mirrored)),
+            None if lines is None else np.concatenate((lines, lines[off])))
 
 
 def mmread(source, engine="auto", *, dup_op=None, dtype=None, name=None, device=None, **kwargs):
@@ -532,13 +618,13 @@ def mmread(source, engine="auto", *, dup_op=None, dtype=None, name=None, device=
         Malformed input, naming the file, the line and the problem.
     """
     _check_engine(engine, kwargs)
-    buf, src_name = read_bytes(source)
-    rows, cols, values, header, lines = _read_coo(buf, src_name, dtype)
-    check_rows(header.nrows, src_name)
-    if values.shape[0] and values.strides == (0,):
-        values = values[0]  # a pattern file: let the core repeat the scalar
-    return build_matrix(rows, cols, values, header.dtype, header.nrows, header.ncols, dup_op,
-                        name, device, lines, src_name)
+    with mapped_bytes(source) as (buf, src_name):
+        rows, cols, values, header, lines = _read_coo(buf, src_name, dtype)
+        check_rows(header.nrows, src_name)
+        if values.shape[0] and values.strides == (0,):
+            values = values[0]  # a pattern file: let the core repeat the scalar
+        return build_matrix(rows, cols, values, header.dtype, header.nrows, header.ncols,
+                            dup_op, name, device, lines, src_name, buf)
 
 
 def _check_engine(engine, kwargs):
@@ -552,8 +638,12 @@ def _check_engine(engine, kwargs):
 
 
 def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, lines,
-                 src_name):
-    """Matrix.from_coo, with duplicates reported by the file lines they came from."""
+                 src_name, buf=None):
+    """Matrix.from_coo, with duplicates reported by the file lines they came from.
+
+    ``lines`` may be None (the fast path does not record them); the message then reads the
+    file ``buf`` once more with the NumPy parser to find them.
+    """
     from ..core.matrix import Matrix
 
     kwargs = {} if device is None else {"device": device}
@@ -565,6 +655,8 @@ def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, 
             pair = find_duplicate(rows, cols, ncols)
             if pair is not None:
                 i, j = pair
+                if lines is None:
+                    lines = _read_coo(buf, src_name, dtype, fast=False)[4]
                 raise _fail(src_name, int(lines[j]), f"entry ({int(rows[j]) + 1}, "
                             f"{int(cols[j]) + 1}) is also given on line {int(lines[i])}; "
                             "pass dup_op=binary.plus (or another operator) to combine "
@@ -598,8 +690,8 @@ def mminfo(source):
         ``entries`` is what the file stores (for symmetric files, one triangle); ``dtype``
         is the type :func:`mmread` would give.
     """
-    buf, name = read_bytes(source)
-    h = parse_header(buf, name)
+    with mapped_bytes(source) as (buf, name):
+        h = parse_header(buf, name)
     return (h.nrows, h.ncols, h.nvals, h.format, h.field, h.symmetry, h.dtype)
 
 
@@ -800,6 +892,8 @@ def _format_values(values, dtype, field, precision):
         text = list(map(str, values))
     else:
         text = list(map(repr, values.tolist()))  # the shortest text that reads back exactly
+    for i in np.flatnonzero(np.isnan(values) & np.signbit(values)).tolist():
+        text[i] = "-nan"  # repr drops a NaN's sign; float("-nan") restores it
     return np.array(text, dtype="S").view(np.uint8).reshape(len(text), -1)
 
 
