@@ -92,9 +92,29 @@ def to_host(xp, a):
 
 
 def to_matrix(csr, dtype, device, name=None):
-    """A graphblast Matrix from CSR arrays (``csr.values is None`` makes a BOOL pattern)."""
-    from ..core.matrix import Matrix
+    """A graphblast Matrix wrapping the generator's CSR arrays, where they are.
 
-    values = True if csr.values is None else csr.values
-    return Matrix.from_csr(csr.indptr, csr.indices, values, dtype, nrows=csr.nrows,
-                           ncols=csr.ncols, name=name, device=device)
+    The generators build canonical CSR (rows sorted, no duplicates, indices in range), so the
+    arrays are handed to the Matrix without the validation (and, on a GPU, the round trip
+    through host memory) that ``Matrix.from_csr`` gives untrusted input.  The indices are
+    widened to the backends' int64 and a pattern graph gets its ``True`` values here, so the
+    memory for both is checked first.
+    """
+    from ..io._convert import matrix_from_valid_csr
+
+    if isinstance(csr.indices, np.ndarray):
+        xp = np
+    else:
+        import cupy as xp
+    nvals = int(csr.indices.shape[0])
+    needed = (8 * nvals if csr.indices.dtype != np.int64 else 0) + (
+        8 * (csr.nrows + 1) if csr.indptr.dtype != np.int64 else 0)
+    if csr.values is None or csr.values.dtype != dtype.np_type:
+        needed += nvals * dtype.np_type.itemsize
+    check_memory(xp, needed, f"a {csr.nrows}-vertex graph with {nvals} entries as a Matrix")
+    indptr = csr.indptr.astype(xp.int64, copy=False)
+    indices = csr.indices.astype(xp.int64, copy=False)
+    values = xp.ones(nvals, dtype=dtype.np_type) if csr.values is None else csr.values
+    return matrix_from_valid_csr(csr.nrows, csr.ncols, dtype, indptr, indices, values, name,
+                                 device)
+
