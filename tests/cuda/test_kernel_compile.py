@@ -166,7 +166,7 @@ def _template_programs(kinds):
                   programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
         progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair
                                      else semiring.any_pair[t], t, t)[1]())
-    for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends"):
+    for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends", "gbk_csr_unsorted"):
         progs.append(programs.structure(name)[1]())
     return progs
 

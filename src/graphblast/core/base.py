@@ -265,15 +265,23 @@ def infer_dtype(values, dtype):
     """The dtype for new data: explicit ``dtype``, else the values' NumPy dtype."""
     if dtype is not None:
         return lookup_dtype(dtype)
-    arr = np.asarray(values)
+    # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
+    arr = values if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
     if arr.dtype.kind == "O":
         raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
     return lookup_dtype(arr.dtype)
 
 
 def as_values(values, n, dtype, xp=np):
-    """Values for ``n`` entries: a scalar is repeated, an array checked for length."""
-    arr = np.asarray(values) if not hasattr(values, "__cuda_array_interface__") else values
+    """Values for ``n`` entries: a scalar is repeated, an array checked for length.
+
+    ``xp`` is where the entries are built: GPU values for a CPU object are copied to the
+    host."""
+    on_gpu = hasattr(values, "__cuda_array_interface__")
+    if on_gpu and xp is np:
+        values = values.get()
+        on_gpu = False
+    arr = values if on_gpu else np.asarray(values)
     if getattr(arr, "ndim", 0) == 0:
         return np.full(n, arr, dtype=dtype.np_type) if xp is np else \
             xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.np_type)

@@ -244,15 +244,15 @@ class Matrix(_MatrixMethods, Collection):
         ``nrows``/``ncols`` default to one more than the largest index.
         """
         device, backend = resolve_device(device)
-        rows = _host_index(rows, "rows")
-        columns = _host_index(columns, "columns")
+        rows, rows_end = _index(rows, "rows", device)
+        columns, columns_end = _index(columns, "columns", device)
         if rows.shape[0] != columns.shape[0]:
             raise InvalidValue(f"rows and columns must have the same length, got "
                                f"{rows.shape[0]} and {columns.shape[0]}")
         dtype = infer_dtype(values, dtype)
-        vals = as_values(values, rows.shape[0], dtype)
-        nrows = _infer_dim("nrows", nrows, rows)
-        ncols = _infer_dim("ncols", ncols, columns)
+        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
+        nrows = _infer_dim("nrows", nrows, rows, rows_end)
+        ncols = _infer_dim("ncols", ncols, columns, columns_end)
         dup = _typed_dup(dup_op, dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
@@ -276,16 +276,17 @@ class Matrix(_MatrixMethods, Collection):
                  name=None, device=None):
         """A Matrix from CSR arrays (validated; unsorted rows are sorted)."""
         device, backend = resolve_device(device)
-        indptr = _host_index(indptr, "indptr")
-        col_indices = _host_index(col_indices, "col_indices")
+        indptr, _ = _index(indptr, "indptr", device)
+        col_indices, columns_end = _index(col_indices, "col_indices", device)
         if indptr.shape[0] == 0:
             raise InvalidValue("indptr must have nrows + 1 entries; got an empty array")
         n = indptr.shape[0] - 1
         if nrows is not None and _check_dim("nrows", nrows) != n:
             raise InvalidValue(f"indptr has {n + 1} entries, so nrows must be {n}, not {nrows}")
-        ncols = _infer_dim("ncols", ncols, col_indices)
+        ncols = _infer_dim("ncols", ncols, col_indices, columns_end)
         dtype = infer_dtype(values, dtype)
-        vals = as_values(values, col_indices.shape[0], dtype)
+        vals = as_values(values, col_indices.shape[0], dtype,
+                         _array_module(col_indices, backend))
         data = backend.matrix_from_csr(n, ncols, dtype, indptr, col_indices, vals)
         return cls._from_data(data, backend, device, name)
 
@@ -597,8 +598,56 @@ class TransposedMatrix(_MatrixMethods):
 install_infix(TransposedMatrix)
 
 
+def _on_gpu(x):
+    return hasattr(x, "__cuda_array_interface__")
+
+
+def _index(x, name, device):
+    """(validated 1-D integer indices, one more than the largest or None when not computed).
+
+    GPU arrays (CuPy's or any with ``__cuda_array_interface__``) stay on the GPU when the
+    target is a GPU, so that building there costs no host round trip; everything else is
+    checked on the host."""
+    if device != "cpu" and _on_gpu(x):
+        return _device_index(x, name)
+    return _host_index(x, name), None
+
+
+def _device_index(x, name):
+    """``_host_index``'s checks and errors for a GPU array, which stays there: the reductions
+    they need (and _infer_dim's max) come back in one small transfer."""
+    import cupy as cp
+
+    arr = cp.asarray(x)
+    if arr.ndim == 0:
+        raise InvalidValue(f"{name} must be a 1-D array of indices, got a scalar")
+    if arr.ndim != 1:
+        raise InvalidValue(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size == 0:  # any dtype, as on the host; the backend takes integers only
+        return cp.zeros(0, dtype=np.int64), 0
+    if arr.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+    is_float = arr.dtype.kind == "f"
+    stats = [arr.min(), arr.max()]
+    if is_float:
+        stats.append((cp.mod(arr, 1) != 0).any().astype(arr.dtype))
+    lo, hi, *fractional = cp.stack(stats).get().tolist()
+    if is_float and fractional[0]:
+        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+    if lo < 0:
+        raise IndexOutOfBound(f"{name} has a negative index ({int(lo)}); indices must be "
+                              ">= 0")
+    return (arr.astype(np.int64) if is_float else arr), int(hi) + 1
+
+
+def _array_module(indices, backend):
+    """Where per-entry arrays (a scalar value repeated) are made: on the GPU where the indices
+    stayed there, so that nothing is copied to it."""
+    return backend.xp if _on_gpu(indices) else np
+
+
 def _host_index(x, name):
-    if hasattr(x, "get") and hasattr(x, "__cuda_array_interface__"):
+    if hasattr(x, "get") and _on_gpu(x):
         x = x.get()
     arr = np.asarray(x)
     if arr.ndim == 0:
@@ -616,9 +665,12 @@ def _host_index(x, name):
     return arr
 
 
-def _infer_dim(name, value, indices):
+def _infer_dim(name, value, indices, end=None):
+    """``value`` checked, or one more than the largest index (``end`` where _index has it)."""
     if value is not None:
         return _check_dim(name, value)
+    if end is not None:
+        return end
     return int(indices.max()) + 1 if indices.size else 0
 
 

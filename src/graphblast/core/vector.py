@@ -8,7 +8,7 @@ from . import operations as ops
 from .base import Collection, as_values, dense_fill, infer_dtype, next_name, resolve_device
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
-from .matrix import Matrix, _check_dim, _host_index, _infer_dim, _typed_dup
+from .matrix import Matrix, _array_module, _check_dim, _index, _infer_dim, _typed_dup
 
 _INDEX_OUT = np.uint64
 
@@ -60,10 +60,10 @@ class Vector(Collection):
                  device=None):
         """A Vector from indices and values; duplicates raise unless ``dup_op`` is given."""
         device, backend = resolve_device(device)
-        indices = _host_index(indices, "indices")
+        indices, end = _index(indices, "indices", device)
         dtype = infer_dtype(values, dtype)
-        vals = as_values(values, indices.shape[0], dtype)
-        size = _infer_dim("size", size, indices)
+        vals = as_values(values, indices.shape[0], dtype, _array_module(indices, backend))
+        size = _infer_dim("size", size, indices, end)
         data = backend.vector_from_coo(size, dtype, indices, vals, _typed_dup(dup_op, dtype))
         return cls._from_data(data, backend, device, name)
 

@@ -107,6 +107,18 @@ def pair_flags(kernel_name, rows, cols):
     return flags
 
 
+def rows_strictly_increasing(indptr, indices, nrows):
+    """Whether the column indices of every row of CSR arrays strictly increase (sorted, no
+    duplicates), without a per-entry row array.  One synchronization (the answer)."""
+    n = indices.shape[0]
+    if n == 0:
+        return True
+    unsorted = cp.zeros(1, dtype=cp.uint8)
+    jit.launch(_fn(programs.structure("gbk_csr_unsorted")), n,
+               (i64(n), i64(nrows), indptr, indices, unsorted))
+    return not int(unsorted[0])
+
+
 def sort_pairs(rows, cols, nrows, ncols):
     """The stable permutation that sorts (rows, cols) in row-major order.
 

@@ -20,7 +20,7 @@ def _one(key, headers, names):
 # -- structure and write-back ----------------------------------------------------------------
 
 def structure(name):
-    """gbk_expand, gbk_pair_run_starts or gbk_pair_run_ends."""
+    """gbk_expand, gbk_pair_run_starts, gbk_pair_run_ends or gbk_csr_unsorted."""
     return _one(("structure", name), ["structure.cuh"], [name])
 
 

@@ -1,9 +1,10 @@
 """Building, converting and transposing GPU storage.
 
 Storage is the backend-neutral :class:`CSR`/:class:`SparseVector` with CuPy arrays: int64
-indices and offsets, values always present.  Input from the host is validated there (where the
-data already is, with the CPU backend's checks, so both devices raise the same errors) and
-sorted on the GPU when it is not in row-major order already.
+indices and offsets, values always present.  Input is validated where it already is: host
+arrays on the host with the CPU backend's checks, device arrays on the GPU with reductions
+fetched in one small transfer; both raise the CPU backend's errors.  It is sorted on the GPU
+when it is not in row-major order already.
 """
 
 import cupy as cp
@@ -30,6 +31,14 @@ def _on_device(x):
     return hasattr(x, "__cuda_array_interface__")
 
 
+def _out_of_range(name, idx, bound):
+    """The CPU backend's error for device indices of which some are outside [0, bound): it
+    names the first such index, so this looks it up (on the error path only)."""
+    bad = int(idx[cp.flatnonzero((idx < 0) | (idx >= bound))[0]])
+    return IndexOutOfBound(f"{name} index {bad} is out of range for dimension of size "
+                           f"{bound}; indices must be in [0, {bound}).")
+
+
 def _indices(name, idx, bound):
     """Validated int64 indices on the device (host arrays are checked on the host)."""
     if not _on_device(idx):
@@ -45,9 +54,7 @@ def _indices(name, idx, bound):
         lo, hi = (int(v) for v in cp.stack([arr.min().astype(INDEX),
                                             arr.max().astype(INDEX)]).get())
         if lo < 0 or hi >= bound:
-            bad = lo if lo < 0 else hi
-            raise IndexOutOfBound(f"{name} index {bad} is out of range for dimension of size "
-                                  f"{bound}; indices must be in [0, {bound}).")
+            raise _out_of_range(name, arr, bound)
     return arr.astype(INDEX, copy=False)
 
 
@@ -128,20 +135,19 @@ def _fold_duplicates(vals, offsets, nseg, dup_op, dtype):
 
 
 def vector_from_coo(size, dtype, indices, values, dup_op):
-    idx = _indices("index", indices, size)
-    zeros = cp.zeros(idx.shape[0], dtype=INDEX) if _on_device(idx) else \
-        np.zeros(idx.shape[0], dtype=INDEX)
-    A = matrix_from_coo(1, size, dtype, zeros, idx, values, dup_op)
+    """A vector as the one row of a matrix, validated there (errors name the index a column,
+    as on the CPU); the zero row ids are made where the indices are."""
+    xp = cp if _on_device(indices) else np
+    A = matrix_from_coo(1, size, dtype, xp.zeros(indices.shape[0], dtype=INDEX), indices,
+                        values, dup_op)
     return SparseVector(size, dtype, A.indices, A.values)
 
 
 def matrix_from_csr(nrows, ncols, dtype, indptr, indices, values):
-    """CSR from user CSR arrays: validated (on the host, as the CPU backend does), rows
-    sorted, duplicates refused."""
-    if _on_device(indptr):
-        indptr = cp.asnumpy(indptr)
-    if _on_device(indices):
-        indices = cp.asnumpy(indices)
+    """CSR from user CSR arrays: validated (host arrays on the host, as the CPU backend does,
+    device arrays on the device), rows sorted, duplicates refused."""
+    if _on_device(indptr) or _on_device(indices):
+        return _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values)
     if _on_device(values):
         values = cp.asnumpy(values)
     indptr = host.as_index_array("indptr", indptr)
@@ -159,6 +165,38 @@ def matrix_from_csr(nrows, ncols, dtype, indptr, indices, values):
     host._check_indices("column", indices, ncols)
     rows = host.row_ids(indptr, nrows)
     return matrix_from_coo(nrows, ncols, dtype, rows, indices, values, None)
+
+
+def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
+    """matrix_from_csr where the index arrays are on the GPU (a host one is copied there).
+
+    The checks are the host path's, with its errors, from one transfer of a few reductions.
+    Arrays already canonical (every row strictly increasing) are wrapped as they are; others
+    are sorted by coo_to_csr, which refuses duplicates."""
+    # The core has made both 1-D integer arrays; int64 ones are kept, not copied.
+    indptr = cp.asarray(indptr).astype(INDEX, copy=False)
+    indices = cp.asarray(indices).astype(INDEX, copy=False)
+    nnz = indices.shape[0]
+    if indptr.shape[0] != nrows + 1:
+        raise InvalidValue(f"indptr must have nrows + 1 = {nrows + 1} entries, got "
+                           f"{indptr.shape[0]}")
+    stats = [indptr[0], indptr[-1], (indptr[1:] < indptr[:-1]).any().astype(INDEX)]
+    if nnz:
+        stats += [indices.min(), indices.max()]
+    first, last, decreases, *bounds = cp.stack(stats).get().tolist()
+    if first != 0 or decreases or last != nnz:
+        raise InvalidValue("indptr must start at 0, never decrease, and end at the number of "
+                           f"column indices ({nnz})")
+    if values.shape[0] != nnz:
+        raise InvalidValue(f"values must have one entry per column index: got "
+                           f"{values.shape[0]} values for {nnz} indices")
+    if bounds and (bounds[0] < 0 or bounds[1] >= ncols):
+        raise _out_of_range("column", indices, ncols)
+    values = _values(values, dtype)
+    if blocks.rows_strictly_increasing(indptr, indices, nrows):
+        return CSR(nrows, ncols, dtype, indptr, indices, values)
+    rows, _ = blocks.expand(indptr, nrows, nnz, want_occ=False)
+    return coo_to_csr(nrows, ncols, dtype, rows, indices, values, dup="error")
 
 
 def to_coo(A):

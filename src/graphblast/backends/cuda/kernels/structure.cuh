@@ -1,5 +1,6 @@
 // Structure kernels shared by several primitives: expanding counts into (source, occurrence)
-// pairs, and the row of every entry of a CSR matrix.
+// pairs, the row of every entry of a CSR matrix, runs of equal pairs, and whether user CSR
+// arrays are canonical.
 #pragma once
 #include "common.cuh"
 
@@ -26,4 +27,17 @@ __global__ void gbk_pair_run_ends(idx_t n, const idx_t* rows, const idx_t* cols,
                                   unsigned char* flags) {
     for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
         flags[p] = (p + 1 == n || rows[p] != rows[p + 1] || cols[p] != cols[p + 1]) ? 1 : 0;
+}
+
+// *unsorted = 1 when some row of a CSR structure has a column index that is not greater than
+// the one before it in the row (rows out of order or with duplicates); left as it is otherwise.
+// One thread per entry, so a long row is checked in parallel; only where an index does not
+// increase is its row looked up (binary search), to see whether it starts the row.  Every
+// writer stores the same 1, so the race is harmless.
+__global__ void gbk_csr_unsorted(idx_t nnz, idx_t nrows, const idx_t* indptr,
+                                 const idx_t* indices, unsigned char* unsorted) {
+    for (idx_t p = gbk::global_id(); p < nnz; p += gbk::grid_size()) {
+        if (p == 0 || indices[p] > indices[p - 1]) continue;
+        if (indptr[gbk::row_of(indptr, nrows, p)] != p) *unsorted = 1;
+    }
 }
