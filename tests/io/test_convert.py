@@ -233,3 +233,53 @@ def test_torch_on_gpu(rng):
     assert B.device.startswith("cuda") and B.isequal(A, check_dtype=True)
     dense = torch.arange(6.0, device="cuda").reshape(2, 3)
     assert gb.io.from_torch(dense).nvals == 6
+
+
+def test_cupy_dense_stays_on_the_gpu_and_matches_numpy(rng):
+    cp = pytest.importorskip("cupy")
+    dense = rng.standard_normal((5, 4))
+    dense[dense < 0] = np.nan
+    for missing in (None, np.nan):
+        want = gb.io.from_numpy(dense, missing, device="cpu")
+        got = gb.io.from_cupy(cp.asarray(dense), missing)
+        assert got.device.startswith("cuda") and got.dtype == want.dtype
+        for x, y in zip(got.to_coo(), want.to_coo()):
+            np.testing.assert_array_equal(x, y)  # NaN entries too (missing=None keeps them)
+    ints = rng.integers(0, 3, (6, 3))
+    got = gb.io.from_cupy(cp.asarray(ints), 0, dtype="INT8")
+    assert got.dtype == gb.dtypes.INT8 and got.nvals == int((ints != 0).sum())
+    on_cpu = gb.io.from_cupy(cp.asarray(ints), 0, device="cpu")
+    assert on_cpu.device == "cpu" and on_cpu.nvals == int((ints != 0).sum())
+    v = gb.io.from_cupy(cp.asarray([0.0, 1.5, 0.0, 2.0]), 0.0)
+    assert v.to_coo()[0].tolist() == [1, 3]
+    with pytest.raises(InvalidValue, match="1-D or 2-D"):
+        gb.io.from_cupy(cp.zeros((2, 2, 2)))
+    A = _matrix(rng, "cuda")
+    for x in (A, A.T):
+        back = gb.io.to_cupy(x, fill_value=0, dtype="FP32")
+        assert back.dtype == np.float32
+        np.testing.assert_array_equal(cp.asnumpy(back), x.to_dense(0, "FP32"))
+    with pytest.raises(TypeError, match="fill_value"):
+        gb.io.to_cupy(A)
+    w = gb.Vector.from_coo([1, 3], [2, 5], size=5, device="cuda")
+    assert gb.io.to_cupy(w, fill_value=-1).tolist() == [-1, 2, -1, 5, -1]
+
+
+def test_torch_gpu_layouts(rng):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("cupy")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch was built without CUDA here")
+    A = _matrix(rng, "cuda")
+    for layout in ("sparse_csr", "sparse_coo"):
+        T = gb.io.to_torch(A, layout)
+        assert T.device.type == "cuda"
+        assert gb.io.from_torch(T).isequal(A, check_dtype=True)
+    D = gb.io.to_torch(A, "dense", fill_value=0)
+    assert D.device.type == "cuda"
+    np.testing.assert_array_equal(D.cpu().numpy(), A.to_dense(0))
+    dup = torch.sparse_coo_tensor(torch.tensor([[0, 0], [1, 1]]), torch.tensor([1.0, 2.0]),
+                                  (2, 2)).cuda()
+    with pytest.raises(InvalidValue, match="Duplicate"):
+        gb.io.from_torch(dup)
+    assert gb.io.from_torch(dup, dup_op=gb.binary.plus).to_coo()[2].tolist() == [3.0]

@@ -14,7 +14,7 @@ CuPy and PyTorch are imported only when their converters are called.
 
 import numpy as np
 
-from ..dtypes import lookup_dtype
+from ..dtypes import cast, lookup_dtype
 from ..exceptions import InvalidValue
 
 __all__ = [
@@ -355,9 +355,8 @@ def from_cupy_sparse(A, *, dup_op=None, name=None, device=None):
                                      A.indices.astype(cp.int64, copy=False), A.data, name,
                                      device)
     coo = A.tocoo()  # no summing of duplicates: tocoo keeps them
-    return Matrix.from_coo(cp.asnumpy(coo.row), cp.asnumpy(coo.col), cp.asnumpy(coo.data),
-                           dtype, nrows=nrows, ncols=ncols, dup_op=dup_op, name=name,
-                           device=device)
+    return Matrix.from_coo(coo.row, coo.col, coo.data, dtype, nrows=nrows, ncols=ncols,
+                           dup_op=dup_op, name=name, device=device)
 
 
 def to_cupy_sparse(A, format="csr"):
@@ -384,17 +383,69 @@ def to_cupy_sparse(A, format="csr"):
 
 
 def from_cupy(array, missing_value=None, *, dtype=None, name=None, device=None):
-    """A Vector or Matrix from a dense CuPy array (see :func:`from_numpy`), on its GPU."""
+    """A Vector (1-D) or Matrix (2-D) from a dense CuPy array (see :func:`from_numpy`), on
+    its GPU unless ``device`` says otherwise; the entries are found there, with no trip
+    through host memory."""
     cp, _ = _cupy()
+    if not isinstance(array, cp.ndarray):
+        raise TypeError(f"expected a CuPy array, got {type(array).__name__}")
     if device is None:
         device = _array_device(array)
-    return from_numpy(cp.asnumpy(array), missing_value, dtype=dtype, name=name, device=device)
+    return _from_device_dense(array, missing_value, dtype, name, device)
+
+
+def _from_device_dense(arr, missing_value, dtype, name, device):
+    """:func:`from_numpy` for a CuPy array: positions and values computed on its GPU."""
+    from ..core.matrix import Matrix
+    from ..core.vector import Vector
+
+    cp, _ = _cupy()
+    if dtype is None:
+        dtype = _dtype_of(arr.dtype, "an array")
+    if arr.ndim not in (1, 2):
+        raise InvalidValue(f"from_cupy needs a 1-D or 2-D array, got {arr.ndim}-D")
+    with cp.cuda.Device(arr.device.id):
+        if missing_value is None:
+            keep = cp.ones(arr.shape, dtype=bool)
+        elif isinstance(missing_value, float) and np.isnan(missing_value):
+            keep = ~cp.isnan(arr)
+        else:
+            keep = arr != missing_value
+        positions = cp.nonzero(keep)
+        values = arr[positions]
+    if arr.ndim == 1:
+        return Vector.from_coo(positions[0], values, dtype, size=arr.shape[0], name=name,
+                               device=device)
+    return Matrix.from_coo(positions[0], positions[1], values, dtype, nrows=arr.shape[0],
+                           ncols=arr.shape[1], name=name, device=device)
 
 
 def to_cupy(x, fill_value=None, dtype=None):
-    """A dense CuPy array of a Vector or Matrix (see :func:`to_numpy`)."""
+    """A dense CuPy array of a Vector or Matrix (see :func:`to_numpy`), filled on the
+    object's GPU (from the CPU: built on the host, then copied to the current GPU)."""
     cp, _ = _cupy()
-    return cp.asarray(to_numpy(x, fill_value, dtype))
+    if x.device == "cpu":
+        return cp.asarray(to_numpy(x, fill_value, dtype))
+    from ..core.base import dense_fill
+
+    dt, fill = dense_fill(x, fill_value, dtype)
+    data = _storage(x)
+    with cp.cuda.Device(int(x.device.split(":")[1])):
+        out = cp.zeros(x.shape, dtype=dt.np_type)
+        if fill is not None:
+            out[...] = fill
+        values = cast(data.values, dt, xp=cp)
+        if _is_vector(x):
+            out[data.indices] = values
+        else:
+            out[_device_rows(cp, data), data.indices] = values
+    return out
+
+
+def _device_rows(cp, data):
+    """The row of each entry of a CSR on the GPU: the row ends at or before its position."""
+    return cp.searchsorted(data.indptr[1:], cp.arange(data.nvals, dtype=cp.int64),
+                           side="right")
 
 
 # -- PyTorch ------------------------------------------------------------------------------
@@ -437,21 +488,21 @@ def from_torch(t, *, dup_op=None, missing_value=None, dtype=None, name=None, dev
         device = "cpu" if t.device.type == "cpu" else f"cuda:{t.device.index or 0}"
     if t.layout == torch.strided:
         arr = _from_dlpack(t)
-        if not isinstance(arr, np.ndarray):
-            cp, _ = _cupy()
-            arr = cp.asnumpy(arr)
-        return from_numpy(arr, missing_value, dtype=dtype, name=name, device=device)
+        if isinstance(arr, np.ndarray):
+            return from_numpy(arr, missing_value, dtype=dtype, name=name, device=device)
+        return _from_device_dense(arr, missing_value, dtype, name, device)
     if t.layout == torch.sparse_csr:
-        indptr = _host(_from_dlpack(t.crow_indices())).astype(np.int64)
-        cols = _host(_from_dlpack(t.col_indices())).astype(np.int64)
-        values = _host(_from_dlpack(t.values()))
+        # GPU tensors stay on their GPU: Matrix.from_csr validates CuPy arrays there
+        indptr = _from_dlpack(t.crow_indices()).astype(np.int64)
+        cols = _from_dlpack(t.col_indices()).astype(np.int64)
+        values = _from_dlpack(t.values())
         out_type = lookup_dtype(dtype) if dtype is not None else _dtype_of(values.dtype,
                                                                             "a tensor")
         return Matrix.from_csr(indptr, cols, values, out_type, ncols=t.shape[1], name=name,
                                device=device)
     if t.layout == torch.sparse_coo:
-        indices = _host(_from_dlpack(t._indices())).astype(np.int64)
-        values = _host(_from_dlpack(t._values()))
+        indices = _from_dlpack(t._indices()).astype(np.int64)
+        values = _from_dlpack(t._values())
         out_type = lookup_dtype(dtype) if dtype is not None else _dtype_of(values.dtype,
                                                                             "a tensor")
         if t.sparse_dim() == 1 and t.dense_dim() == 0:
@@ -463,13 +514,6 @@ def from_torch(t, *, dup_op=None, missing_value=None, dtype=None, name=None, dev
     raise InvalidValue(f"cannot convert a tensor with layout {t.layout} and shape "
                        f"{tuple(t.shape)}: use a 1-D or 2-D dense, sparse_coo or sparse_csr "
                        "tensor")
-
-
-def _host(array):
-    if isinstance(array, np.ndarray):
-        return array
-    cp, _ = _cupy()
-    return cp.asnumpy(array)
 
 
 def to_torch(x, layout="sparse_csr", fill_value=None):
@@ -487,11 +531,8 @@ def to_torch(x, layout="sparse_csr", fill_value=None):
         raise InvalidValue(f"layout must be 'sparse_csr', 'sparse_coo' or 'dense', not "
                            f"{layout!r}")
     if layout == "dense":
-        dense = to_numpy(x, fill_value)
-        if x.device != "cpu":
-            cp, _ = _cupy()
-            dense = cp.asarray(dense)
-        return _to_dlpack(dense)
+        return _to_dlpack(to_numpy(x, fill_value) if x.device == "cpu" else
+                          to_cupy(x, fill_value))
     data = _storage(x)
     values = _to_dlpack(data.values)
     if _is_vector(x):
@@ -499,9 +540,13 @@ def to_torch(x, layout="sparse_csr", fill_value=None):
         return torch.sparse_coo_tensor(indices, values, (x.size,), is_coalesced=True,
                                        check_invariants=False)
     if layout == "sparse_coo":
-        rows, cols, _ = x.to_coo()
-        idx = np.stack((rows.astype(np.int64), cols.astype(np.int64)))
-        idx = torch.from_numpy(idx).to(values.device)
+        if x.device == "cpu":
+            idx = np.stack((np.repeat(np.arange(data.nrows, dtype=np.int64),
+                                      np.diff(data.indptr)), data.indices))
+        else:
+            cp, _ = _cupy()
+            idx = cp.stack((_device_rows(cp, data), data.indices))
+        idx = _to_dlpack(idx)
         return torch.sparse_coo_tensor(idx, values, x.shape, is_coalesced=True,
                                        check_invariants=False)
     # graphblast's CSR already satisfies the invariants torch would check
