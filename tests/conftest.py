@@ -57,12 +57,14 @@ def rng(request):
     return np.random.default_rng(seed)
 
 
-SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+SHARED_DATA = os.environ.get("GRAPHBLAST_DATA") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "shared", "data")
 
 
 @pytest.fixture(scope="session")
 def shared_data():
-    """Path of ../shared/data (the real test graphs); tests skip nothing: it must exist."""
+    """Path of the real test graphs: $GRAPHBLAST_DATA, else ../shared/data beside the repo
+    (as for ``graphblast bench --data``).  Tests skip nothing: it must exist."""
     path = os.path.abspath(SHARED_DATA)
     if not os.path.isdir(path):
         pytest.fail(f"test data not found at {path}; the repo must sit beside shared/")

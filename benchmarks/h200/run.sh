@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
+#   bash benchmarks/h200/run.sh STAGE...     stages: tests, gen, mm, bench
+# Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
+# Needs .whl/ (the peer wheels) and .shared_data/ (a copy of shared/data) carried along.
+set -uo pipefail
+export PYTHONUNBUFFERED=1
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > "$OUT/setup.log" 2>&1
+export PYTHONPATH=$PWD/.site:$PWD/src
+export GRAPHBLAST_DATA=$PWD/.shared_data
+python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 || echo "build_ext failed" >> "$OUT/setup.log"
+python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast path built" >> "$OUT/setup.log"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$OUT/setup.log" 2>&1
+
+for stage in "$@"; do
+  case $stage in
+  tests)
+    # The suite on the GPU, in parallel processes (16 cores, one CUDA context each).
+    mkdir -p /tmp/logs
+    groups=(
+      "tests/core/test_diff_mxm.py"
+      "tests/core/test_diff_ewise.py"
+      "tests/core/test_diff_extract_assign.py"
+      "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py"
+      "tests/core/test_diff_misc.py tests/core/test_errors.py tests/core/test_compat_programs.py"
+      "tests/algorithms"
+      "tests/io tests/generators tests/cuda tests/ops"
+      "tests/nx tests/test_cli.py"
+    )
+    i=0
+    for g in "${groups[@]}"; do
+      timeout "${TEST_TIMEOUT:-400}" python3 -m pytest -q -rfE -p no:cacheprovider --device cuda \
+        $g > /tmp/logs/group$i.log 2>&1 &
+      i=$((i + 1))
+    done
+    wait
+    for f in /tmp/logs/group*.log; do
+      echo "== $f: $(head -c 300 "$f" | head -1)"; grep -E "^(FAILED|ERROR)|passed|failed|error" "$f" | tail -40
+    done > "$OUT/tests.txt"
+    tar czf "$OUT/test-logs.tar.gz" -C /tmp logs
+    ;;
+  gen)
+    timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
+  mm)
+    timeout 200 python3 benchmarks/mmread_speed.py /tmp/mm --write > "$OUT/mmread.txt" 2>&1 ;;
+  esac
+done
