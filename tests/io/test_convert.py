@@ -46,12 +46,12 @@ def test_scipy_zero_copy_on_cpu(rng):
     indptr, indices, values = A._csr().indptr, A._csr().indices, A._csr().values
     assert np.shares_memory(S.data, values) and np.shares_memory(S.indices, indices)
     assert np.shares_memory(S.indptr, indptr)
-    B = gb.io.from_scipy_sparse(S)
+    B = gb.io.from_scipy_sparse(S, device="cpu")  # (the default device may be a GPU)
     assert np.shares_memory(B._csr().values, S.data)
     # int32 indices (SciPy's usual choice) are converted, the values are still shared
     S32 = sp.csr_array((S.data, S.indices.astype(np.int32), S.indptr.astype(np.int32)),
                        shape=S.shape)
-    C = gb.io.from_scipy_sparse(S32)
+    C = gb.io.from_scipy_sparse(S32, device="cpu")
     assert C.isequal(A) and np.shares_memory(C._csr().values, S32.data)
 
 

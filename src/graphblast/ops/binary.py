@@ -510,7 +510,7 @@ rpow = _define("rpow", _rpow_np, _rpow_c, ALL_TYPES, return_type=_floordiv_type)
 
 def _float_binary(name, np_func, c_name):
     op = _define(name, lambda t: np_func, lambda t: f"{_float_fn(c_name, t)}(x, y)",
-                 FLOAT_TYPES, is_commutative=name == "hypot")
+                 FLOAT_TYPES)
     op._coerce(TO_FP32_TYPES, FP32)
     op._coerce(TO_FP64_TYPES, FP64)
     return op
@@ -519,7 +519,10 @@ def _float_binary(name, np_func, c_name):
 atan2 = _float_binary("atan2", np.arctan2, "atan2")
 copysign = _float_binary("copysign", np.copysign, "copysign")
 fmod = _float_binary("fmod", np.fmod, "fmod")
-hypot = _float_binary("hypot", np.hypot, "hypot")
+hypot = _define("hypot", lambda t: np.hypot, lambda t: f"gb_hypot<{_c(t)}>(x, y)", FLOAT_TYPES,
+                is_commutative=True)
+hypot._coerce(TO_FP32_TYPES, FP32)
+hypot._coerce(TO_FP64_TYPES, FP64)
 remainder = _float_binary("remainder", ieee_remainder, "remainder")
 ldexp = _define("ldexp", lambda t: lambda x, y: np.ldexp(x, x86_int_exponent(y)),
                 lambda t: "gb_ldexp(x, y)", FLOAT_TYPES)

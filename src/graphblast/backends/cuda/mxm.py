@@ -115,8 +115,8 @@ def _mv_small(M, u, semiring, mask, vfirst, push, n_out, n_in, t, ref):
     vals = cp.empty(n_out, dtype=t.np_type)
     nm, m_idx, m_vals, kind, complement = _mask_args(mask)
     fn((1,), (256,), (i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(u.nvals),
-                      u.indices, u.values, nm, m_idx, m_vals, kind, complement, buf, vals,
-                      count))
+                      u.indices, u.values, np.int32(mask is not None), nm, m_idx, m_vals, kind,
+                      complement, buf, vals, count))
     k = int(count.get()[0])
     if ref is None:
         return SparseVector(n_out, t, buf[:k], vals[:k])

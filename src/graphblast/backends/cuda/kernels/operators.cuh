@@ -266,6 +266,20 @@ GB_DEVICE double gb_frexpe(double x) { int e; frexp(x, &e); return (double)e; }
 GB_DEVICE int gb_x86_int(double y) {
     return (y > -2147483649.0 && y < 2147483648.0) ? (int)y : (-2147483647 - 1);
 }
+// hypot without CUDA's overflow near the largest double (CUDA gives hypot(0, DBL_MAX) = inf):
+// the larger magnitude times sqrt(1 + r^2) with r <= 1, and C's rules for inf and NaN.
+template <class T>
+GB_DEVICE T gb_hypot(T x, T y) {
+    x = fabs(x);
+    y = fabs(y);
+    if (isinf(x) || isinf(y)) return (T)INFINITY;
+    if (isnan(x) || isnan(y)) return x + y;
+    const T a = x > y ? x : y, b = x > y ? y : x;
+    if (a == 0) return a;
+    const T r = b / a;
+    return a * sqrt(1 + r * r);
+}
+
 GB_DEVICE float gb_ldexp(float x, float y) { return ldexpf(x, gb_x86_int((double)y)); }
 GB_DEVICE double gb_ldexp(double x, double y) { return ldexp(x, gb_x86_int(y)); }
 

@@ -192,15 +192,15 @@ __global__ void gbk_push_any_values(idx_t nu, const idx_t* u_idx, const UV* u_va
 // mask and vector into shared memory, pull or push, then an ordered compaction into
 // out_idx/out_vals (each of capacity nout) and the count into out_count[0].  One launch and
 // one small copy to the host: the per-call cost of graph algorithms on small graphs.
-// m_idx is null without a mask; mkind: see gbk::mask_value.
+// masked: whether there is a mask (an empty one has a null m_idx too: CuPy allocates nothing
+// for an empty array); mkind: see gbk::mask_value.
 template <class Mul, class M, class MV, class UV, bool VFIRST, bool PUSH>
 __global__ void __launch_bounds__(GBK_SMALL_BLOCK)
 gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, const MV* mvals,
-             idx_t nu, const idx_t* u_idx, const UV* u_vals, idx_t nm, const idx_t* m_idx,
-             const void* m_vals, int mkind, int complement, idx_t* out_idx,
-             typename M::t* out_vals, long long* out_count) {
+             idx_t nu, const idx_t* u_idx, const UV* u_vals, int masked, idx_t nm,
+             const idx_t* m_idx, const void* m_vals, int mkind, int complement,
+             idx_t* out_idx, typename M::t* out_vals, long long* out_count) {
     typedef typename M::t T;
-    const bool masked = m_idx != nullptr;
     __shared__ unsigned long long u_raw[GBK_SMALL_N];
     __shared__ unsigned long long o_raw[GBK_SMALL_N];
     __shared__ long long win[GBK_SMALL_N];
