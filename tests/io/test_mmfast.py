@@ -199,3 +199,49 @@ def test_mapped_file_reads_like_bytes(tmp_path, shared_data):
     b = _mmio.read_coo(data, fast=False)
     for x, y in zip(a[:3], b[:3]):
         assert np.array_equal(x, y)
+
+
+@fast_only
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(n=st.integers(1, 6), m=st.integers(1, 6), data=st.data(),
+       order=st.sampled_from(["row", "column", "shuffled", "duplicate"]),
+       field=st.sampled_from(["real", "integer", "pattern"]),
+       chunk=st.sampled_from([1 << 20, 1, 9]), threads=st.sampled_from([1, 3]))
+def test_entries_in_order_build_the_same_matrix(monkeypatch, n, m, data, order, field, chunk,
+                                                threads):
+    """Entries found strictly increasing (row- or column-major, across chunk boundaries too)
+    build the CSR without a sort; anything else goes through Matrix.from_coo."""
+    monkeypatch.setattr(_mmio, "_FAST_CHUNK", chunk)
+    monkeypatch.setattr(_mmio, "_FAST_THREADS", threads)
+    cells = [(i, j) for i in range(1, n + 1) for j in range(1, m + 1)]
+    chosen = data.draw(st.lists(st.sampled_from(cells), unique=True, min_size=1))
+    if order == "row":
+        chosen.sort()
+    elif order == "column":
+        chosen.sort(key=lambda ij: (ij[1], ij[0]))
+    elif order == "duplicate":
+        chosen.append(chosen[0])
+    values = [data.draw(st.integers(-9, 9)) for _ in chosen]
+    body = "".join(f"{i} {j}" + ("" if field == "pattern" else f" {v}") + "\n"
+                   for (i, j), v in zip(chosen, values))
+    text = f"%%MatrixMarket matrix coordinate {field} general\n{n} {m} {len(chosen)}\n{body}"
+    found = _mmio._read_entries(text.encode(), "f", None)[5]
+    by_column = [(j, i) for i, j in chosen]
+    increasing = {"row": all(a < b for a, b in zip(chosen, chosen[1:])),
+                  "column": all(a < b for a, b in zip(by_column, by_column[1:]))}
+    assert found == ("row" if increasing["row"] else "column" if increasing["column"] else
+                     None)
+    import graphblast as gb
+
+    rows, cols, vals, header, _ = _mmio._read_coo(text.encode(), "f", None, fast=False)
+    try:
+        want = gb.Matrix.from_coo(rows, cols, vals, header.dtype, nrows=n, ncols=m,
+                                  device="cpu")
+    except GraphblasException:
+        with pytest.raises(GraphblasException, match="also given on line"):
+            gb.io.mmread(text.encode(), device="cpu")
+        return
+    got = gb.io.mmread(text.encode(), device="cpu")
+    assert got.isequal(want, check_dtype=True)
+    csr = got._csr()
+    assert csr.indptr.dtype == np.int64 and csr.indices.dtype == np.int64

@@ -55,6 +55,7 @@ typedef struct {
     int64_t lines;               /* lines in the range: an upper bound on its entries */
     int64_t out_begin, out_end;  /* region of the output arrays */
     int64_t count;               /* entries written */
+    int row_major, col_major;    /* entries strictly increasing in that order, so far */
     int rejected;                /* 1: the chunk is not something this code accepts */
     int64_t *slow;               /* (entry, token start, token end) triples */
     int64_t nslow, slow_cap;
@@ -102,26 +103,34 @@ static int add_slow(Chunk *c, int64_t entry, int64_t start, int64_t stop) {
     return 1;
 }
 
-/* Unsigned decimal digits [p, q) (at least one) as a value below 2**64; 0 if not. */
-static int parse_digits(const unsigned char *p, const unsigned char *q, uint64_t *out) {
-    if (p == q) return 0;
+/* The unsigned decimal digits from p (at least one) as a value below 2**64: returns where
+ * they stop, or NULL when there are none or the value does not fit. */
+static const unsigned char *scan_digits(const unsigned char *p, const unsigned char *end,
+                                        uint64_t *out) {
+    const unsigned char *start = p;
     uint64_t v = 0;
-    if (q - p <= 19) { /* below 10**19 < 2**64: no overflow to check */
-        for (; p < q; p++) {
-            unsigned d = (unsigned)(*p - '0');
-            if (d > 9) return 0;
-            v = v * 10 + d;
-        }
-    } else {
-        for (; p < q; p++) {
-            unsigned d = (unsigned)(*p - '0');
-            if (d > 9) return 0;
-            if (v > (UINT64_MAX - d) / 10) return 0;
-            v = v * 10 + d;
-        }
+    /* 19 digits stay below 10**19 < 2**64: no overflow check until then */
+    const unsigned char *fast_end = end - p > 19 ? p + 19 : end;
+    for (; p < fast_end; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9) break;
+        v = v * 10 + d;
     }
+    for (; p < end; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (d > 9) break;
+        if (v > (UINT64_MAX - d) / 10) return NULL;
+        v = v * 10 + d;
+    }
+    if (p == start) return NULL;
     *out = v;
-    return 1;
+    return p;
+}
+
+/* Whether p is where a token ends: the end of the chunk, a blank or a line end (any other
+ * byte at or below ' ' is not allowed anywhere, and is rejected by what follows). */
+static int at_token_end(const unsigned char *p, const unsigned char *end) {
+    return p == end || *p <= ' ';
 }
 
 static const double POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -153,9 +162,10 @@ static int halfway(long double r, double d) {
 #endif
 
 /*
- * A real token [p, q) of the form [sign] digits [. digits] [e [sign] digits] as the correctly
- * rounded double.  Returns 1 when converted, 0 when the token is left to the reference
- * (another form, or a case this code cannot decide exactly).
+ * A real number [sign] digits [. digits] [e [sign] digits] starting at p, as the correctly
+ * rounded double.  Returns where the number stops (the caller checks that its token ends
+ * there), or NULL when it is left to the reference (another form, or a case this code cannot
+ * decide exactly).
  *
  * M * 10**k with the significant digits M (at most 19) is one correctly rounded operation when
  * M <= 2**53 and |k| <= 22 (Clinger's fast path).  Otherwise, with a 64-bit significand long
@@ -163,46 +173,46 @@ static int halfway(long double r, double d) {
  * once; rounding that to double again is right unless it lies exactly halfway between two
  * doubles, and those are left to the reference.
  */
-static int parse_real(const unsigned char *p, const unsigned char *q, double *out) {
+static const unsigned char *parse_real(const unsigned char *p, const unsigned char *end,
+                                       double *out) {
     int negative = 0;
-    if (p < q && (*p == '+' || *p == '-')) negative = *p++ == '-';
+    if (p < end && (*p == '+' || *p == '-')) negative = *p++ == '-';
     uint64_t m = 0;
     int sig = 0;          /* significant digits in m */
     int64_t k = 0;        /* decimal exponent of m */
     int digits = 0;       /* mantissa digits seen, zeros included */
-    for (; p < q && *p >= '0' && *p <= '9'; p++, digits++) {
+    for (; p < end && (unsigned)(*p - '0') <= 9; p++, digits++) {
         if (sig < 19) {
             m = m * 10 + (uint64_t)(*p - '0');
             sig += m != 0;
         } else if (*p == '0') {
             k++;          /* an integer digit beyond the 19 kept: a factor of ten */
         } else {
-            return 0;
+            return NULL;
         }
     }
-    if (p < q && *p == '.') {
-        for (p++; p < q && *p >= '0' && *p <= '9'; p++, digits++) {
+    if (p < end && *p == '.') {
+        for (p++; p < end && (unsigned)(*p - '0') <= 9; p++, digits++) {
             if (sig < 19) {
                 m = m * 10 + (uint64_t)(*p - '0');
                 sig += m != 0;
                 k--;
             } else if (*p != '0') {
-                return 0; /* trailing fraction zeros change nothing; other digits would */
+                return NULL; /* trailing fraction zeros change nothing; other digits would */
             }
         }
     }
-    if (digits == 0) return 0;
-    if (p < q && (*p == 'e' || *p == 'E')) {
+    if (digits == 0) return NULL;
+    if (p < end && (*p == 'e' || *p == 'E')) {
         p++;
         int exp_negative = 0;
-        if (p < q && (*p == '+' || *p == '-')) exp_negative = *p++ == '-';
-        if (q - p < 1 || q - p > 5) return 0;
+        if (p < end && (*p == '+' || *p == '-')) exp_negative = *p++ == '-';
         uint64_t e;
-        if (!parse_digits(p, q, &e)) return 0;
+        const unsigned char *stop = scan_digits(p, end, &e);
+        if (!stop || stop - p > 5) return NULL;
         k += exp_negative ? -(int64_t)e : (int64_t)e;
-        p = q;
+        p = stop;
     }
-    if (p != q) return 0;
     double d;
     if (m == 0) {
         d = 0.0;
@@ -210,16 +220,16 @@ static int parse_real(const unsigned char *p, const unsigned char *q, double *ou
         d = k >= 0 ? (double)m * POW10[k] : (double)m / POW10[-k];
     } else {
 #if LDBL_MANT_DIG >= 64
-        if (k < -27 || k > 27) return 0;
+        if (k < -27 || k > 27) return NULL;
         long double r = k >= 0 ? (long double)m * POW10L[k] : (long double)m / POW10L[-k];
         d = (double)r;
-        if (halfway(r, d)) return 0;
+        if (halfway(r, d)) return NULL;
 #else
-        return 0;
+        return NULL;
 #endif
     }
     *out = negative ? -d : d;
-    return 1;
+    return p;
 }
 
 /* A double as float32 unless the double is a float32 halfway point (then the decimal text
@@ -246,40 +256,53 @@ static void store_integer(const Spec *s, int64_t at, int negative, uint64_t magn
     }
 }
 
-/* The value token [p, q) of entry ``at``; 0 rejects the chunk. */
-static int parse_value(Chunk *c, int64_t at, const unsigned char *p, const unsigned char *q) {
+/* The end of the token starting at p (the next byte that is not part of it). */
+static const unsigned char *token_end(const unsigned char *p, const unsigned char *end) {
+    while (p < end && *p > ' ') p++;
+    return p;
+}
+
+enum { REJECT = 0, OUT_OF_MEMORY = -1 };
+
+/* The value token of entry ``at``, starting at p: stored, or recorded as slow.  Sets *stop to
+ * the token's end; returns 1, REJECT or OUT_OF_MEMORY. */
+static int parse_value(Chunk *c, int64_t at, const unsigned char *p, const unsigned char *end,
+                       const unsigned char **stop) {
     const Spec *s = c->spec;
     if (s->vkind == V_F64 || s->vkind == V_F32) {
-        for (const unsigned char *r = p; r < q; r++)
-            if (!is_real_char(*r)) return 0;
         double d = 0.0;
         float f = 0.0f;
-        int done = parse_real(p, q, &d);
+        const unsigned char *q = parse_real(p, end, &d);
+        int done = q && at_token_end(q, end);
         if (done && s->vkind == V_F32) done = to_float32(d, &f);
-        if (!done) return add_slow(c, at, p - s->buf, q - s->buf) ? 1 : -1;
+        if (!done) {
+            /* inf, nan, long mantissas...: the reference converts them, or refuses them */
+            q = token_end(p, end);
+            for (const unsigned char *r = p; r < q; r++)
+                if (!is_real_char(*r)) return REJECT;
+            *stop = q;
+            return add_slow(c, at, p - s->buf, q - s->buf) ? 1 : OUT_OF_MEMORY;
+        }
         if (s->vkind == V_F64) memcpy(s->vals + at * 8, &d, 8);
         else memcpy(s->vals + at * 4, &f, 4);
+        *stop = q;
         return 1;
     }
     int negative = 0;
     if (*p == '+' || *p == '-') negative = *p++ == '-';
     uint64_t magnitude;
-    if (!parse_digits(p, q, &magnitude)) return 0;
+    const unsigned char *q = scan_digits(p, end, &magnitude);
+    if (!q || !at_token_end(q, end)) return REJECT;
     if (s->vkind == V_INT) {
         uint64_t limit = negative ? (uint64_t)0 - (uint64_t)s->lo : s->hi;
-        if (magnitude > limit) return 0;
-        if (s->skew && negative && magnitude == limit) return 0; /* -lo does not fit */
+        if (magnitude > limit) return REJECT;
+        if (s->skew && negative && magnitude == limit) return REJECT; /* -lo does not fit */
     } else if (magnitude > s->hi || (negative && magnitude != 0)) {
-        return 0;
+        return REJECT;
     }
     store_integer(s, at, negative, magnitude);
+    *stop = q;
     return 1;
-}
-
-/* The end of the token starting at p (the next byte that is not part of it). */
-static const unsigned char *token_end(const unsigned char *p, const unsigned char *end) {
-    while (p < end && *p > ' ') p++;
-    return p;
 }
 
 static void parse_chunk(Chunk *c) {
@@ -306,19 +329,26 @@ static void parse_chunk(Chunk *c) {
                 while (p < end && is_blank(*p)) p++;
             }
             if (p == end || *p <= ' ') goto reject; /* too few tokens, or a bad byte */
-            const unsigned char *q = token_end(p, end);
+            const unsigned char *q;
             if (t < s->nindex) {
-                if (!parse_digits(p, q, &index[t]) || index[t] == 0 || index[t] > bound[t])
+                q = scan_digits(p, end, &index[t]);
+                if (!q || !at_token_end(q, end) || index[t] == 0 || index[t] > bound[t])
                     goto reject;
                 index_out[t][at] = (int64_t)index[t] - 1;
             } else {
-                int ok = parse_value(c, at, p, q);
-                if (ok < 0) { c->rejected = -1; return; } /* out of memory */
-                if (!ok) goto reject;
+                int ok = parse_value(c, at, p, end, &q);
+                if (ok == OUT_OF_MEMORY) { c->rejected = -1; return; }
+                if (ok == REJECT) goto reject;
             }
             p = q;
         }
         if (s->skew && s->nindex == 2 && index[0] == index[1]) goto reject;
+        if (s->nindex == 2 && at > c->out_begin) {
+            /* the order of the entries, for a CSR built without sorting */
+            uint64_t r0 = (uint64_t)s->rows[at - 1] + 1, c0 = (uint64_t)s->cols[at - 1] + 1;
+            c->row_major &= index[0] > r0 || (index[0] == r0 && index[1] > c0);
+            c->col_major &= index[1] > c0 || (index[1] == c0 && index[0] > r0);
+        }
         while (p < end && is_blank(*p)) p++;
         if (p < end) {
             if (*p != '\n') goto reject; /* an extra token, or a byte outside the alphabet */
@@ -378,6 +408,7 @@ static int split(const Spec *s, int64_t begin, int64_t end, int want, Chunk *chu
         chunks[n].spec = s;
         chunks[n].begin = at;
         chunks[n].end = stop;
+        chunks[n].row_major = chunks[n].col_major = 1;
         n++;
         at = stop;
     }
@@ -434,11 +465,13 @@ static PyObject *py_count_lines(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(parse_doc,
              "parse(buf, start, nrows, ncols, nindex, vkind, itemsize, lo, hi, skew, rows, "
-             "cols, vals, threads, chunk) -> (count, slow) or None\n\n"
+             "cols, vals, threads, chunk) -> (count, slow, order) or None\n\n"
              "Parse the body buf[start:] into rows/cols (int64, 0-based) and vals. The "
              "capacity of the outputs is rows' length (vals' when nindex is 0). None means "
              "rejected: re-parse with the reference parser. ``slow`` holds int64 triples "
-             "(entry, token start, token end) of value tokens to convert there.");
+             "(entry, token start, token end) of value tokens to convert there; ``order`` "
+             "has bit 0 set when the entries are strictly increasing in row-major order, "
+             "bit 1 in column-major order.");
 
 static PyObject *py_parse(PyObject *self, PyObject *args) {
     PyObject *buf_obj, *rows_obj, *cols_obj, *vals_obj, *hi_obj;
@@ -483,7 +516,7 @@ static PyObject *py_parse(PyObject *self, PyObject *args) {
     if (start < 0 || start > bv.len) start = bv.len;
     int want = thread_count(threads, chunk, bv.len - start);
     Chunk chunks[64];
-    int n = 0, rejected = 0, clipped = 0;
+    int n = 0, rejected = 0, clipped = 0, row_major = 1, col_major = 1;
     int64_t count = 0, nslow = 0;
     Py_BEGIN_ALLOW_THREADS
     n = split(&s, start, bv.len, want, chunks);
@@ -531,6 +564,14 @@ static PyObject *py_parse(PyObject *self, PyObject *args) {
                             (size_t)c->count * itemsize);
                 for (int64_t j = 0; j < c->nslow; j++) c->slow[3 * j] += count - c->out_begin;
             }
+            if (nindex && count > 0 && c->count > 0) { /* across the chunk boundary */
+                int64_t r0 = s.rows[count - 1], c0 = s.cols[count - 1];
+                int64_t r1 = s.rows[count], c1 = s.cols[count];
+                row_major &= r1 > r0 || (r1 == r0 && c1 > c0);
+                col_major &= c1 > c0 || (c1 == c0 && r1 > r0);
+            }
+            row_major &= c->row_major;
+            col_major &= c->col_major;
             count += c->count;
             nslow += c->nslow;
         }
@@ -549,7 +590,8 @@ static PyObject *py_parse(PyObject *self, PyObject *args) {
                 memcpy(dst, chunks[i].slow, (size_t)chunks[i].nslow * 3 * 8);
                 dst += chunks[i].nslow * 3 * 8;
             }
-            result = Py_BuildValue("(LN)", (long long)count, slow);
+            int order = nindex ? row_major | (col_major << 1) : 0;
+            result = Py_BuildValue("(LNi)", (long long)count, slow, order);
         }
     }
     for (int i = 0; i < n; i++) free(chunks[i].slow);

@@ -18,6 +18,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..dtypes import (
     BOOL,
@@ -276,25 +277,33 @@ def read_coo(source, *, dtype=None, fast=True):
 
 
 def _read_coo(buf, name, dtype, fast=True):
-    """Header and body of a file: (rows, cols, values, header, lines).
+    """Header and body of a file: (rows, cols, values, header, lines)."""
+    return _read_entries(buf, name, dtype, fast)[:5]
+
+
+def _read_entries(buf, name, dtype, fast=True):
+    """Header and body of a file: (rows, cols, values, header, lines, order).
 
     The compiled fast path (``_mmfast``) reads the body of a valid file; it rejects anything
     else, and the NumPy parser then reads the file again to name the problem.  ``lines`` (the
     file line of each entry, for messages) is None after the fast path: a message that needs
-    it is written by that second reading.
+    it is written by that second reading.  ``order`` is "row" or "column" when the fast path
+    found the entries of a general coordinate file strictly increasing in that order (so
+    free of duplicates: the Matrix is built without a sort), else None.
     """
     header = parse_header(buf, name, dtype)
     if fast and _mmfast is not None:
         try:
             body = _fast_body(buf, header)
             if body is not None:
-                rows, cols, values = body
+                rows, cols, values, order = body
                 if header.format == "coordinate":
                     rows, cols, values, _ = _expand_symmetric(rows, cols, values, None, header,
                                                               name)
                 else:
                     rows, cols, values, _ = _array_positions(values, None, header, name)
-                return rows, cols, values, header, None
+                general = header.format == "coordinate" and header.symmetry == "general"
+                return rows, cols, values, header, None, order if general else None
         except _NeedsLines:
             pass
     buf = bytes(buf)  # the NumPy parser needs bytes methods (a mapped file is copied)
@@ -344,6 +353,7 @@ def _fast_body(buf, header):
                            _FAST_CHUNK)
     if result is None or result[0] != header.nvals:
         return None
+    order = {1: "row", 2: "column", 3: "row"}.get(result[2])  # 3: at most one entry
     slow = np.frombuffer(result[1], dtype=np.int64).reshape(-1, 3)
     if slow.shape[0]:
         # inf, nan, long mantissas, huge exponents, float32 ties: the reference converter
@@ -355,7 +365,7 @@ def _fast_body(buf, header):
             return None
     if pattern:
         values = np.broadcast_to(np.ones(1, dtype=dtype.np_type), rows.shape)
-    return rows, cols, values
+    return rows, cols, values, order
 
 
 def _alphabet(header, per_line):
@@ -619,8 +629,10 @@ def mmread(source, engine="auto", *, dup_op=None, dtype=None, name=None, device=
     """
     _check_engine(engine, kwargs)
     with mapped_bytes(source) as (buf, src_name):
-        rows, cols, values, header, lines = _read_coo(buf, src_name, dtype)
+        rows, cols, values, header, lines, order = _read_entries(buf, src_name, dtype)
         check_rows(header.nrows, src_name)
+        if order is not None:
+            return _matrix_in_order(rows, cols, values, header, order, name, device)
         if values.shape[0] and values.strides == (0,):
             values = values[0]  # a pattern file: let the core repeat the scalar
         return build_matrix(rows, cols, values, header.dtype, header.nrows, header.ncols,
@@ -635,6 +647,29 @@ def _check_engine(engine, kwargs):
             "auto", "scipy", "fmm", "fast_matrix_market"):
         raise ValueError(f'Bad engine value: {engine!r}. Must be "auto", "scipy", "fmm", or '
                          '"fast_matrix_market"')
+
+
+def _matrix_in_order(rows, cols, values, header, order, name, device):
+    """A Matrix from entries the fast path found strictly increasing in row- or column-major
+    order: already range-checked and free of duplicates, so the CSR is built without a sort
+    (column-major entries are the CSC form, turned into CSR by SciPy's linear-time
+    transpose)."""
+    from ..backends.cpu.storage import indptr_from_rows
+    from ._convert import matrix_from_valid_csr
+
+    dtype = header.dtype
+    if values.strides == (0,):  # a pattern file: every value 1
+        values = np.ones(rows.shape[0], dtype=dtype.np_type)
+    if order == "row":
+        indptr, indices = indptr_from_rows(rows, header.nrows), cols
+    else:
+        S = sp.csc_array((values, rows, indptr_from_rows(cols, header.ncols)),
+                         shape=(header.nrows, header.ncols)).tocsr()
+        indptr = S.indptr.astype(np.int64, copy=False)
+        indices = S.indices.astype(np.int64, copy=False)
+        values = S.data
+    return matrix_from_valid_csr(header.nrows, header.ncols, dtype, indptr, indices, values,
+                                 name, device)
 
 
 def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, lines,
