@@ -41,6 +41,27 @@ for stage in "$@"; do
     done > "$OUT/tests.txt"
     tar czf "$OUT/test-logs.tar.gz" -C /tmp logs
     ;;
+  retest)
+    # What failed in the last full run, and the GPU-specific suites, in parallel processes.
+    mkdir -p /tmp/logs
+    opts="-q -rfE -p no:cacheprovider --device cuda"
+    timeout 300 python3 -m pytest $opts tests/cuda > /tmp/logs/r0.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/io/test_convert.py tests/io/test_mmfast.py \
+      tests/generators > /tmp/logs/r1.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_diff_ewise.py -k "special_values" \
+      > /tmp/logs/r2.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "catalogue and mxv" \
+      > /tmp/logs/r3.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "catalogue and vxm" \
+      > /tmp/logs/r4.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "combinations and (mxv or vxm)" \
+      > /tmp/logs/r5.log 2>&1 &
+    wait
+    for f in /tmp/logs/r*.log; do
+      echo "== $f"; grep -E "^(FAILED|ERROR)|passed|failed|error" "$f" | tail -30
+    done > "$OUT/retest.txt"
+    tar czf "$OUT/retest-logs.tar.gz" -C /tmp logs
+    ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
   mm)
