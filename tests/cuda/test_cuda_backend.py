@@ -31,17 +31,19 @@ def _same(x, y):
 
 @pytest.fixture
 def pool_limit():
-    """Sets a limit on CuPy's memory pool for one test, and restores it."""
-    pool = cupy.get_default_memory_pool()
-    old = pool.get_limit()
+    """New GPU allocations of one test come from a fresh memory pool, whose limit the test
+    sets (the default pool serves requests from its cached blocks past any limit, so a limit
+    there depends on what earlier tests left); the default pool is restored after."""
+    pool = cupy.cuda.MemoryPool()
 
     def set_limit(extra_bytes):
         cupy.cuda.get_current_stream().synchronize()
         pool.free_all_blocks()
         pool.set_limit(size=pool.used_bytes() + extra_bytes)
 
+    cupy.cuda.set_allocator(pool.malloc)
     yield set_limit
-    pool.set_limit(size=old)
+    cupy.cuda.set_allocator(cupy.get_default_memory_pool().malloc)
 
 
 def test_out_of_memory_names_sizes_and_leaves_objects_unchanged(rng, pool_limit):

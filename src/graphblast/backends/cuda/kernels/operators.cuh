@@ -272,7 +272,8 @@ template <class T>
 GB_DEVICE T gb_hypot(T x, T y) {
     x = fabs(x);
     y = fabs(y);
-    if (isinf(x) || isinf(y)) return (T)INFINITY;
+    if (isinf(x)) return x; /* +inf, even beside a NaN */
+    if (isinf(y)) return y;
     if (isnan(x) || isnan(y)) return x + y;
     const T a = x > y ? x : y, b = x > y ? y : x;
     if (a == 0) return a;
