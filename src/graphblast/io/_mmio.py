@@ -651,9 +651,9 @@ def _check_engine(engine, kwargs):
 
 def _matrix_in_order(rows, cols, values, header, order, name, device):
     """A Matrix from entries the fast path found strictly increasing in row- or column-major
-    order: already range-checked and free of duplicates, so the CSR is built without a sort
-    (column-major entries are the CSC form, turned into CSR by SciPy's linear-time
-    transpose)."""
+    order: already range-checked and free of duplicates, so the CSR is built without a sort.
+    Column-major entries are the CSR of the transpose, turned around by SciPy's linear-time
+    transpose on the CPU, by the GPU's radix sort there."""
     from ..backends.cpu.storage import indptr_from_rows
     from ._convert import matrix_from_valid_csr
 
@@ -661,15 +661,20 @@ def _matrix_in_order(rows, cols, values, header, order, name, device):
     if values.strides == (0,):  # a pattern file: every value 1
         values = np.ones(rows.shape[0], dtype=dtype.np_type)
     if order == "row":
-        indptr, indices = indptr_from_rows(rows, header.nrows), cols
-    else:
-        S = sp.csc_array((values, rows, indptr_from_rows(cols, header.ncols)),
-                         shape=(header.nrows, header.ncols)).tocsr()
-        indptr = S.indptr.astype(np.int64, copy=False)
-        indices = S.indices.astype(np.int64, copy=False)
-        values = S.data
-    return matrix_from_valid_csr(header.nrows, header.ncols, dtype, indptr, indices, values,
-                                 name, device)
+        return matrix_from_valid_csr(header.nrows, header.ncols, dtype,
+                                     indptr_from_rows(rows, header.nrows), cols, values, name,
+                                     device)
+    T = matrix_from_valid_csr(header.ncols, header.nrows, dtype,
+                              indptr_from_rows(cols, header.ncols), rows, values, None, device)
+    if T.device == "cpu":
+        # SciPy's CSR -> CSC of A' is A's CSR (the core's T.new() would add copies)
+        S = sp.csr_array((values, rows, T._csr().indptr),
+                         shape=(header.ncols, header.nrows)).tocsc()
+        return matrix_from_valid_csr(header.nrows, header.ncols, dtype,
+                                     S.indptr.astype(np.int64, copy=False),
+                                     S.indices.astype(np.int64, copy=False), S.data, name,
+                                     "cpu")
+    return T.T.new(name=name)
 
 
 def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, lines,
