@@ -59,9 +59,9 @@ def main():
     print("|---|---|---|---|---|---|")
     for name in ("pattern.mtx", "integer.mtx", "integer_colmajor.mtx", "real.mtx"):
         path = os.path.join(folder, name)
-        s = best(lambda: scipy.io.mmread(path))
-        p = best(lambda: _mmio.read_coo(path))
-        m = best(lambda: gb.io.mmread(path, device="cpu"))
+        s = best(lambda p=path: scipy.io.mmread(p))
+        p = best(lambda p=path: _mmio.read_coo(p))
+        m = best(lambda p=path: gb.io.mmread(p, device="cpu"))
         size = os.path.getsize(path) / 1e6
         print(f"| {name} | {size:.0f} MB | {s:.3f} s | {p:.3f} s | {m:.3f} s | {m / s:.2f}x |",
               flush=True)

@@ -195,6 +195,16 @@ def test_cupy_dense(rng):
 # -- PyTorch (only where it is installed) ------------------------------------------------------
 
 
+@pytest.fixture
+def torch_on_gpu():
+    """PyTorch, where it and CuPy can use a GPU (else the test is skipped)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("cupy")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch was built without CUDA here")
+    return torch
+
+
 def test_torch_dense_and_sparse(rng):
     torch = pytest.importorskip("torch")
     A = _matrix(rng, "cpu")
@@ -221,11 +231,8 @@ def test_torch_dense_and_sparse(rng):
         gb.io.to_torch(A, "blocked")
 
 
-def test_torch_on_gpu(rng):
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("cupy")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch was built without CUDA here")
+def test_torch_on_gpu(rng, torch_on_gpu):
+    torch = torch_on_gpu
     A = _matrix(rng, "cuda")
     T = gb.io.to_torch(A)
     assert T.device.type == "cuda"
@@ -265,11 +272,8 @@ def test_cupy_dense_stays_on_the_gpu_and_matches_numpy(rng):
     assert gb.io.to_cupy(w, fill_value=-1).tolist() == [-1, 2, -1, 5, -1]
 
 
-def test_torch_gpu_layouts(rng):
-    torch = pytest.importorskip("torch")
-    pytest.importorskip("cupy")
-    if not torch.cuda.is_available():
-        pytest.skip("PyTorch was built without CUDA here")
+def test_torch_gpu_layouts(rng, torch_on_gpu):
+    torch = torch_on_gpu
     A = _matrix(rng, "cuda")
     for layout in ("sparse_csr", "sparse_coo"):
         T = gb.io.to_torch(A, layout)

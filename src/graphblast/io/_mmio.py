@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse as sp
 
+from .._memory import check_rows
 from ..dtypes import (
     BOOL,
     FP32,
@@ -36,7 +37,6 @@ from ..dtypes import (
 )
 from ..exceptions import GraphblasException, InvalidValue
 from . import _text
-from .._memory import check_rows
 from ._source import mapped_bytes, open_target
 
 try:
