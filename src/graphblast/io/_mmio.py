@@ -315,7 +315,7 @@ def _read_entries(buf, name, dtype, fast=True):
     else:
         values, lines = _read_values(buf, start, first_line, header, name, per_line=1)
         rows, cols, values, lines = _array_positions(values, lines, header, name)
-    return rows, cols, values, header, lines
+    return rows, cols, values, header, lines, None
 
 
 class _NeedsLines(Exception):
