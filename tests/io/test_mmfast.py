@@ -258,3 +258,43 @@ def test_files_the_fast_path_rejects_still_read(monkeypatch, shared_data):
     monkeypatch.setattr(_mmio, "_fast_body", lambda buf, header: None)
     for path, expected in zip(paths, want):
         assert gb.io.mmread(path, device="cpu").isequal(expected, check_dtype=True), path
+
+
+@fast_only
+@pytest.mark.parametrize("dtype", ["BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8",
+                                   "UINT16", "UINT32", "UINT64", "FP64"])
+@pytest.mark.parametrize("how", [{}, {"field": "pattern"}, {"symmetry": "symmetric"},
+                                 {"format": "array"}, {"field": "integer"}])
+def test_compiled_writer_writes_the_numpy_writers_bytes(monkeypatch, dtype, how):
+    import io
+
+    import graphblast as gb
+
+    rng = np.random.default_rng(5)
+    np_type = gb.dtypes.lookup_dtype(dtype).np_type
+    if np_type.kind == "f":
+        pool = np.array([0.0, -0.0, 1.0, -2.5, 0.1, 1e-300, 1.7976931348623157e308, np.inf,
+                         -np.inf, np.nan, -np.nan, 5e-324, 123456789.125])
+        if how.get("field") == "integer":
+            pool = np.array([0.0, -0.0, 1.0, -3.0, 2.0**62, -(2.0**63) + 1024])
+    elif np_type.kind == "b":
+        pool = np.array([True, False])
+    else:
+        info = np.iinfo(np_type)
+        pool = np.array([info.min, info.max, 0, 1, 7], dtype=np_type)
+    n = 6
+    full = how.get("format") == "array"
+    dense = rng.choice(pool, (n, n)).astype(np_type)
+    if how.get("symmetry"):
+        dense = np.tril(dense) + np.tril(dense, -1).T
+    A = gb.Matrix.from_dense(dense, None if full else dense.flat[0], dtype=dtype,
+                             device="cpu")
+
+    def written():
+        out = io.BytesIO()
+        gb.io.mmwrite(out, A, **how)
+        return out.getvalue()
+
+    fast = written()
+    monkeypatch.setattr(_mmio, "_fast_writer_kind", lambda *args: None)
+    assert fast == written()

@@ -789,9 +789,7 @@ def mmwrite(target, matrix, engine="auto", *, comment="", field=None, precision=
                            f"{symmetry!r}")
     if precision is not None and (not isinstance(precision, (int, np.integer)) or precision < 1):
         raise InvalidValue(f"precision must be a positive number of digits, not {precision!r}")
-    rows, cols, values = matrix.to_coo()
-    rows = rows.astype(np.int64)
-    cols = cols.astype(np.int64)
+    rows, cols, values = matrix._coo_host()  # int64, not copied (storage is immutable)
     rows, cols, values = _writer_triangle(rows, cols, values, dtype, nrows, ncols, symmetry,
                                           field, fmt)
     if field == "integer" and dtype.is_float:
@@ -806,10 +804,19 @@ def mmwrite(target, matrix, engine="auto", *, comment="", field=None, precision=
         header.append(f"{nrows} {ncols} {rows.shape[0]}")
     else:
         header.append(f"{nrows} {ncols}")
+    fast_kind = _fast_writer_kind(dtype, field, precision)
     with open_target(target) as f:
         f.write(("\n".join(header) + "\n").encode("utf-8"))
         for lo in range(0, values.shape[0], _WRITE_CHUNK):
             hi = lo + _WRITE_CHUNK
+            if fast_kind is not None:
+                chunk = values[lo:hi]
+                f.write(_mmfast.format_lines(
+                    np.ascontiguousarray(rows[lo:hi]) if fmt == "coordinate" else None,
+                    np.ascontiguousarray(cols[lo:hi]) if fmt == "coordinate" else None,
+                    None if field == "pattern" else np.ascontiguousarray(chunk), fast_kind,
+                    chunk.dtype.itemsize))
+                continue
             columns = []
             if fmt == "coordinate":
                 columns += [_format_ints(rows[lo:hi] + 1), _SPACE,
@@ -824,6 +831,22 @@ def mmwrite(target, matrix, engine="auto", *, comment="", field=None, precision=
 
 _SPACE = object()
 _NEWLINE = object()
+
+
+def _fast_writer_kind(dtype, field, precision):
+    """The compiled writer's value kind for this call, or None where NumPy formats (no
+    extension, a chosen precision, FP32's shortest text)."""
+    if _mmfast is None or precision is not None:
+        return None
+    if field == "pattern":
+        return _mmfast.V_NONE
+    if field == "integer" and dtype.is_float:
+        return _mmfast.V_INT  # the values were checked integral and made int64
+    if dtype.is_bool or (dtype.is_int and not dtype.is_signed):
+        return _mmfast.V_UINT
+    if dtype.is_int:
+        return _mmfast.V_INT
+    return _mmfast.V_F64 if dtype is FP64 else None
 
 
 def _writer_field(field, dtype, fmt):
