@@ -1,4 +1,7 @@
-"""The CUDA kernels compile, on a machine without a GPU (CI): nvcc -arch=sm_90 --ptx.
+"""The CUDA kernels compile, on a machine without a GPU (CI): with nvcc -arch=sm_90 --ptx,
+and with NVRTC, the compiler CuPy uses at run time (from the nvidia-cuda-nvrtc wheel of the
+test extra; no driver needed).  NVRTC sees no host headers, so code that nvcc accepts can
+fail there (a macro such as INFINITY from <math.h>): only the second test catches that.
 
 Runs without CuPy.  The sources are built by the same functions the CUDA backend uses at run
 time (``backends/cuda/programs.py`` and ``jit.py``), in two parts:
@@ -16,6 +19,8 @@ time (``backends/cuda/programs.py`` and ``jit.py``), in two parts:
 A few large translation units, compiled in parallel, keep this to about a minute on two cores.
 """
 
+import ctypes
+import glob
 import os
 import shutil
 import subprocess
@@ -207,3 +212,63 @@ def test_every_kernel_compiles(tmp_path):
     for path in paths:
         with open(path[:-3] + ".ptx", encoding="utf-8") as f:
             assert ".entry" in f.read(), f"no kernel in the PTX of {path}"
+
+
+def _libnvrtc():
+    """NVRTC from the nvidia-cuda-nvrtc wheel (or $CUDA_PATH), its builtins loaded first so
+    that it finds them; None when it is not installed."""
+    candidates = []
+    for base in sys.path + [os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"))]:
+        for sub in ("nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib", "lib64"):
+            candidates += sorted(glob.glob(os.path.join(base, sub, "libnvrtc.so*")))
+    for path in candidates:
+        folder = os.path.dirname(path)
+        try:
+            for builtins in sorted(glob.glob(os.path.join(folder, "libnvrtc-builtins.so*"))):
+                ctypes.CDLL(builtins, mode=ctypes.RTLD_GLOBAL)
+            return ctypes.CDLL(path)
+        except OSError:
+            continue
+    return None
+
+
+def _nvrtc_compile(lib, name, source, kernels):
+    """(status, log) of compiling ``source`` as CuPy does, ``kernels`` as name expressions."""
+    prog = ctypes.c_void_p()
+    status = lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), f"{name}.cu".encode(),
+                                    0, None, None)
+    if status:
+        return status, "nvrtcCreateProgram failed"
+    for kernel in kernels:
+        lib.nvrtcAddNameExpression(prog, kernel.encode())
+    options = [b"-std=c++17", b"-arch=compute_90", b"-diag-suppress=177"]
+    status = lib.nvrtcCompileProgram(prog, len(options), (ctypes.c_char_p * len(options))(
+        *options))
+    size = ctypes.c_size_t()
+    lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+    log = ctypes.create_string_buffer(size.value)
+    lib.nvrtcGetProgramLog(prog, log)
+    lib.nvrtcDestroyProgram(ctypes.byref(prog))
+    return status, log.value.decode(errors="replace")
+
+
+def test_every_kernel_compiles_with_nvrtc():
+    from graphblast.backends.cuda import jit
+
+    lib = _libnvrtc()
+    if lib is None:
+        if os.environ.get("CI"):
+            pytest.fail("NVRTC is not installed: the test extra's nvidia-cuda-nvrtc is missing")
+        pytest.skip("NVRTC is not installed (pip install nvidia-cuda-nvrtc)")
+    kinds = _catalogue()
+    progs = _template_programs(kinds)
+    per = -(-len(progs) // 2)
+    units = [(name, text, []) for name, text in _operator_units(_operator_checks(kinds))]
+    for k in range(2):
+        part = progs[k * per:(k + 1) * per]
+        kernels = sorted({name for program in part for name in program.kernels})
+        units.append((f"templates_{k}", jit.translation_unit(part), kernels))
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        results = list(pool.map(lambda u: (u[0], *_nvrtc_compile(lib, *u)), units))
+    failures = [(name, log) for name, status, log in results if status != 0]
+    assert not failures, "\n\n".join(f"{name}:\n{log[-4000:]}" for name, log in failures)
