@@ -13,7 +13,11 @@
  *
  * Untrusted bytes are safe here: every read is bounds-checked against the buffer, nothing is
  * allocated from what the header declares (the caller sizes the outputs by min(declared
- * entries, lines present)), and no state survives a call.
+ * entries, lines present)), and no state survives a call.  parse() also says whether the
+ * entries came in row- or column-major order, so that a sorted file needs no sort.
+ *
+ * format_lines() is the writer's counterpart: the body lines of mmwrite, byte for byte what
+ * the NumPy writer gives.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
