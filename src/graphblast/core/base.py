@@ -261,12 +261,17 @@ def dense_fill(obj, fill_value, dtype):
     return dt, cast(np.asarray([fill_value]), dt)[0]
 
 
+def on_gpu(x):
+    """Whether ``x`` is a GPU array (CuPy's, or any with ``__cuda_array_interface__``)."""
+    return hasattr(x, "__cuda_array_interface__")
+
+
 def infer_dtype(values, dtype):
     """The dtype for new data: explicit ``dtype``, else the values' NumPy dtype."""
     if dtype is not None:
         return lookup_dtype(dtype)
     # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
-    arr = values if hasattr(values, "__cuda_array_interface__") else np.asarray(values)
+    arr = values if on_gpu(values) else np.asarray(values)
     if arr.dtype.kind == "O":
         raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
     return lookup_dtype(arr.dtype)
@@ -277,11 +282,9 @@ def as_values(values, n, dtype, xp=np):
 
     ``xp`` is where the entries are built: GPU values for a CPU object are copied to the
     host."""
-    on_gpu = hasattr(values, "__cuda_array_interface__")
-    if on_gpu and xp is np:
+    if on_gpu(values) and xp is np:
         values = values.get()
-        on_gpu = False
-    arr = values if on_gpu else np.asarray(values)
+    arr = values if on_gpu(values) else np.asarray(values)
     if getattr(arr, "ndim", 0) == 0:
         return np.full(n, arr, dtype=dtype.np_type) if xp is np else \
             xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.np_type)

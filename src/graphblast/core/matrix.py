@@ -5,7 +5,8 @@ import numpy as np
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
-from .base import Collection, as_values, dense_fill, infer_dtype, next_name, resolve_device
+from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, on_gpu,
+                   resolve_device)
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
 from .infix import install as install_infix
@@ -598,17 +599,13 @@ class TransposedMatrix(_MatrixMethods):
 install_infix(TransposedMatrix)
 
 
-def _on_gpu(x):
-    return hasattr(x, "__cuda_array_interface__")
-
-
 def _index(x, name, device):
     """(validated 1-D integer indices, one more than the largest or None when not computed).
 
     GPU arrays (CuPy's or any with ``__cuda_array_interface__``) stay on the GPU when the
     target is a GPU, so that building there costs no host round trip; everything else is
     checked on the host."""
-    if device != "cpu" and _on_gpu(x):
+    if device != "cpu" and on_gpu(x):
         return _device_index(x, name)
     return _host_index(x, name), None
 
@@ -643,11 +640,11 @@ def _device_index(x, name):
 def _array_module(indices, backend):
     """Where per-entry arrays (a scalar value repeated) are made: on the GPU where the indices
     stayed there, so that nothing is copied to it."""
-    return backend.xp if _on_gpu(indices) else np
+    return backend.xp if on_gpu(indices) else np
 
 
 def _host_index(x, name):
-    if hasattr(x, "get") and _on_gpu(x):
+    if hasattr(x, "get") and on_gpu(x):
         x = x.get()
     arr = np.asarray(x)
     if arr.ndim == 0:

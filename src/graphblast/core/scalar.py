@@ -9,7 +9,7 @@ import numpy as np
 from ..dtypes import FP64, cast, lookup_dtype, unify
 from ..exceptions import EmptyObject
 from . import operations as ops
-from .base import next_name
+from .base import next_name, on_gpu
 from .expr import ScalarExpression
 
 
@@ -66,7 +66,7 @@ class Scalar:
             if dtype is None:
                 raise TypeError("dtype is required to make an empty Scalar from None")
             return cls(dtype, is_cscalar=is_cscalar, name=name)
-        if hasattr(value, "__cuda_array_interface__"):
+        if on_gpu(value):
             value = value.get()[()] if hasattr(value, "get") else value
         if dtype is None:
             dtype = _infer_scalar_dtype(value)
