@@ -438,14 +438,9 @@ def to_cupy(x, fill_value=None, dtype=None):
         if _is_vector(x):
             out[data.indices] = values
         else:
-            out[_device_rows(cp, data), data.indices] = values
+            rows, cols, _ = x._backend.matrix_to_coo(data)
+            out[rows, cols] = values
     return out
-
-
-def _device_rows(cp, data):
-    """The row of each entry of a CSR on the GPU: the row ends at or before its position."""
-    return cp.searchsorted(data.indptr[1:], cp.arange(data.nvals, dtype=cp.int64),
-                           side="right")
 
 
 # -- PyTorch ------------------------------------------------------------------------------
@@ -540,13 +535,8 @@ def to_torch(x, layout="sparse_csr", fill_value=None):
         return torch.sparse_coo_tensor(indices, values, (x.size,), is_coalesced=True,
                                        check_invariants=False)
     if layout == "sparse_coo":
-        if x.device == "cpu":
-            idx = np.stack((np.repeat(np.arange(data.nrows, dtype=np.int64),
-                                      np.diff(data.indptr)), data.indices))
-        else:
-            cp, _ = _cupy()
-            idx = cp.stack((_device_rows(cp, data), data.indices))
-        idx = _to_dlpack(idx)
+        rows, cols, _ = x._backend.matrix_to_coo(data)  # on x's device
+        idx = _to_dlpack(x._backend.xp.stack((rows, cols)))
         return torch.sparse_coo_tensor(idx, values, x.shape, is_coalesced=True,
                                        check_invariants=False)
     # graphblast's CSR already satisfies the invariants torch would check
