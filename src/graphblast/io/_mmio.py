@@ -18,7 +18,6 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._memory import check_rows
 from ..dtypes import (
@@ -652,9 +651,12 @@ def _check_engine(engine, kwargs):
 def _matrix_in_order(rows, cols, values, header, order, name, device):
     """A Matrix from entries the fast path found strictly increasing in row- or column-major
     order: already range-checked and free of duplicates, so the CSR is built without a sort.
-    Column-major entries are the CSR of the transpose, turned around by SciPy's linear-time
-    transpose on the CPU, by the GPU's radix sort there."""
+    Column-major entries are the CSR of the transpose, turned around by the backend's
+    transpose (SciPy's linear-time one on the CPU, a radix sort on a GPU), which keeps it as
+    the Matrix's cached transpose where ``gb.config["transpose_cache"]`` says so."""
     from ..backends.cpu.storage import indptr_from_rows
+    from ..core.base import resolve_device
+    from ..core.matrix import Matrix
     from ._convert import matrix_from_valid_csr
 
     dtype = header.dtype
@@ -664,17 +666,10 @@ def _matrix_in_order(rows, cols, values, header, order, name, device):
         return matrix_from_valid_csr(header.nrows, header.ncols, dtype,
                                      indptr_from_rows(rows, header.nrows), cols, values, name,
                                      device)
+    dev, backend = resolve_device(device)
     T = matrix_from_valid_csr(header.ncols, header.nrows, dtype,
-                              indptr_from_rows(cols, header.ncols), rows, values, None, device)
-    if T.device == "cpu":
-        # SciPy's CSR -> CSC of A' is A's CSR (the core's T.new() would add copies)
-        S = sp.csr_array((values, rows, T._csr().indptr),
-                         shape=(header.ncols, header.nrows)).tocsc()
-        return matrix_from_valid_csr(header.nrows, header.ncols, dtype,
-                                     S.indptr.astype(np.int64, copy=False),
-                                     S.indices.astype(np.int64, copy=False), S.data, name,
-                                     "cpu")
-    return T.T.new(name=name)
+                              indptr_from_rows(cols, header.ncols), rows, values, None, dev)
+    return Matrix._from_data(backend.transpose(T._csr()), backend, dev, name)
 
 
 def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, lines,
