@@ -1,4 +1,4 @@
-"""A guard for row counts.
+"""How much memory is free, and a guard for row counts.
 
 A CSR matrix needs ``8 * (nrows + 1)`` bytes of row pointers whatever its number of entries, so
 a short file (or a call) that declares a billion rows would allocate gigabytes, or get the
@@ -8,9 +8,11 @@ first and refuse, with a clear message, what cannot fit in memory.
 
 import os
 
+import numpy as np
+
 from .exceptions import OutOfMemory
 
-__all__ = ["check_rows"]
+__all__ = ["available_bytes", "check_rows"]
 
 
 def _available_bytes():
@@ -26,6 +28,17 @@ def _available_bytes():
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, OSError, ValueError):
         return None
+
+
+def available_bytes(xp=None):
+    """Bytes that new arrays can take now: host memory (``xp`` None or NumPy; None when the
+    platform does not tell), or on a GPU (``xp`` CuPy) the free device memory plus what
+    CuPy's memory pool holds unused."""
+    if xp is None or xp is np:
+        return _available_bytes()
+    free, _total = xp.cuda.runtime.memGetInfo()
+    pool = xp.get_default_memory_pool()
+    return free + pool.total_bytes() - pool.used_bytes()
 
 
 def check_rows(nrows, where):

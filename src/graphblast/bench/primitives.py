@@ -32,7 +32,6 @@ their place, under ``scipy`` in the details).
 """
 
 import logging
-import os
 
 import numpy as np
 
@@ -272,20 +271,14 @@ def _spgemm_products(graph):
 
 
 def _free_bytes(device):
-    """Bytes new arrays can take on ``device`` now (GPU: free plus CuPy's pooled memory)."""
+    """Bytes new arrays can take on ``device`` now."""
+    from graphblast.generators._device import available_bytes
+
     if str(device).startswith("cuda"):
         import cupy
 
-        pool = cupy.get_default_memory_pool()
-        return cupy.cuda.runtime.memGetInfo()[0] + pool.total_bytes() - pool.used_bytes()
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        return available_bytes(cupy)
+    return available_bytes(np)
 
 
 def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):

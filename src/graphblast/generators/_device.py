@@ -5,11 +5,11 @@ same code for both) and checks its memory estimate before allocating anything la
 """
 
 import contextlib
-import os
 from collections import namedtuple
 
 import numpy as np
 
+from .. import _memory
 from ..backends import default_device, parse_device
 from ..exceptions import InvalidValue
 
@@ -47,23 +47,10 @@ def on(device):
 
 
 def available_bytes(xp):
-    """Bytes that new arrays of ``xp`` can take now (free device memory plus pool reserve)."""
-    if xp is np:
-        try:
-            with open("/proc/meminfo") as f:
-                for line in f:
-                    if line.startswith("MemAvailable:"):
-                        return int(line.split()[1]) * 1024
-        except OSError:
-            pass
-        # Not Linux: physical pages still free, where the platform tells.
-        try:
-            return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-        except (ValueError, OSError, AttributeError):
-            return 1 << 62
-    free, _total = xp.cuda.runtime.memGetInfo()
-    pool = xp.get_default_memory_pool()
-    return free + pool.total_bytes() - pool.used_bytes()
+    """Bytes that new arrays of ``xp`` can take now (see ``_memory.available_bytes``); no
+    limit where the platform does not tell."""
+    have = _memory.available_bytes(xp)
+    return 1 << 62 if have is None else have
 
 
 def check_memory(xp, needed, what):
