@@ -8,6 +8,7 @@ from . import apply as _apply
 from . import ewise as _ewise
 from . import extract as _extract
 from . import mxm as _mxm
+from . import mxv as _mxv
 from . import storage as _storage
 from .memory import guarded
 
@@ -29,8 +30,8 @@ _PRIMITIVES = {
     "vector_full": _storage.vector_full,
     "matrix_full": _storage.matrix_full,
     "mxm": _mxm.mxm,
-    "mxv": _mxm.mxv,
-    "vxm": _mxm.vxm,
+    "mxv": _mxv.mxv,
+    "vxm": _mxv.vxm,
     "kronecker": _mxm.kronecker,
     "ewise_add": _ewise.ewise_add,
     "ewise_mult": _ewise.ewise_mult,
