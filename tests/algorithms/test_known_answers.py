@@ -1,4 +1,4 @@
-"""The known answers of ../shared/data/MANIFEST.md, and oracle checks on those real graphs.
+"""The known answers of tests/data/README.md, and oracle checks on those real graphs.
 
 Counting rules (the manifest's): a stored entry is an edge, an explicit zero included; graphs
 are made undirected (A or A') for triangles and components; self-loops are dropped for
@@ -85,17 +85,17 @@ def count_components(labels):
 
 
 @pytest.mark.parametrize("name", sorted(LAGRAPH))
-def test_lagraph_counts(device, shared_data, name):
+def test_lagraph_counts(device, data_dir, name):
     triangles, components = LAGRAPH[name]
-    _, A = read_mtx(os.path.join(shared_data, "lagraph", name), device)
+    _, A = read_mtx(os.path.join(data_dir, "lagraph", name), device)
     assert triangle_count(A) == triangles
     assert count_components(connected_components(A)) == components
 
 
 @pytest.mark.parametrize("name", sorted(REAL))
-def test_real_graph_counts(device, shared_data, name):
+def test_real_graph_counts(device, data_dir, name):
     skip, vertices, edges, triangles, components = REAL[name]
-    rows, cols, n = read_edge_list(os.path.join(shared_data, "real", name), skip)
+    rows, cols, n = read_edge_list(os.path.join(data_dir, "real", name), skip)
     assert n == vertices
     keys = np.unique(rows * n + cols)
     rows, cols = keys // n, keys % n
@@ -123,15 +123,15 @@ def test_real_graph_counts(device, shared_data, name):
 
 @pytest.mark.parametrize("name", ["test_BF.mtx", "test_FW_1000.mtx", "test_FW_2003.mtx",
                                   "test_FW_2500.mtx"])
-def test_weighted_files_sssp(device, shared_data, name):
-    M, A = read_mtx(os.path.join(shared_data, "lagraph", name), device)
+def test_weighted_files_sssp(device, data_dir, name):
+    M, A = read_mtx(os.path.join(data_dir, "lagraph", name), device)
     for source in (0, M.shape[0] // 2):
         np.testing.assert_allclose(dense(sssp(A, source)),
                                    dijkstra(sp.csr_array(M), indices=source), rtol=1e-12)
 
 
-def test_west0067_negative_cycles(device, shared_data):
-    M, A = read_mtx(os.path.join(shared_data, "lagraph", "west0067.mtx"), device)
+def test_west0067_negative_cycles(device, data_dir):
+    M, A = read_mtx(os.path.join(data_dir, "lagraph", "west0067.mtx"), device)
     with pytest.raises(NegativeCycleError):
         bellman_ford(sp.csr_array(M), indices=0)
     with pytest.raises(InvalidValue, match="negative weights"):
@@ -146,15 +146,15 @@ def test_west0067_negative_cycles(device, shared_data):
 
 
 @pytest.mark.parametrize("name", ["pushpull.mtx", "west0067.mtx", "karate.mtx"])
-def test_bfs_on_files(device, shared_data, name):
-    M, A = read_mtx(os.path.join(shared_data, "lagraph", name), device)
+def test_bfs_on_files(device, data_dir, name):
+    M, A = read_mtx(os.path.join(data_dir, "lagraph", name), device)
     for source in (0, M.shape[0] - 1):
         dist = shortest_path(sp.csr_array(abs(M)), unweighted=True, indices=source)
         np.testing.assert_array_equal(dense(bfs(A, source)), dist)
 
 
-def test_pagerank_sums_to_one_on_files(device, shared_data):
+def test_pagerank_sums_to_one_on_files(device, data_dir):
     for name in ("west0067.mtx", "karate.mtx", "ldbc-directed-example.mtx"):
-        _, A = read_mtx(os.path.join(shared_data, "lagraph", name), device)
+        _, A = read_mtx(os.path.join(data_dir, "lagraph", name), device)
         rank = pagerank(A, tol=1e-10, max_iter=1000)
         assert rank.reduce(gb.monoid.plus).new().value == pytest.approx(1.0, abs=1e-12)

@@ -97,8 +97,8 @@ def test_both_variants_match_power_iteration(device, rng, dangling, damping):
         rtol=1e-10, atol=1e-15)
 
 
-def test_ldbc_directed_example_has_sinks(device, shared_data):
-    M = sp.csr_array(mmread(f"{shared_data}/lagraph/ldbc-directed-example.mtx"))
+def test_ldbc_directed_example_has_sinks(device, data_dir):
+    M = sp.csr_array(mmread(f"{data_dir}/lagraph/ldbc-directed-example.mtx"))
     sinks = np.flatnonzero(np.diff(M.indptr) == 0)
     assert sinks.tolist() == [3, 9]  # the sinks the manifest names (0-based)
     A = to_matrix(M, device)

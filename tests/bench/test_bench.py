@@ -20,11 +20,11 @@ _RUNS = {}
 
 
 @pytest.fixture
-def smoke(device, shared_data, tmp_path_factory, capfd):
+def smoke(device, data_dir, tmp_path_factory, capfd):
     """``(exit status, out dir, stdout)`` of one ``--smoke --primitives`` run per device."""
     if device not in _RUNS:
         out = tmp_path_factory.mktemp(f"bench-{device.replace(':', '-')}")
-        status = main(["--smoke", "--primitives", "--device", device, "--data", shared_data,
+        status = main(["--smoke", "--primitives", "--device", device, "--data", data_dir,
                        "--out", str(out)])
         stdout, _ = capfd.readouterr()
         _RUNS[device] = (status, out, stdout)

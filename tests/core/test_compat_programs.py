@@ -3,7 +3,7 @@ function of the library (``gb``): run on python-graphblas and on graphblast with
 library changed, they must give the same results.
 
 The graphs are small random ones from the test's seeded generator and a few of the real
-graphs in ``shared/data`` (read with SciPy, so that these tests depend on the core only).
+graphs in ``tests/data`` (read with SciPy, so that these tests depend on the core only).
 """
 
 import os
@@ -141,9 +141,9 @@ def tour(gb, A, v):
 # data
 # ---------------------------------------------------------------------------------------------
 
-def read_mtx(shared_data, name):
-    """A Matrix Market file of shared/data/lagraph as FP64 MatrixData (a pattern as ones)."""
-    m = scipy.sparse.coo_matrix(scipy.io.mmread(os.path.join(shared_data, "lagraph", name)))
+def read_mtx(data_dir, name):
+    """A Matrix Market file of tests/data/lagraph as FP64 MatrixData (a pattern as ones)."""
+    m = scipy.sparse.coo_matrix(scipy.io.mmread(os.path.join(data_dir, "lagraph", name)))
     m.sum_duplicates()
     order = np.lexsort((m.col, m.row))
     return MatrixData("FP64", m.shape[0], m.shape[1], m.row[order].astype(np.int64),
@@ -174,14 +174,14 @@ def random_graph(diff, n, p, *, symmetric, dtype="FP64", positive=True):
 GRAPHS = ["karate", "west0067", "ldbc-directed", "random-sparse", "random-dense"]
 
 
-def graph(diff, shared_data, name, *, symmetric):
+def graph(diff, data_dir, name, *, symmetric):
     if name == "karate":
-        data = read_mtx(shared_data, "karate.mtx")
+        data = read_mtx(data_dir, "karate.mtx")
     elif name == "west0067":
-        data = read_mtx(shared_data, "west0067.mtx")
+        data = read_mtx(data_dir, "west0067.mtx")
         data.values = np.abs(data.values)
     elif name == "ldbc-directed":
-        data = read_mtx(shared_data, "ldbc-directed-example.mtx")
+        data = read_mtx(data_dir, "ldbc-directed-example.mtx")
     elif name == "random-sparse":
         data = random_graph(diff, 60, 0.04, symmetric=False)
     else:
@@ -195,36 +195,36 @@ def graph(diff, shared_data, name, *, symmetric):
 
 
 @pytest.mark.parametrize("name", GRAPHS)
-def test_bfs_levels(diff, shared_data, name):
-    a = graph(diff, shared_data, name, symmetric=False)
+def test_bfs_levels(diff, data_dir, name):
+    a = graph(diff, data_dir, name, symmetric=False)
     source = int(diff.rng.integers(a.nrows))
     diff.check(lambda gb, A: bfs_levels(gb, A, source), a)
 
 
 @pytest.mark.parametrize("name", GRAPHS)
-def test_bellman_ford(diff, shared_data, name):
-    a = graph(diff, shared_data, name, symmetric=False)
+def test_bellman_ford(diff, data_dir, name):
+    a = graph(diff, data_dir, name, symmetric=False)
     source = int(diff.rng.integers(a.nrows))
     diff.check(lambda gb, A: bellman_ford(gb, A, source), a)
 
 
 @pytest.mark.parametrize("name", GRAPHS)
-def test_pagerank(diff, shared_data, name):
-    a = graph(diff, shared_data, name, symmetric=False)
+def test_pagerank(diff, data_dir, name):
+    a = graph(diff, data_dir, name, symmetric=False)
     diff.check(pagerank, a)
 
 
 @pytest.mark.parametrize("name", GRAPHS)
-def test_triangle_count(diff, shared_data, name):
-    a = graph(diff, shared_data, name, symmetric=True)
+def test_triangle_count(diff, data_dir, name):
+    a = graph(diff, data_dir, name, symmetric=True)
     count, _ = diff.check(triangle_count, a)
     if name == "karate":
-        assert count == 45  # MANIFEST.md's known answer
+        assert count == 45  # tests/data/README.md's known answer
 
 
 @pytest.mark.parametrize("name", GRAPHS)
-def test_connected_components(diff, shared_data, name):
-    a = graph(diff, shared_data, name, symmetric=True)
+def test_connected_components(diff, data_dir, name):
+    a = graph(diff, data_dir, name, symmetric=True)
     diff.check(connected_components, a)
 
 
@@ -235,9 +235,9 @@ def test_tour(diff, dtype):
     diff.check(tour, a, v)
 
 
-def test_karate_components_and_levels_known(diff, shared_data):
-    """Known answers from MANIFEST.md: karate is one component; BFS reaches all 34."""
-    a = graph(diff, shared_data, "karate", symmetric=True)
+def test_karate_components_and_levels_known(diff, data_dir):
+    """Known answers from tests/data/README.md: karate is one component; BFS reaches all 34."""
+    a = graph(diff, data_dir, "karate", symmetric=True)
     labels = diff.check(connected_components, a)
     assert labels.nvals == 34 and set(labels.to_coo()[1].tolist()) == {0}
     levels = diff.check(lambda gb, A: bfs_levels(gb, A, 0), a)

@@ -134,12 +134,12 @@ def test_transpose_is_built_once_and_cached(rng):
         assert B._data._transpose is None
 
 
-def test_per_call_overhead_of_a_small_masked_vxm(shared_data):
+def test_per_call_overhead_of_a_small_masked_vxm(data_dir):
     import scipy.io
 
     from graphblast.backends.cuda.timing import per_call_seconds
 
-    S = scipy.io.mmread(os.path.join(shared_data, "lagraph", "karate.mtx")).tocoo()
+    S = scipy.io.mmread(os.path.join(data_dir, "lagraph", "karate.mtx")).tocoo()
     A = gb.Matrix.from_coo(S.row, S.col, True, dtype="BOOL", nrows=S.shape[0],
                            ncols=S.shape[1], dup_op=gb.binary.lor, device="cuda")
     A << A.ewise_add(A.T, gb.binary.lor)

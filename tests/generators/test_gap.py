@@ -38,8 +38,8 @@ def digest(*arrays):
     return h.hexdigest()[:16]
 
 
-def reference(shared_data, name):
-    with open(os.path.join(shared_data, "gapbs", "reference", f"graph-{name}.out")) as f:
+def reference(data_dir, name):
+    with open(os.path.join(data_dir, "gapbs", "reference", f"graph-{name}.out")) as f:
         m = re.search(r"Graph has (\d+) nodes and (\d+) (un)?directed edges", f.read())
     return int(m.group(1)), int(m.group(2))
 
@@ -48,8 +48,8 @@ def reference(shared_data, name):
 
 @pytest.mark.parametrize("variant", ["uint32", "float"])
 @pytest.mark.parametrize("kind, ref", [("kron", "g10"), ("urand", "u10")])
-def test_reference_counts(shared_data, device, kind, ref, variant):
-    nodes, edges = reference(shared_data, ref)
+def test_reference_counts(data_dir, device, kind, ref, variant):
+    nodes, edges = reference(data_dir, ref)
     A = (kron if kind == "kron" else urand)(10, variant=variant, device=device)
     assert (A.nrows, A.ncols) == (nodes, nodes)
     assert A.nvals == 2 * edges

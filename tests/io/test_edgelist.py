@@ -1,5 +1,5 @@
-"""graphblast.io.read_edgelist and from_pandas_edgelist: the real graphs of MANIFEST.md, options
-and malformed lines."""
+"""graphblast.io.read_edgelist and from_pandas_edgelist: the real graphs of tests/data/README.md,
+options and malformed lines."""
 
 import gzip
 import io
@@ -35,9 +35,9 @@ def _components(A):
 
 
 @pytest.mark.parametrize("name", sorted(REAL))
-def test_real_graphs(shared_data, device, name):
+def test_real_graphs(data_dir, device, name):
     options, nvertices, nvals, components = REAL[name]
-    A, mapping = gb.io.read_edgelist(os.path.join(shared_data, "real", name),
+    A, mapping = gb.io.read_edgelist(os.path.join(data_dir, "real", name),
                                      return_mapping=True, device=device, **options)
     assert A.shape == (nvertices, nvertices)
     assert A.nvals == nvals
@@ -49,24 +49,24 @@ def test_real_graphs(shared_data, device, name):
     assert A.dtype == (dtypes.FP64 if name.endswith(".csv") else dtypes.BOOL)
 
 
-def test_largest_component_of_ca_grqc(shared_data):
-    A = gb.io.read_edgelist(os.path.join(shared_data, "real", "CA-GrQc.txt"), directed=False)
+def test_largest_component_of_ca_grqc(data_dir):
+    A = gb.io.read_edgelist(os.path.join(data_dir, "real", "CA-GrQc.txt"), directed=False)
     r, c, _ = A.to_coo()
     S = sp.coo_array((np.ones(r.shape[0]), (r.astype(int), c.astype(int))), shape=A.shape)
     _, labels = csgraph.connected_components(S, directed=False)
     assert np.bincount(labels).max() == 4158
 
 
-def test_luxembourg_degrees(shared_data):
-    A = gb.io.read_edgelist(os.path.join(shared_data, "real", "luxembourg_osm.edges"),
+def test_luxembourg_degrees(data_dir):
+    A = gb.io.read_edgelist(os.path.join(data_dir, "real", "luxembourg_osm.edges"),
                             directed=False)
     indptr = A.to_csr()[0]
     assert np.diff(indptr).max() == 6
 
 
-def test_gapbs_test_graph(shared_data, device):
+def test_gapbs_test_graph(data_dir, device):
     """GAP's 4.el: 14 nodes and 53 directed edges after removing duplicates and self-loops."""
-    graphs = os.path.join(shared_data, "gapbs", "graphs")
+    graphs = os.path.join(data_dir, "gapbs", "graphs")
     A = gb.io.read_edgelist(os.path.join(graphs, "4.el"), relabel=False, duplicates="first",
                             self_loops=False, device=device)
     assert A.shape == (14, 14) and A.nvals == 53
@@ -227,10 +227,10 @@ def test_from_pandas_edgelist(device):
                                    dtype="INT8")
 
 
-def test_small_chunks(shared_data, monkeypatch):
+def test_small_chunks(data_dir, monkeypatch):
     from graphblast.io import _text
 
-    path = os.path.join(shared_data, "real", "wiki-Vote.txt")
+    path = os.path.join(data_dir, "real", "wiki-Vote.txt")
     with open(path, "rb") as f:
         head = f.read(3000)
     head = head[:head.rindex(b"\n") + 1]

@@ -28,8 +28,8 @@ MAX_RSS_GROWTH = 512 * 2**20
 _SPECIAL = np.frombuffer(b"0123456789 \t\n\r.-+eE%#,x\x00\xff", dtype=np.uint8)
 
 
-def _seeds(shared_data):
-    lagraph = os.path.join(shared_data, "lagraph")
+def _seeds(data_dir):
+    lagraph = os.path.join(data_dir, "lagraph")
     mm = []
     for name in sorted(os.listdir(lagraph)):
         path = os.path.join(lagraph, name)
@@ -37,10 +37,10 @@ def _seeds(shared_data):
             with open(path, "rb") as f:
                 mm.append(f.read())
     edges = []
-    for name in sorted(os.listdir(os.path.join(shared_data, "real"))):
+    for name in sorted(os.listdir(os.path.join(data_dir, "real"))):
         if name.endswith(".gz"):
             continue
-        with open(os.path.join(shared_data, "real", name), "rb") as f:
+        with open(os.path.join(data_dir, "real", name), "rb") as f:
             head = f.read(2000)
         edges.append(head[:head.rindex(b"\n") + 1])
     return mm, edges
@@ -187,14 +187,14 @@ def _readers():
 
 
 @pytest.mark.parametrize("seed", [int(s) for s in os.environ.get("GRAPHBLAST_FUZZ_SEEDS", "20240601,7").split(",")])
-def test_fuzz_readers(shared_data, seed, monkeypatch):
+def test_fuzz_readers(data_dir, seed, monkeypatch):
     print(f"fuzz seed: {seed}")
     # Mutated ids and sizes declare matrices of up to 10**24 rows.  Pretend only 256 MiB are
     # free, so that the reader's guard refuses more than 16M rows instead of building them:
     # the fuzz then stays fast and small while exercising that guard.
     monkeypatch.setattr(_memory, "_available_bytes", lambda: 256 * 2**20)
     rng = np.random.default_rng(seed)
-    mm, edges = _seeds(shared_data)
+    mm, edges = _seeds(data_dir)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     calls = accepted = 0
     slowest = 0.0

@@ -189,8 +189,8 @@ def test_large_bodies_in_many_chunks(monkeypatch, threads):
 
 
 @fast_only
-def test_mapped_file_reads_like_bytes(tmp_path, shared_data):
-    path = os.path.join(shared_data, "lagraph", "west0067.mtx")
+def test_mapped_file_reads_like_bytes(tmp_path, data_dir):
+    path = os.path.join(data_dir, "lagraph", "west0067.mtx")
     with open(path, "rb") as f:
         data = f.read()
     copy = tmp_path / "west.mtx"
@@ -247,12 +247,12 @@ def test_entries_in_order_build_the_same_matrix(monkeypatch, n, m, data, order, 
     assert csr.indptr.dtype == np.int64 and csr.indices.dtype == np.int64
 
 
-def test_files_the_fast_path_rejects_still_read(monkeypatch, shared_data):
+def test_files_the_fast_path_rejects_still_read(monkeypatch, data_dir):
     """Should the fast path ever refuse a valid file, the NumPy parser reads it: mmread gives
     the same Matrix either way (and without the extension everything goes that way)."""
     import graphblast as gb
 
-    paths = [os.path.join(shared_data, "lagraph", name)
+    paths = [os.path.join(data_dir, "lagraph", name)
              for name in ("west0067.mtx", "karate.mtx", "skew_fp32.mtx", "full_symmetric.mtx")]
     want = [gb.io.mmread(p, device="cpu") for p in paths]
     monkeypatch.setattr(_mmio, "_fast_body", lambda buf, header: None)

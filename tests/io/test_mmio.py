@@ -17,7 +17,7 @@ from graphblast.io import _mmio
 
 LAGRAPH = ("lagraph",)
 
-# Files of the corpus that must be refused (MANIFEST.md), and the line each error names
+# Files of the corpus that must be refused (tests/data/README.md), and the line each error names
 # (None: the error is about the whole file).
 REJECTED = {
     "mangled1.mtx": 1, "mangled2.mtx": 1, "mangled3.mtx": 1, "mangled4.mtx": 1,
@@ -32,7 +32,7 @@ REJECTED = {
     "LICENSE": 1, "comments.txt": 1, "pushpull.m": 2,
 }
 
-# Shapes and stored entries from MANIFEST.md (symmetric files count both triangles).
+# Shapes and stored entries from tests/data/README.md (symmetric files count both triangles).
 KNOWN = {
     "karate.mtx": (34, 34, 156), "A.mtx": (7, 7, None), "jagmesh7.mtx": (1138, 1138, None),
     "bcsstk13.mtx": (2003, 2003, None), "zenios.mtx": (2873, 2873, None),
@@ -52,15 +52,15 @@ TYPES = {
 }
 
 
-def corpus(shared_data):
-    return sorted(os.listdir(os.path.join(shared_data, *LAGRAPH)))
+def corpus(data_dir):
+    return sorted(os.listdir(os.path.join(data_dir, *LAGRAPH)))
 
 
-def test_corpus_reads_or_refuses_every_file(shared_data, device):
-    names = corpus(shared_data)
+def test_corpus_reads_or_refuses_every_file(data_dir, device):
+    names = corpus(data_dir)
     assert len(names) > 90
     for name in names:
-        path = os.path.join(shared_data, *LAGRAPH, name)
+        path = os.path.join(data_dir, *LAGRAPH, name)
         if name in REJECTED:
             with pytest.raises(InvalidValue) as info:
                 gb.io.mmread(path, device=device)
@@ -81,14 +81,14 @@ def test_corpus_reads_or_refuses_every_file(shared_data, device):
                 assert A.dtype == dtypes.lookup_dtype(TYPES[name]), name
 
 
-def test_corpus_agrees_with_python_graphblas(shared_data, device):
+def test_corpus_agrees_with_python_graphblas(data_dir, device):
     """Where python-graphblas (through SciPy) reads a file, the entries are the same."""
     import graphblas as pgb
     compared = 0
-    for name in corpus(shared_data):
+    for name in corpus(data_dir):
         if name in REJECTED or not name.endswith(".mtx"):
             continue
-        path = os.path.join(shared_data, *LAGRAPH, name)
+        path = os.path.join(data_dir, *LAGRAPH, name)
         try:
             ref = pgb.io.mmread(path, engine="scipy")
         except (ValueError, OverflowError):
@@ -105,7 +105,7 @@ def test_corpus_agrees_with_python_graphblas(shared_data, device):
     assert compared > 50
 
 
-def test_python_graphblas_types(shared_data, device):
+def test_python_graphblas_types(data_dir, device):
     """Without a %%GraphBLAS line: real -> FP64, integer -> INT64, pattern -> FP64 ones."""
     files = {
         "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 2.5\n": ("FP64", 2.5),
@@ -118,10 +118,10 @@ def test_python_graphblas_types(shared_data, device):
         assert A.to_coo()[2].tolist() == [value]
 
 
-def test_symmetric_expansion(shared_data, device):
-    A = gb.io.mmread(os.path.join(shared_data, "lagraph", "karate.mtx"), device=device)
+def test_symmetric_expansion(data_dir, device):
+    A = gb.io.mmread(os.path.join(data_dir, "lagraph", "karate.mtx"), device=device)
     assert A.isequal(A.T.new())
-    S = gb.io.mmread(os.path.join(shared_data, "lagraph", "skew_int8.mtx"), device=device)
+    S = gb.io.mmread(os.path.join(data_dir, "lagraph", "skew_int8.mtx"), device=device)
     r, c, v = S.to_coo()
     dense = np.zeros(S.shape, dtype=np.int64)
     dense[r.astype(int), c.astype(int)] = v
@@ -274,8 +274,8 @@ def test_python_graphblas_compatible_signature():
         gb.io.mmread(io.StringIO(text), parallelism=8)
 
 
-def test_mminfo(shared_data):
-    info = gb.io.mminfo(os.path.join(shared_data, "lagraph", "karate.mtx"))
+def test_mminfo(data_dir):
+    info = gb.io.mminfo(os.path.join(data_dir, "lagraph", "karate.mtx"))
     assert info[:6] == (34, 34, 78, "coordinate", "pattern", "symmetric")
 
 
@@ -450,13 +450,13 @@ def test_errors_are_graphblast_exceptions():
 
 
 @pytest.mark.parametrize("chunk", [23, 64, 500])
-def test_many_small_chunks_give_the_same_result(shared_data, monkeypatch, chunk):
+def test_many_small_chunks_give_the_same_result(data_dir, monkeypatch, chunk):
     """Files are parsed in pieces, several at a time: tiny pieces must change nothing."""
     from graphblast.io import _text
 
     names = ("west0067.mtx", "skew_fp32.mtx", "full_symmetric.mtx", "karate.mtx",
              "matrix_uint64.mtx")
-    paths = [os.path.join(shared_data, "lagraph", name) for name in names]
+    paths = [os.path.join(data_dir, "lagraph", name) for name in names]
     expected = [_mmio.read_coo(p)[:3] for p in paths]
     monkeypatch.setattr(_text, "CHUNK", chunk)
     for path, want in zip(paths, expected):

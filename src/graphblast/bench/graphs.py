@@ -135,29 +135,21 @@ def parse_graphs(text, *, smoke=False, scale_offset=0):
 
 
 def find_data_dir(explicit=None):
-    """The directory of the real graphs (``shared/data``), or ``None`` if none is found.
+    """The directory of the real graphs, or ``None`` if none is found.
 
-    Looked for in order: ``explicit`` (it must exist), ``$GRAPHBLAST_DATA``, and a
-    ``shared/data`` beside any parent of this file or of the working directory (the
-    repository sits beside ``shared/`` in development and CI).
+    Looked for in order: ``explicit`` (it must exist), ``$GRAPHBLAST_DATA``, and the package
+    data (``graphblast/data``), which holds karate (what ``--smoke`` reads) so that an
+    installed package or a fresh clone needs nothing beside it.  The other real graphs
+    (facebook, luxembourg, delaunay) are in the repository's ``tests/data``: pass that.
     """
     if explicit is not None:
         if not os.path.isfile(os.path.join(explicit, REAL["karate"][0])):
             raise InvalidValue(f"--data {explicit!r} does not hold the real graphs (no "
-                               f"{REAL['karate'][0]} there); pass the shared/data directory")
+                               f"{REAL['karate'][0]} there); pass a folder such as the "
+                               "repository's tests/data")
         return os.path.abspath(explicit)
-    env = os.environ.get("GRAPHBLAST_DATA")
-    candidates = [env] if env else []
-    for start in (os.path.dirname(os.path.abspath(__file__)), os.getcwd()):
-        path = start
-        while True:
-            candidates.append(os.path.join(path, "shared", "data"))
-            candidates.append(os.path.join(path, "..", "shared", "data"))
-            parent = os.path.dirname(path)
-            if parent == path:
-                break
-            path = parent
-    for c in candidates:
+    package = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
+    for c in (os.environ.get("GRAPHBLAST_DATA"), package):
         if c and os.path.isfile(os.path.join(c, REAL["karate"][0])):
             return os.path.abspath(c)
     return None
