@@ -158,6 +158,7 @@ def _template_programs(kinds):
             programs.reduce_segments(m, m.type, True)[1](),
             programs.reduce_segments(m, m.type, False)[1](),
             programs.reduce_all(m, m.type)[1](),
+            programs.scatter_atomic(m)[1](),
         ]
     for t in ALL_TYPES:
         plus = binary.plus[t] if t in binary.plus else binary.lor[t]

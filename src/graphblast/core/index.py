@@ -22,8 +22,41 @@ def _scalar_index(i, size):
     return i
 
 
-def resolve(index, size):
-    """An int (returned as int) or an :class:`IndexArg` for one dimension of ``size``."""
+class VectorIndex:
+    """graphblast's extension: a Vector ``I`` whose values are positions (SuiteSparse 10's
+    ``GxB_Vector_extract_Vector`` / ``GxB_Vector_assign_Vector``).
+
+    Entry ``i`` of ``I`` pairs position ``i`` of the index space (``I.size`` positions) with
+    position ``I[i]`` of the indexed Vector (``size`` positions): ``u[I][i] = u[I[i]]`` and
+    ``w[I] << u`` writes ``u[i]`` to ``w[I[i]]``.  The values must be integers in
+    ``[0, size)``; that is checked here, before anything runs (two reductions of ``I``).
+    """
+
+    kind = "vector"
+    __slots__ = ("vector", "count", "size")
+
+    def __init__(self, vector, size):
+        if vector.dtype.np_type.kind not in "iu" or vector.dtype.name == "BOOL":
+            raise TypeError(f"A Vector used as an index must hold integers, got {vector.dtype}; "
+                            "cast it with I.apply(unary.identity[INT64])")
+        if vector.nvals:
+            from ..ops import monoid
+
+            lo = vector.reduce(monoid.min).new().value
+            hi = vector.reduce(monoid.max).new().value
+            if lo < 0 or hi >= size:
+                bad = lo if lo < 0 else hi
+                raise IndexOutOfBound(f"Index {bad} (a value of the index Vector "
+                                      f"{vector.name}) out of range for dimension of size "
+                                      f"{size}; valid positions are 0..{size - 1}")
+        self.vector = vector
+        self.count = vector.size
+        self.size = size
+
+
+def resolve(index, size, allow_vector=False):
+    """An int (returned as int), an :class:`IndexArg` or (for a Vector being indexed, with
+    ``allow_vector``) a :class:`VectorIndex` for one dimension of ``size``."""
     if isinstance(index, numbers.Integral) or (isinstance(index, np.ndarray) and index.ndim == 0
                                                and index.dtype.kind in "iu"):
         return _scalar_index(index, size)
@@ -50,7 +83,10 @@ def resolve(index, size):
     from .vector import Vector
 
     if isinstance(index, Vector):
-        raise TypeError("Use an array of indices (v.to_coo()[0]), not a Vector, as an index")
+        if not allow_vector:
+            raise TypeError("A Vector of positions indexes a Vector only (u[I], w[I] << u); "
+                            "index a Matrix with an array (I.to_coo()[1])")
+        return VectorIndex(index, size)
     raise TypeError(f"Invalid index of type {type(index).__name__}: use an int, a slice, a list "
                     "or an array of ints")
 
@@ -65,7 +101,7 @@ def resolve_all(indices, shape):
     if len(indices) != len(shape):
         raise TypeError(f"Expected {len(shape)} indices for an object of {len(shape)} "
                         f"dimension(s), got {len(indices)}")
-    return tuple(resolve(i, n) for i, n in zip(indices, shape))
+    return tuple(resolve(i, n, len(shape) == 1) for i, n in zip(indices, shape))
 
 
 def as_list(index):

@@ -747,6 +747,8 @@ def extract(parent, resolved):
     device, backend = same_device(parent)
     if parent.ndim == 1:
         (index,) = resolved
+        if index.kind == "vector":
+            return gather(parent, index.vector)
 
         def compute(mask):
             return backend.extract_vector(parent._data, index)
@@ -773,6 +775,88 @@ def extract(parent, resolved):
                             backend, device, compute)
 
 
+def gather(u, I):
+    """``u[I]``, graphblast's gather (SuiteSparse 10's ``GxB_Vector_extract_Vector`` with the
+    result kept at I's positions): ``w[i] = u[I[i]]`` for every entry ``i`` of ``I`` whose
+    position ``I[i]`` holds an entry of ``u``; ``w`` has I's size.  I's values were checked."""
+    device, backend = same_device(u, I)
+
+    def compute(mask):
+        return backend.gather_vector(u._data, I._data)
+
+    return VectorExpression("gather", [u, I], None, u.dtype, (I.size,), backend, device,
+                            compute)
+
+
+def scatter(target, value, I, mask, accum, replace, subassign):
+    """``w(mask, accum, replace)[I] << u``, graphblast's scatter (``GxB_Vector_assign_Vector``):
+    ``w[I[i]] = u[i]`` for every entry ``i`` of ``I`` (``u`` has I's size, or is a scalar).
+
+    The region is the set of positions I's values name; as in every assign, without an
+    accumulator a position of the region that receives no value loses its entry.  Positions
+    named more than once are combined by the accumulator, folded left to right in the order
+    of ``i`` and then accumulated into ``w``: ``w[t] = accum(w[t], u[i1] (+) u[i2] (+) ...)``
+    for ``i1 < i2 < ...`` (for an associative ``accum`` - min, max, plus, first, ... - this is
+    ``w[t] = accum(accum(w[t], u[i1]), u[i2])``, the sequential definition).  Without an
+    accumulator repeated positions raise ``InvalidValue``, except for a scalar value (every
+    write is the same).  Everything is checked before ``w`` changes.
+    """
+    from ..backends.base import MaskArg
+    from ..exceptions import InvalidValue
+    from .matrix import Matrix, TransposedMatrix
+    from .scalar import Scalar
+    from .vector import Vector
+
+    backend = target._backend
+    same_device(target, I)
+    if subassign and mask is not None:
+        raise TypeError("A scatter with a Vector index takes the output's mask: write "
+                        "w(mask)[I] << u, not w[I](mask) << u")
+    accum_op = typed_accum(accum, target.dtype)
+    if isinstance(value, InfixExpr):
+        value = value._to_expr()
+    if isinstance(value, Indexed):
+        value = value._element_scalar() if value.is_element else value._extract_expr()
+    if isinstance(value, (MatrixExpression, VectorExpression, ScalarExpression)):
+        value = value.new()
+    if isinstance(value, (Matrix, TransposedMatrix)):
+        raise TypeError("Cannot scatter a Matrix into a Vector")
+    dup = accum_op
+    if isinstance(value, Vector):
+        same_device(target, value)
+        if value.size != I.size:
+            raise DimensionMismatch(f"The scattered Vector has size {value.size} but the index "
+                                    f"Vector {I.name} has size {I.size}; they must match")
+        u = value._data
+    else:
+        s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        if s.is_empty:
+            u = backend.vector_empty(I.size, s.dtype)
+        else:
+            u = backend.full_like_pattern(I._data, s._value_as(s.dtype), s.dtype)
+        if dup is None:  # one value everywhere: repeated positions are harmless
+            from ..ops import binary
+
+            dup = binary.first[target.dtype]
+    C = target._data
+    try:
+        T = backend.scatter_vector(I._data, u, target.size, target.dtype, dup)
+        if accum_op is not None:
+            Z = backend.ewise_add(C, T, accum_op, out_dtype=target.dtype)
+        else:
+            R = backend.scatter_vector(I._data, backend.full_like_pattern(I._data, True, BOOL),
+                                       target.size, BOOL, dup)
+            # inside the region: T's entries (none where T has none); outside: C's
+            Z = backend.mask_write(C, T, MaskArg(R, True, False), False)
+    except InvalidValue as e:
+        if dup is not None or "Duplicate" not in str(e):
+            raise
+        raise InvalidValue(f"The index Vector {I.name} names a position more than once, and "
+                           "without an accumulator the result would depend on the order; "
+                           "pass one (w(binary.min)[I] << u) to combine the values") from None
+    target._set_data(backend.mask_write(C, Z, _mask_arg(mask), replace))
+
+
 def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=False):
     """``target(mask, accum, replace)[indices] << value`` (GrB_assign) or, with ``subassign``,
     ``target[indices](mask, accum, replace) << value`` (GxB_subassign)."""
@@ -783,6 +867,8 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
 
     backend = target._backend
     res = indices if resolved else resolve_all(indices, target.shape)
+    if target.ndim == 1 and getattr(res[0], "kind", None) == "vector":
+        return scatter(target, value, res[0].vector, mask, accum, replace, subassign)
     # A scalar index in a matrix assign selects a row or column: treat it as a length-1 list.
     dims = [as_list(r) if isinstance(r, int) else r for r in res]
     region_shape = tuple(d.count for d in dims)

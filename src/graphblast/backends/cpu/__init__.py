@@ -46,6 +46,8 @@ class CPUBackend(Backend):
     extract_matrix = staticmethod(_extract.extract_matrix)
     extract_vector = staticmethod(_extract.extract_vector)
     assign_region = staticmethod(_extract.assign_region)
+    gather_vector = staticmethod(_extract.gather_vector)
+    scatter_vector = staticmethod(_extract.scatter_vector)
 
     @staticmethod
     def transpose(A):

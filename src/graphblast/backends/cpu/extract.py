@@ -97,3 +97,45 @@ def assign_region(C, Z, rows, cols):
             r, c, v = r[last], c[last], v[last]
     return CSR(C.nrows, C.ncols, C.dtype, indptr_from_rows(r, C.nrows), c, v)
 
+
+
+# -- graphblast's gather and scatter with a Vector of positions -----------------------------
+
+def _positions(I):
+    return I.values.astype(INDEX, copy=False)
+
+
+def gather_vector(u, I):
+    """w[i] = u[I[i]] for the entries i of I whose position u holds; w has I's size.  I's
+    values are in range (the core checked them)."""
+    pos = _positions(I)
+    if u.nvals == u.size:  # full: position p is entry p
+        return SparseVector(I.size, u.dtype, I.indices, u.values[pos])
+    if u.nvals == 0:
+        return SparseVector(I.size, u.dtype, I.indices[:0], u.values[:0])
+    at = np.minimum(np.searchsorted(u.indices, pos), u.nvals - 1)
+    found = u.indices[at] == pos
+    return SparseVector(I.size, u.dtype, I.indices[found], u.values[at[found]])
+
+
+def _pairs(I, u):
+    """(target position, value) of every i where both I and u have an entry, in order of i."""
+    if I.nvals == I.size and u.nvals == u.size:
+        return _positions(I), u.values
+    if u.nvals == u.size:
+        return _positions(I), u.values[I.indices]
+    if I.nvals == 0 or u.nvals == 0:
+        return _positions(I)[:0], u.values[:0]
+    at = np.minimum(np.searchsorted(u.indices, I.indices), u.nvals - 1)
+    found = u.indices[at] == I.indices
+    return _positions(I)[found], u.values[at[found]]
+
+
+def scatter_vector(I, u, size, dtype, dup_op):
+    """T of ``size``: T[I[i]] = u[i] (cast to ``dtype``) for the i where I and u have entries;
+    repeated positions folded left to right (in order of i) by ``dup_op``, or InvalidValue
+    when it is None."""
+    from .storage import vector_from_coo
+
+    targets, vals = _pairs(I, u)
+    return vector_from_coo(size, dtype, targets, vals, dup_op)

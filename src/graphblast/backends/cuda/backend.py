@@ -44,6 +44,8 @@ _PRIMITIVES = {
     "extract_matrix": _extract.extract_matrix,
     "extract_vector": _extract.extract_vector,
     "assign_region": _extract.assign_region,
+    "gather_vector": _extract.gather_vector,
+    "scatter_vector": _extract.scatter_vector,
 }
 
 

@@ -8,9 +8,9 @@ columns, after which the rows are sorted again).
 import cupy as cp
 
 from ..base import CSR, IndexArg, SparseVector
-from . import blocks
+from . import blocks, jit, programs
 from .blocks import I64, INDEX
-from .storage import as_row, coo_to_csr, from_row
+from .storage import as_row, coo_to_csr, from_row, vector_from_coo
 
 
 def _index_array(index):
@@ -111,3 +111,78 @@ def assign_region(C, Z, rows, cols):
         c = cp.concatenate([cc[keep], new_c])
         v = cp.concatenate([C.values[keep], zv])
     return coo_to_csr(C.nrows, C.ncols, C.dtype, r, c, v, dup="last")
+
+
+# -- graphblast's gather and scatter with a Vector of positions -----------------------------
+
+def _positions(I):
+    return I.values.astype(INDEX, copy=False)
+
+
+def gather_vector(u, I):
+    """w[i] = u[I[i]] for the entries i of I whose position u holds; w has I's size.  A full
+    u is one gather (no search); otherwise each position is found by binary search in u's
+    indices.  I's values are in range (the core checked them)."""
+    pos = _positions(I)
+    if u.nvals == u.size:
+        return SparseVector(I.size, u.dtype, I.indices, u.values[pos])
+    if u.nvals == 0 or I.nvals == 0:
+        return SparseVector(I.size, u.dtype, I.indices[:0], u.values[:0])
+    at = cp.minimum(cp.searchsorted(u.indices, pos), u.nvals - 1)
+    keep = cp.flatnonzero(u.indices[at] == pos)
+    return SparseVector(I.size, u.dtype, I.indices[keep], u.values[at[keep]])
+
+
+def _pairs(I, u):
+    """(target position, value) of every i where both I and u have an entry, in order of i."""
+    if u.nvals == u.size:
+        vals = u.values if I.nvals == I.size else u.values[I.indices]
+        return _positions(I), vals
+    if I.nvals == 0 or u.nvals == 0:
+        return _positions(I)[:0], u.values[:0]
+    at = cp.minimum(cp.searchsorted(u.indices, I.indices), u.nvals - 1)
+    keep = cp.flatnonzero(u.indices[at] == I.indices)
+    return _positions(I)[keep], u.values[at[keep]]
+
+
+# Monoids whose atomic combine is exact and order-free, so a scatter through them is
+# deterministic; plus and times only on integers (float sums depend on the order).
+_ATOMIC_ANY_TYPE = frozenset({"min", "max"})
+_ATOMIC_INTEGER = frozenset({"plus", "times", "lor", "land", "lxor", "bor", "band", "bxor"})
+
+
+def _atomic_monoid(dup_op, dtype):
+    """The typed monoid to scatter ``dup_op`` with atomics, or None (then sort and fold)."""
+    if dup_op is None or not (dup_op.type is dtype and dup_op.type2 is dtype
+                              and dup_op.return_type is dtype):
+        return None
+    name = dup_op.parent.name
+    if name not in _ATOMIC_ANY_TYPE and (name not in _ATOMIC_INTEGER or dtype.is_float):
+        return None
+    monoid = dup_op.parent.monoid
+    if monoid is None:
+        return None
+    from ...ops.base import find_typed_op
+
+    return find_typed_op(monoid, dtype)
+
+
+def scatter_vector(I, u, size, dtype, dup_op):
+    """T of ``size``: T[I[i]] = u[i] (cast to ``dtype``) for the i where I and u have entries;
+    repeated positions combined by ``dup_op``, or InvalidValue when it is None.
+
+    With an order-free atomic monoid and pairs numbering at least size / 8, the pairs combine
+    into a dense accumulator (one pass, no sort); otherwise they are sorted stably by position
+    and each run folded left to right (build's path), in order of i."""
+    pos, vals = _pairs(I, u)
+    vals = blocks.cast_values(vals, u.dtype, dtype)
+    n = pos.shape[0]
+    monoid = _atomic_monoid(dup_op, dtype)
+    if monoid is None or n == 0 or size > 8 * n:
+        return vector_from_coo(size, dtype, pos, vals, dup_op)
+    k_fill, k_scatter = jit.kernels(*programs.scatter_atomic(monoid)).fns
+    acc = cp.empty(size, dtype=dtype.np_type)
+    flags = cp.zeros(size, dtype=cp.uint8)
+    jit.launch(k_fill, size, (I64(size), acc))
+    jit.launch(k_scatter, n, (I64(n), pos, vals, acc, flags))
+    return blocks.compact_dense(flags, acc, size, dtype)

@@ -168,3 +168,14 @@ def kron(op, a_type, b_type):
         return jit.Program(["kron.cuh"], [mul], [
             "gbk_kron_counts", f"gbk_kron<{mul.name}, {a_type.c_type}, {b_type.c_type}>"])
     return ("kron", jit.op_key(op), a_type, b_type), build
+
+
+# -- gather and scatter with a Vector of positions -------------------------------------------
+
+def scatter_atomic(monoid):
+    """graphblast's scatter with an atomic monoid: fill the accumulator, combine the pairs."""
+    def build():
+        mon = jit.monoid_adapter(monoid)
+        return jit.Program(["scatter.cuh"], [mon], [f"gbk_fill_empty<{mon.name}>",
+                                                    f"gbk_scatter_atomic<{mon.name}>"])
+    return ("scatter_atomic", monoid), build
