@@ -28,8 +28,10 @@ REJECTED = {
     "mangled_int16.mtx": 8, "mangled_int32.mtx": 8, "mangled_uint8.mtx": 9,
     "mangled_uint16.mtx": 9, "mangled_uint32.mtx": 9, "mangled_skew.mtx": None,
     "garbage.lagraph": 1, "complex.mtx": 1,
+    # no %%MatrixMarket banner (LAGraph guesses a format for these; graphblast and SciPy do not)
+    "west0067_noheader.mtx": 1, "full_noheader.mtx": 1,
     # not Matrix Market files at all
-    "LICENSE": 1, "comments.txt": 1, "pushpull.m": 2,
+    "LICENSE": 1, "comments.txt": 1, "pushpull.m": 1,
 }
 
 # Shapes and stored entries from tests/data/README.md (symmetric files count both triangles).
@@ -39,7 +41,6 @@ KNOWN = {
     "LFAT5.mtx": (14, 14, None), "LFAT5_two.mtx": (28, 28, None),
     "LFAT5_hypersparse.mtx": (2000, 2000, None), "tree-example.mtx": (6, 6, None),
     "west0067.mtx": (67, 67, 294), "west0067_jumbled.mtx": (67, 67, 294),
-    "west0067_noheader.mtx": (67, 67, 294),
 }
 
 # The type each file's %%GraphBLAS line (or field) gives.
@@ -195,7 +196,7 @@ def test_malformed_real_files(body, line, words):
     ("%%MatrixMarket matrix array pattern general\n2 2\n", "array pattern"),
     ("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n", "holds 4"),
     ("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n5\n", "more values"),
-    ("%%MatrixMarket vector coordinate real general\n2 1\n1 1\n", "only 'matrix'"),
+    ("%%MatrixMarket vector coordinate real general\n2 1\n1 1\n", "must be 'matrix'"),
     ("%%MatrixMarket matrix coordinate real general\n2 2\n", "rows columns entries"),
     ("%%MatrixMarket matrix coordinate real general\n-2 2 1\n1 1 1\n", "non-negative"),
     ("%%MatrixMarket matrix coordinate real general\n", "ends before its size line"),
@@ -205,6 +206,105 @@ def test_malformed_headers_and_fields(text, words):
     with pytest.raises(InvalidValue) as info:
         gb.io.mmread(io.StringIO(text))
     assert words in str(info.value), str(info.value)
+
+
+BODY = "% a comment\n3 3 2\n1 1 1.5\n2 2 2.5\n"
+
+# A first line that is not a valid banner, and words of the error besides the line, the quoted
+# line and the expected banner (which every one of these messages names).
+BAD_BANNERS = [
+    ("%%MatrixMarkt matrix coordinate real general", "misspelled or missing"),
+    ("%%MatrixMarketmatrix coordinate real general", "misspelled or missing"),
+    ("%MatrixMarket matrix coordinate real general", "misspelled or missing"),
+    ("% a comment before the banner", "misspelled or missing"),
+    ("%%MatrixMarket matrx coordinate real general", "object must be 'matrix'"),
+    ("%%MatrixMarket matrix cordinate real general", "unknown format 'cordinate'"),
+    ("%%MatrixMarket matrix coordinate reel general", "unknown field 'reel'"),
+    ("%%MatrixMarket matrix coordinate real generl", "unknown symmetry 'generl'"),
+    ("%%MatrixMarket matrix coordinate", "2 keywords"),
+    ("%%MatrixMarket matrix coordinate real", "3 keywords"),
+    ("%%MatrixMarket", "0 keywords"),
+    ("%%MatrixMarket matrix coordinate real general general", "5 keywords"),
+    ("%%matrixmarket matrix coordinate real general", "with this case"),
+    ("%%MATRIXMARKET matrix coordinate real general", "with this case"),
+    ("\ufeff%%MatrixMarket matrix coordinate real general", "must be its banner"),  # a BOM
+    ("3 3 2", "must be its banner"),  # no banner: the size line first
+    ("", "must be its banner"),  # a blank line before the banner
+]
+
+
+def _read_both_ways(text, monkeypatch):
+    """mmread's outcome with the compiled fast path (where built) and with NumPy alone."""
+    outcomes = []
+    for fast in (True, False):
+        with monkeypatch.context() as m:
+            if not fast:
+                m.setattr(_mmio, "_mmfast", None)  # as an install without a C compiler
+            try:
+                outcomes.append(gb.io.mmread(io.BytesIO(text.encode("utf-8")), device="cpu"))
+            except GraphblasException as exc:
+                outcomes.append(exc)
+    return outcomes
+
+
+@pytest.mark.parametrize("first, words", BAD_BANNERS)
+def test_first_line_must_be_a_valid_banner(first, words, monkeypatch):
+    text = first + "\n" + ("%%MatrixMarket matrix coordinate real general\n" if not first
+                           else "") + BODY
+    for exc in _read_both_ways(text, monkeypatch):
+        assert isinstance(exc, InvalidValue), exc
+        message = str(exc)
+        assert message.startswith("<BytesIO>, line 1: "), message
+        assert words in message, message
+        assert f"got '{_mmio._show(first.encode())}'" in message, message
+        assert ("expected '%%MatrixMarket matrix <coordinate|array> <real|integer|complex|"
+                "pattern> <general|symmetric|skew-symmetric|hermitian>'") in message, message
+    with pytest.raises(InvalidValue, match="line 1: "):
+        gb.io.mminfo(io.BytesIO(text.encode("utf-8")))
+    with pytest.raises(InvalidValue, match="line 1: "):
+        _mmio.read_coo(io.BytesIO(text.encode("utf-8")), fast=False)
+
+
+@pytest.mark.parametrize("first", [
+    "%%MatrixMarket matrix coordinate real general",
+    "%%MatrixMarket MATRIX Coordinate REAL General",
+    "%%MatrixMarket Matrix COORDINATE real GENERAL",
+    "  %%MatrixMarket\tmatrix  coordinate real general  \r",
+])
+def test_banner_keywords_in_any_case(first, monkeypatch):
+    """The four keywords after %%MatrixMarket may be in any case (NIST's mmio.c lower-cases
+    them, SciPy accepts them); blanks around the words are allowed as on every line."""
+    for A in _read_both_ways(first + "\n" + BODY, monkeypatch):
+        assert A.shape == (3, 3) and A.to_coo()[2].tolist() == [1.5, 2.5]
+
+
+@pytest.mark.parametrize("first", [
+    "%%MatrixMarket matrix coordinate real general",
+    "%%MatrixMarket MATRIX Coordinate REAL General",
+    "%%matrixmarket matrix coordinate real general",
+    "%%MATRIXMARKET MATRIX COORDINATE REAL GENERAL",
+    "%%MatrixMarkt matrix coordinate real general",
+    "%%MatrixMarket matrx coordinate real general",
+    "%%MatrixMarket matrix coordinate real",
+    "3 3 2",
+])
+def test_banner_case_rule_is_scipys(first):
+    """Where a banner differs only in case or spelling, graphblast accepts it exactly when
+    SciPy does (SciPy is more lenient elsewhere: extra words, '%MatrixMarket')."""
+    import scipy.io
+
+    text = first + "\n" + BODY
+    try:
+        scipy.io.mmread(io.StringIO(text))
+        scipy_reads = True
+    except ValueError:
+        scipy_reads = False
+    try:
+        gb.io.mmread(io.StringIO(text), device="cpu")
+        we_read = True
+    except InvalidValue:
+        we_read = False
+    assert we_read == scipy_reads
 
 
 def test_huge_declared_sizes_allocate_nothing():

@@ -3,7 +3,9 @@
 The reader is strict where SciPy is lenient: every byte of the body is checked, every token
 must be a complete number, entry counts must match, indices must be in range, symmetric files
 must be square, skew-symmetric ones must have an empty diagonal, and duplicate entries are an
-error unless ``dup_op`` combines them.  Problems raise
+error unless ``dup_op`` combines them.  Line 1 must be the ``%%MatrixMarket`` banner (no
+headerless files); the banner is parsed here, in Python, for both the compiled and the NumPy
+body parser.  Problems raise
 :class:`~graphblast.exceptions.InvalidValue` with the file name, the line and what is wrong.
 
 Types follow python-graphblas's ``mmread`` (which reads through SciPy): ``real`` gives FP64,
@@ -124,34 +126,24 @@ def _show(raw):
 def parse_header(buf, name, dtype=None):
     """Read the banner, the optional ``%%GraphBLAS type`` line, comments and the size line."""
     lines = _lines(buf)
-    fmt, field, symmetry = None, "real", "general"
+    first = next(lines, None)
+    banner = buf[first[1]:first[2]] if first is not None else b""
+    if not banner.strip() and not bytes(buf).strip():  # the copy only for a blank line 1
+        raise _fail(name, None, "the file is empty")
+    # The banner is required on line 1 (as SciPy and NIST's mmio.c require it): without it a
+    # misspelled banner would pass for a comment and a headerless file for a guessed format.
+    fmt, field, symmetry = _parse_banner(banner, name)
     type_from_file = None
-    banner = False
     for number, start, end in lines:
         raw = buf[start:end]
         text = raw.strip()
-        if number == 1 and text.lower().startswith(b"%%matrixmarket"):
-            banner = True
-            fmt, field, symmetry = _parse_banner(raw, name)
-            continue
-        if number == 2 and banner and text.lower().startswith(b"%%graphblas"):
+        if number == 2 and text.lower().startswith(b"%%graphblas"):
             type_from_file = _parse_type_line(raw, name, number)
             continue
         if not text or text.startswith(b"%"):
             continue
         size_line = number
         tokens = text.split()
-        if fmt is None:
-            # No banner: LAGraph's extension reads "m n nnz" as coordinate and "m n" as array.
-            fmt = {3: "coordinate", 2: "array"}.get(len(tokens))
-            if fmt is None:
-                raise _fail(name, number, "not a Matrix Market file: it has no "
-                                          "'%%MatrixMarket matrix ...' banner and this line "
-                                          f"is not a size line ('{_show(raw)}')")
-        if not banner and not all(t.isdigit() for t in tokens):
-            raise _fail(name, number, "not a Matrix Market file: it has no "
-                                      "'%%MatrixMarket matrix ...' banner and this line "
-                                      f"is not a size line ('{_show(raw)}')")
         want = 3 if fmt == "coordinate" else 2
         layout = "'rows columns entries'" if want == 3 else "'rows columns'"
         if len(tokens) != want or not all(t.isdigit() for t in tokens):
@@ -178,27 +170,46 @@ def parse_header(buf, name, dtype=None):
             nvals = nrows * (nrows + 1) // 2
         return Header(fmt, field, symmetry, result_type, nrows, ncols, nvals, size_line,
                       min(end + 1, len(buf)))
-    if not bytes(buf).strip():
-        raise _fail(name, None, "the file is empty")
     raise _fail(name, None, "the file ends before its size line")
 
 
+BANNER = ("%%MatrixMarket matrix <coordinate|array> <real|integer|complex|pattern> "
+          "<general|symmetric|skew-symmetric|hermitian>")
+
+
 def _parse_banner(raw, name):
-    tokens = raw.decode("latin-1").lower().split()
-    if len(tokens) != 5:
-        raise _fail(name, 1, "the banner must be '%%MatrixMarket matrix <format> <field> "
-                             f"<symmetry>', got '{_show(raw)}'")
-    _, obj, fmt, field, symmetry = tokens
+    """(format, field, symmetry) of line 1, which must be a banner.
+
+    ``%%MatrixMarket`` must be spelled with that case, the four keywords after it may be in
+    any case: the rule of NIST's reference reader (mmio.c compares the banner word exactly
+    and lower-cases the others) and of SciPy's reader.
+    """
+
+    def refuse(problem):
+        return _fail(name, 1, f"{problem}; expected '{BANNER}', got '{_show(raw)}'")
+
+    words = raw.decode("latin-1").split()
+    if not words or not words[0].startswith("%"):
+        raise refuse("not a Matrix Market file: the first line must be its banner")
+    if words[0] != "%%MatrixMarket":
+        if words[0].lower() == "%%matrixmarket":
+            raise refuse(f"the banner must begin with '%%MatrixMarket', spelled with this "
+                         f"case, not '{words[0]}'")
+        raise refuse("not a Matrix Market file: the first line is a comment, not the banner "
+                     "('%%MatrixMarket' misspelled or missing)")
+    if len(words) != 5:
+        raise refuse(f"the banner has {len(words) - 1} keywords after '%%MatrixMarket', not 4")
+    obj, fmt, field, symmetry = (w.lower() for w in words[1:])
     if obj != "matrix":
-        raise _fail(name, 1, f"only 'matrix' objects are supported, not '{obj}'")
+        raise refuse(f"the object must be 'matrix' (the only one graphblast reads), "
+                     f"not '{words[1]}'")
     if fmt not in _FORMATS:
-        raise _fail(name, 1, f"unknown format '{fmt}'; expected coordinate or array")
+        raise refuse(f"unknown format '{words[2]}'")
     if field not in _FIELDS:
-        raise _fail(name, 1, f"unknown field '{field}'; expected real, integer, pattern "
-                             "or complex")
+        raise refuse(f"unknown field '{words[3]}'")
     if symmetry not in _SYMMETRIES:
-        raise _fail(name, 1, f"unknown symmetry '{symmetry}'; expected general, symmetric, "
-                             "skew-symmetric or hermitian")
+        raise refuse(f"unknown symmetry '{words[4]}'")
+    # A well-formed banner that graphblast cannot or the format does not allow:
     if field == "complex":
         raise _fail(name, 1, "complex matrices are not supported: graphblast has no complex "
                              "types (store the real and imaginary parts as two real matrices)")
