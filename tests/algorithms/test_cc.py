@@ -89,3 +89,25 @@ def test_gap_graphs(device, kind, scale, gap_graph):
     M, A = gap_graph(kind, scale, device)
     np.testing.assert_array_equal(labels_of(connected_components(A)),
                                   smallest_member_labels(M))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("n, degree", [(2000, 1.0), (2000, 3.0), (500, 12.0), (3000, 0.6)])
+def test_sampling_phase(device, rng, monkeypatch, n, degree, directed):
+    """The rounds that skip the largest component's inner edges, forced on small graphs (one
+    full round first) with many components of every size and a giant one."""
+    import importlib
+
+    cc = importlib.import_module("graphblast.algorithms.connected_components")
+
+    monkeypatch.setattr(cc, "SAMPLE_MIN_VERTICES", 0)
+    monkeypatch.setattr(cc, "SAMPLE_MIN_DEGREE", 0)
+    for rounds in (1, 2):
+        monkeypatch.setattr(cc, "SAMPLE_ROUNDS", rounds)
+        M = sp.random_array((n, n), density=min(1.0, degree / n), rng=rng, format="coo")
+        perm = rng.permutation(n)
+        M = sp.coo_array((M.data, (perm[M.row], perm[M.col])), shape=(n, n))
+        if not directed:
+            M = M + M.T
+        labels = labels_of(connected_components(to_matrix(M, device)))
+        np.testing.assert_array_equal(labels, smallest_member_labels(M))

@@ -15,7 +15,7 @@ from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidVal
 
 __all__ = [
     "square_matrix", "source_vertex", "edge_weights", "choice", "real_in_range",
-    "positive_int", "flag",
+    "positive_int", "flag", "undirected",
 ]
 
 
@@ -128,3 +128,12 @@ def flag(value, name, algorithm):
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{algorithm}: {name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def undirected(A):
+    """The structure of ``A + A'``: ``A`` itself when it equals its transpose (checked with
+    one comparison against the cached transpose; a Matrix that knows it is symmetric, through
+    an ``is_symmetric`` attribute, skips even that), else the union of ``A`` and ``A'``."""
+    if getattr(A, "is_symmetric", False) is True or A.isequal(A.T):
+        return A
+    return A.ewise_add(A.T, binary.first).new()

@@ -131,11 +131,53 @@ def _pairs(I, u):
     return _positions(I)[found], u.values[at[found]]
 
 
+# Monoids whose result does not depend on the order of the values (min and max; plus, times
+# and the logical and bitwise monoids on integers): scattered with ``ufunc.at``, no sort.
+_ORDER_FREE = frozenset({"min", "max"})
+_ORDER_FREE_INTEGER = frozenset({"plus", "times", "lor", "land", "lxor", "bor", "band",
+                                 "bxor"})
+
+
+_IDEMPOTENT = frozenset({"min", "max", "lor", "land", "bor", "band"})
+
+
+def _order_free_monoid(dup_op, dtype):
+    if dup_op is None or not (dup_op.type is dtype and dup_op.type2 is dtype
+                              and dup_op.return_type is dtype):
+        return None
+    name = dup_op.parent.name
+    if name not in _ORDER_FREE and (name not in _ORDER_FREE_INTEGER or dtype.is_float):
+        return None
+    if dup_op.parent.monoid is None:
+        return None
+    from ...ops.base import find_typed_op
+
+    monoid = find_typed_op(dup_op.parent.monoid, dtype)
+    return monoid if monoid.np_ufunc is not None else None
+
+
 def scatter_vector(I, u, size, dtype, dup_op):
     """T of ``size``: T[I[i]] = u[i] (cast to ``dtype``) for the i where I and u have entries;
     repeated positions folded left to right (in order of i) by ``dup_op``, or InvalidValue
-    when it is None."""
+    when it is None.  An order-free monoid with pairs numbering at least size / 8 combines
+    them in a dense array (``ufunc.at``); otherwise they are sorted stably and folded."""
+    from ...dtypes import cast
     from .storage import vector_from_coo
 
     targets, vals = _pairs(I, u)
-    return vector_from_coo(size, dtype, targets, vals, dup_op)
+    monoid = _order_free_monoid(dup_op, dtype)
+    n = targets.shape[0]
+    if monoid is None or n == 0 or size > 8 * n:
+        return vector_from_coo(size, dtype, targets, vals, dup_op)
+    vals = cast(vals, dtype)
+    acc = np.zeros(size, dtype=dtype.np_type)
+    present = np.zeros(size, dtype=bool)
+    present[targets] = True
+    if monoid.parent.name in _IDEMPOTENT:
+        acc[targets] = vals  # each position starts from one of its own values (a lone NaN stays)
+    else:
+        acc[:] = monoid.identity
+    with np.errstate(all="ignore"):
+        monoid.np_ufunc.at(acc, targets, vals)
+    where = np.flatnonzero(present)
+    return SparseVector(size, dtype, where, acc[where])

@@ -182,18 +182,21 @@ def _pull(M, u, semiring, mask, vector_first):
     """
     mult, add = semiring.binaryop, semiring.monoid
     n = M.nrows
-    present = np.zeros(M.ncols, dtype=bool)
-    present[u.indices] = True
     rows = row_ids(M.indptr, n)
-    keep = present[M.indices]
-    if mask is not None:
-        keep &= _rows_allowed(mask, n)[rows]
-    sel = np.flatnonzero(keep)
-    rows, ks = rows[sel], M.indices[sel]
-    uvals = np.zeros(M.ncols, dtype=u.values.dtype)
-    uvals[u.indices] = u.values
-    mvals, vvals = M.values[sel], uvals[ks]
-    zeros = np.zeros_like(rows)
+    if u.nvals == M.ncols and mask is None:  # a full vector: every entry, nothing to select
+        ks, mvals, vvals = M.indices, M.values, u.values[M.indices]
+    else:
+        present = np.zeros(M.ncols, dtype=bool)
+        present[u.indices] = True
+        keep = present[M.indices]
+        if mask is not None:
+            keep &= _rows_allowed(mask, n)[rows]
+        sel = np.flatnonzero(keep)
+        rows, ks = rows[sel], M.indices[sel]
+        uvals = np.zeros(M.ncols, dtype=u.values.dtype)
+        uvals[u.indices] = u.values
+        mvals, vvals = M.values[sel], uvals[ks]
+    zeros = np.zeros_like(rows) if mult.position is not None else None
     if vector_first:  # mult(u(k), A(k, i)): u is 1 x n at row 0; A entry at (k, i)
         z = apply_binary(mult, vvals, mvals, zeros, ks, ks, rows)
     else:  # mult(A(i, k), u(k)): u is n x 1 at column 0
