@@ -202,7 +202,12 @@ def test_missing_peer_is_skipped_with_a_note(device, tmp_path, monkeypatch, capf
     bfs = next(r for r in doc["results"] if r["algorithm"] == "bfs")
     assert bfs["participants"]["scipy"] == {"status": "unavailable",
                                             "reason": "pretend SciPy is missing"}
-    assert bfs["participants"]["graphblast"]["status"] == "unchecked"
+    # No peer answer: the SciPy oracle checks graphblast on the same (small) graph.
+    ours = bfs["participants"]["graphblast"]
+    assert ours["status"] == "ok"
+    assert ours["check"]["oracle"] == "scipy" and ours["check"]["same_graph"]
+    tc = next(r for r in doc["results"] if r["algorithm"] == "tc")
+    assert tc["participants"]["graphblast"]["check"]["oracle"] == "scipy-triangles"
     assert "not installed" in (tmp_path / "results.md").read_text()
 
 

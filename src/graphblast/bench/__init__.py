@@ -3,19 +3,27 @@ cuSPARSE, side by side in one run, every answer checked before its time counts.
 
     python -m graphblast.bench --out DIR [--smoke] [--primitives] [--graphs kron,urand,...]
         [--algorithms bfs,sssp,...] [--peers suitesparse,networkit,...] [--device cpu|cuda]
-        [--scale-offset N] [--repeat N] [--time-limit SECONDS]
+        [--scale-offset N] [--repeat N] [--time-limit SECONDS] [--budget SECONDS]
+        [--deadline SECONDS] [--resume] [--first-call GRAPH|none] [--no-plots]
+    python -m graphblast.bench --out DIR --merge A/results.json B/results.json ...
+    python -m graphblast.bench --out DIR --report-readme README.md
 
-writes ``DIR/results.json`` (every figure and the machine), ``DIR/results.md`` (the tables,
-also printed on stdout at the end), ``DIR/speedup.png`` and ``DIR/gteps.png``, and with
-``--primitives`` ``DIR/primitives.json``.  Progress goes to stderr.  See docs/benchmarks.md.
+writes ``DIR/results.json`` (every figure and the machine; rewritten after every measurement,
+so a run stopped early keeps what it measured), ``DIR/results.md`` (the tables, also printed
+on stdout at the end), ``DIR/speedup.png`` and ``DIR/gteps.png``, and with ``--primitives``
+``DIR/primitives.json``.  Progress goes to stderr.  ``--merge`` combines the results of
+several runs (the stages of the H200 record) into one; ``--report-readme`` writes the
+README's performance section from ``DIR``'s record.  See docs/benchmarks.md.
 
-The exit status is 0 when every graph was built and every graphblast answer passed its check
-(or had nothing to be checked against), 1 when not, 2 for bad arguments.
+The exit status is 0 when every graph was built, every graphblast answer passed its check
+(or had nothing to be checked against) and the run was not cut short, 1 when not, 2 for bad
+arguments.
 """
 
 import argparse
 import contextlib
 import io
+import json
 import os
 import shlex
 import sys
@@ -23,8 +31,9 @@ import time
 
 from graphblast.exceptions import InvalidValue
 
-from . import check, graphs, report
+from . import check, graphs, merge, report
 from .peers import PEER_NAMES, AlgorithmParams
+from .primitives import SUMMARY_KEYS as PRIMITIVE_KEYS
 
 __all__ = ["main", "run"]
 
@@ -72,6 +81,29 @@ def _parser():
                    help="most seconds one participant spends on one (algorithm, graph), "
                         "warm-up included; participants predicted to need more for one run "
                         "are skipped (default 120; 30 with --smoke)")
+    p.add_argument("--budget", type=float, metavar="SECONDS",
+                   help="most seconds of runs one participant spends on one (algorithm, "
+                        "graph), warm-up included: the timed runs are cut to fit (at least "
+                        "one run is made); default: the time limit")
+    p.add_argument("--deadline", type=float, metavar="SECONDS",
+                   help="start nothing new after this many seconds of the run: what is left "
+                        "is marked not_run, the outputs are written, and --resume continues")
+    p.add_argument("--resume", nargs="?", const="", metavar="FILE",
+                   help="keep the complete measurements of an earlier results.json (default: "
+                        "DIR/results.json) and measure only what it lacks")
+    p.add_argument("--first-call", metavar="GRAPH",
+                   help="measure each algorithm's first call (kernel compilation) on GRAPH in "
+                        "a fresh process with an empty CuPy cache; default: the first graph "
+                        "of the run; 'none' to skip")
+    p.add_argument("--no-plots", action="store_true",
+                   help="write no PNG plots (a stage of a record whose plots come at --merge)")
+    p.add_argument("--merge", nargs="+", metavar="RESULTS_JSON",
+                   help="measure nothing: combine these results.json files (later ones win "
+                        "for the same algorithm and graph) into DIR, with the tables, plots "
+                        "and a primitives.json found beside any of them")
+    p.add_argument("--report-readme", metavar="README",
+                   help="measure nothing: write the performance section of README (between "
+                        "its bench markers) from DIR/results.json")
     p.add_argument("--data", metavar="DIR",
                    help="directory of the real graphs (shared/data); default: "
                         "$GRAPHBLAST_DATA or a shared/data found beside the repository")
@@ -112,26 +144,44 @@ def _options(args):
         raise InvalidValue(f"--repeat must be at least 1, got {args.repeat}")
     if args.warmup < 0:
         raise InvalidValue(f"--warmup must be 0 or more, got {args.warmup}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise InvalidValue(f"--time-limit must be a positive number of seconds, got "
-                           f"{args.time_limit}")
+    for name in ("time_limit", "budget", "deadline"):
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            raise InvalidValue(f"--{name.replace('_', '-')} must be a positive number of "
+                               f"seconds, got {value}")
     defaults = DEFAULTS[args.smoke]
     algorithms = _names(args.algorithms, check.ALGORITHMS, "algorithm", ALIASES)
     if not algorithms and not args.primitives:
         raise InvalidValue("--algorithms none leaves nothing to run; add --primitives")
+    specs = graphs.parse_graphs(args.graphs, smoke=args.smoke, scale_offset=args.scale_offset)
+    first_call = args.first_call
+    if first_call is None:
+        first_call = specs[0].name if (algorithms and specs) else None
+    elif first_call.strip().lower() == "none":
+        first_call = None
+    else:
+        first_call = graphs.parse_graphs(first_call, smoke=args.smoke,
+                                         scale_offset=args.scale_offset)[0].name
+    time_limit = args.time_limit if args.time_limit is not None else defaults["time_limit"]
+    resume = args.resume
+    if resume == "":
+        resume = os.path.join(args.out, "results.json")
     return {
         "smoke": args.smoke,
         "primitives": args.primitives,
-        "graphs": graphs.parse_graphs(args.graphs, smoke=args.smoke,
-                                      scale_offset=args.scale_offset),
+        "graphs": specs,
         "algorithms": algorithms,
         "peers": _names(args.peers, PEER_NAMES, "peer"),
         "device": _device(args.device),
         "scale_offset": args.scale_offset,
         "repeat": args.repeat if args.repeat is not None else defaults["repeat"],
         "warmup": args.warmup,
-        "time_limit": args.time_limit if args.time_limit is not None
-        else defaults["time_limit"],
+        "time_limit": time_limit,
+        "budget": args.budget if args.budget is not None else time_limit,
+        "deadline": args.deadline,
+        "resume": resume,
+        "first_call": first_call,
+        "plots": not args.no_plots,
         "data_dir": graphs.find_data_dir(args.data),
         "out": args.out,
     }
@@ -162,91 +212,170 @@ def _stdout_to_stderr():
         os.close(saved)
 
 
+def _load_resume(path):
+    """The earlier results.json to resume from, or None when there is none."""
+    if not path or not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
 def run(options, command, progress_stream=None):
     """Run the benchmark described by ``options`` (see :func:`main`); returns the document
-    written to results.json."""
+    written to results.json.
+
+    results.json is rewritten (atomically: a new file renamed over the old) after every
+    measurement, with ``complete: false`` until the end, so a run killed late keeps what
+    it measured.
+    """
+    from . import first_call as first_call_mod
     from .primitives import run_primitives
-    from .runner import Progress, Suite, copy_bandwidth
+    from .runner import Progress, Suite, copy_bandwidth, describe_failure, recover_memory
 
     started, t0 = report.timestamp(), time.perf_counter()
     device, smoke = options["device"], options["smoke"]
     defaults = DEFAULTS[smoke]
+    deadline = None if options["deadline"] is None else t0 + options["deadline"]
     params = AlgorithmParams()
+    out = options["out"]
+    earlier = _load_resume(options["resume"])
+    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
+             "suite": None}
+    if earlier is not None:
+        state["first_call"] = earlier.get("first_call")
+        if earlier.get("per_call_overhead", {}).get("median_us") is not None:
+            state["overhead"] = earlier["per_call_overhead"]
+
+    def document(final):
+        suite = state["suite"]
+        doc = {
+            "schema": 2,
+            "complete": final and (suite is None or suite.stopped is None),
+            "command": command,
+            "started": started,
+            "wall_s": time.perf_counter() - t0,
+            "options": {k: ([s.name for s in v] if k == "graphs" else v)
+                        for k, v in options.items()},
+            "params": {"damping": params.damping, "pagerank_tol_l1": params.pagerank_tol,
+                       "pagerank_max_iter": params.pagerank_max_iter,
+                       "pagerank_fixed_iterations": params.pagerank_fixed_iterations,
+                       "pagerank_check_l1": check.PAGERANK_L1_TOLERANCE,
+                       "sssp_check_rtol": check.SSSP_RTOL},
+            "machine": machine,
+            "versions": versions,
+            "copy_bandwidth": state["bandwidth"],
+            "peers": suite.peer_report if suite else {},
+            "graphs": list(suite.described) if suite else [],
+            "results": list(suite.results) if suite else [],
+            "per_call_overhead": state["overhead"],
+            "first_call": state["first_call"],
+        }
+        if suite is not None and (suite.stopped or suite.graphs_not_run):
+            doc["stopped"] = {"reason": suite.stopped, "graphs_not_run": suite.graphs_not_run}
+        if earlier is not None:
+            doc["resumed_from"] = {"file": options["resume"], "command": earlier.get("command"),
+                                   "started": earlier.get("started")}
+        prim = state["primitives"]
+        if prim is not None:
+            doc["primitives"] = {"summary": prim["summary"],
+                                 "summary_notes": prim["summary_notes"],
+                                 "file": "primitives.json"}
+        if doc["copy_bandwidth"] is not None:
+            report.add_bounds(doc["results"], doc["copy_bandwidth"])
+        doc["summary"], doc["summary_notes"] = report.summarize(doc)
+        return doc
+
+    def save():
+        report.write_json(os.path.join(out, "results.json"), document(False))
+
+    machine, versions = report.machine_info(), report.library_versions()
     progress = Progress(1, stream=progress_stream)
     try:
-        suite = Suite(options["graphs"] if options["algorithms"] else [],
-                      options["algorithms"], options["peers"], device,
-                      repeat=options["repeat"], warmup=options["warmup"],
-                      time_limit=options["time_limit"], data_dir=options["data_dir"],
-                      params=params, progress=progress)
+        suite = state["suite"] = Suite(
+            options["graphs"] if options["algorithms"] else [], options["algorithms"],
+            options["peers"], device, repeat=options["repeat"], warmup=options["warmup"],
+            time_limit=options["time_limit"], budget=options["budget"], deadline=deadline,
+            data_dir=options["data_dir"], params=params, progress=progress, done=earlier,
+            on_update=save)
         progress.set_total(suite.steps() + 2 + int(options["primitives"]))
         for name, p in suite.peer_report.items():
             if not p["available"]:
                 progress.note(f"peer {name} not available: {p['note']}")
         progress.start("measuring copy bandwidth")
         nbytes = defaults["copy_bytes_gpu" if device.startswith("cuda") else "copy_bytes_cpu"]
-        bandwidth = copy_bandwidth(device, nbytes)
+        state["bandwidth"] = bandwidth = copy_bandwidth(device, nbytes)
         progress.advance(f"copy bandwidth on {device}: {bandwidth['GBps']:.4g} GB/s")
-        described, results = suite.run()
-        report.add_bounds(results, bandwidth)
-        progress.start("per-call overhead (masked vxm on karate)")
-        try:
-            overhead = suite.per_call_overhead(defaults["overhead_calls"])
-        except Exception as e:  # noqa: BLE001 - reported in the summary notes
-            overhead = {"error": f"{type(e).__name__}: {e}"}
-        progress.advance("per-call overhead: " + (f"{overhead['median_us']:.1f} us"
-                                                  if "median_us" in overhead
-                                                  else overhead["error"]))
-        primitives = None
-        if options["primitives"]:
+        save()
+        if state["overhead"] is None:
+            progress.start("per-call overhead (masked vxm on karate)")
+            try:
+                state["overhead"] = suite.per_call_overhead(defaults["overhead_calls"])
+            except Exception as e:  # noqa: BLE001 - reported in the summary notes
+                recover_memory(device)
+                state["overhead"] = {"error": describe_failure(e)["reason"]}
+            overhead = state["overhead"]
+            progress.advance("per-call overhead: " + (f"{overhead['median_us']:.1f} us"
+                                                      if "median_us" in overhead
+                                                      else overhead["error"]))
+            save()
+        else:
+            progress.advance("per-call overhead: kept from the resumed results")
+        suite.run()
+        if options["primitives"] and not suite._out_of_time():
             cusparse = next((p for p in suite.peers if p.name == "cusparse"), None)
             kron = next((s for s in options["graphs"] if s.family == "kron"),
                         graphs.GraphSpec("kron", graphs.SMOKE_SIZES["kron"] if smoke
                                          else graphs.DEFAULT_SIZES["kron"])
                         .scaled(options["scale_offset"]))
-            primitives = run_primitives(kron, device, repeat=options["repeat"],
-                                        warmup=options["warmup"],
-                                        time_limit=options["time_limit"], cusparse=cusparse,
-                                        progress=progress, data_dir=options["data_dir"])
+            try:
+                state["primitives"] = run_primitives(
+                    kron, device, repeat=options["repeat"], warmup=options["warmup"],
+                    time_limit=options["budget"], cusparse=cusparse, progress=progress,
+                    data_dir=options["data_dir"])
+            except Exception as e:  # noqa: BLE001 - the run keeps what it has
+                recover_memory(device)
+                reason = describe_failure(e)["reason"]
+                progress.note(f"primitives failed: {reason}")
+                state["primitives"] = {"graph": {"name": kron.name}, "device": device,
+                                       "error": reason,
+                                       "summary": {k: None for k in PRIMITIVE_KEYS},
+                                       "summary_notes": {k: f"the primitives failed: {reason}"
+                                                         for k in PRIMITIVE_KEYS}}
+            report.write_json(os.path.join(out, "primitives.json"), state["primitives"])
+            save()
+        done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
+        todo = [a for a in options["algorithms"] if a not in done_first]
+        if options["first_call"] and todo:
+            measured = first_call_mod.measure_all(options["first_call"], todo, device,
+                                                  options["data_dir"], progress, deadline)
+            state["first_call"] = {**done_first, **measured}
+            save()
     finally:
         progress.close()
-    doc = {
-        "schema": 1,
-        "command": command,
-        "started": started,
-        "wall_s": time.perf_counter() - t0,
-        "options": {k: ([s.name for s in v] if k == "graphs" else v)
-                    for k, v in options.items()},
-        "params": {"damping": params.damping, "pagerank_tol_l1": params.pagerank_tol,
-                   "pagerank_max_iter": params.pagerank_max_iter,
-                   "pagerank_fixed_iterations": params.pagerank_fixed_iterations,
-                   "pagerank_check_l1": check.PAGERANK_L1_TOLERANCE,
-                   "sssp_check_rtol": check.SSSP_RTOL},
-        "machine": report.machine_info(),
-        "versions": report.library_versions(),
-        "copy_bandwidth": bandwidth,
-        "peers": suite.peer_report,
-        "graphs": described,
-        "results": results,
-        "per_call_overhead": overhead,
-    }
-    if primitives is not None:
-        doc["primitives"] = {"summary": primitives["summary"],
-                             "summary_notes": primitives["summary_notes"],
-                             "file": "primitives.json"}
-    doc["summary"], doc["summary_notes"] = report.summarize(doc)
-    out = options["out"]
-    doc["plots"], doc["plots_note"] = report.write_plots(out, doc)
-    if primitives is not None:
-        report.write_json(os.path.join(out, "primitives.json"), primitives)
+    doc = document(True)
+    return finish(doc, out, plots=options["plots"])
+
+
+def finish(doc, out, plots=True):
+    """Write results.json, results.md and (unless ``plots`` is false) the plots of a
+    finished document; returns it with ``markdown`` added."""
+    if plots:
+        doc["plots"], doc["plots_note"] = report.write_plots(out, doc)
+    else:
+        doc["plots"], doc["plots_note"] = [], "No plots in this run (--no-plots)."
     report.write_json(os.path.join(out, "results.json"), doc)
     doc["markdown"] = report.write_markdown(os.path.join(out, "results.md"), doc)
     return doc
 
 
 def _failures(doc):
-    """What went wrong on graphblast's side: graphs not built, answers wrong or failed."""
+    """What went wrong on graphblast's side: graphs not built, answers wrong or failed, a
+    run cut short."""
     bad = [f"graph {g['name']} not built: {g['error']}" for g in doc["graphs"] if "error" in g]
+    stopped = doc.get("stopped")
+    if stopped:
+        bad.append(f"the run stopped early ({stopped['reason']}); graphs not run: "
+                   f"{', '.join(stopped['graphs_not_run']) or 'none'}")
     for rec in doc["results"]:
         ours = rec["participants"].get("graphblast", {})
         if ours.get("status") in ("mismatch", "error"):
@@ -256,17 +385,33 @@ def _failures(doc):
 
 
 def main(argv=None):
-    """The command line; returns the exit status (0 ok, 1 a graphblast answer failed,
-    2 bad arguments)."""
+    """The command line; returns the exit status (0 ok, 1 a graphblast answer failed or the
+    run stopped early, 2 bad arguments)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = _parser()
     args = parser.parse_args(argv)
+    command = "python -m graphblast.bench " + shlex.join(argv)
+    if args.report_readme:
+        try:
+            report.write_readme_section(args.report_readme, args.out)
+        except (InvalidValue, OSError, ValueError) as e:
+            parser.error(str(e))
+        return 0
+    if args.merge:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+            doc = merge.merge_files(args.merge, args.out, command)
+        except (InvalidValue, OSError, ValueError) as e:
+            parser.error(str(e))
+        doc = finish(doc, args.out, plots=not args.no_plots)
+        sys.stdout.write(doc["markdown"])
+        sys.stdout.flush()
+        return 1 if _failures(doc) else 0
     try:
         options = _options(args)
         os.makedirs(options["out"], exist_ok=True)
     except (InvalidValue, OSError) as e:
         parser.error(str(e))
-    command = "python -m graphblast.bench " + shlex.join(argv)
     with _stdout_to_stderr():
         doc = run(options, command)
     sys.stdout.write(doc["markdown"])

@@ -182,6 +182,12 @@ def hash_weights(rows, cols, *, low=1, high=255, seed=BENCH_SEED):
 class BenchGraph:
     """A benchmark graph on the benchmark's device, and its host arrays for the peers.
 
+    Only the pattern matrix is built up front.  The weighted copy (SSSP's), the host column
+    indices and the weights are made on first use and can be dropped again
+    (:meth:`drop_weighted`, :meth:`release`): at GAP's scale 27 (4.2 billion entries) a
+    second matrix on the GPU or a host copy of the indices is tens of GiB that a run
+    without peers never needs.
+
     Attributes
     ----------
     spec : GraphSpec
@@ -189,30 +195,65 @@ class BenchGraph:
     A : graphblast.Matrix
         BOOL pattern (every value True) on ``device``.
     Aw : graphblast.Matrix
-        The same structure with integer weights, for SSSP.
+        The same structure with integer weights, for SSSP (built on first use).
     n, nedges : int
         Vertices and stored entries (each undirected edge counts twice).
+    indptr : numpy.ndarray
+        Host row pointers.
+    indices, weights : numpy.ndarray
+        Host column indices and SSSP weights (fetched on first use).
     source : int
         The BFS/SSSP source: vertex 0 (a corner) on a grid, else a vertex with at least one
         edge chosen with a fixed seed (GAP and Graph500 pick non-isolated sources).
     build_seconds : float
-        Time to generate or read the graph and build both matrices (not benchmarked).
+        Time to generate or read the graph and build the pattern matrix (not benchmarked);
+        ``weighted_build_seconds`` the same for the weighted copy, once built.
     """
 
-    def __init__(self, spec, A, Aw, indptr, indices, weights, build_seconds):
+    def __init__(self, spec, A, indptr, build_seconds, *, indices=None, weights=None,
+                 Aw=None, make_weighted=None):
         self.spec = spec
         self.name = spec.name
         self.family = spec.family
+        self.device = A.device
         self.A = A
-        self.Aw = Aw
+        self._Aw = Aw
+        self._make_weighted = make_weighted
         self.n = int(A.nrows)
         self.nedges = int(A.nvals)
         self.indptr = indptr
-        self.indices = indices
-        self.weights = weights
+        self._indices = indices
+        self._weights = weights
         self.build_seconds = build_seconds
+        self.weighted_build_seconds = 0.0
         self.source = _pick_source(indptr, spec.family)
         self._cache = {}
+
+    @property
+    def indices(self):
+        if self._indices is None:
+            self._indices = _host_indices(self.A, self.nedges)
+        return self._indices
+
+    @property
+    def weights(self):
+        """int32 SSSP weight of every stored entry, in CSR order."""
+        if self._weights is None:
+            self._weights = self._make_weighted(self, host_only=True)
+        return self._weights
+
+    @property
+    def Aw(self):
+        if self._Aw is None:
+            t0 = time.perf_counter()
+            self._Aw = self._make_weighted(self, host_only=False)
+            self._Aw.wait()
+            self.weighted_build_seconds = time.perf_counter() - t0
+        return self._Aw
+
+    def drop_weighted(self):
+        """Free the weighted matrix (it is built again if asked for)."""
+        self._Aw = None
 
     @property
     def degrees(self):
@@ -251,11 +292,46 @@ class BenchGraph:
         self._cache.clear()
 
     def describe(self):
-        return {
+        d = {
             "name": self.name, "family": self.family, "size": self.spec.size,
             "vertices": self.n, "stored_edges": self.nedges, "source": self.source,
             "build_s": round(self.build_seconds, 4),
+            "device_bytes": matrix_nbytes(self.A),
         }
+        if self.weighted_build_seconds:
+            d["weighted_build_s"] = round(self.weighted_build_seconds, 4)
+        return d
+
+
+def matrix_nbytes(M):
+    """Bytes of memory the matrix's storage occupies on its device.
+
+    ``M.memory_usage()`` where the Matrix has it (an int, or a dict with ``total``),
+    else the sum of its storage arrays' ``nbytes`` (row pointers, indices, values and any
+    other array the backend keeps).
+    """
+    usage = getattr(M, "memory_usage", None)
+    if callable(usage):
+        try:
+            got = usage()
+            if isinstance(got, dict):
+                got = got.get("total", sum(v for v in got.values()
+                                           if isinstance(v, (int, float))))
+            return int(got)
+        except Exception:  # noqa: BLE001 - fall back to the arrays
+            pass
+    data = getattr(M, "_data", None)
+    if data is None:
+        return None
+    seen, total = set(), 0
+    names = set(getattr(data, "__dict__", {}) or ()) | set(getattr(type(data), "__slots__", ()))
+    for name in names | {"indptr", "indices", "values"}:
+        arr = getattr(data, name, None)
+        nbytes = getattr(arr, "nbytes", None)
+        if isinstance(nbytes, int) and id(arr) not in seen:
+            seen.add(id(arr))
+            total += nbytes
+    return total
 
 
 def _pick_source(indptr, family):
@@ -268,35 +344,92 @@ def _pick_source(indptr, family):
     return int(candidates[rng.integers(candidates.size)])
 
 
-def _host_csr(M):
-    """``(indptr, indices, values)`` on the host with compact index types (see below)."""
-    indptr, indices, values = M.to_csr()
-    # graphblast hands out uint64 indices (python-graphblas's convention); SciPy wants one
-    # signed type for both arrays, int32 where it fits (no copy on its side then).
-    itype = np.int32 if max(len(indices), M.ncols) < 2**31 - 1 else np.int64
-    return (to_host_array(indptr).astype(itype), to_host_array(indices).astype(itype),
-            to_host_array(values))
+def _storage(M):
+    """The backend's CSR storage of ``M`` and its backend (arrays stay where they are)."""
+    return M._csr(), M._backend
 
 
-def _generate(spec, device):
-    """(pattern Matrix, weighted Matrix or None) of a synthetic family."""
+def _itype(count):
+    return np.int32 if count < 2**31 - 1 else np.int64
+
+
+def _host_indptr(M):
+    """Host row pointers, int32 where the entries fit (SciPy wants one signed type)."""
+    d, b = _storage(M)
+    return np.asarray(b.to_host(d.indptr)).astype(_itype(max(int(M.nvals), M.ncols)))
+
+
+def _host_indices(M, nedges):
+    d, b = _storage(M)
+    host = b.to_host(d.indices)
+    # A CPU matrix hands out its own array: copy it, so that no peer can change the matrix.
+    return np.asarray(host).astype(_itype(max(nedges, M.ncols)),
+                                   copy=host is d.indices or isinstance(d.indices, np.ndarray))
+
+
+def _host_values(M):
+    d, b = _storage(M)
+    return np.asarray(b.to_host(d.values))
+
+
+def _same_structure(A, B):
+    """Whether two matrices on one device store the same entries (compared where they
+    live, without a host copy of the indices)."""
+    da, b = _storage(A)
+    db, _ = _storage(B)
+    if int(A.nvals) != int(B.nvals):
+        return False
+    xp = np
+    if str(A.device).startswith("cuda"):
+        import cupy as xp
+    return bool(xp.array_equal(da.indptr, db.indptr)) and bool(
+        xp.array_equal(da.indices, db.indices))
+
+
+def _generate(spec, device, weighted=False):
+    """The pattern Matrix of a synthetic family, or its weighted copy (None where the
+    generator has no weighted form: the hash weights are used then)."""
     from graphblast import generators
 
     s = spec.size
     if spec.family == "kron":
-        return (generators.kron(s, device=device),
-                generators.kron(s, weighted=True, device=device))
+        return generators.kron(s, weighted=weighted, device=device)
     if spec.family == "urand":
-        return (generators.urand(s, device=device),
-                generators.urand(s, weighted=True, device=device))
+        return generators.urand(s, weighted=weighted, device=device)
     if spec.family == "g500":
-        return generators.graph500(s, G500_EDGE_FACTOR, device=device), None
+        return None if weighted else generators.graph500(s, G500_EDGE_FACTOR, device=device)
     if spec.family == "rgg":
-        return generators.rgg(1 << s, device=device), None
+        return None if weighted else generators.rgg(1 << s, device=device)
     if spec.family == "grid":
-        return (generators.grid2d(s, s, device=device),
-                generators.grid2d(s, s, weights="random", device=device))
+        return generators.grid2d(s, s, weights="random" if weighted else None, device=device)
     raise InvalidValue(f"unknown graph family {spec.family!r}")
+
+
+def _make_weighted(graph, host_only):
+    """SSSP's weights: the generator's weighted graph (kron, urand, grid) or the hash weights;
+    the host weights when ``host_only``, else the weighted Matrix on the graph's device."""
+    from graphblast import Matrix
+    from graphblast.dtypes import INT32
+
+    spec = graph.spec
+    Aw = _generate(spec, graph.device, weighted=True) if spec.scalable else None
+    if Aw is not None:
+        if not _same_structure(graph.A, Aw):
+            raise InvalidValue(f"graph {spec.name}: the weighted and unweighted graphs "
+                               "differ in structure; the generators must agree")
+        if host_only:
+            return _host_values(Aw).astype(np.int32)
+        if graph._weights is None:
+            graph._weights = _host_values(Aw).astype(np.int32)
+        return Aw
+    rows = np.repeat(np.arange(graph.n), np.diff(graph.indptr))
+    weights = hash_weights(rows, graph.indices)
+    del rows
+    if host_only:
+        return weights
+    graph._weights = weights
+    return Matrix.from_csr(graph.indptr, graph.indices, weights, INT32, nrows=graph.n,
+                           ncols=graph.n, name=f"{spec.name}_w", device=graph.device)
 
 
 def _read_real(spec, data_dir):
@@ -336,7 +469,7 @@ def _read_real(spec, data_dir):
 
 
 def build(spec, device, data_dir=None):
-    """Generate or read ``spec`` on ``device``; the returned graph holds both matrices.
+    """Generate or read ``spec`` on ``device``.
 
     Parameters
     ----------
@@ -349,31 +482,22 @@ def build(spec, device, data_dir=None):
     Returns
     -------
     BenchGraph
+        With the pattern matrix built; the weighted one and the host indices come on first
+        use.
     """
     from graphblast import Matrix
-    from graphblast.dtypes import BOOL, INT32
+    from graphblast.dtypes import BOOL
 
     t0 = time.perf_counter()
     if spec.scalable:
-        A, Aw = _generate(spec, device)
-        indptr, indices, _ = _host_csr(A)
-        if Aw is None:
-            weights = hash_weights(np.repeat(np.arange(A.nrows), np.diff(indptr)), indices)
-            Aw = Matrix.from_csr(indptr, indices, weights, INT32, nrows=A.nrows,
-                                 ncols=A.ncols, name=f"{spec.name}_w", device=device)
-        else:
-            wptr, windices, weights = _host_csr(Aw)
-            if not (np.array_equal(wptr, indptr) and np.array_equal(windices, indices)):
-                raise InvalidValue(f"graph {spec.name}: the weighted and unweighted graphs "
-                                   "differ in structure; the generators must agree")
-            weights = weights.astype(np.int32)
+        A = _generate(spec, device)
+        A.wait()
+        graph = BenchGraph(spec, A, _host_indptr(A), 0.0, make_weighted=_make_weighted)
     else:
         indptr, indices, n = _read_real(spec, data_dir)
         A = Matrix.from_csr(indptr, indices, True, BOOL, nrows=n, ncols=n, name=spec.name,
                             device=device)
-        weights = hash_weights(np.repeat(np.arange(n), np.diff(indptr)), indices)
-        Aw = Matrix.from_csr(indptr, indices, weights, INT32, nrows=n, ncols=n,
-                             name=f"{spec.name}_w", device=device)
-    A.wait()
-    Aw.wait()
-    return BenchGraph(spec, A, Aw, indptr, indices, weights, time.perf_counter() - t0)
+        A.wait()
+        graph = BenchGraph(spec, A, indptr, 0.0, indices=indices, make_weighted=_make_weighted)
+    graph.build_seconds = time.perf_counter() - t0
+    return graph

@@ -150,12 +150,18 @@ def _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes):
         notes["spmv_plus_times_fp32_vs_cusparse"] = "cuSPARSE needs a GPU with CuPy; none here"
     else:
         cp = cusparse.cupy
-        Ac = cusparse.csr(graph.indptr, graph.indices, np.ones(graph.nedges, np.float32))
-        xc = cp.asarray(xh.astype(np.float32))
-        ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
-        t_cu, yc = ctimer(cusparse.spmv_task(Ac, xc))
-        d["cusparse_s"], d["cusparse_agrees"] = t_cu, _close(cp.asnumpy(yc), yh)
-        if d["cusparse_agrees"]:
+        try:
+            Ac = cusparse.csr(graph.indptr, graph.indices, np.ones(graph.nedges, np.float32))
+            xc = cp.asarray(xh.astype(np.float32))
+            ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
+            t_cu, yc = ctimer(cusparse.spmv_task(Ac, xc))
+            d["cusparse_s"], d["cusparse_agrees"] = t_cu, _close(cp.asnumpy(yc), yh)
+        except Exception as e:  # noqa: BLE001 - noted, not fatal
+            d["cusparse_error"] = _failure(e)
+            notes["spmv_plus_times_fp32_vs_cusparse"] = f"cuSPARSE's SpMV failed: {_failure(e)}"
+        if "cusparse_error" in d:
+            pass
+        elif d["cusparse_agrees"]:
             summary["spmv_plus_times_fp32_vs_cusparse"] = t_plus / t_cu
         else:
             notes["spmv_plus_times_fp32_vs_cusparse"] = "cuSPARSE's y differs from graphblast's"
@@ -272,7 +278,7 @@ def _spgemm_products(graph):
 
 def _free_bytes(device):
     """Bytes new arrays can take on ``device`` now."""
-    from graphblast.generators._device import available_bytes
+    from graphblast._memory import available_bytes
 
     if str(device).startswith("cuda"):
         import cupy
@@ -281,14 +287,32 @@ def _free_bytes(device):
     return available_bytes(np)
 
 
+def _failure(e):
+    from .runner import describe_failure
+
+    return describe_failure(e)["reason"]
+
+
 def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):
+    """Masked SpGEMM against cuSPARSE's SpGEMM + mask on the largest kron cuSPARSE can do.
+
+    Starts from the largest kron (at most ``graph``) whose unmasked product fits in a quarter
+    of the free memory; where cuSPARSE fails there (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES,
+    out of memory), the failure is noted and both run again one scale smaller.
+    """
     import scipy.sparse as sp
 
     from graphblast import select, semiring
     from graphblast.dtypes import FP32
 
+    from .runner import recover_memory
+
     device = graph.A.device
     budget = _free_bytes(device) / 4
+    failures = []
+    d = {"cusparse_failures": failures}
+    details["masked_spgemm"] = d
+    summary = {}
     while True:
         products = _spgemm_products(graph)
         if products * SPGEMM_BYTES_PER_PRODUCT <= budget:
@@ -302,42 +326,65 @@ def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):
             return {}
         graph = None
         graph = graphs.build(spec, device, data_dir)
-    progress.start(f"primitives: masked SpGEMM on {graph.name}")
-    L = select.tril(graph.A.dup(FP32), -1).new()
     plus_times = semiring.plus_times[FP32]
+    while True:
+        progress.start(f"primitives: masked SpGEMM on {graph.name}")
+        L = select.tril(graph.A.dup(FP32), -1).new()
 
-    def masked():
-        return L.mxm(L.T, plus_times).new(mask=L.S)
+        def masked(L=L):
+            return L.mxm(L.T, plus_times).new(mask=L.S)
 
-    t_gb, C = timer(masked)
-    total = C.reduce_scalar().new().value or 0.0
-    d = {"graph": graph.name, "unmasked_products": products, "masked_s": t_gb,
-         "triangles": float(total)}
-    summary = {}
-    if cusparse is None:
-        # SciPy stands in on a machine without cuSPARSE (one core: skipped next to a GPU,
-        # where it would take minutes on the product sizes that fit there).
-        Ls = sp.tril(graph.csr(), -1, format="csr").astype(np.float32)
-        LsT = Ls.T.tocsr()
-        t_sp, Cs = timer(lambda: (Ls @ LsT).multiply(Ls))
-        d.update(scipy_then_mask_s=t_sp, scipy_agrees=_close(Cs.sum(), total),
-                 vs_scipy=t_gb / t_sp)
-        notes["masked_spgemm_vs_cusparse"] = "cuSPARSE needs a GPU with CuPy; none here"
-    else:
+        t_gb, C = timer(masked)
+        total = C.reduce_scalar().new().value or 0.0
+        del C
+        d.update(graph=graph.name, unmasked_products=products, masked_s=t_gb,
+                 triangles=float(total))
+        d.setdefault("largest", {"graph": graph.name, "masked_s": t_gb})
+        if cusparse is None:
+            # SciPy stands in on a machine without cuSPARSE (one core: skipped next to a
+            # GPU, where it would take minutes on the product sizes that fit there).
+            Ls = sp.tril(graph.csr(), -1, format="csr").astype(np.float32)
+            LsT = Ls.T.tocsr()
+            t_sp, Cs = timer(lambda: (Ls @ LsT).multiply(Ls))
+            d.update(scipy_then_mask_s=t_sp, scipy_agrees=_close(Cs.sum(), total),
+                     vs_scipy=t_gb / t_sp)
+            notes["masked_spgemm_vs_cusparse"] = "cuSPARSE needs a GPU with CuPy; none here"
+            return summary
         rows, cols = graph.coo()
         keep = rows > cols
         indptr = np.r_[0, np.cumsum(np.bincount(rows[keep], minlength=graph.n))]
-        Lc = cusparse.csr(indptr, cols[keep], np.ones(int(keep.sum()), np.float32))
-        ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
-        t_cu, Cc = ctimer(cusparse.spgemm_then_mask_task(Lc, Lc))
+        try:
+            Lc = cusparse.csr(indptr, cols[keep], np.ones(int(keep.sum()), np.float32))
+            ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
+            t_cu, Cc = ctimer(cusparse.spgemm_then_mask_task(Lc, Lc))
+            agrees = _close(float(Cc.sum()), total)
+            del Cc, Lc
+        except Exception as e:  # noqa: BLE001 - noted; a smaller graph is tried
+            Lc = Cc = None
+            recover_memory(device)
+            failures.append({"graph": graph.name, "reason": _failure(e)})
+            progress.note(f"primitives: cuSPARSE's SpGEMM failed on {graph.name}: "
+                          f"{failures[-1]['reason']}")
+            spec = graph.spec.scaled(-1)
+            if spec.size < 4:
+                notes["masked_spgemm_vs_cusparse"] = ("cuSPARSE's SpGEMM failed on every "
+                                                      "size tried (see details)")
+                return summary
+            graph = L = None
+            graph = graphs.build(spec, device, data_dir)
+            products = _spgemm_products(graph)
+            continue
         d["cusparse_then_mask_s"] = t_cu
-        d["cusparse_agrees"] = _close(float(Cc.sum()), total)
-        if d["cusparse_agrees"]:
+        d["cusparse_agrees"] = agrees
+        if agrees:
             summary["masked_spgemm_vs_cusparse"] = t_gb / t_cu
+            if failures:
+                notes["masked_spgemm_vs_cusparse"] = (
+                    f"on {graph.name}, the largest kron cuSPARSE's SpGEMM could do (it failed "
+                    f"on {', '.join(f['graph'] for f in failures)})")
         else:
             notes["masked_spgemm_vs_cusparse"] = "cuSPARSE's product differs from graphblast's"
-    details["masked_spgemm"] = d
-    return summary
+        return summary
 
 
 def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progress,
@@ -361,6 +408,7 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     from graphblast.dtypes import FP32
 
     from .peers._base import synchronize_device
+    from .runner import recover_memory
 
     timer = _Timer(lambda: synchronize_device(device), repeat, warmup, time_limit)
     rng = np.random.default_rng(SEED)
@@ -372,22 +420,40 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     x = Vector.from_dense(xh, dtype=FP32, device=device)
     scipy_A = graph.csr().astype(np.float32)
 
-    progress.start(f"primitives: SpMV on {graph.name}")
-    summary.update(_spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes))
+    def section(name, keys, fn):
+        """Run one measurement; a failure is a note on its keys, and the rest goes on."""
+        progress.start(f"primitives: {name} on {graph.name}")
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001 - a failing primitive must not end the run
+            recover_memory(device)
+            reason = _failure(e)
+            details.setdefault("errors", {})[name] = reason
+            progress.note(f"primitives: {name} failed: {reason}")
+            for key in keys:
+                notes.setdefault(key, f"{name} failed: {reason}")
+            return None
+
+    got = section("SpMV", ("spmv_plus_times_fp32_vs_cusparse",
+                           "spmv_min_plus_fp32_vs_plus_times"),
+                  lambda: _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes))
+    summary.update(got or {})
     yh = scipy_A @ xh.astype(np.float64)
-    progress.start(f"primitives: masked SpMV on {graph.name}")
-    _masked_spmv(graph, A32, x, yh, timer, rng, details)
-    progress.start(f"primitives: push/pull sweep on {graph.name}")
-    _direction_sweep(graph, A32, scipy_A, timer, rng, details)
-    progress.start(f"primitives: BFS levels on {graph.name}")
-    worst = _bfs_levels(graph, timer, details)
+    section("masked SpMV", (), lambda: _masked_spmv(graph, A32, x, yh, timer, rng, details))
+    section("push/pull sweep", (),
+            lambda: _direction_sweep(graph, A32, scipy_A, timer, rng, details))
+    key = "auto_direction_worst_level_ratio"
+    worst = section("BFS levels", (key,), lambda: _bfs_levels(graph, timer, details))
     if worst is None:
-        notes["auto_direction_worst_level_ratio"] = ("a BFS level's output differs between "
-                                                     "push, pull and auto (see details)")
-    summary["auto_direction_worst_level_ratio"] = worst
+        notes.setdefault(key, "a BFS level's output differs between push, pull and auto "
+                              "(see details)")
+    summary[key] = worst
     described = graph.describe()
     del A32, x, scipy_A
-    summary.update(_masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes))
+    got = section("masked SpGEMM", ("masked_spgemm_vs_cusparse",),
+                  lambda: _masked_spgemm(graph, data_dir, timer, cusparse, progress, details,
+                                         notes))
+    summary.update(got or {})
     progress.advance(f"primitives on {spec.name} done")
     return {
         "graph": described,

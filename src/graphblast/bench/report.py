@@ -23,6 +23,7 @@ import time
 from .peers._base import package_version
 
 __all__ = [
+    "GAP_REFERENCE",
     "SUMMARY_KEYS",
     "add_bounds",
     "library_versions",
@@ -32,13 +33,28 @@ __all__ = [
     "write_json",
     "write_markdown",
     "write_plots",
+    "write_readme_section",
 ]
 
 SUMMARY_KEYS = (
-    "geomean_speedup_vs_suitesparse", "bfs_g500_21_ms", "bfs_kron_22_ms", "sssp_g500_21_ms",
-    "pagerank_kron_22_iter_vs_bound", "cc_kron_22_ms", "tc_kron_22_speedup_vs_suitesparse",
-    "bfs_grid_2048_us_per_level", "per_call_overhead_us",
+    "geomean_speedup_vs_suitesparse", "bfs_g500_21_ms", "bfs_kron_22_ms", "bfs_urand_22_ms",
+    "sssp_g500_21_ms", "sssp_grid_2048_ms", "sssp_rgg_22_ms",
+    "pagerank_kron_22_iter_vs_bound", "cc_kron_22_ms", "cc_min_speedup_vs_suitesparse",
+    "tc_kron_22_speedup_vs_suitesparse", "tc_g500_21_ms",
+    "bfs_grid_2048_us_per_level", "per_call_overhead_us", "first_call_bfs_s",
+    "bfs_gap_kron_27_ms", "sssp_gap_kron_27_ms", "pagerank_gap_kron_27_iter_ms",
+    "cc_gap_kron_27_ms", "gap_kron_27_graph_gib",
 )
+#: The five default graphs (BENCHMARKS.md), for ``cc_min_speedup_vs_suitesparse``.
+DEFAULT_GRAPHS = ("kron-22", "urand-22", "g500-21", "grid-2048", "rgg-22")
+#: GAP's benchmark graph, and the published reference times BENCHMARKS.md gives for it.
+GAP_GRAPH = "kron-27"
+GAP_REFERENCE = {
+    "machine": "20-core Xeon (GAP's published reference; BENCHMARKS.md)",
+    "bfs_s": 0.309, "cc_s": 0.53, "pagerank_s": 20.3, "sssp_s": None,
+    "note": "PageRank's 20.3 s is the whole PageRank run as BENCHMARKS.md gives it; "
+            "BENCHMARKS.md gives no SSSP figure",
+}
 #: The (algorithm, family) pairs of the geometric mean.
 GEOMEAN_FAMILIES = ("kron", "g500", "urand")
 GEOMEAN_ALGORITHMS = ("bfs", "sssp", "pagerank", "cc", "tc")
@@ -208,7 +224,10 @@ def summarize(doc):
 
     absolute("bfs_g500_21_ms", "bfs", "g500-21")
     absolute("bfs_kron_22_ms", "bfs", "kron-22")
+    absolute("bfs_urand_22_ms", "bfs", "urand-22")
     absolute("sssp_g500_21_ms", "sssp", "g500-21")
+    absolute("sssp_grid_2048_ms", "sssp", "grid-2048")
+    absolute("sssp_rgg_22_ms", "sssp", "rgg-22")
 
     key = "pagerank_kron_22_iter_vs_bound"
     rec, entry = _ours(doc, "pagerank", "kron-22")
@@ -221,18 +240,49 @@ def summarize(doc):
     else:
         per = rec["per_iteration"]
         summary[key] = per["vs_bound"]
+        gbps = per.get("copy_GBps") or (doc.get("copy_bandwidth") or {}).get("GBps")
         notes[key] = (f"{per['ms_per_iteration']:.4g} ms per iteration vs a bound of "
                       f"{per['bound_ms_per_iteration']:.4g} ms ({per['bytes_per_iteration']:,} "
-                      f"bytes at {doc['copy_bandwidth']['GBps']:.4g} GB/s)")
+                      f"bytes at {gbps:.4g} GB/s)")
 
     absolute("cc_kron_22_ms", "cc", "kron-22")
+
+    # The smallest CC speedup over SuiteSparse on the five default families.
+    key = "cc_min_speedup_vs_suitesparse"
+    found, missing = {}, []
+    for rec in doc["results"]:
+        if rec["algorithm"] == "cc" and rec["graph"].split("-")[0] in \
+                {g.split("-")[0] for g in DEFAULT_GRAPHS}:
+            s_, why = _speedup(doc, "cc", rec["graph"], "suitesparse")
+            if s_ is None:
+                missing.append(f"{rec['graph']} ({why})")
+            else:
+                found[rec["graph"]] = s_
+    if found:
+        worst = min(found, key=found.get)
+        summary[key] = found[worst]
+        note = f"on {worst}, the smallest over {', '.join(found)}"
+        absent = [g for g in DEFAULT_GRAPHS if g not in found]
+        if missing:
+            note += f"; not counted: {'; '.join(missing)}"
+        if absent:
+            note += f"; the default graphs not among them: {', '.join(absent)}"
+        notes[key] = note
+    else:
+        summary[key] = None
+        notes[key] = ("no checked CC comparison with SuiteSparse on the default families"
+                      + (f" ({'; '.join(missing)})" if missing else " in this run"))
 
     key = "tc_kron_22_speedup_vs_suitesparse"
     summary[key], why = _speedup(doc, "tc", "kron-22", "suitesparse")
     if why:
         notes[key] = why
+    absolute("tc_g500_21_ms", "tc", "g500-21")
 
     absolute("bfs_grid_2048_us_per_level", "bfs", "grid-2048", scale=1e6, per_level=True)
+    if summary["bfs_grid_2048_us_per_level"] is not None:
+        rec = _find(doc["results"], "bfs", "grid-2048")
+        notes["bfs_grid_2048_us_per_level"] = f"BFS time / {rec['levels']:,} levels"
 
     key = "per_call_overhead_us"
     overhead = doc.get("per_call_overhead") or {}
@@ -244,6 +294,63 @@ def summarize(doc):
         notes[key] = ABSOLUTE_NOTE.format(device=doc["options"]["device"])
     else:
         summary[key] = overhead["median_us"]
+
+    key = "first_call_bfs_s"
+    first = (doc.get("first_call") or {}).get("bfs")
+    if not first:
+        summary[key] = None
+        notes[key] = "the first call was not measured in this run (--first-call none)"
+    elif "error" in first:
+        summary[key], notes[key] = None, first["error"]
+    elif not gpu:
+        summary[key] = None
+        notes[key] = (ABSOLUTE_NOTE.format(device=doc["options"]["device"])
+                      + f" (here {first['first_call_s']:.3g} s on {first['graph']})")
+    else:
+        summary[key] = first["first_call_s"]
+        notes[key] = (f"on {first['graph']}: first call {first['first_s']:.3g} s, warm "
+                      f"{first['warm_median_s']:.3g} s, {first['kernels_compiled']} kernels "
+                      "compiled, in a fresh process with an empty CuPy cache")
+
+    # GAP's benchmark graph (--graphs kron-27), next to GAP's reference figures.
+    ref = GAP_REFERENCE
+    for key, algorithm, ref_s in (("bfs_gap_kron_27_ms", "bfs", ref["bfs_s"]),
+                                  ("sssp_gap_kron_27_ms", "sssp", ref["sssp_s"]),
+                                  ("cc_gap_kron_27_ms", "cc", ref["cc_s"])):
+        absolute(key, algorithm, GAP_GRAPH)
+        if summary[key] is not None and ref_s is not None:
+            notes[key] = (f"GAP reference on a {ref['machine']}: {ref_s * 1e3:g} ms "
+                          f"({ref_s * 1e3 / summary[key]:.3g}x graphblast's time)")
+    key = "pagerank_gap_kron_27_iter_ms"
+    rec, entry = _ours(doc, "pagerank", GAP_GRAPH)
+    per = (rec or {}).get("per_iteration", {})
+    if rec is None:
+        summary[key], notes[key] = None, entry
+    elif "ms_per_iteration" not in per:
+        summary[key] = None
+        notes[key] = "the fixed-iteration PageRank run did not complete: " + \
+            str(per.get("error", "not run"))
+    elif not gpu:
+        summary[key] = None
+        notes[key] = ABSOLUTE_NOTE.format(device=doc["options"]["device"])
+    else:
+        summary[key] = per["ms_per_iteration"]
+        notes[key] = (f"GAP reference on a {ref['machine']}: PageRank {ref['pagerank_s']:g} s "
+                      f"in all ({ref['note']})")
+    key = "gap_kron_27_graph_gib"
+    g = next((g for g in doc.get("graphs", []) if g["name"] == GAP_GRAPH), None)
+    if g is None:
+        summary[key] = None
+        notes[key] = f"{GAP_GRAPH} was not in this run (--graphs {GAP_GRAPH})"
+    elif "error" in g:
+        summary[key], notes[key] = None, f"{GAP_GRAPH} was not built: {g['error']}"
+    elif not gpu or g.get("device_bytes") is None:
+        summary[key] = None
+        notes[key] = "the graph's device memory is reported for GPU runs only"
+    else:
+        summary[key] = g["device_bytes"] / 2**30
+        notes[key] = (f"the pattern matrix's storage arrays ({g['stored_edges']:,} stored "
+                      "entries), SSSP's weighted copy not included")
     return {k: summary[k] for k in SUMMARY_KEYS}, {k: notes[k] for k in SUMMARY_KEYS
                                                    if k in notes}
 
@@ -264,9 +371,13 @@ def _clean(obj):
 
 
 def write_json(path, doc):
-    with open(path, "w") as f:
+    """Write ``doc`` as JSON, atomically: a temporary file in the same folder renamed over
+    ``path``, so that a reader (or a kill) never sees half a file."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w") as f:
         json.dump(_clean(doc), f, indent=1)
         f.write("\n")
+    os.replace(tmp, path)
 
 
 def _fmt(x, digits=4):
@@ -289,18 +400,33 @@ def _cell(entry):
         return cell
     if status == "mismatch":
         return "WRONG ANSWER"
-    labels = {"skipped": "skipped", "error": "error", "unavailable": "not installed"}
+    labels = {"skipped": "skipped", "error": "error", "unavailable": "not installed",
+              "not_run": "not run"}
+    if status == "error" and entry.get("failure") == "out_of_memory":
+        return "out of memory"
     return labels.get(status, status or "-")
 
 
 def write_markdown(path, doc):
     """Write results.md; returns its text."""
     lines = ["# graphblast benchmark results", ""]
+    if doc.get("stopped"):
+        st = doc["stopped"]
+        lines += [f"**Incomplete**: {st['reason']}"
+                  + (f" Graphs not run: {', '.join(st['graphs_not_run'])}."
+                     if st.get("graphs_not_run") else ""), ""]
     m = doc["machine"]
     gpu = m.get("gpu")
     gpu_text = (f"GPU: {gpu['name']} (driver {gpu.get('driver', gpu['cuda_driver_api'])}). "
                 if gpu else "No GPU. ")
     bw = doc["copy_bandwidth"]
+    if doc.get("parts"):
+        lines += ["Merged from these runs (each measurement and each ratio comes from one "
+                  "run; `--merge`):", ""]
+        lines += [f"- `{p['command']}` (started {p['started']}, {p['wall_s']:.0f} s"
+                  + ("" if p.get("complete", True) else ", incomplete") + ")"
+                  for p in doc["parts"]]
+        lines += [""]
     lines += [
         f"Command: `{doc['command']}`", "",
         (f"Device: {doc['options']['device']}. CPU: {m['cpu_model']} ({m['cpu_cores']} "
@@ -338,8 +464,12 @@ def write_markdown(path, doc):
             ours = r["participants"].get("graphblast", {})
             if "timing" in ours and ours.get("status") in ("ok", "unchecked"):
                 t = ours["timing"]
-                head = (f"{t['median_s'] * 1e3:.4g} ms" +
-                        (" unchecked" if ours["status"] == "unchecked" else ""),
+                mark = ""
+                if ours["status"] == "unchecked":
+                    mark = " unchecked"
+                elif "oracle" in ours.get("check", {}):
+                    mark = " ‡"
+                head = (f"{t['median_s'] * 1e3:.4g} ms" + mark,
                         f"{ours['gteps']:.3g}", f"{t['spread']:.2g}")
             else:
                 head = (_cell(ours), "-", "-")
@@ -361,9 +491,14 @@ def write_markdown(path, doc):
     notes = []
     for r in doc["results"]:
         for name, e in r["participants"].items():
-            if e.get("status") in ("skipped", "error", "mismatch"):
+            if e.get("status") in ("skipped", "error", "mismatch", "not_run"):
                 why = e.get("reason") or e.get("check", {}).get("detail", "")
-                notes.append(f"- {r['algorithm']} {r['graph']} {name}: {e['status']}: {why}")
+                kind = " (out of memory)" if e.get("failure") == "out_of_memory" else ""
+                notes.append(f"- {r['algorithm']} {r['graph']} {name}: {e['status']}{kind}: "
+                             f"{why}")
+            elif "oracle" in e.get("check", {}):
+                notes.append(f"- {r['algorithm']} {r['graph']} {name} ‡: "
+                             f"{e['check']['detail']}")
             elif "note" in e.get("timing", {}):
                 notes.append(f"- {r['algorithm']} {r['graph']} {name}: {e['timing']['note']}")
     lines += ["", "## Peers", "", "| peer | status | versions / note |", "|---|---|---|"]
@@ -380,6 +515,40 @@ def write_markdown(path, doc):
                    f"{overhead['median_us']:.1f} us of wall time over {overhead['calls']} "
                    f"calls (10th-90th percentile {overhead['p10_us']:.1f}-"
                    f"{overhead['p90_us']:.1f} us).")]
+    first = doc.get("first_call") or {}
+    if first:
+        lines += ["", "## First call", "",
+                  ("Each algorithm's first call in a fresh process whose CuPy kernel cache is "
+                   "an empty folder, after the graph is built: `first_call_s` = first call - "
+                   "median of the warm calls that follow (kernel compilation, on a GPU)."), "",
+                  "| algorithm | graph | first call (s) | warm (s) | first_call_s | kernels "
+                  "compiled |", "|---|---|---|---|---|---|"]
+        for a, r in first.items():
+            if "error" in r:
+                lines.append(f"| {a} | {r.get('graph', '')} | {r['error']} | | | |")
+            else:
+                lines.append(f"| {a} | {r['graph']} | {r['first_s']:.4g} | "
+                             f"{r['warm_median_s']:.4g} | {r['first_call_s']:.4g} | "
+                             f"{r['kernels_compiled']} |")
+    gap = [r for r in doc["results"] if r["graph"] == GAP_GRAPH]
+    if gap:
+        ref = GAP_REFERENCE
+        refs = {"bfs": ref["bfs_s"], "cc": ref["cc_s"], "pagerank": ref["pagerank_s"],
+                "sssp": ref["sssp_s"]}
+        lines += ["", f"## GAP's benchmark graph ({GAP_GRAPH})", "",
+                  f"Next to GAP's published reference times on a {ref['machine']} "
+                  f"({ref['note']}).", "",
+                  "| algorithm | graphblast | GAP reference |", "|---|---|---|"]
+        for r in gap:
+            ours = r["participants"].get("graphblast", {})
+            cell = (f"{ours['timing']['median_s'] * 1e3:.4g} ms"
+                    if ours.get("status") in ("ok", "unchecked") and "timing" in ours
+                    else _cell(ours))
+            if r["algorithm"] == "pagerank" and "ms_per_iteration" in r.get("per_iteration", {}):
+                cell += f" ({r['per_iteration']['ms_per_iteration']:.4g} ms per iteration)"
+            rs = refs.get(r["algorithm"])
+            lines.append(f"| {r['algorithm']} | {cell} | "
+                         f"{'-' if rs is None else f'{rs:g} s'} |")
     prim = doc.get("primitives")
     if prim:
         lines += ["", "## Primitives", "", "See primitives.json.", "",
@@ -474,3 +643,126 @@ def _bars(ax, recs, kind):
 
 def timestamp():
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+# The README's performance section -----------------------------------------------------------
+
+README_BEGIN = "<!-- graphblast-bench:begin -->"
+README_END = "<!-- graphblast-bench:end -->"
+
+
+def _headline(doc):
+    """The headline table: graphblast's time and its speedup over SuiteSparse."""
+    algorithms = [a for a in doc["options"]["algorithms"]
+                  if any(r["algorithm"] == a for r in doc["results"])]
+    graph_names = [g["name"] for g in doc["graphs"] if g["name"] != GAP_GRAPH]
+    lines = ["| algorithm | " + " | ".join(graph_names) + " |",
+             "|---" * (1 + len(graph_names)) + "|"]
+    for a in algorithms:
+        cells = []
+        for g in graph_names:
+            rec = _find(doc["results"], a, g)
+            ours = (rec or {}).get("participants", {}).get("graphblast", {})
+            if ours.get("status") not in ("ok", "unchecked") or "timing" not in ours:
+                cells.append(_cell(ours) if rec else "-")
+                continue
+            cell = f"{ours['timing']['median_s'] * 1e3:.3g} ms"
+            ss = rec["participants"].get("suitesparse", {})
+            if "speedup" in ss:
+                cell += f" ({ss['speedup']:.2g}x)"
+            elif ss:
+                cell += f" (SuiteSparse: {_cell(ss)})"
+            if ours["status"] == "unchecked":
+                cell += " unchecked"
+            cells.append(cell)
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _slower(doc):
+    """Every checked pair where a peer beat graphblast: ``(algorithm, graph, peer, x)``."""
+    out = []
+    for rec in doc["results"]:
+        for name, e in rec["participants"].items():
+            if name != "graphblast" and e.get("speedup") is not None and e["speedup"] < 1:
+                out.append((rec["algorithm"], rec["graph"], name, e["speedup"]))
+    return out
+
+
+def readme_section(doc, record_dir, readme_dir, primitives=None):
+    """The Markdown of the README's performance section from a record (``doc``)."""
+    rel = os.path.relpath(record_dir, readme_dir).replace(os.sep, "/")
+    m = doc["machine"]
+    gpu = (m.get("gpu") or {}).get("name", "no GPU")
+    date = str(doc.get("started", ""))[:10]
+    commands = [p["command"] for p in doc.get("parts", [])] or [doc["command"]]
+    lines = [README_BEGIN,
+             f"<!-- generated by `python -m graphblast.bench --out {rel} --report-readme "
+             "README.md` from the committed record; do not edit by hand -->", "",
+             (f"Measured on {date}: graphblast on one {gpu} (`--device "
+              f"{doc['options']['device']}`) against SuiteSparse:GraphBLAS, networkit and SciPy "
+              f"on the same machine's {m['cpu_cores']} CPU cores ({m['cpu_model']}). Every "
+              "answer is checked against the others before its time counts. The full tables, "
+              f"every peer and every note: [{rel}/results.md]({rel}/results.md). Made by:"), ""]
+    lines += [f"    {c}" for c in commands]
+    lines += ["", "graphblast's time, and in parentheses its speedup over SuiteSparse "
+                  "(SuiteSparse's time / graphblast's):", ""]
+    lines += _headline(doc)
+    if "speedup.png" in (doc.get("plots") or []):
+        lines += ["", f"![graphblast's speedup over each peer]({rel}/speedup.png)"]
+    summary, notes = doc["summary"], doc["summary_notes"]
+    lines += ["", "Key figures (`summary` in results.json; null where not measured, with the "
+                  "reason):", ""]
+    for key in ("geomean_speedup_vs_suitesparse", "cc_min_speedup_vs_suitesparse",
+                "per_call_overhead_us", "first_call_bfs_s", "bfs_grid_2048_us_per_level",
+                "pagerank_kron_22_iter_vs_bound"):
+        v = summary.get(key)
+        lines.append(f"- `{key}`: " + (f"{v:.4g}" if v is not None else
+                                      f"not measured ({notes.get(key, '')})"))
+    if primitives:
+        for key, v in primitives.get("summary", {}).items():
+            lines.append(f"- `{key}` (primitives.json): " + (
+                f"{v:.4g}" if v is not None else
+                f"not measured ({primitives.get('summary_notes', {}).get(key, '')})"))
+    slower = _slower(doc)
+    lines += ["", "**Where graphblast is slower than a peer** (peer time / graphblast time "
+                  "below 1):", ""]
+    if slower:
+        lines += [f"- {a} on {g}: {p} is {1 / x:.2g}x faster ({x:.2g}x)" for a, g, p, x in
+                  sorted(slower, key=lambda t: t[3])]
+    else:
+        lines.append("- nowhere in this record: every checked comparison is a speedup.")
+    unchecked = [f"{r['algorithm']} {r['graph']}" for r in doc["results"]
+                 if r["participants"].get("graphblast", {}).get("status") not in ("ok",)]
+    if unchecked:
+        lines += ["", "Not measured or not checked in this record: " + ", ".join(unchecked)
+                  + f" (see {rel}/results.md)."]
+    lines.append(README_END)
+    return "\n".join(lines)
+
+
+def write_readme_section(readme, record_dir):
+    """Replace the text between the README's bench markers with :func:`readme_section` of
+    ``record_dir/results.json`` (and its primitives.json, when there)."""
+    path = os.path.join(record_dir, "results.json")
+    if not os.path.isfile(path):
+        raise ValueError(f"--report-readme: no record at {path}; make it first (see "
+                         "benchmarks/h200/run.sh)")
+    with open(path) as f:
+        doc = json.load(f)
+    prim = None
+    ppath = os.path.join(record_dir, "primitives.json")
+    if os.path.isfile(ppath):
+        with open(ppath) as f:
+            prim = json.load(f)
+    with open(readme) as f:
+        text = f.read()
+    if README_BEGIN not in text or README_END not in text:
+        raise ValueError(f"--report-readme: {readme} has no {README_BEGIN} ... {README_END} "
+                         "markers to write between")
+    head, _, rest = text.partition(README_BEGIN)
+    _, _, tail = rest.partition(README_END)
+    section = readme_section(doc, record_dir, os.path.dirname(os.path.abspath(readme)), prim)
+    with open(readme, "w") as f:
+        f.write(head + section + tail)
+    return section

@@ -36,11 +36,15 @@ import time
 
 import numpy as np
 
+from graphblast._memory import available_bytes
+
 from . import check, graphs
 from .peers import Graphblast, PeerUnavailable, make_peer
 from .peers._base import synchronize_device
+from .peers.scipy_csgraph import SciPy, TriangleOracle, triangle_products
 
 __all__ = [
+    "FALLBACK_MAX_EDGES",
     "PILOT_MIN_EDGES",
     "PILOT_STEP",
     "Estimator",
@@ -48,6 +52,9 @@ __all__ = [
     "Suite",
     "Timing",
     "copy_bandwidth",
+    "describe_failure",
+    "record_complete",
+    "recover_memory",
     "pagerank_bytes_per_iteration",
     "time_call",
 ]
@@ -58,6 +65,17 @@ PILOT_MIN_EDGES = 1_000_000
 PILOT_STEP = 4
 #: How each algorithm's single-run time is taken to grow with the stored edges.
 GROWTH_EXPONENT = {"tc": 1.5}
+#: The oracle of an answer no peer checked runs on the same graph up to this many stored
+#: edges (and, for triangles, products of ``L @ L``); on a smaller graph of the family above.
+FALLBACK_MAX_EDGES = 1 << 26
+FALLBACK_MAX_PRODUCTS = 4e8
+#: Host bytes per stored edge the benchmark itself keeps for the CPU peers (the host column
+#: indices and the rows of the entry list), added to a peer's own ``host_bytes_per_edge``.
+HOST_GRAPH_BYTES_PER_EDGE = 16
+#: A CPU peer runs only where its estimated memory is within this share of what is free.
+MEMORY_FRACTION = 0.8
+#: Longest error text kept in a note.
+MAX_REASON = 600
 
 
 @dataclasses.dataclass
@@ -212,19 +230,19 @@ class Estimator:
     def __init__(self):
         self._seen = {}
 
-    def record(self, participant, algorithm, family, nedges, seconds):
+    def record(self, participant, algorithm, family, nedges, seconds, what="a run"):
         key = (participant, algorithm, family)
         if key not in self._seen or nedges >= self._seen[key][0]:
-            self._seen[key] = (nedges, seconds)
+            self._seen[key] = (nedges, seconds, what)
 
     def predict(self, participant, algorithm, family, nedges):
         """``(seconds, basis)`` for one run on ``nedges`` stored edges, or None."""
         key = (participant, algorithm, family)
         if key not in self._seen:
             return None
-        m0, t0 = self._seen[key]
+        m0, t0, what = self._seen[key]
         e = GROWTH_EXPONENT.get(algorithm, 1.0)
-        basis = (f"{t0:.3g} s for one run on a {family} graph of {m0:,} stored edges, "
+        basis = (f"{t0:.3g} s for {what} on a {family} graph of {m0:,} stored edges, "
                  f"scaled by (edges ratio)^{e:g}")
         return t0 * (nedges / max(m0, 1)) ** e, basis
 
@@ -282,6 +300,43 @@ class Progress:
             self._rich.stop()
 
 
+def describe_failure(e):
+    """An exception as a note: ``{"status": "error", "reason", "failure"}`` where
+    ``failure`` is ``out_of_memory`` (MemoryError and its kin: graphblast's OutOfMemory,
+    CuPy's OutOfMemoryError, cuSPARSE's INSUFFICIENT_RESOURCES, std::bad_alloc) or
+    ``exception``."""
+    text = f"{type(e).__name__}: {e}"
+    if len(text) > MAX_REASON:
+        text = text[:MAX_REASON] + " ..."
+    low = text.lower()
+    oom = (isinstance(e, MemoryError) or type(e).__name__ == "OutOfMemoryError"
+           or any(s in low for s in ("out of memory", "insufficient_resources", "bad_alloc",
+                                     "cudaerrormemoryallocation")))
+    return {"status": "error", "reason": text,
+            "failure": "out_of_memory" if oom else "exception"}
+
+
+def recover_memory(device):
+    """After a failure: collect garbage and give CuPy's cached blocks back to the device, so
+    that one participant's out-of-memory does not sink the next."""
+    gc.collect()
+    if str(device).startswith("cuda"):
+        try:
+            import cupy
+
+            cupy.get_default_memory_pool().free_all_blocks()
+            cupy.get_default_pinned_memory_pool().free_all_blocks()
+        except Exception:  # noqa: BLE001 - nothing more to do
+            pass
+
+
+def record_complete(rec):
+    """Whether a results record was measured to the end (not cut by a deadline or a kill)."""
+    if not rec.get("complete", True):
+        return False
+    return all(e.get("status") != "not_run" for e in rec.get("participants", {}).values())
+
+
 class Suite:
     """One benchmark run over graphs x algorithms x participants.
 
@@ -295,24 +350,43 @@ class Suite:
         graphblast's device.
     repeat, warmup : int
     time_limit : float
-        Seconds per participant and (algorithm, graph); see the module notes.
+        A participant predicted to need more than this for one run is skipped.
     data_dir : str or None
         Where the real graphs are.
     params : AlgorithmParams
     progress : Progress
+    budget : float, optional
+        Seconds of runs per participant and (algorithm, graph), warm-up included (default:
+        ``time_limit``); see the module notes.
+    deadline : float, optional
+        A ``time.perf_counter()`` value after which nothing new starts: what is left is
+        marked ``not_run`` and the run ends with what it has.
+    done : dict, optional
+        ``{"graphs": [...], "results": [...]}`` of an earlier run (``--resume``): its
+        complete records are kept and not measured again.
+    on_update : callable, optional
+        Called with no argument after every measurement (the caller writes results.json).
+    fallback_check : bool
+        Check graphblast answers that no peer could check against an oracle (see
+        :meth:`fallback_check`).
     """
 
     def __init__(self, specs, algorithms, peer_names, device, *, repeat, warmup, time_limit,
-                 data_dir, params, progress):
+                 data_dir, params, progress, budget=None, deadline=None, done=None,
+                 on_update=None, fallback_check=True):
         self.specs = specs
         self.algorithms = algorithms
         self.device = device
         self.repeat = repeat
         self.warmup = warmup
         self.time_limit = time_limit
+        self.budget = time_limit if budget is None else budget
+        self.deadline = deadline
         self.data_dir = data_dir
         self.params = params
         self.progress = progress
+        self.on_update = on_update
+        self.do_fallback = fallback_check
         self.estimator = Estimator()
         self.ours = Graphblast(device)
         self.peers = []
@@ -322,15 +396,30 @@ class Suite:
             peer = make_peer(name, device)
             try:
                 peer.load()
-            except PeerUnavailable as e:
-                self.peer_report[name] = {"available": False, "note": str(e),
+                report = {"available": True, "description": peer.description,
+                          "versions": peer.versions(), **peer.info()}
+            except Exception as e:  # noqa: BLE001 - PeerUnavailable, or a broken install
+                note = str(e) if isinstance(e, PeerUnavailable) else \
+                    f"loading failed: {describe_failure(e)['reason']}"
+                self.peer_report[name] = {"available": False, "note": note,
                                           "description": peer.description}
-                self.unavailable[name] = (str(e), peer.algorithms)
+                self.unavailable[name] = (note, peer.algorithms)
                 continue
-            self.peer_report[name] = {"available": True, "description": peer.description,
-                                      "versions": peer.versions(), **peer.info()}
+            self.peer_report[name] = report
             self.peers.append(peer)
         self._pilot_graphs = {}
+        self.described = []             # graphs, as far as the run got
+        self.results = []               # records, as far as the run got
+        self.graphs_not_run = []
+        self.stopped = None             # why the run stopped early, if it did
+        self._done = {}
+        self._done_graphs = {}
+        if done:
+            for rec in done.get("results", []):
+                if record_complete(rec):
+                    self._done[(rec["algorithm"], rec["graph"])] = rec
+            self._done_graphs = {g["name"]: g for g in done.get("graphs", [])
+                                 if "error" not in g}
 
     @property
     def participants(self):
@@ -341,30 +430,71 @@ class Suite:
         per = sum(1 for a in self.algorithms for p in self.participants if a in p.algorithms)
         return len(self.specs) * (per + 1)
 
+    def _update(self):
+        if self.on_update is not None:
+            self.on_update()
+
+    def _out_of_time(self):
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            if self.stopped is None:
+                self.stopped = ("the run's deadline (--deadline) was reached; what is "
+                                "missing can be measured with --resume")
+                self.progress.note(f"deadline reached: {self.stopped}")
+            return True
+        return False
+
     def run(self):
         """Run everything; returns ``(graphs, results)`` as lists of plain dicts."""
-        described, results = [], []
         for spec in self.specs:
+            todo = [a for a in self.algorithms if (a, spec.name) not in self._done]
+            if not todo and spec.name in self._done_graphs:
+                self.described.append(self._done_graphs[spec.name])
+                self.results.extend(self._done[(a, spec.name)] for a in self.algorithms)
+                self.progress.advance(f"{spec.name}: kept from the resumed results")
+                continue
+            if self._out_of_time():
+                self.graphs_not_run.append(spec.name)
+                self.results.extend(self._done[(a, spec.name)] for a in self.algorithms
+                                    if (a, spec.name) in self._done)
+                continue
             self.progress.start(f"building {spec.name}")
             try:
                 graph = graphs.build(spec, self.device, self.data_dir)
             except Exception as e:  # noqa: BLE001 - a graph that cannot be built is reported
-                described.append({"name": spec.name, "family": spec.family,
-                                  "error": f"{type(e).__name__}: {e}"})
-                self.progress.advance(f"{spec.name}: not built ({type(e).__name__}: {e})")
+                recover_memory(self.device)
+                fail = describe_failure(e)
+                self.described.append({"name": spec.name, "family": spec.family,
+                                       "error": fail["reason"], "failure": fail["failure"]})
+                self.progress.advance(f"{spec.name}: not built ({fail['reason']})")
+                self._update()
                 continue
-            described.append(graph.describe())
+            described = graph.describe()
+            self.described.append(described)
             self.progress.advance(f"{graph.name}: {graph.n:,} vertices, {graph.nedges:,} "
                                   f"stored edges, built in {graph.build_seconds:.2f} s")
+            self._update()
             natives = {}
             for algorithm in self.algorithms:
-                results.append(self._run_algorithm(algorithm, graph, natives))
+                done = self._done.get((algorithm, spec.name))
+                if done is not None:
+                    self.results.append(done)
+                    continue
+                rec = self._run_algorithm(algorithm, graph, natives)
+                if algorithm == "sssp":
+                    # SSSP's weighted matrix is not needed again: free it (at GAP's
+                    # scale it is tens of GiB of device memory).
+                    natives = {k: v for k, v in natives.items() if not k[1]}
+                    described.update(graph.describe())
+                    graph.drop_weighted()
+                    recover_memory(self.device)
+                self._update()
+                del rec
             natives.clear()
             self._pilot_graphs.clear()
             graph.release()
             del graph
-            gc.collect()
-        return described, results
+            recover_memory(self.device)
+        return self.described, self.results
 
     # One (algorithm, graph) ------------------------------------------------------------
 
@@ -375,11 +505,27 @@ class Suite:
             natives[key] = (participant.prepare(graph, weighted), time.perf_counter() - t0)
         return natives[key]
 
+    def _memory_reason(self, p, graph):
+        """Why a CPU peer cannot hold ``graph`` in this machine's memory, or None."""
+        per_edge = getattr(p, "host_bytes_per_edge", None)
+        if not per_edge:
+            return None
+        available = available_bytes()
+        if available is None:
+            return None
+        need = graph.nedges * (per_edge + HOST_GRAPH_BYTES_PER_EDGE)
+        if need <= MEMORY_FRACTION * available:
+            return None
+        return (f"cannot fit in host memory: about {need / 2**30:.0f} GiB for {graph.nedges:,} "
+                f"stored edges ({per_edge + HOST_GRAPH_BYTES_PER_EDGE} bytes each, the "
+                f"benchmark's host copy included), {available / 2**30:.0f} GiB available")
+
     def _run_algorithm(self, algorithm, graph, natives):
         record = {"algorithm": algorithm, "graph": graph.name, "vertices": graph.n,
-                  "stored_edges": graph.nedges, "participants": {}}
+                  "stored_edges": graph.nedges, "participants": {}, "complete": False}
         if algorithm in ("bfs", "sssp"):
             record["source"] = graph.source
+        self.results.append(record)
         entries = record["participants"]
         answers = {}
         weighted = algorithm == "sssp"
@@ -388,35 +534,55 @@ class Suite:
                 continue
             label = f"{algorithm} {graph.name} {p.name}"
             entry = entries[p.name] = {}
-            reason = p.skip_reason(algorithm, graph) or self._too_slow(p, algorithm, graph,
-                                                                     entry)
+            if self._out_of_time():
+                entry.update(status="not_run", reason=self.stopped)
+                continue
+            reason = (p.skip_reason(algorithm, graph)
+                      or (self._memory_reason(p, graph) if p is not self.ours else None)
+                      or self._too_slow(p, algorithm, graph, entry))
             if reason:
                 entry.update(status="skipped", reason=reason)
                 self.progress.advance(f"{label}: skipped ({reason})")
+                self._update()
                 continue
             self.progress.start(label)
             try:
                 native, prepare_s = self._native(p, graph, weighted, natives)
                 fn = p.task(algorithm, native, graph, self.params)
                 timing, raw = time_call(fn, sync=p.sync, warmup=self.warmup,
-                                        repeat=self.repeat, time_limit=self.time_limit)
+                                        repeat=self.repeat, time_limit=self.budget)
                 answers[p.name] = p.answer(algorithm, raw, graph)
                 del raw
-            except Exception as e:  # noqa: BLE001 - a failing peer must not end the run
-                entry.update(status="error", reason=f"{type(e).__name__}: {e}")
-                self.progress.advance(f"{label}: error ({type(e).__name__}: {e})")
+            except Exception as e:  # noqa: BLE001 - a failing participant must not end the run
+                fn = raw = None
+                recover_memory(self.device)
+                entry.update(describe_failure(e))
+                self.progress.advance(f"{label}: error ({entry['reason']})")
+                self._update()
                 continue
-            self.estimator.record(p.name, algorithm, graph.family, graph.nedges, timing.median)
+            self.estimator.record(p.name, algorithm, graph.family, graph.nedges, timing.median,
+                                  "a measured run")
             entry.update(status="ran", prepare_s=prepare_s, timing=timing.to_dict(),
                          median_ms=timing.median * 1e3,
                          gteps=graph.nedges / timing.median / 1e9)
             self.progress.advance(f"{label}: {timing.median * 1e3:.3f} ms")
+            self._update()
         for name, (reason, peer_algorithms) in self.unavailable.items():
             if algorithm in peer_algorithms:
                 entries[name] = {"status": "unavailable", "reason": reason}
-        self._check(algorithm, record, answers)
-        if algorithm == "pagerank":
+        try:
+            self._check(algorithm, record, answers)
+            ours = entries.get("graphblast", {})
+            if ours.get("status") == "unchecked" and self.do_fallback:
+                self.fallback_check(algorithm, record, graph, answers["graphblast"])
+        except Exception as e:  # noqa: BLE001 - a failing check is a note, not the end
+            recover_memory(self.device)
+            record["check_error"] = describe_failure(e)["reason"]
+            self.progress.note(f"{algorithm} {graph.name}: the check failed: "
+                               f"{record['check_error']}")
+        if algorithm == "pagerank" and not self._out_of_time():
             self._pagerank_per_iteration(record, graph)
+        record["complete"] = not any(e.get("status") == "not_run" for e in entries.values())
         return record
 
     def _check(self, algorithm, record, answers):
@@ -427,15 +593,83 @@ class Suite:
             if verdict.status == "mismatch":
                 self.progress.note(f"CHECK FAILED: {algorithm} {record['graph']} {name}: "
                                    f"{verdict.detail}")
+        self._speedups(record)
+        if algorithm == "bfs":
+            good = [n for n, e in entries.items() if e.get("status") == "ok"]
+            if not good and "graphblast" in answers:
+                good = ["graphblast"]
+            if good:
+                record["levels"] = int(answers[good[0]].max()) + 1
+
+    @staticmethod
+    def _speedups(record):
+        entries = record["participants"]
         ours = entries.get("graphblast", {})
         if ours.get("status") == "ok":
             for name, entry in entries.items():
                 if name != "graphblast" and entry.get("status") == "ok":
                     entry["speedup"] = entry["timing"]["median_s"] / ours["timing"]["median_s"]
-        if algorithm == "bfs":
-            good = [n for n, e in entries.items() if e.get("status") == "ok"]
-            if good:
-                record["levels"] = int(answers[good[0]].max()) + 1
+
+    # Checking an answer no peer could check ------------------------------------------------
+
+    def _fallback_fits(self, algorithm, graph):
+        if graph.nedges > FALLBACK_MAX_EDGES:
+            return False
+        if algorithm == "tc":
+            return triangle_products(graph.indptr, graph.indices) <= FALLBACK_MAX_PRODUCTS
+        return True
+
+    def fallback_check(self, algorithm, record, graph, answer):
+        """Check graphblast's answer that no peer checked, against an oracle.
+
+        The oracle is SciPy csgraph (BFS, SSSP, components; PageRank as SciPy's CSR power
+        iteration) or an exact triangle count with SciPy (``sum((L @ L) .* L)`` over row
+        blocks).  It runs on the same graph when that graph has at most
+        :data:`FALLBACK_MAX_EDGES` stored edges (and, for triangles, at most
+        :data:`FALLBACK_MAX_PRODUCTS` products); otherwise graphblast and the oracle both
+        run on the same family scaled down by :data:`PILOT_STEP` (repeatedly, until it
+        fits).  The verdict replaces ``unchecked``; its detail says which graph and oracle.
+        """
+        ours = record["participants"]["graphblast"]
+        label = f"{algorithm} {graph.name}"
+        oracle = TriangleOracle() if algorithm == "tc" else SciPy()
+        target, spec = graph, graph.spec
+        while not self._fallback_fits(algorithm, target):
+            smaller = spec.scaled(-PILOT_STEP)
+            if smaller == spec or smaller.size < 4:
+                ours["check"] = {"status": "unchecked",
+                                 "detail": f"no peer answer, and {graph.name} is too large "
+                                           f"for the {oracle.name} oracle with no smaller "
+                                           "graph of its family to check on"}
+                return
+            spec = smaller
+            target = None
+            target = graphs.build(spec, self.device, self.data_dir)
+        self.progress.start(f"checking {label} against {oracle.name} on {target.name}")
+        if target is graph:
+            mine = answer
+        else:
+            fn = self.ours.task(algorithm, self.ours.prepare(target, algorithm == "sssp"),
+                                target, self.params)
+            mine = self.ours.answer(algorithm, fn(), target)
+        theirs = oracle.answer(algorithm, oracle.task(
+            algorithm, oracle.prepare(target, algorithm == "sssp"), target, self.params)(),
+            target)
+        agree, how = check.compare(algorithm, theirs, mine)
+        where = ("on the same graph" if target is graph else
+                 f"on {target.name}, a smaller graph of the same family ({target.nedges:,} "
+                 f"stored edges; {graph.name} is too large for the oracle)")
+        detail = (f"no peer answer; checked against the {oracle.name} oracle {where}: "
+                  + ("agrees" if agree else f"differs: {how}"))
+        if algorithm == "pagerank" and agree:
+            detail += f" ({how})"
+        ours["status"] = "ok" if agree else "mismatch"
+        ours["check"] = {"status": ours["status"], "detail": detail, "oracle": oracle.name,
+                         "graph": target.name, "same_graph": target is graph}
+        self.progress.note(f"{label}: {detail}")
+        if target is not graph:
+            target.release()
+        del target
 
     def _pagerank_per_iteration(self, record, graph):
         """graphblast's PageRank for a fixed step count: time per step and its bound."""
@@ -448,10 +682,11 @@ class Suite:
         try:
             fn = self.ours.fixed_iteration_pagerank(graph.A, self.params)
             timing, _ = time_call(fn, sync=self.ours.sync, warmup=self.warmup,
-                                  repeat=self.repeat, time_limit=self.time_limit)
+                                  repeat=self.repeat, time_limit=self.budget)
         except Exception as e:  # noqa: BLE001 - reported, not fatal
-            record["per_iteration"] = {"error": f"{type(e).__name__}: {e}"}
-            self.progress.note(f"{label}: error ({type(e).__name__}: {e})")
+            recover_memory(self.device)
+            record["per_iteration"] = {"error": describe_failure(e)["reason"]}
+            self.progress.note(f"{label}: error ({record['per_iteration']['error']})")
             return
         per_iter = timing.median / iters
         record["per_iteration"] = {
@@ -474,7 +709,11 @@ class Suite:
         return None
 
     def estimate(self, p, algorithm, spec, nedges):
-        """Predicted ``(seconds, basis)`` of one run, running pilots as needed; or None."""
+        """Predicted ``(seconds, basis)`` of one run, running pilots as needed; or None.
+
+        A pilot runs twice and predicts from its second run: the first pays for kernel
+        compilation and cold caches, which a measurement's warm-up absorbs.
+        """
         guess = self.estimator.predict(p.name, algorithm, spec.family, nedges)
         if guess is not None or not spec.scalable or nedges <= PILOT_MIN_EDGES:
             return guess
@@ -484,6 +723,7 @@ class Suite:
         try:
             pilot = self._pilot_graph(small)
         except Exception:  # noqa: BLE001 - without a pilot the graph simply runs
+            recover_memory(self.device)
             return None
         if p.skip_reason(algorithm, pilot):
             return None
@@ -494,12 +734,17 @@ class Suite:
         self.progress.start(f"pilot: {algorithm} {pilot.name} {p.name}")
         try:
             native = p.prepare(pilot, algorithm == "sssp")
-            elapsed, _ = _timed_once(p.task(algorithm, native, pilot, self.params), p.sync)
-            del native
+            task = p.task(algorithm, native, pilot, self.params)
+            cold, _ = _timed_once(task, p.sync)
+            elapsed, _ = _timed_once(task, p.sync)
+            del native, task
         except Exception:  # noqa: BLE001 - a failing pilot predicts nothing
+            recover_memory(self.device)
             return None
-        self.estimator.record(p.name, algorithm, spec.family, pilot.nedges, elapsed)
-        self.progress.note(f"pilot: {algorithm} {pilot.name} {p.name}: {elapsed:.3g} s")
+        self.estimator.record(p.name, algorithm, spec.family, pilot.nedges, elapsed,
+                              f"a warm pilot run (its first run took {cold:.3g} s)")
+        self.progress.note(f"pilot: {algorithm} {pilot.name} {p.name}: {elapsed:.3g} s warm "
+                           f"({cold:.3g} s first)")
         return self.estimator.predict(p.name, algorithm, spec.family, nedges)
 
     def _pilot_graph(self, spec):

@@ -59,6 +59,10 @@ class Peer:
         The algorithms it runs (names of :data:`graphblast.bench.check.ALGORITHMS`).
     max_edges : int or None
         The largest graph (stored edges) it is run on; None for no limit.
+    host_bytes_per_edge : int or None
+        About how many bytes of host memory its own graph objects take per stored edge (the
+        pattern and SSSP's weighted copy); the runner skips it, with a note, on a graph
+        that cannot fit in the free memory.  None: not a host-memory peer.
     description : str
         One line for the report: what it is and how it runs.
     """
@@ -66,6 +70,7 @@ class Peer:
     name = ""
     algorithms = frozenset()
     max_edges = None
+    host_bytes_per_edge = None
     description = ""
 
     def load(self):

@@ -18,6 +18,8 @@ class IGraph(Peer):
     name = "igraph"
     algorithms = frozenset({"bfs", "sssp", "pagerank", "cc"})
     description = "python-igraph (sequential); PageRank by PRPACK"
+    #: the edge list, the graph and its float64 weights
+    host_bytes_per_edge = 40
 
     def __init__(self):
         self.ig = None

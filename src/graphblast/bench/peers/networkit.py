@@ -26,6 +26,8 @@ class Networkit(Peer):
     name = "networkit"
     algorithms = frozenset({"bfs", "pagerank", "cc", "tc"})
     description = "networkit, parallel algorithms on all cores"
+    #: the edge list, the undirected graph with edge ids, and the directed one for PageRank
+    host_bytes_per_edge = 48
 
     def __init__(self):
         self.nk = None

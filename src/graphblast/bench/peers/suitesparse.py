@@ -42,6 +42,8 @@ class SuiteSparse(Peer):
     algorithms = frozenset({"bfs", "sssp", "pagerank", "cc", "tc"})
     description = ("SuiteSparse:GraphBLAS via python-graphblas, LAGraph's algorithms, "
                    "all cores")
+    #: int64 indices of the pattern, and of the weighted copy with int64 weights
+    host_bytes_per_edge = 24
 
     def __init__(self):
         self.grb = None
