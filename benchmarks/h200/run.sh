@@ -2,14 +2,14 @@
 # One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
 #   bash benchmarks/h200/run.sh STAGE...     stages: tests, gen, mm, bench
 # Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
-# Needs .whl/ (the peer wheels) and .shared_data/ (a copy of shared/data) carried along.
+# Needs .whl/ (the peer wheels) carried along; the real graphs are the repository's tests/data.
 set -uo pipefail
 export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > "$OUT/setup.log" 2>&1
 export PYTHONPATH=$PWD/.site:$PWD/src
-export GRAPHBLAST_DATA=$PWD/.shared_data
+export GRAPHBLAST_DATA=$PWD/tests/data  # all the real graphs for bench (the package has karate only)
 python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 || echo "build_ext failed" >> "$OUT/setup.log"
 python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast path built" >> "$OUT/setup.log"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$OUT/setup.log" 2>&1
