@@ -101,6 +101,16 @@ def test_summary_has_exactly_the_issue_keys(smoke):
     assert "kron-22" in doc["summary_notes"]["bfs_kron_22_ms"]
     if doc["peers"]["suitesparse"]["available"]:
         assert doc["summary"]["geomean_speedup_vs_suitesparse"] > 0
+    assert doc["complete"] is True
+
+
+def test_first_call_of_every_algorithm(smoke):
+    doc = _load(smoke[1])
+    assert set(doc["first_call"]) == set(check.ALGORITHMS)
+    for r in doc["first_call"].values():
+        assert "error" not in r, r
+        assert r["graph"] == doc["options"]["graphs"][0]
+        assert r["first_call_s"] == pytest.approx(r["first_s"] - r["warm_median_s"])
 
 
 def test_machine_versions_and_bound(smoke):
