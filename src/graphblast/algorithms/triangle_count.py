@@ -1,12 +1,35 @@
-"""Exact triangle count of an undirected graph by a masked sparse matrix product."""
+"""Exact triangle count of an undirected graph by a masked product on the degree-ordered
+graph (LAGraph's LAGr_TriangleCount, Sandia LL' with its presort)."""
 
-from graphblast import binary, monoid, select, semiring
+import numpy as np
+
+from graphblast import Vector, binary, monoid, select, semiring
 from graphblast.dtypes import INT64
 from graphblast.exceptions import InvalidValue
 
 from . import _validate
 
 __all__ = ["triangle_count"]
+
+# GAP's and LAGraph's rule for sorting by degree: an average degree above SORT_MIN_DEGREE and
+# a mean degree above SORT_SKEW times the median, both estimated on DEGREE_PROBES vertices.
+SORT_MIN_DEGREE = 10
+SORT_SKEW = 4
+DEGREE_PROBES = 1000
+
+
+def _degree_order(A, n):
+    """Vertices by decreasing degree when the degrees are skewed enough to pay for the
+    permutation (the rule above), else None."""
+    deg = A.mxv(Vector.from_scalar(1, n, INT64, device=A.device), semiring.plus_pair[INT64])
+    deg = deg.new()
+    probes = np.random.default_rng(n).integers(0, n, DEGREE_PROBES)
+    at = Vector.from_coo(np.arange(DEGREE_PROBES), probes, INT64, device=A.device)
+    sample = deg[at].new().to_dense(fill_value=0)
+    if A.nvals <= SORT_MIN_DEGREE * n or sample.mean() <= SORT_SKEW * np.median(sample):
+        return None
+    d = np.minimum(deg.to_dense(fill_value=0), 2**16 - 1).astype(np.uint16)
+    return np.argsort(~d, kind="stable")  # radix sort of 16-bit keys: O(n)
 
 
 def triangle_count(A, *, symmetrize=False):
@@ -16,15 +39,16 @@ def triangle_count(A, *, symmetrize=False):
     by edges.  An edge is a stored entry of ``A``, an explicit zero included; self-loops are
     ignored and values never read.
 
-    With ``L`` the strictly lower triangle of ``A``, every triangle ``k < j < i`` is counted
-    once, at the edge ``(i, j)`` of ``L``, by the common lower neighbour ``k`` of ``i`` and
-    ``j``: a masked product of ``L`` with ``L'`` (the Sandia "LL'" variant of
-    LAGr_TriangleCount)::
+    The vertices are first renumbered by decreasing degree (when the degrees are skewed: an
+    average degree above 10 and a mean above 4 times the median on 1,000 sampled vertices,
+    the rule of GAP and LAGraph).  With ``L`` the strictly lower triangle of the renumbered
+    graph, each row of ``L`` then holds only neighbours of higher degree (at most
+    ``sqrt(2m)``), and every triangle ``k < j < i`` is counted once, at the edge ``(i, j)``
+    of ``L``, by the common neighbour ``k``: the masked product of LAGraph's "Sandia LL'"::
 
+        A = A[p, p]                    # p: vertices by decreasing degree
         C<L> = L plus.pair L'          # C[i, j] = |row i of L  intersect  row j of L|
         ntri = sum(C)
-
-    Only the entries of the mask are computed: each is a sorted intersection of two rows.
 
     Parameters
     ----------
@@ -49,8 +73,10 @@ def triangle_count(A, *, symmetrize=False):
 
     Notes
     -----
-    Cost: ``sum over the edges (i, j) of L of min(deg_L(i), deg_L(j))`` comparisons with a
-    merge intersection (at most ``O(m^1.5)``), plus ``O(m)`` for the symmetry check and ``L``.
+    Cost: only the entries of the mask are computed, each a sorted intersection costing
+    ``min(deg_L(i), deg_L(j))`` (at most ``O(m sqrt(m))`` in all, far less on the
+    degree-ordered graph of a skewed one), plus ``O(m)`` for the symmetry check, the degrees
+    and ``L``, and the permutation (a sort of the ``m`` entries) when the rule applies.
 
     Examples
     --------
@@ -62,14 +88,15 @@ def triangle_count(A, *, symmetrize=False):
     n = _validate.square_matrix(A, "triangle_count")
     symmetrize = _validate.flag(symmetrize, "symmetrize", "triangle_count")
     if symmetrize:
-        A = A.ewise_add(A.T, binary.first).new()
+        A = _validate.undirected(A)
     elif A.ewise_mult(A.T, binary.first).new().nvals != A.nvals:
         raise InvalidValue(
             f"triangle_count needs an undirected graph, but the structure of this {n} x {n} "
             "matrix is not symmetric (some A[i, j] is stored without A[j, i]); pass "
             "symmetrize=True to count the triangles of A + A'"
         )
-    L = select.tril(A, -1).new()
+    p = _degree_order(A, n) if n else None
+    L = select.tril(A if p is None else A[p, p].new(), -1).new()
     C = L.mxm(L.T, semiring.plus_pair[INT64]).new(mask=L.S)
     total = C.reduce_scalar(monoid.plus[INT64]).new().value
     return 0 if total is None else int(total)

@@ -34,15 +34,91 @@ def _scipy_kind(semiring):
 
 
 def mxm(A, B, semiring, mask):
-    # Under a plain mask, expanding only the products and dropping the masked-out ones before
-    # sorting beats computing the whole product with SciPy and filtering it.
-    kind = _scipy_kind(semiring) if mask is None or mask.complement else None
+    # Under a plain mask only the mask's entries are computed, each a sorted intersection
+    # (dot products); a complemented mask drops products before the sort.
+    if mask is not None and not mask.complement and keys_fit(max(A.nrows, B.ncols), A.ncols):
+        return _mxm_dot(A, B, semiring, mask)
+    kind = _scipy_kind(semiring) if mask is None else None
     if kind is not None:
         C = _mxm_scipy(A, B, semiring, kind)
         if mask is not None:
             C = _filter(C, mask)
         return C
     return _mxm_expand(A, B, semiring, mask)
+
+
+def _mxm_dot(A, B, semiring, mask):
+    """C<M> = A (+.x) B over the entries (i, j) of M only: row i of A against row j of B'.
+
+    For each mask entry the shorter of the two rows is expanded and each of its columns k
+    looked up in the other row by binary search over row-major keys, so the work is the sum
+    over the mask of min(|A(i,:)|, |B'(j,:)|) searches, never the products outside the mask.
+    Matches are reduced per mask entry in order of k (``any`` takes the smallest k)."""
+    mult, add = semiring.binaryop, semiring.monoid
+    nrows, ncols, t = A.nrows, B.ncols, semiring.return_type
+    BT = transpose(B)
+    M = mask.data
+    mrows, mcols = row_ids(M.indptr, M.nrows), M.indices
+    if not mask.structural:
+        keep = M.values != 0 if M.values.dtype.kind != "b" else M.values
+        mrows, mcols = mrows[keep], mcols[keep]
+    inner = A.ncols
+    adeg, bdeg = np.diff(A.indptr), np.diff(BT.indptr)
+    la, lb = adeg[mrows], bdeg[mcols]
+    a_short = la <= lb
+    work = np.where(a_short, la, lb)
+    a_keys = linear_keys(row_ids(A.indptr, nrows), A.indices, inner)
+    b_keys = linear_keys(row_ids(BT.indptr, ncols), BT.indices, inner)
+    out_e, out_v = [], []
+    bounds = np.cumsum(work)
+    e0 = 0
+    while e0 < mrows.shape[0]:
+        base = bounds[e0 - 1] if e0 else 0
+        e1 = max(int(np.searchsorted(bounds, base + _CHUNK, side="right")), e0 + 1)
+        e1 = min(e1, mrows.shape[0])
+        pairs = [_dot_pairs(np.flatnonzero(a_short[e0:e1]) + e0, mrows, mcols, work, A,
+                            BT, b_keys, inner, swap=False),
+                 _dot_pairs(np.flatnonzero(~a_short[e0:e1]) + e0, mcols, mrows, work, BT,
+                            A, a_keys, inner, swap=True)]
+        e = np.concatenate([p[0] for p in pairs])
+        pa = np.concatenate([p[1] for p in pairs])
+        pb = np.concatenate([p[2] for p in pairs])
+        e0 = e1
+        if e.shape[0] == 0:
+            continue
+        k = A.indices[pa]
+        order = np.lexsort((k, e))
+        e, pa, pb, k = e[order], pa[order], pb[order], k[order]
+        rows, cols = mrows[e], mcols[e]
+        z = cast(apply_binary(mult, A.values[pa], BT.values[pb], rows, k, k, cols), add.type)
+        starts = segment_starts(e)
+        out_e.append(e[starts])
+        out_v.append(segment_reduce(z, starts, add))
+    if not out_e:
+        return CSR(nrows, ncols, t, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
+                   np.zeros(0, t.np_type))
+    e = np.concatenate(out_e)
+    return CSR(nrows, ncols, t, indptr_from_rows(mrows[e], nrows), mcols[e],
+               np.concatenate(out_v))
+
+
+def _dot_pairs(es, short_rows, long_rows, work, S, L, l_keys, inner, swap):
+    """For mask entries ``es``: (entry, position in A, position in B') of every match, found
+    by expanding row short_rows[e] of S and searching row long_rows[e] of L."""
+    d = work[es]
+    total = int(d.sum())
+    if total == 0:
+        z = np.zeros(0, dtype=INDEX)
+        return z, z, z
+    e = np.repeat(es, d)
+    first = np.cumsum(d) - d
+    ps = np.repeat(S.indptr[short_rows[es]] - first, d) + np.arange(total, dtype=INDEX)
+    keys = long_rows[e].astype(INDEX) * INDEX(inner) + S.indices[ps]
+    pl = np.searchsorted(l_keys, keys)
+    pl_c = np.minimum(pl, max(l_keys.shape[0] - 1, 0))
+    hit = np.flatnonzero(l_keys[pl_c] == keys) if l_keys.shape[0] else np.zeros(0, INDEX)
+    e, ps, pl = e[hit], ps[hit], pl_c[hit]
+    return (e, pl, ps) if swap else (e, ps, pl)
 
 
 def _filter(C, mask):

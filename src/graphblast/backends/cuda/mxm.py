@@ -82,18 +82,36 @@ def _mxm_cusparse(A, B, semiring):
     return C
 
 
+# A mask entry whose intersection walks more than this many entries of its shorter list
+# is taken by a warp (gbk_mxm_dot_warp) instead of a thread.
+DOT_WARP_MIN_WORK = 32
+
+
 def _mxm_dot(A, B, semiring, mask):
+    """C<M> = A (+.x) B on the mask's entries only, each the sorted intersection of row i of A
+    and row j of B'.  The entries are binned by their work min(|A(i,:)|, |B'(j,:)|): a thread
+    each up to DOT_WARP_MIN_WORK, a warp each above (skewed graphs: a few entries hold most of
+    the work).  One synchronization for the bin's size, one for the result's."""
     M = mask.data
     t = semiring.monoid.return_type
     BT = transpose(B, config["transpose_cache"])
-    (fn,) = jit.kernels(*programs.dot(semiring, A.dtype, B.dtype)).fns
+    k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, B.dtype)).fns
     nm = M.nvals
     vals = cp.empty(nm, dtype=t.np_type)
     flags = cp.empty(nm, dtype=cp.uint8)
     if nm:
-        jit.launch(fn, nm, (i64(nm), M.indptr, i64(M.nrows), M.indices, M.values,
-                            np.int32(programs.mask_kind(mask)), A.indptr, A.indices, A.values,
-                            BT.indptr, BT.indices, BT.values, vals, flags))
+        mrows = blocks.row_ids(M)
+        work = cp.minimum(A.indptr[mrows + 1] - A.indptr[mrows],
+                          BT.indptr[M.indices + 1] - BT.indptr[M.indices])
+        long_e = cp.flatnonzero(work > DOT_WARP_MIN_WORK)
+        del mrows, work
+        common = (M.indptr, i64(M.nrows), M.indices, M.values,
+                  np.int32(programs.mask_kind(mask)), A.indptr, A.indices, A.values,
+                  BT.indptr, BT.indices, BT.values, vals, flags)
+        jit.launch(k_thread, nm, (i64(nm),) + common + (i64(DOT_WARP_MIN_WORK),))
+        nlong = long_e.shape[0]
+        if nlong:
+            jit.launch_warps(k_warp, nlong, (i64(nlong), long_e) + common)
     return blocks.compact_entries(M, flags, dtype=t, values=vals)
 
 

@@ -112,40 +112,123 @@ def mask_kind(mask):
     return t.np_type.itemsize + (16 if t.is_float else 0)
 
 
-def mv(kind, semiring, m_type, u_type, vfirst, push):
-    """mxv/vxm kernels.  kind "small": the one-block kernel; "general": pull (scatter, pull),
-    push (fill, push) or push with ``any`` (winners, values), and the mask bitmap kernel."""
+def _mv_adapters(semiring, m_type, u_type, vfirst):
     monoid = semiring.monoid
+    a, b = (u_type, m_type) if vfirst else (m_type, u_type)
+    mul = jit.mult_adapter(semiring.binaryop, a, b, monoid.return_type)
+    mon = jit.monoid_adapter(monoid)
+    return mul, mon, f"{mul.name}, {mon.name}, {m_type.c_type}, {u_type.c_type}, {_TF[vfirst]}"
 
+
+def _mv_key(name, semiring, m_type, u_type, vfirst, *rest):
+    return (name, jit.op_key(semiring.binaryop), semiring.monoid, m_type, u_type, vfirst) + rest
+
+
+def mv_small(semiring, m_type, u_type, vfirst, push):
+    """The one-block mxv/vxm of small matrices (spmv.cuh)."""
     def build():
-        a, b = (u_type, m_type) if vfirst else (m_type, u_type)
-        mul = jit.mult_adapter(semiring.binaryop, a, b, monoid.return_type)
-        mon = jit.monoid_adapter(monoid)
-        args = f"{mul.name}, {mon.name}, {m_type.c_type}, {u_type.c_type}, {_TF[vfirst]}"
-        if kind == "small":
-            names = [f"gbk_mv_small<{args}, {_TF[push]}>"]
-        elif push and monoid.parent.name == "any":
-            names = ["gbk_push_any_winners", f"gbk_push_any_values<{args}>"]
-        elif push:
-            names = [f"gbk_fill_empty<{mon.name}>", f"gbk_spmspv_push<{args}>"]
-        else:
-            names = [f"gbk_scatter<{u_type.c_type}>", f"gbk_spmv_pull<{args}>"]
-        if kind != "small":
-            names.append("gbk_mask_bitmap")
-        return jit.Program(["spmv.cuh"], [mul, mon], names)
+        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
+        return jit.Program(["spmv.cuh"], [mul, mon], [f"gbk_mv_small<{args}, {_TF[push]}>"])
+    return _mv_key("mv_small", semiring, m_type, u_type, vfirst, push), build
 
-    return (kind, jit.op_key(semiring.binaryop), monoid, m_type, u_type, vfirst, push), build
+
+def _idx(idx32):
+    return "int" if idx32 else "long long"
+
+
+def pull(semiring, m_type, u_type, vfirst, idx32):
+    """Pull (SpMV): the light rows by groups of lanes, the heavy rows by blocks."""
+    def build():
+        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
+        args += f", {_idx(idx32)}"
+        return jit.Program(["spmv.cuh"], [mul, mon],
+                           [f"gbk_pull<{args}>", f"gbk_pull_heavy<{args}>"])
+    return _mv_key("pull", semiring, m_type, u_type, vfirst, idx32), build
+
+
+# Push's reduction (spmspv.cuh): the first claim of an `any` whose product is a constant;
+# the smallest k of any other `any`; an atomic fold for every other monoid.
+PUSH_FIRST, PUSH_SMALLEST, PUSH_FOLD = 0, 1, 2
+
+
+def push(semiring, m_type, u_type, vfirst, idx32, mode):
+    """Push (SpMSpV): pass 1 (light, heavy), and pass 2 (light, heavy) for PUSH_SMALLEST, or
+    the gather and the scratch fill for PUSH_FOLD."""
+    def build():
+        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
+        args += f", {_idx(idx32)}, {mode}"
+        names = [f"gbk_push<{args}, 1>", f"gbk_push_heavy<{args}, 1>"]
+        if mode == PUSH_SMALLEST:
+            names += [f"gbk_push<{args}, 2>", f"gbk_push_heavy<{args}, 2>"]
+        if mode == PUSH_FOLD:
+            names += [f"gbk_push_gather<{mon.name}>", f"gbk_fill_empty<{mon.name}>"]
+        return jit.Program(["spmspv.cuh"], [mul, mon], names)
+    return _mv_key("push", semiring, m_type, u_type, vfirst, idx32, mode), build
+
+
+# -- vector formats (vector.cuh) -------------------------------------------------------------
+
+def vector_kernel(name, dtype):
+    """list_to_bitmap, dense_to_list, write_list or write_dense for values of ``dtype``."""
+    return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
+
+
+def list_degrees():
+    return _one(("list_degrees",), ["vector.cuh"], ["gbk_list_degrees"])
+
+
+def assign_scalar(kind, dtype, accum):
+    """Scalar assign into a bitmap under a mask list ("list") or a dense mask ("dense"),
+    with an accumulator (a typed binary op) or none."""
+    def build():
+        ads = []
+        acc = "gbk::no_accum"
+        if accum is not None:
+            ad = jit.mult_adapter(accum, dtype, dtype, dtype)
+            ads, acc = [ad], ad.name
+        return jit.Program(["vector.cuh"], ads, [f"gbk_assign_{kind}<{dtype.c_type}, {acc}>"])
+    return ("assign_scalar", kind, dtype, None if accum is None else jit.op_key(accum)), build
+
+
+_EWISE_KIND = {"mult": 0, "add": 1, "union": 2}
+
+
+def ewise_dense(kind, op, a_type, b_type, z_type):
+    def build():
+        ad = jit.zip_adapter(kind, op, a_type, b_type, z_type)
+        return jit.Program(["vector.cuh"], [ad], [
+            f"gbk_ewise_dense<{ad.name}, {a_type.c_type}, {b_type.c_type}, "
+            f"{_EWISE_KIND[kind]}>"])
+    return ("ewise_dense", kind, jit.op_key(op), a_type, b_type, z_type), build
+
+
+def map_dense(op, a_type, extra):
+    """apply on a dense vector (see :func:`map_op` for ``extra``)."""
+    def build():
+        ad = jit.map_adapter(op, a_type, extra)
+        return jit.Program(["vector.cuh"], [ad], [f"gbk_map_dense<{ad.name}, {a_type.c_type}>"])
+    return ("map_dense", jit.op_key(op), extra, a_type), build
+
+
+def select_dense(op, a_type):
+    def build():
+        ad = jit.map_adapter(op, a_type, None)
+        return jit.Program(["vector.cuh"], [ad],
+                           [f"gbk_select_dense<{ad.name}, {a_type.c_type}>"])
+    return ("select_dense", jit.op_key(op), a_type), build
 
 
 def dot(semiring, a_type, b_type):
-    """Masked SpGEMM by dot products over the mask's entries."""
+    """Masked SpGEMM by dot products over the mask's entries: a thread per entry with little
+    work, a warp per entry with much (binned by the launcher)."""
     monoid = semiring.monoid
 
     def build():
         mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, monoid.return_type)
         mon = jit.monoid_adapter(monoid)
+        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}"
         return jit.Program(["masked_spgemm.cuh"], [mul, mon], [
-            f"gbk_mxm_dot<{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}>"])
+            f"gbk_mxm_dot<{args}>", f"gbk_mxm_dot_warp<{args}>"])
     return ("dot", jit.op_key(semiring.binaryop), monoid, a_type, b_type), build
 
 

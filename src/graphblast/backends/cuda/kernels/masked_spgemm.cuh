@@ -5,15 +5,24 @@
 #include "common.cuh"
 #include "reduce.cuh"
 
+#define GBK_DOT_NONE 9223372036854775807LL
+
+// Load balance: the launcher bins the mask entries by their work min(|A(i,:)|, |B'(j,:)|).
+// gbk_mxm_dot takes every entry whose work is at most `long_min` with one thread;
+// gbk_mxm_dot_warp takes the others (listed in `long_e`) with one warp each, its lanes
+// striding over the shorter list and binary-searching the longer one.
+
 // One thread per mask entry (i, j); walks the shorter of the two lists and finds each of its
 // k in the longer one by a binary search that only moves forward (mkind: see gbk::mask_value).
-// out[e]/flag[e] are the value and presence of C(i, j) for mask entry e.
+// out[e]/flag[e] are the value and presence of C(i, j) for mask entry e.  Entries with more
+// work than long_min are left to the warp kernel (flag 0 here, set there).
 template <class Mul, class M, class A, class B>
 __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_indptr, idx_t nrows, const idx_t* m_idx,
                             const void* m_vals, int mkind, const idx_t* a_indptr,
                             const idx_t* a_idx,
                             const A* a_vals, const idx_t* bt_indptr, const idx_t* bt_idx,
-                            const B* bt_vals, typename M::t* out, unsigned char* flag) {
+                            const B* bt_vals, typename M::t* out, unsigned char* flag,
+                            idx_t long_min) {
     typedef typename M::t T;
     Mul mul(0);
     for (idx_t e = gbk::global_id(); e < nm; e += gbk::grid_size()) {
@@ -24,6 +33,8 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_indptr, idx_t nrows, const 
         idx_t pa = a_indptr[i], ea = a_indptr[i + 1];
         idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
         if (pa == ea || pb == eb) continue;
+        idx_t work = (ea - pa) < (eb - pb) ? (ea - pa) : (eb - pb);
+        if (work > long_min) continue;
         T acc = M::identity();
         bool have = false;
         bool a_short = (ea - pa) <= (eb - pb);
@@ -43,6 +54,71 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_indptr, idx_t nrows, const 
             if (M::is_any || gbk::reached_terminal<M>(acc)) break;
         }
         if (have) {
+            out[e] = acc;
+            flag[e] = 1;
+        }
+    }
+}
+
+// One warp per listed mask entry e = long_e[w] (an entry the thread kernel skipped; its mask
+// value was checked there, so flag[e] is 0 unless this finds a match).  Lane l takes the
+// entries l, l + 32, ... of the shorter list and binary-searches each in the longer one; the
+// lanes' partial results are folded into lane 0.  `any` keeps the match of the smallest k,
+// as the thread kernel and the CPU backend do.
+template <class Mul, class M, class A, class B>
+__global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_indptr,
+                                 idx_t nrows, const idx_t* m_idx, const void* m_vals, int mkind,
+                                 const idx_t* a_indptr, const idx_t* a_idx, const A* a_vals,
+                                 const idx_t* bt_indptr, const idx_t* bt_idx,
+                                 const B* bt_vals, typename M::t* out, unsigned char* flag) {
+    typedef typename M::t T;
+    Mul mul(0);
+    for (idx_t w = gbk::global_warp(); w < nlong; w += gbk::warp_count()) {
+        idx_t e = long_e[w];
+        if (!gbk::mask_value(m_vals, e, mkind)) continue;  // the same for the whole warp
+        idx_t i = gbk::row_of(m_indptr, nrows, e);
+        idx_t j = m_idx[e];
+        idx_t pa = a_indptr[i], ea = a_indptr[i + 1];
+        idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
+        bool a_short = (ea - pa) <= (eb - pb);
+        idx_t ps = a_short ? pa : pb, es = a_short ? ea : eb;
+        idx_t pl = a_short ? pb : pa, el = a_short ? eb : ea;
+        const idx_t* s_idx = a_short ? a_idx : bt_idx;
+        const idx_t* l_idx = a_short ? bt_idx : a_idx;
+        T acc = M::identity();
+        bool have = false;
+        idx_t first = GBK_DOT_NONE;
+        for (idx_t q = ps + gbk::lane(); q < es; q += 32) {
+            idx_t k = s_idx[q];
+            idx_t at = gbk::lower_bound(l_idx, pl, el, k);
+            if (at == el || l_idx[at] != k) continue;
+            pl = at;  // this lane's next k is larger: search from here
+            idx_t ia = a_short ? q : at, ib = a_short ? at : q;
+            T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
+            if (M::is_any) {
+                acc = z;
+                first = k;
+                have = true;
+                break;
+            }
+            acc = have ? M::combine(acc, z) : z;
+            have = true;
+            if (gbk::reached_terminal<M>(acc)) break;
+        }
+        if (M::is_any) {
+            for (int d = 16; d > 0; d >>= 1) {
+                T o = gbk::shfl_down(acc, d);
+                idx_t of = gbk::shfl_down(first, d);
+                if (of < first) {
+                    first = of;
+                    acc = o;
+                }
+            }
+            have = first != GBK_DOT_NONE;
+        } else {
+            gbk::warp_fold<M>(acc, have);
+        }
+        if (gbk::lane() == 0 && have) {
             out[e] = acc;
             flag[e] = 1;
         }
