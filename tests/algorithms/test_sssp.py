@@ -142,3 +142,50 @@ def test_gap_graphs(device, rng, kind, scale, gap_graph):
         dist = sssp(A, source)
         assert dist.dtype.name == "INT64"  # GAP's weights are INT32 (1..255)
         np.testing.assert_array_equal(dense(dist), dijkstra(M, indices=source))
+
+
+@pytest.mark.parametrize("method", ["delta", "bellman-ford", "auto"])
+@pytest.mark.parametrize("dtype", ["BOOL", "INT8", "UINT16", "INT64", "UINT64", "FP32", "FP64"])
+def test_methods_agree_with_dijkstra(device, rng, monkeypatch, method, dtype):
+    """Every method and weight type; "auto" switched to delta-stepping after 2 rounds."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("graphblast.algorithms.sssp"),
+                        "SWITCH_ROUNDS", 2)
+    M = random_weighted(rng, 300, 0.02, directed=True, low=0, high=20, integer=True)
+    if dtype == "BOOL":
+        M.data = (M.data > 5).astype(np.float64)
+    A = to_matrix(M, device, dtype)
+    ref = dijkstra(M, indices=7) if dtype != "BOOL" else dijkstra(
+        sp.csr_array((np.where(M.data > 0, 1.0, 0.0), M.indices, M.indptr), shape=M.shape),
+        indices=7)
+    for delta in (None, 1, 3.5 if dtype.startswith("FP") else 7):
+        np.testing.assert_allclose(dense(sssp(A, 7, method=method, delta=delta)), ref,
+                                   rtol=1e-5)
+
+
+@pytest.mark.parametrize("side", [30, 64])
+def test_grid_long_diameter(device, rng, side):
+    """A weighted grid (hop diameter 2 * side): "auto" switches to delta-stepping."""
+    n = side * side
+    r = np.arange(n).reshape(side, side)
+    rows = np.concatenate([r[:, :-1].ravel(), r[:-1, :].ravel()])
+    cols = np.concatenate([r[:, 1:].ravel(), r[1:, :].ravel()])
+    w = rng.uniform(0.1, 5.0, rows.shape[0])
+    M = sp.csr_array((np.concatenate([w, w]), (np.concatenate([rows, cols]),
+                                               np.concatenate([cols, rows]))), shape=(n, n))
+    A = to_matrix(M, device)
+    ref = dijkstra(M, indices=0)
+    for method in ("auto", "delta"):
+        np.testing.assert_allclose(dense(sssp(A, 0, method=method)), ref, rtol=1e-12)
+
+
+def test_method_arguments(device):
+    A = to_matrix(sp.csr_array(np.array([[0, -1.0], [0, 0]])), device)
+    with pytest.raises(InvalidValue, match="delta-stepping"):
+        sssp(A, 0, negative_weights=True, method="delta")
+    assert dense(sssp(A, 0, negative_weights=True)).tolist() == [0, -1]
+    with pytest.raises(InvalidValue, match="method"):
+        sssp(A, 0, method="dijkstra")
+    with pytest.raises(InvalidValue, match="delta"):
+        sssp(A, 0, negative_weights=True, delta=0)

@@ -1,6 +1,7 @@
-"""Single-source shortest paths by Bellman-Ford over the (min, +) semiring."""
+"""Single-source shortest paths: Bellman-Ford over the (min, +) semiring, delta-stepping
+(LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
-from graphblast import Vector, binary, semiring
+from graphblast import Vector, binary, monoid, select, semiring
 from graphblast.dtypes import INT64, UINT64
 from graphblast.exceptions import InvalidValue
 
@@ -20,22 +21,67 @@ def _distance_type(dtype):
     return INT64
 
 
-def sssp(A, source, *, negative_weights=False):
-    """Shortest-path distances from ``source`` (Bellman-Ford, only improved vertices active).
+# method="auto": Bellman-Ford for at most this many rounds (scale-free graphs finish well
+# within it), then delta-stepping from the distances found so far.
+SWITCH_ROUNDS = 32
+
+
+def _relax(frontier, A, dist, min_plus):
+    """Relax the out-edges of ``frontier``; return the vertices improved (strictly shorter,
+    or reached first) with their new distances, already written to ``dist``."""
+    t = frontier.vxm(A, min_plus).new()
+    improved = t.dup(mask=~t.ewise_mult(dist, binary.ge).new().V)
+    dist(improved.S) << improved
+    return improved
+
+
+def _band(dist, lo, hi):
+    """The entries of ``dist`` in [lo, hi)."""
+    return dist.select(select.valuege, lo).new().select(select.valuelt, hi).new()
+
+
+def _delta_stepping(A, dist, delta, min_plus):
+    """Buckets of width ``delta`` in order: light edges (<= delta) until the bucket settles,
+    then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start)."""
+    light = A.select(select.valuele, delta).new()
+    heavy = A.select(select.valuegt, delta).new()
+    lo = dist.reduce(monoid.min).new().value
+    while lo is not None:
+        frontier = _band(dist, lo, lo + delta)
+        while frontier.nvals:
+            frontier = _band(_relax(frontier, light, dist, min_plus), lo, lo + delta)
+        _relax(_band(dist, lo, lo + delta), heavy, dist, min_plus)
+        lo = dist.select(select.valuege, lo + delta).new().reduce(monoid.min).new().value
+    return dist
+
+
+def _default_delta(A, dtype):
+    """Meyer and Sanders' width for random weights: the largest weight over the average
+    degree (at least 1 for integer weights)."""
+    heaviest = A.reduce_scalar(monoid.max).new().value or 1
+    delta = float(heaviest) * A.nrows / max(A.nvals, 1)
+    return delta if dtype.np_type.kind == "f" else max(1, int(delta))
+
+
+def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
+    """Shortest-path distances from ``source``.
 
     Definition: ``dist[v]`` is the smallest total weight of a path ``source -> ... -> v``,
     where ``A[i, j]`` is the weight of the edge ``i -> j`` (an explicit zero is an edge of
     weight 0).  ``dist[source] == 0`` unless a negative cycle runs through it.
 
-    Each round relaxes the out-edges of the vertices whose distance fell in the previous
-    round, and keeps as the next frontier only the vertices it improves::
+    Bellman-Ford relaxes, each round, the out-edges of the vertices whose distance fell in the
+    round before, and keeps as the next frontier only the vertices it improves::
 
         t         = frontier min.+ A
         frontier  = t<!(t >= dist), replace>        # strictly shorter, or first reached
         dist<frontier> = frontier
 
-    Without negative cycles every shortest path has at most ``n - 1`` edges, so round ``n``
-    finds nothing to improve; a frontier still alive after ``n`` rounds proves a negative cycle.
+    It needs about as many rounds as the hop diameter: few on scale-free graphs, thousands on
+    grids and road graphs.  Delta-stepping (Meyer and Sanders; LAGraph's
+    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta)``
+    in order: the light edges (weight ``<= delta``) are relaxed from the bucket until it no
+    longer changes, then the heavy ones once; empty buckets are skipped.
 
     Parameters
     ----------
@@ -45,8 +91,15 @@ def sssp(A, source, *, negative_weights=False):
     source : int
         Start vertex, ``0 <= source < A.nrows``.
     negative_weights : bool, default False
-        Allow negative weights.  By default they raise, since they usually mean a mistake and
-        they make the search pay for negative-cycle detection (up to ``n`` rounds).
+        Allow negative weights (Bellman-Ford only).  By default they raise, since they usually
+        mean a mistake and they make the search pay for negative-cycle detection.
+    method : {"auto", "bellman-ford", "delta"}, default "auto"
+        "auto" runs Bellman-Ford and, if it has not finished after ``SWITCH_ROUNDS`` (32)
+        rounds - a long-diameter graph - continues with delta-stepping from the distances
+        found so far.  Negative weights always use Bellman-Ford.
+    delta : float, optional
+        Bucket width for delta-stepping; by default the largest weight divided by the average
+        degree (Meyer and Sanders), at least 1 for integer weights.
 
     Returns
     -------
@@ -59,15 +112,18 @@ def sssp(A, source, *, negative_weights=False):
     TypeError, DimensionMismatch, IndexOutOfBound
         For a non-Matrix, a non-square ``A`` or a bad ``source`` (see :func:`bfs`).
     InvalidValue
-        If ``A`` holds NaN, or negative weights without ``negative_weights=True``.
+        If ``A`` holds NaN, negative weights without ``negative_weights=True``, negative
+        weights with ``method="delta"``, a bad ``method`` or a ``delta`` that is not > 0.
     NegativeCycle
         If a negative cycle is reachable from ``source`` (a subclass of InvalidValue).
 
     Notes
     -----
-    Cost: a round costs the out-edges of its frontier; with non-negative weights a vertex
-    re-enters the frontier only when its distance falls, at most ``n - 1`` rounds in all and
-    usually about as many as the hop diameter.  Worst case ``O(n m)``, as Bellman-Ford.
+    Cost: a Bellman-Ford round costs the out-edges of its frontier, a vertex re-entering it
+    only when its distance falls; worst case ``O(n m)``.  Delta-stepping costs per bucket a
+    few light rounds over the bucket's out-edges plus one heavy round, and ``O(n)`` per bucket
+    for selecting it: its round count is about ``max dist / delta`` times a few, independent
+    of the hop diameter.
 
     Examples
     --------
@@ -79,6 +135,13 @@ def sssp(A, source, *, negative_weights=False):
     n = _validate.square_matrix(A, "sssp")
     source = _validate.source_vertex(source, n, "sssp")
     negative_weights = _validate.flag(negative_weights, "negative_weights", "sssp")
+    method = _validate.choice(method, "method", ("auto", "bellman-ford", "delta"), "sssp")
+    if negative_weights and method == "delta":
+        raise InvalidValue("sssp: delta-stepping needs non-negative weights; use "
+                           "method='bellman-ford' (or 'auto') with negative_weights=True")
+    if delta is not None:
+        delta = _validate.real_in_range(delta, "delta", "sssp", low=0, high=float("inf"),
+                                        low_open=True)
     _validate.edge_weights(
         A, "sssp", allow_negative=negative_weights,
         negative_hint="pass negative_weights=True to allow them (negative cycles then raise "
@@ -88,13 +151,13 @@ def sssp(A, source, *, negative_weights=False):
     min_plus = semiring.min_plus[dtype]
     dist = Vector.from_coo([source], [0], dtype, size=n, device=A.device)
     frontier = dist.dup()
-    for _ in range(n):
-        t = frontier.vxm(A, min_plus).new()
-        no_gain = t.ewise_mult(dist, binary.ge).new()
-        frontier(~no_gain.V, replace=True) << t
+    rounds = {"bellman-ford": n, "delta": 0}.get(method, n if negative_weights else SWITCH_ROUNDS)
+    for _ in range(min(rounds, n)):
+        frontier = _relax(frontier, A, dist, min_plus)
         if not frontier.nvals:
             return dist
-        dist(frontier.S) << frontier
+    if rounds < n:
+        return _delta_stepping(A, dist, delta or _default_delta(A, dtype), min_plus)
     raise NegativeCycle(
         f"sssp: a negative-weight cycle is reachable from vertex {source}, so shortest "
         f"distances are unbounded (still improving after {n} rounds); remove the cycle or "
