@@ -14,8 +14,10 @@ import threading
 _DEFAULTS = {
     # mxv/vxm traversal: "auto", "push" (SpMSpV over the frontier) or "pull" (SpMV)
     "direction": "auto",
-    # push is chosen when its estimated work is below this fraction of pull's
+    # push is chosen when its work is below this fraction of pull's (Beamer's 1 / alpha)
     "direction_switch": 0.1,
+    # after a pull, push again once the vector holds fewer than 1 / beta of the outputs
+    "direction_beta": 18.0,
     # masked SpMV: "auto", "first" (visit only rows the mask allows) or "last"
     "mask_first": "auto",
     # SpMV load balancing on the GPU: "auto", "merge_path" or "row_split"
@@ -60,8 +62,9 @@ class Config:
                            f"{', '.join(sorted(self._values))}")
         if key in _CHOICES and value not in _CHOICES[key]:
             raise ValueError(f"{key} must be one of {sorted(_CHOICES[key])}, got {value!r}")
-        if key == "direction_switch" and not (isinstance(value, (int, float)) and value > 0):
-            raise ValueError(f"direction_switch must be a positive number, got {value!r}")
+        if key in ("direction_switch", "direction_beta") and not (
+                isinstance(value, (int, float)) and value > 0):
+            raise ValueError(f"{key} must be a positive number, got {value!r}")
         if key == "transpose_cache" and not isinstance(value, bool):
             raise ValueError(f"transpose_cache must be True or False, got {value!r}")
         if key == "device" and value is not None:

@@ -17,21 +17,48 @@ def _log(decision, choice, reason):
     return choice, reason
 
 
-def direction(push_work, pull_work, *, previous=None):
+def direction(push_work, pull_work, nu=None, n=None, *, previous=None, forced=None):
     """Push (expand the vector's entries) or pull (visit every allowed row) for mxv/vxm.
 
-    ``push_work`` is the exact number of products push makes (the vector's degree sum);
-    ``pull_work`` the entries pull visits.  Push wins when it does less than
-    ``config["direction_switch"]`` of pull's work.  Hysteresis: once pulling, stay until push
-    is cheaper by twice that margin, so alternating frontiers do not flap.
+    Beamer's direction optimization, for any semiring.  ``push_work`` is the exact number of
+    products push makes (the vector's degree sum, summed on the device); ``pull_work`` the
+    entries pull may visit (the matrix's entries in the rows the mask allows).  Push wins
+    when it does at most ``config["direction_switch"]`` (1/alpha) of pull's work.
+    Hysteresis: after a pull (``previous``), the next step pushes again only once the vector
+    has fewer than ``n / config["direction_beta"]`` of the ``n`` outputs' entries, so that
+    a frontier that grows and shrinks does not flap.
     """
-    forced = config["direction"]
+    forced = forced or config["direction"]
     if forced != "auto":
         return _log("direction", forced, "forced by gb.config")
     switch = config["direction_switch"]
-    if previous == "pull":
-        switch = switch / 2
+    if previous == "pull" and nu is not None and n:
+        beta = config["direction_beta"]
+        if nu * beta >= n:
+            return _log("direction", "pull", f"after a pull, vector entries {nu} >= "
+                                              f"{n} / {beta:g}")
+        return _log("direction", "push", f"after a pull, vector entries {nu} < {n} / {beta:g}")
     if push_work <= switch * pull_work:
         return _log("direction", "push",
-                    f"push work {push_work} <= {switch:g} x pull work {pull_work}")
-    return _log("direction", "pull", f"push work {push_work} > {switch:g} x pull work {pull_work}")
+                    f"push work {push_work} <= {switch:g} x pull work {pull_work:.0f}")
+    return _log("direction", "pull",
+                f"push work {push_work} > {switch:g} x pull work {pull_work:.0f}")
+
+
+# Vectors up to this size may always be held as a bitmap on the GPU (n bytes of presence and
+# n values: 2.25 GiB for an FP64 vector of 2^28 entries); larger ones only when dense enough.
+BITMAP_ALWAYS = 1 << 28
+BITMAP_DENSITY = 1 / 16
+
+
+def vector_format(size, nvals):
+    """"bitmap" or "sparse" for a vector about to be updated in place on the GPU (``nvals``:
+    its entry count if the host knows it, else None)."""
+    if size <= BITMAP_ALWAYS:
+        return _log("vector format", "bitmap", f"size {size} <= {BITMAP_ALWAYS}")
+    if nvals is not None and nvals >= BITMAP_DENSITY * size:
+        return _log("vector format", "bitmap",
+                    f"{nvals} entries >= {BITMAP_DENSITY:g} of size {size}")
+    return _log("vector format", "sparse",
+                f"size {size} > {BITMAP_ALWAYS} and entries {nvals} below "
+                f"{BITMAP_DENSITY:g} of it (or not known)")

@@ -139,7 +139,11 @@ def _template_programs(kinds):
     """Every kernel template, for every typed monoid and every type."""
     from graphblast.backends.cuda import programs
     from graphblast.dtypes import ALL_TYPES
+    from graphblast.dtypes import BOOL
     from graphblast.ops import binary, semiring
+    from graphblast.ops import select as select_ops
+
+    select_ge = select_ops.valuene
 
     progs = []
     by_monoid = {}
@@ -149,11 +153,14 @@ def _template_programs(kinds):
         s = by_monoid.get(m) or SimpleNamespace(monoid=m, binaryop=binary.first[m.type])
         t = s.binaryop.type
         t2 = s.binaryop.type2
+        mode = (programs.PUSH_FOLD if m.parent.name != "any" else programs.PUSH_SMALLEST)
         progs += [
-            programs.mv("general", s, t, t2, False, False)[1](),
-            programs.mv("general", s, t2, t, True, True)[1](),
-            programs.mv("small", s, t2, t, True, False)[1](),
-            programs.mv("small", s, t, t2, False, True)[1](),
+            programs.pull(s, t, t2, False, True)[1](),
+            programs.pull(s, t2, t, True, False)[1](),
+            programs.push(s, t2, t, True, True, mode)[1](),
+            programs.push(s, t, t2, False, False, mode)[1](),
+            programs.mv_small(s, t2, t, True, False)[1](),
+            programs.mv_small(s, t, t2, False, True)[1](),
             programs.dot(s, t, t2)[1](),
             programs.reduce_segments(m, m.type, True)[1](),
             programs.reduce_segments(m, m.type, False)[1](),
@@ -168,12 +175,24 @@ def _template_programs(kinds):
                       programs.ewise("add", plus, t, t, plus.return_type, vec)[1](),
                       programs.ewise("union", plus, t, t, plus.return_type, vec)[1](),
                       programs.map_op(binary.first[t], t, "right", vec)[1]()]
+        progs += [programs.vector_kernel(name, t)[1]() for name in (
+            "list_to_bitmap", "dense_to_list", "write_list", "write_dense")]
+        progs += [programs.assign_scalar("list", t, None)[1](),
+                  programs.assign_scalar("dense", t, plus)[1](),
+                  programs.ewise_dense("mult", plus, t, t, plus.return_type)[1](),
+                  programs.ewise_dense("union", plus, t, t, plus.return_type)[1](),
+                  programs.map_dense(binary.first[t], t, "right")[1](),
+                  programs.select_dense(select_ge[t], t)[1]()]
         progs += [programs.merge_kept(t)[1](), programs.compact_dense(t)[1](),
                   programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
         progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair
                                      else semiring.any_pair[t], t, t)[1]())
     for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends", "gbk_csr_unsorted"):
         progs.append(programs.structure(name)[1]())
+    progs.append(programs.list_degrees()[1]())
+    # the any_pair push (a constant product): BFS's step
+    progs.append(programs.push(semiring.any_pair[BOOL], BOOL, BOOL, True, True,
+                               programs.PUSH_FIRST)[1]())
     return progs
 
 

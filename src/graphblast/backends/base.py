@@ -30,7 +30,7 @@ class CSR:
     """A sparse matrix in compressed sparse row form on one device."""
 
     __slots__ = ("nrows", "ncols", "dtype", "indptr", "indices", "values", "_transpose",
-                 "__weakref__")
+                 "_view", "__weakref__")
 
     def __init__(self, nrows, ncols, dtype, indptr, indices, values):
         self.nrows = nrows
@@ -40,6 +40,7 @@ class CSR:
         self.indices = indices
         self.values = values
         self._transpose = None
+        self._view = None  # a backend's traversal form of the matrix, built on first use
 
     @property
     def nvals(self):
@@ -226,6 +227,16 @@ class Backend:
         Where the mask allows: Z's entries (and no entry where Z has none).  Where it does
         not: C's entries, or nothing when ``replace``.  Z already has C's type."""
         raise NotImplementedError
+
+    def mask_write_into(self, owner, C, Z, mask: Optional[MaskArg], replace: bool):
+        """:meth:`mask_write` where ``C`` is the storage of the collection ``owner``: a backend
+        may then update ``C`` in place (see :meth:`adopt`) and return it."""
+        return self.mask_write(C, Z, mask, replace)
+
+    def adopt(self, data, owner):
+        """``data`` as it becomes the storage of the collection ``owner``.  A backend that
+        updates storage in place records here who may do so; storage is otherwise immutable."""
+        return data
 
     def assign_region(self, C, Z, rows: IndexArg, cols: Optional[IndexArg]):
         """C with the region rows x cols replaced by Z (Z has the region's shape): entries of

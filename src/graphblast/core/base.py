@@ -68,7 +68,7 @@ class Collection:
     ndim = None
 
     def _set_data(self, data):
-        self._data = data
+        self._data = self._backend.adopt(data, self)
 
     @property
     def dtype(self):

@@ -151,7 +151,7 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
         Z = backend.ewise_add(C, T, accum, out_dtype=target.dtype)
     else:
         Z = _cast(backend, T, target.dtype)
-    target._set_data(backend.mask_write(C, Z, maskarg, replace))
+    target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
 
 
 def _cast(backend, data, dtype):
@@ -201,10 +201,35 @@ def update(target, value, mask=None, accum=None, replace=False):
                             f"{type(target).__name__}")
         return evaluate(target, value._as_expr(), mask, accum, replace)
     if isinstance(value, Scalar) or np.isscalar(value) or _is_0d(value):
+        if target.ndim == 1 and _assign_scalar_fast(target, value, mask, accum, replace):
+            return None
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
     raise TypeError(f"Assignment value must be an expression, Matrix, Vector or scalar, not "
                     f"{type(value).__name__}")
+
+
+def _assign_scalar_fast(target, value, mask, accum, replace):
+    """``v(mask, accum, replace) << scalar`` by the backend's own kernel where it has one
+    (the GPU updates a bitmap in place at the mask's entries); False to take the general
+    assign."""
+    from .scalar import Scalar
+
+    fast = getattr(target._backend, "assign_scalar", None)
+    if fast is None:
+        return False
+    s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+    if s.is_empty:
+        return False
+    if mask is not None:
+        mask = check_mask(mask, target)
+    accum_op = typed_accum(accum, target.dtype)
+    new = fast(target, target._data, s._value_as(target.dtype), _mask_arg(mask), accum_op,
+               replace)
+    if new is None:
+        return False
+    target._set_data(new)
+    return True
 
 
 def _is_0d(value):

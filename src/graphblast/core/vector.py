@@ -37,7 +37,7 @@ class Vector(Collection):
     @classmethod
     def _from_data(cls, data, backend, device, name=None):
         obj = cls.__new__(cls)
-        obj._data = data
+        obj._data = backend.adopt(data, obj)
         obj._backend = backend
         obj.device = device
         obj.name = name if name is not None else next_name("v")

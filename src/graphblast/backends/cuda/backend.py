@@ -5,12 +5,29 @@ import cupy as cp
 from ...config import config
 from ..base import Backend
 from . import apply as _apply
+from . import dense as _dense
 from . import ewise as _ewise
 from . import extract as _extract
 from . import mxm as _mxm
 from . import mxv as _mxv
 from . import storage as _storage
+from . import vectors as _vectors
 from .memory import guarded
+
+
+def _dense_first(dense_fn, list_fn):
+    """The dense-format kernel where it applies (see dense.py), else the list primitive."""
+    def primitive(*args, **kwargs):
+        out = dense_fn(*args, **kwargs)
+        return list_fn(*args, **kwargs) if out is NotImplemented else out
+    primitive.__name__ = list_fn.__name__
+    return primitive
+
+
+def _mask_write_into(owner, C, Z, mask, replace):
+    out = _dense.mask_write_into(owner, C, Z, mask, replace)
+    return _ewise.mask_write(C, Z, mask, replace) if out is NotImplemented else out
+
 
 # name -> implementation; each is wrapped per device by memory.guarded
 _PRIMITIVES = {
@@ -21,26 +38,28 @@ _PRIMITIVES = {
     "vector_from_coo": _storage.vector_from_coo,
     "matrix_to_coo": _storage.to_coo,
     "cast_matrix": _storage.cast_data,
-    "cast_vector": _storage.cast_data,
+    "cast_vector": _dense_first(_dense.cast_vector, _storage.cast_data),
     "vector_as_row": _storage.as_row,
     "vector_as_column": _storage.vector_as_column,
     "matrix_row_as_vector": _storage.from_row,
     "matrix_column_as_vector": _storage.matrix_column_as_vector,
     "full_like_pattern": _storage.full_like_pattern,
     "vector_full": _storage.vector_full,
+    "assign_scalar": _dense.assign_scalar,
+    "mask_write_into": _mask_write_into,
     "matrix_full": _storage.matrix_full,
     "mxm": _mxm.mxm,
     "mxv": _mxv.mxv,
     "vxm": _mxv.vxm,
     "kronecker": _mxm.kronecker,
-    "ewise_add": _ewise.ewise_add,
-    "ewise_mult": _ewise.ewise_mult,
-    "ewise_union": _ewise.ewise_union,
-    "mask_write": _ewise.mask_write,
-    "apply": _apply.apply,
-    "select": _apply.select,
+    "ewise_add": _dense_first(_dense.ewise_add, _ewise.ewise_add),
+    "ewise_mult": _dense_first(_dense.ewise_mult, _ewise.ewise_mult),
+    "ewise_union": _dense_first(_dense.ewise_union, _ewise.ewise_union),
+    "mask_write": _dense_first(_dense.mask_write, _ewise.mask_write),
+    "apply": _dense_first(_dense.apply, _apply.apply),
+    "select": _dense_first(_dense.select, _apply.select),
     "reduce_rowwise": _apply.reduce_rowwise,
-    "reduce_scalar": _apply.reduce_scalar,
+    "reduce_scalar": _dense_first(_dense.reduce_scalar, _apply.reduce_scalar),
     "extract_matrix": _extract.extract_matrix,
     "extract_vector": _extract.extract_vector,
     "assign_region": _extract.assign_region,
@@ -87,6 +106,8 @@ class CUDABackend(Backend):
 
     def __repr__(self):
         return f"CUDABackend({self.name})"
+
+    adopt = staticmethod(_vectors.adopt)
 
     @staticmethod
     def to_host(array):

@@ -133,6 +133,37 @@ def _binary_call(op, xa, yb, pos="ai, aj, bi, bj"):
     return f"{f}()({xa}, {yb}, {pos})"
 
 
+_TF = ("false", "true")
+
+# Binary operators whose value ignores an operand: the kernels then load no value for it
+# (a pattern-only traversal reads no matrix values at all).
+_IGNORES_B = {"first"}
+_IGNORES_A = {"second", "any"}  # any(x, y) is y
+_IGNORES_BOTH = {"pair", "oneb"}
+
+
+def _reads(op):
+    """(reads its first operand's value, reads its second's) for a typed binary operator."""
+    name = op.parent.name
+    if op.position is not None or name in _IGNORES_BOTH:
+        return False, False
+    return name not in _IGNORES_A, name not in _IGNORES_B
+
+
+def reads_operands(op):
+    """(reads its first operand's value, reads its second's) for a typed (maybe swapped)
+    binary operator."""
+    base, swapped = _base_op(op)
+    a, b = _reads(base)
+    return (b, a) if swapped else (a, b)
+
+
+def constant_product(op):
+    """Whether a binary operator's value is the same for every pair of entries (pair)."""
+    base, _ = _base_op(op)
+    return base.parent.name in _IGNORES_BOTH and base.position is None
+
+
 def mult_adapter(op, a_type, b_type, z_type):
     """``z_t operator()(A a, B b, ai, aj, bi, bj)``: a binary operator on stored values of
     types ``a_type``/``b_type`` (cast to the operator's types first), its result cast to
@@ -142,7 +173,10 @@ def mult_adapter(op, a_type, b_type, z_type):
             f"{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
     x, y = _c(op.type), _c(op.type2)
     call = _binary_call(op, f"gbk::cast<{x}>(a)", f"gbk::cast<{y}>(b)")
+    reads_a, reads_b = reads_operands(op)
     src = (f"struct {name} {{\n    typedef {_c(z_type)} z_t;\n    typedef char param_t;\n"
+           f"    static constexpr bool reads_a = {_TF[reads_a]};\n"
+           f"    static constexpr bool reads_b = {_TF[reads_b]};\n"
            f"    __device__ {name}(param_t) {{}}\n"
            + _fn(f"z_t operator()({_c(a_type)} a, {_c(b_type)} b, idx_t ai, idx_t aj, "
                  "idx_t bi, idx_t bj)",

@@ -1,8 +1,18 @@
-"""Matrix-vector products on the GPU: mxv/vxm by pull (SpMV over the allowed rows) or push
-(SpMSpV from the vector's entries), as the planner chooses.
+"""Matrix-vector products on the GPU: mxv/vxm by pull (SpMV over the rows the mask allows) or
+push (SpMSpV from the vector's entries), as the planner chooses (``plan.direction``).
 
-Every product takes the mask and skips the outputs it excludes; such results are marked
-(blocks.under_mask) so that the write-back with ``replace`` costs nothing.
+vxm(u, A) pushes over A's rows and pulls over A' (cached transpose); mxv(A, u) the other way
+round.  Every input format is read as it is: pull reads the vector densely (a bitmap or full
+vector directly, a list scattered into a bitmap), push reads a list (a list directly, a dense
+vector compacted).  Results: pull makes a bitmap, push a list in claim order, the one-block
+kernel of small matrices a sorted list; their counts stay on the device (``vectors.py``).
+
+Synchronizations: none in the products themselves, except where the planner needs a count
+or a degree sum the host does not know yet (read together, one transfer); a BFS level whose
+``frontier.nvals`` was read pays nothing more.  The first use of a matrix in a traversal
+reads its degree statistics once (cached with the matrix).
+
+Results computed under a mask are marked, so the write-back with ``replace`` costs nothing.
 """
 
 import weakref
@@ -12,106 +22,322 @@ import numpy as np
 
 from ... import plan
 from ...config import config
-from ..base import SparseVector
-from . import blocks, jit, programs
+from . import jit, programs
 from .blocks import INDEX, i64
 from .storage import transpose
+from .vectors import (
+    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list, count_host_read,
+    dense_of,
+)
 
 # mxv/vxm with both dimensions of the matrix at most this go to the one-block kernel
 # (GBK_SMALL_N in spmv.cuh).
 SMALL = 1024
 
-# -- matrix-vector ---------------------------------------------------------------------------
+# Rows (pull) or frontier entries (push) longer than this are given a whole block each.
+HEAVY = 4096
+
+_INT32_MAX = 2**31 - 1
+
+
+# -- the matrix as the traversal kernels read it -----------------------------------------------
+
+class View:
+    """A CSR matrix prepared for traversal: 32-bit column indices where they fit, the rows
+    longer than HEAVY, and the lanes per row (the power of two nearest the average degree)."""
+
+    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "__weakref__")
+
+    def __init__(self, M):
+        self.idx32 = M.ncols <= _INT32_MAX
+        self.col = M.indices.astype(np.int32) if self.idx32 else M.indices
+        degrees = M.indptr[1:] - M.indptr[:-1]
+        self.heavy_rows = cp.flatnonzero(degrees > HEAVY).astype(INDEX, copy=False)
+        self.nheavy = int(self.heavy_rows.shape[0])
+        count_host_read()
+        avg = M.nvals / max(M.nrows, 1)
+        width = 1
+        while width < 32 and width * 2 <= max(avg, 1):
+            width *= 2
+        self.width = width
+
+
+def view(M):
+    v = M._view
+    if v is None:
+        v = M._view = View(M)
+    return v
+
+
+# -- per-device scratch of push ---------------------------------------------------------------
+
+_EPOCH_MAX = 2**31 - 1
+
+
+class _Scratch:
+    """Arrays of one output size that push reuses across calls: the claim stamps (never
+    cleared: each call has its own epoch), the claimers' slots, and fold accumulators kept
+    at the monoid's empty value."""
+
+    __slots__ = ("stamp", "epoch", "posmap", "folds")
+
+    def __init__(self, n):
+        self.stamp = cp.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+        self.epoch = 0
+        self.posmap = None
+        self.folds = {}
+
+    def next_epoch(self):
+        self.epoch += 1
+        if self.epoch >= _EPOCH_MAX - 1:
+            self.stamp.fill(np.iinfo(np.int64).max)
+            self.epoch = 1
+        return np.int64((_EPOCH_MAX - self.epoch) << 32)
+
+
+_scratch = {}
+
+
+def _scratch_for(n):
+    key = (cp.cuda.runtime.getDevice(), n)
+    s = _scratch.get(key)
+    if s is None:
+        s = _scratch[key] = _Scratch(n)
+    return s
+
+
+# -- entry points ------------------------------------------------------------------------------
 
 def mxv(A, u, semiring, mask):
-    """w = A (+.x) u: pull over A's rows, or push from u's entries over A', as the planner
-    estimates cheaper.  The estimate of push's work is u's share of A's entries (exact degree
-    sums would cost a synchronization per call)."""
-    push_work = int(A.nvals * (u.nvals / max(A.ncols, 1)))
-    choice, _ = plan.direction(push_work, A.nvals)
-    if choice == "push":
-        return _mv(transpose(A, config["transpose_cache"]), u, semiring, mask, False, True)
-    return _mv(A, u, semiring, mask, False, False)
+    """w = A (+.x) u."""
+    return _product(A, u, semiring, mask, vfirst=False)
 
 
 def vxm(u, A, semiring, mask):
-    """w = u' (+.x) A: push from u's entries over A's rows, or pull over A'."""
-    push_work = int(A.nvals * (u.nvals / max(A.nrows, 1)))
-    choice, _ = plan.direction(push_work, A.nvals)
-    if choice == "push":
-        return _mv(A, u, semiring, mask, True, True)
-    return _mv(transpose(A, config["transpose_cache"]), u, semiring, mask, True, False)
+    """w = u' (+.x) A."""
+    return _product(A, u, semiring, mask, vfirst=True)
 
 
-def _mv_kernels(kind, semiring, M, u, vfirst, push):
-    return jit.kernels(*programs.mv(kind, semiring, M.dtype, u.dtype, vfirst, push)).fns
+def _transposed(A):
+    return transpose(A, config["transpose_cache"])
 
 
-def _mask_args(mask):
-    """(nvals, indices, values, kind, complement) of a vector mask for the kernels."""
-    if mask is None:
-        return i64(0), None, None, np.int32(0), np.int32(0)
-    m = mask.data
-    return (i64(m.indices.shape[0]), m.indices, m.values, np.int32(programs.mask_kind(mask)),
-            np.int32(mask.complement))
-
-
-def _mv(M, u, semiring, mask, vfirst, push):
-    """The product of CSR M with vector u: pull gives one output per row of M, push one per
-    column.  ``vfirst``: the vector is the multiply's first operand (vxm)."""
-    n_out = M.ncols if push else M.nrows
-    n_in = M.nrows if push else M.ncols
-    t = semiring.monoid.return_type
+def _product(A, u, semiring, mask, vfirst):
+    n_out, n_in = (A.ncols, A.nrows) if vfirst else (A.nrows, A.ncols)
     ref = None if mask is None else weakref.ref(mask)
     if n_out <= SMALL and n_in <= SMALL:
-        return _mv_small(M, u, semiring, mask, vfirst, push, n_out, n_in, t, ref)
-    ks = _mv_kernels("general", semiring, M, u, vfirst, push)
-    allowed = None
-    if mask is not None:
-        allowed = (cp.ones if mask.complement else cp.zeros)(n_out, dtype=cp.uint8)
-        nm, m_idx, m_vals, kind, complement = _mask_args(mask)
-        if nm:
-            jit.launch(ks[-1], int(nm), (nm, m_idx, m_vals, kind, complement, allowed))
-    nu = u.nvals
-    flags = cp.zeros(n_out, dtype=cp.uint8)
-    if push:
-        vals = cp.empty(n_out, dtype=t.np_type)
-        if semiring.monoid.parent.name == "any":
-            win = cp.full(n_out, np.iinfo(np.int64).max, dtype=np.int64)
-            if nu:
-                jit.launch_warps(ks[0], nu, (i64(nu), u.indices, M.indptr, M.indices, allowed,
-                                             win))
-                jit.launch_warps(ks[1], nu, (i64(nu), u.indices, u.values, M.indptr, M.indices,
-                                             M.values, allowed, win, vals, flags))
-        elif nu:
-            jit.launch(ks[0], n_out, (i64(n_out), vals))
-            jit.launch_warps(ks[1], nu, (i64(nu), u.indices, u.values, M.indptr, M.indices,
-                                         M.values, allowed, vals, flags))
+        return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
+    # push expands rows of push_m, pull reduces rows of pull_m; a transpose not built yet is
+    # built only if that direction is taken
+    if vfirst:
+        push_m, pull_m = A, A._transpose
     else:
-        udense = cp.empty(n_in, dtype=u.dtype.np_type)
-        upresent = cp.zeros(n_in, dtype=cp.uint8)
-        if nu:
-            jit.launch(ks[0], nu, (i64(nu), u.indices, u.values, udense, upresent))
-        vals = cp.empty(n_out, dtype=t.np_type)
-        if n_out:
-            jit.launch_warps(ks[1], n_out, (i64(n_out), M.indptr, M.indices, M.values, udense,
-                                            upresent, allowed, vals, flags))
-    return blocks.under_mask(blocks.compact_dense(flags, vals, n_out, t), ref)
+        push_m, pull_m = A._transpose, A
+    choice, _ = _direction(A, push_m, u, mask, n_out)
+    if choice == "push":
+        push_m = push_m if push_m is not None else _transposed(A)
+        out = _push(push_m, u, semiring, mask, vfirst, n_out)
+    else:
+        pull_m = pull_m if pull_m is not None else _transposed(A)
+        dptr = push_m.indptr if push_m is not None else None
+        out = _pull(pull_m, u, semiring, mask, vfirst, n_out, dptr)
+    out.made_by = choice
+    out._under_mask = ref
+    return out
 
 
-def _mv_small(M, u, semiring, mask, vfirst, push, n_out, n_in, t, ref):
-    """The whole product in one block (gbk_mv_small): one launch, one 8-byte copy back."""
-    (fn,) = _mv_kernels("small", semiring, M, u, vfirst, push)
-    buf = cp.empty(n_out + 1, dtype=INDEX)  # output indices, then the count
-    count = buf[n_out:]
-    vals = cp.empty(n_out, dtype=t.np_type)
-    nm, m_idx, m_vals, kind, complement = _mask_args(mask)
-    fn((1,), (256,), (i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(u.nvals),
-                      u.indices, u.values, np.int32(mask is not None), nm, m_idx, m_vals, kind,
-                      complement, buf, vals, count))
-    k = int(count.get()[0])
-    if ref is None:
-        return SparseVector(n_out, t, buf[:k], vals[:k])
-    out = blocks.MaskedVector(n_out, t, buf[:k], vals[:k])
+def _direction(A, push_m, u, mask, n_out):
+    """plan.direction from the vector's entry count and exact degree sum (from its counters
+    when the kernel that made it summed them, else one reduction) and the mask's size."""
+    forced = config["direction"]
+    if forced != "auto":
+        return plan.direction(0, 0, 0, 0, forced=forced)
+    if isinstance(u, FullVector):
+        return "pull", "a full vector: every row is an input"
+    nu, push_work = _entries_and_degrees(A, push_m, u)
+    pull_work = A.nvals * _allowed_fraction(mask, n_out)
+    previous = u.made_by if isinstance(u, DeviceVector) else None
+    return plan.direction(push_work, pull_work, nu, n_out, previous=previous)
+
+
+def _entries_and_degrees(A, push_m, u):
+    """(entries of u, their degree sum in push_m) on the host."""
+    if isinstance(u, DeviceVector):
+        if push_m is not None and u.deg_of is push_m.indptr:
+            return u.counters.values()
+        nu = u.nvals
+    else:
+        nu = u.nvals
+    if push_m is None or nu == 0 or isinstance(u, BitmapVector):
+        # no exact sum without a transpose or a compaction: the average degree
+        return nu, int(A.nvals * nu / max(A.nrows if push_m is None else push_m.nrows, 1))
+    idx, _, nu_ptr, cap = as_list(u)
+    counters = Counters()
+    (fn,) = jit.kernels(*programs.list_degrees()).fns
+    jit.launch(fn, cap, (i64(cap), nu_ptr, idx, push_m.indptr, counters.array))
+    counters.touch()
+    return nu, counters.values()[1]
+
+
+def _allowed_fraction(mask, n):
+    """The share of the outputs the mask lets through, from counts the host knows (an upper
+    bound of the mask's count is kept by in-place assigns); 1 when none is known."""
+    if mask is None or n == 0:
+        return 1.0
+    m = mask.data
+    k = m.known_nvals() if isinstance(m, DeviceVector) else m.nvals
+    if k is None:
+        k = getattr(m, "count_hi", None)
+    if k is None:
+        return 1.0
+    share = min(k, n) / n
+    return 1.0 - share if mask.complement else share
+
+
+# -- masks and vectors as the kernels read them -----------------------------------------------
+
+def _mask_dense(mask):
+    """(bits, values, kind, mode) of a vector mask read densely; (None, None, 0, 0) for none."""
+    if mask is None:
+        return None, None, np.int32(0), np.int32(0)
+    bits, vals = dense_of(mask.data)
+    kind = programs.mask_kind(mask)
+    return bits, (vals if kind else None), np.int32(kind), np.int32(2 if mask.complement else 1)
+
+
+def _mode(semiring):
+    if semiring.monoid.parent.name != "any":
+        return programs.PUSH_FOLD
+    if jit.constant_product(semiring.binaryop):
+        return programs.PUSH_FIRST
+    return programs.PUSH_SMALLEST
+
+
+# -- pull ------------------------------------------------------------------------------------
+
+def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
+    t = semiring.monoid.return_type
+    v = view(M)
+    xbits, xv = dense_of(u)
+    mbits, mvals, mkind, mmode = _mask_dense(mask)
+    fns = jit.kernels(*programs.pull(semiring, M.dtype, u.dtype, vfirst, v.idx32)).fns
+    reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
+    mvalues = M.values if reads_matrix else None
+    out = cp.empty(n_out, dtype=t.np_type)
+    obits = cp.empty(n_out, dtype=cp.uint8)
+    counters = Counters()
+    heavy = HEAVY if v.nheavy else np.iinfo(np.int64).max
+    if n_out:
+        jit.launch(fns[0], n_out * v.width, (
+            i64(n_out), M.indptr, v.col, mvalues, xv, xbits, mbits, mvals, mkind, mmode,
+            np.int32(v.width), i64(heavy), dptr, out, obits, counters.array))
+    if v.nheavy:
+        fns[1]((min(v.nheavy, jit.MAX_GRID),), (256,), (
+            i64(v.nheavy), v.heavy_rows, M.indptr, v.col, mvalues, xv, xbits, mbits, mvals,
+            mkind, mmode, dptr, out, obits, counters.array))
+    counters.touch()
+    return BitmapVector(n_out, t, obits, out, counters, deg_of=dptr)
+
+
+# -- push ------------------------------------------------------------------------------------
+
+def _push(M, u, semiring, mask, vfirst, n_out):
+    t = semiring.monoid.return_type
+    v = view(M)
+    idx, vals, nu_ptr, cap_in = as_list(u)
+    mbits, mvals, mkind, mmode = _mask_dense(mask)
+    mode = _mode(semiring)
+    fns = jit.kernels(*programs.push(semiring, M.dtype, u.dtype, vfirst, v.idx32, mode)).fns
+    reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
+    mvalues = M.values if reads_matrix else None
+    known = u.counters.peek() if isinstance(u, DeviceVector) else None
+    bound = known[1] if known is not None and u.deg_of is M.indptr else n_out
+    cap = max(1, min(n_out, bound))
+    out_idx = cp.empty(cap, dtype=INDEX)
+    out_vals = cp.empty(cap, dtype=t.np_type)
+    counters = Counters()
+    scratch = _scratch_for(n_out)
+    epoch = scratch.next_epoch()
+    posmap = fold = None
+    if mode == programs.PUSH_SMALLEST:
+        if scratch.posmap is None:
+            scratch.posmap = cp.empty(n_out, dtype=np.int64)
+        posmap = scratch.posmap
+    elif mode == programs.PUSH_FOLD:
+        fold = scratch.folds.get(semiring.monoid)
+        if fold is None:
+            fold = scratch.folds[semiring.monoid] = cp.empty(n_out, dtype=t.np_type)
+            jit.launch(fns[-1], n_out, (i64(n_out), fold))
+    heavy = HEAVY if v.nheavy else np.iinfo(np.int64).max
+    heavy_list = cp.empty(min(cap_in, v.nheavy), dtype=INDEX) if v.nheavy else None
+    width = np.int32(v.width)
+    passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
+    for p in passes:
+        light, heavy_fn = fns[2 * (p - 1)], fns[2 * (p - 1) + 1]
+        if cap_in:
+            jit.launch(light, cap_in * v.width, (
+                i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind,
+                mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, M.indptr,
+                heavy_list, out_idx, out_vals, counters.array))
+        if v.nheavy and cap_in:
+            heavy_fn((min(v.nheavy, 1024),), (256,), (
+                idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
+                epoch, posmap, fold, M.indptr, heavy_list, out_idx, out_vals, counters.array))
+    if mode == programs.PUSH_FOLD:
+        jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals))
+    counters.touch()
+    return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=M.indptr)
+
+
+# -- small matrices -----------------------------------------------------------------------------
+
+def _small_push(u, n_in):
+    """The one-block kernel pushes from a short list and pulls otherwise (both are one launch;
+    push saves the transpose that vxm's pull reads)."""
+    forced = config["direction"]
+    if forced != "auto":
+        return forced == "push"
+    if isinstance(u, (BitmapVector, FullVector)):
+        return False
+    k = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
+    return k is None or 4 * k <= n_in
+
+
+def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
+    """The whole product in one block (gbk_mv_small): one launch, no synchronization; the
+    result is a sorted list whose count stays on the device."""
+    t = semiring.monoid.return_type
+    push = _small_push(u, n_in)
+    if vfirst:
+        M = A if push else _transposed(A)
+        dptr = A.indptr
+    else:
+        M = _transposed(A) if push else A
+        dptr = A._transpose.indptr if A._transpose is not None else None
+    (fn,) = jit.kernels(*programs.mv_small(semiring, M.dtype, u.dtype, vfirst, push)).fns
+    idx, vals, nu_ptr, cap = as_list(u)
+    if mask is None:
+        mmode, nm, nm_ptr, m_idx, mbits, m_vals, mkind = 0, 0, None, None, None, None, 0
+    else:
+        mmode = 2 if mask.complement else 1
+        mkind = programs.mask_kind(mask)
+        m = mask.data
+        if isinstance(m, (BitmapVector, FullVector)):
+            nm, nm_ptr, m_idx = 0, None, None
+            mbits, m_vals = m.dense()
+        else:
+            m_idx, m_vals, nm_ptr, nm = as_list(m)
+            mbits = None
+        if not mkind:
+            m_vals = None
+    out_idx = cp.empty(max(n_out, 1), dtype=INDEX)
+    out_vals = cp.empty(max(n_out, 1), dtype=t.np_type)
+    counters = Counters()
+    fn((1,), (256,), (
+        i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(cap), nu_ptr, idx, vals,
+        np.int32(mmode), i64(nm), nm_ptr, m_idx, mbits, m_vals, np.int32(mkind), dptr, out_idx,
+        out_vals, counters.array))
+    counters.touch()
+    out = ListVector(n_out, t, out_idx, out_vals, counters, ordered=True, deg_of=dptr)
     out._under_mask = ref
     return out

@@ -16,6 +16,7 @@ from ..base import CSR, SparseVector
 from ..cpu import storage as host
 from . import blocks, jit, programs
 from .blocks import I64, INDEX, i64
+from .vectors import FullVector
 
 
 def empty_matrix(nrows, ncols, dtype):
@@ -257,8 +258,7 @@ def full_like_pattern(data, value, dtype):
 
 
 def vector_full(size, value, dtype):
-    return SparseVector(size, dtype, cp.arange(size, dtype=INDEX),
-                        cp.full(size, jit.scalar(value, dtype), dtype=dtype.np_type))
+    return FullVector(size, dtype, cp.full(size, jit.scalar(value, dtype), dtype=dtype.np_type))
 
 
 def matrix_full(nrows, ncols, value, dtype):

@@ -1,205 +1,179 @@
-// Matrix-vector products over any semiring: pull (SpMV) and push (SpMSpV), mask-aware.
+// Pull (SpMV): every output position o the mask allows reduces row o of the matrix against a
+// dense vector (values xv, presence xbits, null when the vector is full).
 //
-// The matrix M is CSR; a row of M is an output position o for pull and a frontier entry k for
-// push.  Mul is a semiring-multiply adapter called as mul(first, second, ai, aj, bi, bj);
-// VFIRST says the vector is the first operand (vxm), else the matrix is (mxv), which fixes the
-// operand order and the positions a positional multiply sees: (0, k, k, o) for u(k) * A(k, o),
-// (o, k, k, 0) for A(o, k) * u(k).  Results are written densely (values plus presence flags)
-// and compacted afterwards (gbk_compact_dense), so the only host synchronization is the one
-// that sizes the output.
+// Load balance: rows are taken by groups of `width` lanes (a power of two from 1 to 32, the
+// launcher's choice from the matrix's average degree), and rows longer than `heavy` are left
+// to gbk_pull_heavy, one block per row.  Output sparsity: a row the mask excludes costs one
+// mask test and reads no edge; a row stops at the monoid's terminal value (lor: true, any: the
+// first hit).  The result is a bitmap (out, obits); counters[0] gets its entry count and
+// counters[1] the degree sum of its entries in dptr (the matrix a next push would expand),
+// so that the host reads both with the count it needs anyway.
 #pragma once
-#include "common.cuh"
-#include "reduce.cuh"
+#include "mv_common.cuh"
 
-namespace gbk {
-
-template <bool VFIRST> struct mv_call;
-template <> struct mv_call<true> {
-    template <class Mul, class MV, class UV>
-    static __device__ __forceinline__ typename Mul::z_t run(const Mul& f, MV m, UV u, idx_t o,
-                                                             idx_t k) {
-        return f(u, m, 0, k, k, o);
-    }
-};
-template <> struct mv_call<false> {
-    template <class Mul, class MV, class UV>
-    static __device__ __forceinline__ typename Mul::z_t run(const Mul& f, MV m, UV u, idx_t o,
-                                                             idx_t k) {
-        return f(m, u, o, k, k, 0);
-    }
-};
-
-// A monoid seen by the atomics: an accumulator starts "empty" (M::empty()) and the first
-// value replaces it, so a lone NaN survives fmin/fmax as it does in a reduction.
-template <class M> struct folding {
-    typedef typename M::t t;
-    static __device__ __forceinline__ t combine(t acc, t v) {
-        return M::is_empty(acc) ? v : M::combine(acc, v);
-    }
-};
-
-// Warp-wide choice for `any`: the value of the lane whose first hit has the lowest position
-// (the CPU backend's choice: the product of the smallest k).
-template <class T>
-__device__ __forceinline__ void warp_first(T& acc, idx_t& first) {
-    for (int d = 16; d > 0; d >>= 1) {
-        T o = shfl_down(acc, d);
-        idx_t of = shfl_down(first, d);
-        if (of < first) {
-            first = of;
-            acc = o;
-        }
-    }
-}
-
-#define GBK_NONE 9223372036854775807LL
-
-// The reduction of row o of M against the dense vector (udense, upresent), by one warp.
-template <class Mul, class M, class MV, class UV, bool VFIRST>
-__device__ __forceinline__ bool warp_row(const Mul& mul, idx_t o, idx_t lo, idx_t hi,
-                                         const idx_t* indices, const MV* mvals, const UV* udense,
-                                         const unsigned char* upresent, typename M::t& acc) {
-    bool have = false;
-    idx_t first = GBK_NONE;
-    for (idx_t e = lo + lane(); e < hi; e += 32) {
-        idx_t k = indices[e];
-        if (!upresent[k]) continue;
-        typename M::t z = mv_call<VFIRST>::run(mul, mvals[e], udense[k], o, k);
-        if (M::is_any) {
-            acc = z;
-            first = e;
-            have = true;
-            break;
-        }
-        acc = have ? M::combine(acc, z) : z;
-        have = true;
-        if (reached_terminal<M>(acc)) break;
-    }
-    if (M::is_any) {
-        warp_first(acc, first);
-        return first != GBK_NONE;
-    }
-    warp_fold<M>(acc, have);
-    return have;
-}
-
-}  // namespace gbk
-
-// Fill a push accumulator with M::empty() (a float accumulator's marker is a NaN payload,
-// written here rather than passed from the host, where a float conversion could change it).
-template <class M>
-__global__ void gbk_fill_empty(idx_t n, typename M::t* acc) {
-    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) acc[i] = M::empty();
-}
-
-// allowed[i] for a vector mask over the outputs; allowed must be pre-filled with `complement`.
-__global__ void gbk_mask_bitmap(idx_t nm, const idx_t* m_idx, const void* m_vals, int mkind,
-                                int complement, unsigned char* allowed) {
-    for (idx_t t = gbk::global_id(); t < nm; t += gbk::grid_size())
-        if (gbk::mask_value(m_vals, t, mkind)) allowed[m_idx[t]] = complement ? 0 : 1;
-}
-
-// The dense form of a sparse vector; upresent must be zero-filled.
-template <class UV>
-__global__ void gbk_scatter(idx_t nu, const idx_t* u_idx, const UV* u_vals, UV* udense,
-                            unsigned char* upresent) {
-    for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size()) {
-        udense[u_idx[t]] = u_vals[t];
-        upresent[u_idx[t]] = 1;
-    }
-}
-
-// Pull: one warp per output row, skipping rows the mask excludes (allowed: null if no mask).
-template <class Mul, class M, class MV, class UV, bool VFIRST>
-__global__ void gbk_spmv_pull(idx_t nrows, const idx_t* indptr, const idx_t* indices,
-                              const MV* mvals, const UV* udense, const unsigned char* upresent,
-                              const unsigned char* allowed, typename M::t* out,
-                              unsigned char* out_flag) {
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
+__global__ void gbk_pull(idx_t nrows, const idx_t* ptr, const IDX* col, const MV* mvals,
+                         const UV* xv, const unsigned char* xbits, const unsigned char* mbits,
+                         const void* mvals_k, int mkind, int mmode, int width, idx_t heavy,
+                         const idx_t* dptr, typename M::t* out, unsigned char* obits,
+                         unsigned long long* counters) {
+    typedef typename M::t T;
+    typedef gbk::mv_reads<Mul, VFIRST> reads;
     Mul mul(0);
-    for (idx_t o = gbk::global_warp(); o < nrows; o += gbk::warp_count()) {
-        if (allowed && !allowed[o]) {
-            if (gbk::lane() == 0) out_flag[o] = 0;
+    const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
+    const int sub = gbk::lane() & (width - 1);
+    const unsigned lanes = gbk::group_lanes(width);
+    const idx_t ngroups = gbk::grid_size() / width;
+    unsigned long long count = 0, deg = 0;
+    for (idx_t o = gbk::global_id() / width; o < nrows; o += ngroups) {
+        idx_t lo = ptr[o], hi = ptr[o + 1];
+        if (hi - lo > heavy) continue;
+        if (!mask.allows(o)) {
+            if (sub == 0) obits[o] = 0;
             continue;
         }
-        typename M::t acc = M::identity();
-        bool have = gbk::warp_row<Mul, M, MV, UV, VFIRST>(mul, o, indptr[o], indptr[o + 1],
-                                                          indices, mvals, udense, upresent, acc);
+        T acc = M::identity();
+        bool have = false;
+        idx_t first = GBK_NONE;
+        for (idx_t base = lo; base < hi; base += width) {
+            idx_t e = base + sub;
+            bool stop = false;
+            if (e < hi) {
+                idx_t k = (idx_t)col[e];
+                if (xbits == nullptr || xbits[k]) {
+                    T z = gbk::mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
+                                                    reads::vector ? xv[k] : UV(), o, k);
+                    if (M::is_any) {
+                        acc = z;
+                        first = e;
+                    } else {
+                        acc = have ? M::combine(acc, z) : z;
+                    }
+                    have = true;
+                    stop = M::is_any || gbk::reached_terminal<M>(acc);
+                }
+            }
+            if (__any_sync(lanes, stop)) break;
+        }
+        gbk::group_fold<M>(acc, have, first, lanes, width);
+        if (sub == 0) {
+            obits[o] = have ? 1 : 0;
+            if (have) {
+                out[o] = acc;
+                ++count;
+                if (dptr) deg += gbk::degree(dptr, o);
+            }
+        }
+    }
+    gbk::add_counts(counters, count, deg);
+}
+
+// The rows longer than gbk_pull's `heavy`, one block each (blockDim.x == 256).
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
+__global__ void __launch_bounds__(256)
+gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col,
+               const MV* mvals, const UV* xv, const unsigned char* xbits,
+               const unsigned char* mbits, const void* mvals_k, int mkind, int mmode,
+               const idx_t* dptr, typename M::t* out, unsigned char* obits,
+               unsigned long long* counters) {
+    typedef typename M::t T;
+    typedef gbk::mv_reads<Mul, VFIRST> reads;
+    __shared__ unsigned long long s_acc[8];
+    __shared__ int s_have[8];
+    __shared__ idx_t s_first[8];
+    __shared__ int s_stop;
+    Mul mul(0);
+    const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
+    const int warp = threadIdx.x >> 5;
+    for (idx_t h = blockIdx.x; h < nheavy; h += gridDim.x) {
+        idx_t o = rows[h];
+        if (!mask.allows(o)) {
+            if (threadIdx.x == 0) obits[o] = 0;
+            continue;
+        }
+        idx_t lo = ptr[o], hi = ptr[o + 1];
+        if (threadIdx.x == 0) s_stop = 0;
+        __syncthreads();
+        T acc = M::identity();
+        bool have = false;
+        idx_t first = GBK_NONE;
+        for (idx_t base = lo; base < hi; base += blockDim.x) {
+            idx_t e = base + threadIdx.x;
+            if (e < hi && !(M::is_any && have)) {
+                idx_t k = (idx_t)col[e];
+                if (xbits == nullptr || xbits[k]) {
+                    T z = gbk::mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
+                                                    reads::vector ? xv[k] : UV(), o, k);
+                    if (M::is_any) {
+                        acc = z;
+                        first = e;
+                    } else {
+                        acc = have ? M::combine(acc, z) : z;
+                    }
+                    have = true;
+                    if (M::is_any || gbk::reached_terminal<M>(acc)) s_stop = 1;
+                }
+            }
+            __syncthreads();
+            if (s_stop) break;
+        }
+        gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
         if (gbk::lane() == 0) {
-            out[o] = acc;
-            out_flag[o] = have ? 1 : 0;
+            union { T t; unsigned long long u; } c;
+            c.u = 0;
+            c.t = acc;
+            s_acc[warp] = c.u;
+            s_have[warp] = have;
+            s_first[warp] = first;
         }
-    }
-}
-
-// Push: one warp per frontier entry t expands row k = u_idx[t] of M and folds every product
-// into acc[j] atomically.  acc must be filled with M::empty() and flag with zeros.
-template <class Mul, class M, class MV, class UV, bool VFIRST>
-__global__ void gbk_spmspv_push(idx_t nu, const idx_t* u_idx, const UV* u_vals,
-                                const idx_t* indptr, const idx_t* indices, const MV* mvals,
-                                const unsigned char* allowed, typename M::t* acc,
-                                unsigned char* flag) {
-    Mul mul(0);
-    for (idx_t t = gbk::global_warp(); t < nu; t += gbk::warp_count()) {
-        idx_t k = u_idx[t];
-        for (idx_t e = indptr[k] + gbk::lane(); e < indptr[k + 1]; e += 32) {
-            idx_t j = indices[e];
-            if (allowed && !allowed[j]) continue;
-            typename M::t z = gbk::mv_call<VFIRST>::run(mul, mvals[e], u_vals[t], j, k);
-            gbk::atomic_combine<gbk::folding<M> >(&acc[j], z);
-            flag[j] = 1;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            T a = M::identity();
+            bool hv = false;
+            idx_t f = GBK_NONE;
+            for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
+                if (!s_have[w]) continue;
+                union { T t; unsigned long long u; } c;
+                c.u = s_acc[w];
+                if (M::is_any) {
+                    if (!hv || s_first[w] < f) {
+                        a = c.t;
+                        f = s_first[w];
+                    }
+                } else {
+                    a = hv ? M::combine(a, c.t) : c.t;
+                }
+                hv = true;
+            }
+            obits[o] = hv ? 1 : 0;
+            if (hv) {
+                out[o] = a;
+                atomicAdd(&counters[0], 1ULL);
+                if (dptr) atomicAdd(&counters[1], (unsigned long long)gbk::degree(dptr, o));
+            }
         }
-    }
-}
-
-// Push for `any`, pass 1: the first frontier entry reaching each j wins (win filled with
-// GBK_NONE), which makes the result the CPU backend's: the product of the smallest k.
-__global__ void gbk_push_any_winners(idx_t nu, const idx_t* u_idx, const idx_t* indptr,
-                                     const idx_t* indices, const unsigned char* allowed,
-                                     long long* win) {
-    for (idx_t t = gbk::global_warp(); t < nu; t += gbk::warp_count()) {
-        idx_t k = u_idx[t];
-        for (idx_t e = indptr[k] + gbk::lane(); e < indptr[k + 1]; e += 32) {
-            idx_t j = indices[e];
-            if (allowed && !allowed[j]) continue;
-            atomicMin(&win[j], (long long)t);
-        }
-    }
-}
-
-// Push for `any`, pass 2: the winner of each j writes its product.
-template <class Mul, class M, class MV, class UV, bool VFIRST>
-__global__ void gbk_push_any_values(idx_t nu, const idx_t* u_idx, const UV* u_vals,
-                                    const idx_t* indptr, const idx_t* indices, const MV* mvals,
-                                    const unsigned char* allowed, const long long* win,
-                                    typename M::t* out, unsigned char* flag) {
-    Mul mul(0);
-    for (idx_t t = gbk::global_warp(); t < nu; t += gbk::warp_count()) {
-        idx_t k = u_idx[t];
-        for (idx_t e = indptr[k] + gbk::lane(); e < indptr[k + 1]; e += 32) {
-            idx_t j = indices[e];
-            if (allowed && !allowed[j]) continue;
-            if (win[j] != (long long)t) continue;
-            out[j] = gbk::mv_call<VFIRST>::run(mul, mvals[e], u_vals[t], j, k);
-            flag[j] = 1;
-        }
+        __syncthreads();
     }
 }
 
 #define GBK_SMALL_N 1024
 #define GBK_SMALL_BLOCK 256
 
-// The whole of a small mxv/vxm in one block (both dimensions of M at most GBK_SMALL_N):
-// mask and vector into shared memory, pull or push, then an ordered compaction into
-// out_idx/out_vals (each of capacity nout) and the count into out_count[0].  One launch and
-// one small copy to the host: the per-call cost of graph algorithms on small graphs.
-// masked: whether there is a mask (an empty one has a null m_idx too: CuPy allocates nothing
-// for an empty array); mkind: see gbk::mask_value.
+// The whole of a small mxv/vxm in one block (both dimensions of M at most GBK_SMALL_N): the
+// vector and the mask into shared memory, pull or push, then an ordered compaction into
+// out_idx/out_vals (of capacity nout) with the count in counters[0] (and the degree sum of
+// the outputs in dptr, if given, in counters[1]).  One launch and no synchronization: the
+// per-call cost of graph algorithms on small graphs.
+// The vector is a list (u_idx, u_vals) of nu entries, or of *nu_ptr when nu_ptr is given.
+// The mask (mmode: 0 none, 1 as is, 2 complemented) is a list (m_idx, m_vals of nm entries,
+// or *nm_ptr) when m_idx is given, else dense (mbits, m_vals as in gbk::vmask).
 template <class Mul, class M, class MV, class UV, bool VFIRST, bool PUSH>
 __global__ void __launch_bounds__(GBK_SMALL_BLOCK)
 gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, const MV* mvals,
-             idx_t nu, const idx_t* u_idx, const UV* u_vals, int masked, idx_t nm,
-             const idx_t* m_idx, const void* m_vals, int mkind, int complement,
-             idx_t* out_idx, typename M::t* out_vals, long long* out_count) {
+             idx_t nu, const unsigned long long* nu_ptr, const idx_t* u_idx, const UV* u_vals,
+             int mmode, idx_t nm, const unsigned long long* nm_ptr, const idx_t* m_idx,
+             const unsigned char* mbits, const void* m_vals, int mkind, const idx_t* dptr,
+             idx_t* out_idx, typename M::t* out_vals, unsigned long long* counters) {
     typedef typename M::t T;
     __shared__ unsigned long long u_raw[GBK_SMALL_N];
     __shared__ unsigned long long o_raw[GBK_SMALL_N];
@@ -213,9 +187,19 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
     Mul mul(0);
     const int tid = threadIdx.x;
     const int nthreads = blockDim.x;
+    if (nu_ptr) nu = (idx_t)*nu_ptr;
+    if (nm_ptr) nm = (idx_t)*nm_ptr;
+    const bool listed = m_idx != nullptr;
     for (idx_t i = tid; i < nin; i += nthreads) upresent[i] = 0;
     for (idx_t i = tid; i < nout; i += nthreads) {
-        allowed[i] = !masked ? 1 : (complement ? 1 : 0);
+        if (mmode == 0) {
+            allowed[i] = 1;
+        } else if (listed) {
+            allowed[i] = mmode == 2 ? 1 : 0;
+        } else {
+            const gbk::vmask mask{mbits, m_vals, mkind, mmode};
+            allowed[i] = mask.allows(i) ? 1 : 0;
+        }
         oflag[i] = 0;
         if (PUSH) {
             oval[i] = M::empty();
@@ -223,38 +207,52 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
         }
     }
     __syncthreads();
-    if (!PUSH)
-        for (idx_t t = tid; t < nu; t += nthreads) {
-            udense[u_idx[t]] = u_vals[t];
-            upresent[u_idx[t]] = 1;
-        }
-    if (masked)
+    for (idx_t t = tid; t < nu; t += nthreads) {
+        udense[u_idx[t]] = u_vals[t];
+        upresent[u_idx[t]] = 1;
+    }
+    if (mmode != 0 && listed)
         for (idx_t t = tid; t < nm; t += nthreads)
-            if (gbk::mask_value(m_vals, t, mkind)) allowed[m_idx[t]] = complement ? 0 : 1;
+            if (gbk::mask_value(m_vals, t, mkind)) allowed[m_idx[t]] = mmode == 2 ? 0 : 1;
     __syncthreads();
     const int w = tid >> 5, nw = nthreads >> 5;
     if (!PUSH) {
         for (idx_t o = w; o < nout; o += nw) {
             if (!allowed[o]) continue;
             T acc = M::identity();
-            bool have = gbk::warp_row<Mul, M, MV, UV, VFIRST>(mul, o, indptr[o], indptr[o + 1],
-                                                              indices, mvals, udense, upresent,
-                                                              acc);
+            bool have = false;
+            idx_t first = GBK_NONE;
+            for (idx_t e = indptr[o] + gbk::lane(); e < indptr[o + 1]; e += 32) {
+                idx_t k = indices[e];
+                if (!upresent[k]) continue;
+                T z = gbk::mv_call<VFIRST>::run(mul, mvals[e], udense[k], o, k);
+                if (M::is_any) {
+                    acc = z;
+                    first = e;
+                    have = true;
+                    break;
+                }
+                acc = have ? M::combine(acc, z) : z;
+                have = true;
+                if (gbk::reached_terminal<M>(acc)) break;
+            }
+            gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
             if (gbk::lane() == 0 && have) {
                 oval[o] = acc;
                 oflag[o] = 1;
             }
         }
     } else {
-        for (idx_t t = w; t < nu; t += nw) {
-            idx_t k = u_idx[t];
+        // k ascending over the vector's positions, so that `any` keeps the smallest k
+        for (idx_t k = w; k < nin; k += nw) {
+            if (!upresent[k]) continue;
             for (idx_t e = indptr[k] + gbk::lane(); e < indptr[k + 1]; e += 32) {
                 idx_t j = indices[e];
                 if (!allowed[j]) continue;
                 if (M::is_any) {
-                    atomicMin(&win[j], (long long)t);
+                    atomicMin(&win[j], (long long)k);
                 } else {
-                    T z = gbk::mv_call<VFIRST>::run(mul, mvals[e], u_vals[t], j, k);
+                    T z = gbk::mv_call<VFIRST>::run(mul, mvals[e], udense[k], j, k);
                     gbk::atomic_combine<gbk::folding<M> >(&oval[j], z);
                 }
                 oflag[j] = 1;
@@ -262,12 +260,12 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
         }
         if (M::is_any) {
             __syncthreads();
-            for (idx_t t = w; t < nu; t += nw) {
-                idx_t k = u_idx[t];
+            for (idx_t k = w; k < nin; k += nw) {
+                if (!upresent[k]) continue;
                 for (idx_t e = indptr[k] + gbk::lane(); e < indptr[k + 1]; e += 32) {
                     idx_t j = indices[e];
-                    if (allowed[j] && win[j] == (long long)t)
-                        oval[j] = gbk::mv_call<VFIRST>::run(mul, mvals[e], u_vals[t], j, k);
+                    if (allowed[j] && win[j] == (long long)k)
+                        oval[j] = gbk::mv_call<VFIRST>::run(mul, mvals[e], udense[k], j, k);
                 }
             }
         }
@@ -277,7 +275,12 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
     idx_t chunk = (nout + nthreads - 1) / nthreads;
     idx_t lo = tid * chunk, hi = lo + chunk < nout ? lo + chunk : nout;
     long long c = 0;
-    for (idx_t i = lo; i < hi; ++i) c += oflag[i];
+    unsigned long long deg = 0;
+    for (idx_t i = lo; i < hi; ++i)
+        if (oflag[i]) {
+            ++c;
+            if (dptr) deg += gbk::degree(dptr, i);
+        }
     counts[tid] = c;
     __syncthreads();
     if (tid == 0) {
@@ -287,9 +290,11 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
             counts[t] = run;
             run += v;
         }
-        out_count[0] = run;
+        counters[0] = (unsigned long long)run;
+        counters[1] = 0;
     }
     __syncthreads();
+    if (deg) atomicAdd(&counters[1], deg);
     long long k = counts[tid];
     for (idx_t i = lo; i < hi; ++i)
         if (oflag[i]) {

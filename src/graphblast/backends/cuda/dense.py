@@ -1,0 +1,282 @@
+"""Vector operations on the GPU's dense formats (bitmap and full, ``vectors.py``): the masked
+write-back and scalar assign, in place where the output's owner allows; element-wise
+operations, apply, select, casts and reductions.
+
+Each function returns NotImplemented where its format does not apply; the backend then runs
+the list-based primitive (which reads any format through its sorted lists).
+
+Work: a write-back or assign under a list mask, or of a list into a bitmap, touches only the
+list's entries.  Everything else here is one pass over the n positions, taken only where an
+operand is a dense vector already (O(n) data).
+"""
+
+import cupy as cp
+import numpy as np
+
+from ... import plan
+from ..base import SparseVector
+from . import blocks, jit, programs
+from .blocks import i64
+from .vectors import (
+    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, dense_of, is_dense,
+    owned_by,
+)
+
+
+def _is_list(v):
+    return isinstance(v, ListVector) or (isinstance(v, SparseVector)
+                                         and not isinstance(v, DeviceVector))
+
+
+def _list_parts(v):
+    """(indices, values, device count or None, capacity) of a list vector."""
+    if isinstance(v, ListVector):
+        return v.idx, v.vals, v.counters.array, v.idx.shape[0]
+    return v.indices, v.values, None, v.indices.shape[0]
+
+
+def _known(v):
+    return v.known_nvals() if isinstance(v, DeviceVector) else v.nvals
+
+
+def _mask_parts(mask):
+    bits, vals = dense_of(mask.data)
+    kind = programs.mask_kind(mask)
+    return bits, (vals if kind else None), np.int32(kind), np.int32(2 if mask.complement else 1)
+
+
+def _writable(owner, C):
+    """C as a bitmap this call may update in place: C itself when ``owner`` alone holds it,
+    else a copy (None when C is a list and the planner keeps it a list)."""
+    if isinstance(C, BitmapVector) and owned_by(C, owner):
+        return C
+    if isinstance(C, FullVector) and owned_by(C, owner):
+        # the values are owned: reuse them under a new bitmap of ones
+        return BitmapVector(C.size, C.dtype, cp.ones(C.size, dtype=cp.uint8), C.vals,
+                            Counters((C.size, 0)))
+    if isinstance(C, (BitmapVector, FullVector)):
+        return as_bitmap(C)
+    choice, _ = plan.vector_format(C.size, _known(C))
+    return as_bitmap(C) if choice == "bitmap" else None
+
+
+# -- scalar assign ------------------------------------------------------------------------------
+
+def assign_scalar(owner, C, value, mask, accum, replace):
+    """``C(mask, accum, replace) << value`` for a whole vector, or None (the general path)."""
+    if mask is None and accum is None:
+        vals = cp.full(C.size, value, dtype=C.dtype.np_type)
+        return FullVector(C.size, C.dtype, vals)
+    W = _writable(owner, C)
+    if W is None:
+        return None
+    value = jit.scalar(value, C.dtype)
+    kind = "list" if (mask is not None and not mask.complement and not replace
+                      and _is_list(mask.data)) else "dense"
+    (fn,) = jit.kernels(*programs.assign_scalar(kind, C.dtype, accum)).fns
+    has_accum = np.int32(accum is not None)
+    if kind == "list":
+        idx, vals, nm_ptr, cap = _list_parts(mask.data)
+        mkind = programs.mask_kind(mask)
+        if cap:
+            jit.launch(fn, cap, (i64(cap), nm_ptr, idx, vals if mkind else None,
+                                 np.int32(mkind), value, has_accum, W.bits, W.vals,
+                                 W.counters.array))
+        before = W.known_nvals()
+        before = W.count_hi if before is None else before
+        k = _known(mask.data)
+        W.changed()
+        if before is not None and k is not None:
+            W.count_hi = min(C.size, before + k)
+        return W
+    if mask is None:
+        mbits, mvals, mkind, mmode = None, None, np.int32(0), np.int32(0)
+    else:
+        mbits, mvals, mkind, mmode = _mask_parts(mask)
+    W.counters.array.fill(0)
+    if C.size:
+        jit.launch(fn, C.size, (i64(C.size), mbits, mvals, mkind, mmode, value, has_accum,
+                                np.int32(replace), W.bits, W.vals, W.counters.array))
+    W.changed()
+    return W
+
+
+# -- the masked write-back -----------------------------------------------------------------------
+
+def mask_write_into(owner, C, Z, mask, replace):
+    """``C<mask, replace> = Z`` (Z has C's type), in place in C where owner alone holds it."""
+    if mask is None:
+        return Z
+    if replace and blocks.computed_under(Z, mask):
+        return Z
+    if not (is_dense(C) or is_dense(Z) or is_dense(mask.data)):
+        if not (isinstance(C, DeviceVector) or isinstance(Z, DeviceVector)):
+            return NotImplemented
+    W = _writable(owner, C)
+    if W is None:
+        return NotImplemented
+    own_structure = (mask.structural and not mask.complement and mask.data is Z
+                     and not replace and _is_list(Z))
+    if own_structure:
+        # C<Z.S> = Z: Z's entries scattered into C, nothing else touched
+        idx, vals, nz_ptr, cap = _list_parts(Z)
+        (fn,) = jit.kernels(*programs.vector_kernel("write_list", C.dtype)).fns
+        if cap:
+            jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, W.bits, W.vals, W.counters.array))
+        W.changed()
+        return W
+    zbits, zvals = dense_of(Z)
+    mbits, mvals, mkind, mmode = _mask_parts(mask)
+    (fn,) = jit.kernels(*programs.vector_kernel("write_dense", C.dtype)).fns
+    W.counters.array.fill(0)
+    if C.size:
+        jit.launch(fn, C.size, (i64(C.size), zbits, zvals, mbits, mvals, mkind, mmode,
+                                np.int32(replace), W.bits, W.vals, W.counters.array))
+    W.changed()
+    return W
+
+
+def mask_write(C, Z, mask, replace):
+    """The write-back into a new vector (C is left as it is)."""
+    if not isinstance(C, SparseVector):
+        return NotImplemented
+    return mask_write_into(None, C, Z, mask, replace)
+
+
+# -- element-wise, apply, select, cast, reduce ----------------------------------------------------
+
+def _dense_pair(A, B):
+    return (isinstance(A, SparseVector) and isinstance(B, SparseVector)
+            and (is_dense(A) or is_dense(B)))
+
+
+def _ewise(kind, A, B, op, dtype, left=None, right=None):
+    abits, avals = dense_of(A)
+    bbits, bvals = dense_of(B)
+    a_full, b_full = abits is None, bbits is None
+    full = (a_full and b_full) if kind == "mult" else (a_full or b_full)
+    n = A.size
+    out_vals = cp.empty(n, dtype=dtype.np_type)
+    out_bits = None if full else cp.empty(n, dtype=cp.uint8)
+    counters = None if full else Counters()
+    (fn,) = jit.kernels(*programs.ewise_dense(kind, op, A.dtype, B.dtype, dtype)).fns
+    p1 = np.int8(0) if left is None else jit.scalar(left, op.type)
+    p2 = np.int8(0) if right is None else jit.scalar(right, op.type2)
+    if n:
+        jit.launch(fn, n, (i64(n), abits, avals, bbits, bvals, p1, p2, out_bits, out_vals,
+                           counters.array if counters is not None else _SINK()))
+    if full:
+        return FullVector(n, dtype, out_vals)
+    counters.touch()
+    return BitmapVector(n, dtype, out_bits, out_vals, counters)
+
+
+def _SINK():
+    """A counter slot for kernels whose count is not needed (a full result)."""
+    return Counters().array
+
+
+def ewise_mult(A, B, op):
+    if not _dense_pair(A, B):
+        return NotImplemented
+    if _is_list(A) or _is_list(B):
+        return NotImplemented  # the list side is short: the list kernels touch only it
+    return _ewise("mult", A, B, op, op.return_type)
+
+
+def ewise_add(A, B, op, out_dtype=None):
+    if not _dense_pair(A, B):
+        return NotImplemented
+    return _ewise("add", A, B, op, out_dtype or op.return_type)
+
+
+def ewise_union(A, B, op, left_default, right_default):
+    if not _dense_pair(A, B):
+        return NotImplemented
+    return _ewise("union", A, B, op, op.return_type, left_default, right_default)
+
+
+def _map_param(op, left, right, thunk):
+    from ...dtypes import INT64
+
+    kind = op.opclass
+    if kind == "UnaryOp":
+        return None, np.int8(0)
+    if kind == "BinaryOp":
+        if left is not None:
+            return "left", jit.scalar(left, op.type)
+        return "right", jit.scalar(right, op.type2)
+    return None, jit.scalar(thunk, op.type if op.uses_value else INT64)
+
+
+def apply(A, op, left=None, right=None, thunk=None):
+    if not is_dense(A):
+        return NotImplemented
+    extra, param = _map_param(op, left, right, thunk)
+    bits, vals = A.dense()
+    n = A.size
+    z = cp.empty(n, dtype=op.return_type.np_type)
+    (fn,) = jit.kernels(*programs.map_dense(op, A.dtype, extra)).fns
+    if n:
+        jit.launch(fn, n, (i64(n), bits, vals, z, param))
+    if bits is None:
+        return FullVector(n, op.return_type, z)
+    counters = Counters(A.counters.peek())
+    if counters.known is None:
+        counters.array[...] = A.counters.array
+        counters.touch()
+    return BitmapVector(n, op.return_type, bits.copy(), z, counters)
+
+
+def select(A, op, thunk):
+    if not is_dense(A):
+        return NotImplemented
+    _, param = _map_param(op, None, None, thunk)
+    bits, vals = A.dense()
+    n = A.size
+    out_bits = cp.empty(n, dtype=cp.uint8)
+    counters = Counters()
+    (fn,) = jit.kernels(*programs.select_dense(op, A.dtype)).fns
+    if n:
+        jit.launch(fn, n, (i64(n), bits, vals, param, out_bits, counters.array))
+    counters.touch()
+    return BitmapVector(n, A.dtype, out_bits, vals.copy(), counters)
+
+
+def cast_vector(v, dtype):
+    if not is_dense(v) or v.dtype is dtype:
+        return NotImplemented
+    vals = blocks.cast_values(v.vals, v.dtype, dtype)
+    if isinstance(v, FullVector):
+        return FullVector(v.size, dtype, vals)
+    counters = Counters(v.counters.peek())
+    if counters.known is None:
+        counters.array[...] = v.counters.array
+        counters.touch()
+    return BitmapVector(v.size, dtype, v.bits.copy(), vals, counters)
+
+
+def reduce_scalar(A, monoid):
+    """The monoid over a dense vector's entries (a NumPy scalar, None when empty): one
+    reduction over the values, skipping absent positions."""
+    if not is_dense(A):
+        return NotImplemented
+    bits, vals = A.dense()
+    n = A.size
+    if n == 0:
+        return None
+    t = monoid.return_type
+    nblocks = jit.grid_for(n)
+    part = cp.empty(nblocks, dtype=t.np_type)
+    part_have = cp.empty(nblocks, dtype=cp.uint8)
+    (fn,) = jit.kernels(*programs.reduce_all(monoid, A.dtype)).fns
+    fn((nblocks,), (jit.BLOCK,), (i64(n), vals, bits, part, part_have))
+    out = cp.empty(1, dtype=t.np_type)
+    out_have = cp.empty(1, dtype=cp.uint8)
+    (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
+    fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have, out, out_have))
+    value, have = out.get()[0], out_have.get()[0]
+    from .vectors import count_host_read
+
+    count_host_read()
+    return value if have else None

@@ -1,0 +1,141 @@
+// What the matrix-vector kernels (pull: spmv.cuh, push: spmspv.cuh) share: the operand order
+// of a product, a monoid seen by the atomics, dense vector masks, warp-aggregated counters
+// and reductions within groups of lanes.
+//
+// Index widths: the matrix's column indices are IDX (int when the dimension fits, else long
+// long); row pointers, vector indices and counters are 64-bit.
+#pragma once
+#include "common.cuh"
+#include "reduce.cuh"
+
+#define GBK_NONE 9223372036854775807LL
+
+namespace gbk {
+
+// u(k) * A(k, o) for vxm (VFIRST), A(o, k) * u(k) for mxv, with the positions a positional
+// multiply sees: (0, k, k, o) and (o, k, k, 0).
+template <bool VFIRST> struct mv_call;
+template <> struct mv_call<true> {
+    template <class Mul, class MV, class UV>
+    static __device__ __forceinline__ typename Mul::z_t run(const Mul& f, MV m, UV u, idx_t o,
+                                                             idx_t k) {
+        return f(u, m, 0, k, k, o);
+    }
+};
+template <> struct mv_call<false> {
+    template <class Mul, class MV, class UV>
+    static __device__ __forceinline__ typename Mul::z_t run(const Mul& f, MV m, UV u, idx_t o,
+                                                             idx_t k) {
+        return f(m, u, o, k, k, 0);
+    }
+};
+
+// Which stored values a product reads: a pattern-only product (pair, a positional multiply,
+// first or second of the other operand) reads no matrix value, so none is loaded.
+template <class Mul, bool VFIRST> struct mv_reads {
+    static constexpr bool matrix = VFIRST ? Mul::reads_b : Mul::reads_a;
+    static constexpr bool vector = VFIRST ? Mul::reads_a : Mul::reads_b;
+};
+
+// A monoid seen by the atomics: an accumulator starts "empty" (M::empty()) and the first
+// value replaces it, so a lone NaN survives fmin/fmax as it does in a reduction.
+template <class M> struct folding {
+    typedef typename M::t t;
+    static __device__ __forceinline__ t combine(t acc, t v) {
+        return M::is_empty(acc) ? v : M::combine(acc, v);
+    }
+};
+
+// A vector mask read densely: bits[j] says whether the mask vector has entry j (null: it has
+// every entry, a full vector); vals/kind test a value mask (gbk::mask_value); mode 0 is no
+// mask, 1 the mask, 2 its complement.
+struct vmask {
+    const unsigned char* bits;
+    const void* vals;
+    int kind;
+    int mode;
+    __device__ __forceinline__ bool allows(idx_t j) const {
+        if (mode == 0) return true;
+        bool in = (bits == nullptr || bits[j]) && mask_value(vals, j, kind);
+        return in != (mode == 2);
+    }
+};
+
+// The lanes of this lane's group of `width` lanes (a power of two up to 32).
+__device__ __forceinline__ unsigned group_lanes(int width) {
+    if (width >= 32) return GBK_ALL_LANES;
+    return ((1u << width) - 1u) << ((unsigned)lane() & ~(unsigned)(width - 1));
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_down_in(unsigned lanes, T v, int delta, int width) {
+    if (sizeof(T) == 8) {
+        union { T t; unsigned long long u; } a;
+        a.t = v;
+        a.u = __shfl_down_sync(lanes, a.u, delta, width);
+        return a.t;
+    } else {
+        union { T t; unsigned int u; } a;
+        a.u = 0;
+        a.t = v;
+        a.u = __shfl_down_sync(lanes, a.u, delta, width);
+        return a.t;
+    }
+}
+
+// Combine (acc, have, first) over a group into its first lane.  `any` keeps the value of the
+// lowest position (the CPU backend's choice), other monoids fold.
+template <class M>
+__device__ __forceinline__ void group_fold(typename M::t& acc, bool& have, idx_t& first,
+                                           unsigned lanes, int width) {
+    for (int d = width >> 1; d > 0; d >>= 1) {
+        typename M::t o = shfl_down_in(lanes, acc, d, width);
+        int oh = __shfl_down_sync(lanes, (int)have, d, width);
+        idx_t of = shfl_down_in(lanes, first, d, width);
+        if (!oh) continue;
+        if (M::is_any) {
+            if (!have || of < first) {
+                acc = o;
+                first = of;
+            }
+        } else {
+            acc = have ? M::combine(acc, o) : o;
+        }
+        have = true;
+    }
+}
+
+// Add this thread's (count, degree) to counters[0], counters[1], one atomic per warp.  Every
+// lane of the warp must call it.
+__device__ __forceinline__ void add_counts(unsigned long long* counters,
+                                           unsigned long long count, unsigned long long deg) {
+    for (int d = 16; d > 0; d >>= 1) {
+        count += __shfl_down_sync(GBK_ALL_LANES, count, d);
+        deg += __shfl_down_sync(GBK_ALL_LANES, deg, d);
+    }
+    if (lane() == 0) {
+        if (count) atomicAdd(&counters[0], count);
+        if (deg) atomicAdd(&counters[1], deg);
+    }
+}
+
+// A slot in an output list for each lane of the active lanes that wants one: one atomic per
+// warp (appending outputs one atomic each would serialize on the counter).
+__device__ __forceinline__ long long append_slot(unsigned long long* counter, bool want) {
+    unsigned active = __activemask();
+    unsigned wants = __ballot_sync(active, want);
+    if (wants == 0) return -1;
+    int leader = __ffs(wants) - 1;
+    unsigned long long base = 0;
+    if (lane() == leader) base = atomicAdd(counter, (unsigned long long)__popc(wants));
+    base = __shfl_sync(active, base, leader);
+    if (!want) return -1;
+    unsigned below = wants & ((1u << lane()) - 1u);
+    return (long long)(base + __popc(below));
+}
+
+__device__ __forceinline__ idx_t degree(const idx_t* ptr, idx_t j) {
+    return ptr[j + 1] - ptr[j];
+}
+
+}  // namespace gbk

@@ -1,0 +1,205 @@
+// The GPU vector formats beyond the sorted list: conversions, and the operations that run on
+// the formats directly.
+//
+//   list    indices (maybe unsorted) and values, the entry count at counters[0] on the device;
+//   bitmap  bits[i] (1: entry present) and dense values, the count at counters[0];
+//   full    dense values only (every entry present).
+//
+// A dense operand is (bits, vals) with bits null for a full vector.  Kernels over the n
+// positions of a vector run only where the data is O(n) (a bitmap or full operand); a list
+// is touched only at its entries.  Counts kept incrementally use one atomic per warp.
+#pragma once
+#include "mv_common.cuh"
+
+namespace gbk {
+// The accumulator of an assign without one (never called: `accum` is 0).
+struct no_accum {
+    typedef char param_t;
+    __device__ no_accum(char) {}
+    template <class X>
+    __device__ X operator()(X a, X, idx_t, idx_t, idx_t, idx_t) const { return a; }
+};
+}  // namespace gbk
+
+// bits/dense from a list; bits must be zero.
+template <class T>
+__global__ void gbk_list_to_bitmap(idx_t nu, const unsigned long long* nu_ptr, const idx_t* idx,
+                                   const T* vals, unsigned char* bits, T* dense) {
+    if (nu_ptr) nu = (idx_t)*nu_ptr;
+    for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size()) {
+        idx_t i = idx[t];
+        bits[i] = 1;
+        dense[i] = vals[t];
+    }
+}
+
+// The entries of a dense vector as an (unsorted) list; counters[0] must be zero.  With dptr,
+// counters[1] gets the degree sum of the entries in dptr.
+template <class T>
+__global__ void gbk_dense_to_list(idx_t n, const unsigned char* bits, const T* dense,
+                                  const idx_t* dptr, idx_t* out_idx, T* out_vals,
+                                  unsigned long long* counters) {
+    unsigned long long deg = 0;
+    const idx_t stride = gbk::grid_size();
+    // every lane runs the same number of iterations, so append_slot sees whole warps
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < n; base += stride) {
+        idx_t i = base + gbk::lane();
+        bool has = i < n && (bits == nullptr || bits[i]);
+        long long slot = gbk::append_slot(&counters[0], has);
+        if (has) {
+            out_idx[slot] = i;
+            out_vals[slot] = dense[i];
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
+        }
+    }
+    gbk::add_counts(counters, 0, deg);
+}
+
+// C(i) = value (or accum(C(i), value) where C has an entry) at the entries of a mask list
+// (structural, or a value mask through mkind); C is a bitmap whose count is kept.
+template <class T, class Acc>
+__global__ void gbk_assign_list(idx_t nm, const unsigned long long* nm_ptr, const idx_t* m_idx,
+                                const void* m_vals, int mkind, T value, int accum,
+                                unsigned char* bits, T* vals, unsigned long long* counters) {
+    if (nm_ptr) nm = (idx_t)*nm_ptr;
+    Acc acc(0);
+    unsigned long long added = 0;
+    for (idx_t t = gbk::global_id(); t < nm; t += gbk::grid_size()) {
+        if (!gbk::mask_value(m_vals, t, mkind)) continue;
+        idx_t i = m_idx[t];
+        if (bits[i]) {
+            vals[i] = accum ? gbk::cast<T>(acc(vals[i], value, i, 0, i, 0)) : value;
+        } else {
+            bits[i] = 1;
+            vals[i] = value;
+            ++added;
+        }
+    }
+    gbk::add_counts(counters, added, 0);
+}
+
+// The same under a dense mask (any mode, complement included) over all n positions; with
+// `replace`, entries the mask excludes are deleted.  counters[0] is recounted (zero it first).
+template <class T, class Acc>
+__global__ void gbk_assign_dense(idx_t n, const unsigned char* mbits, const void* m_vals,
+                                 int mkind, int mmode, T value, int accum, int replace,
+                                 unsigned char* bits, T* vals, unsigned long long* counters) {
+    const gbk::vmask mask{mbits, m_vals, mkind, mmode};
+    Acc acc(0);
+    unsigned long long count = 0;
+    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) {
+        bool has = bits[i];
+        if (mask.allows(i)) {
+            vals[i] = (accum && has) ? gbk::cast<T>(acc(vals[i], value, i, 0, i, 0)) : value;
+            has = true;
+        } else if (replace) {
+            has = false;
+        }
+        bits[i] = has;
+        count += has;
+    }
+    gbk::add_counts(counters, count, 0);
+}
+
+// Scatter a list Z (already of C's type) into the bitmap C: the write-back C<Z.S> = Z, where
+// the mask is Z's own structure.
+template <class T>
+__global__ void gbk_write_list(idx_t nz, const unsigned long long* nz_ptr, const idx_t* z_idx,
+                               const T* z_vals, unsigned char* bits, T* vals,
+                               unsigned long long* counters) {
+    if (nz_ptr) nz = (idx_t)*nz_ptr;
+    unsigned long long added = 0;
+    for (idx_t t = gbk::global_id(); t < nz; t += gbk::grid_size()) {
+        idx_t i = z_idx[t];
+        if (!bits[i]) {
+            bits[i] = 1;
+            ++added;
+        }
+        vals[i] = z_vals[t];
+    }
+    gbk::add_counts(counters, added, 0);
+}
+
+// C<mask, replace> = Z with C a bitmap and Z dense (zbits null: full), over all n positions:
+// where the mask allows, C takes Z's entry or none; elsewhere C keeps its entry unless
+// `replace`.  counters[0] is recounted (zero it first).
+template <class T>
+__global__ void gbk_write_dense(idx_t n, const unsigned char* zbits, const T* zvals,
+                                const unsigned char* mbits, const void* m_vals, int mkind,
+                                int mmode, int replace, unsigned char* bits, T* vals,
+                                unsigned long long* counters) {
+    const gbk::vmask mask{mbits, m_vals, mkind, mmode};
+    unsigned long long count = 0;
+    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) {
+        bool has = bits[i];
+        if (mask.allows(i)) {
+            has = zbits == nullptr || zbits[i];
+            if (has) vals[i] = zvals[i];
+        } else if (replace) {
+            has = false;
+        }
+        bits[i] = has;
+        count += has;
+    }
+    gbk::add_counts(counters, count, 0);
+}
+
+// Element-wise on two dense vectors.  KIND 0 intersection (ewise_mult), 1 union (ewise_add:
+// a lone entry is cast), 2 union with defaults (ewise_union).  out_bits null: the result is
+// full (the host knows when: both full, or one full for a union).  counters[0] gets the count.
+template <class Zip, class A, class B, int KIND>
+__global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* avals,
+                                const unsigned char* bbits, const B* bvals,
+                                typename Zip::param_t p, typename Zip::param2_t p2,
+                                unsigned char* out_bits, typename Zip::z_t* out_vals,
+                                unsigned long long* counters) {
+    Zip f(p, p2);
+    unsigned long long count = 0;
+    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) {
+        bool ha = abits == nullptr || abits[i];
+        bool hb = bbits == nullptr || bbits[i];
+        bool has = KIND == 0 ? (ha && hb) : (ha || hb);
+        if (has) {
+            if (ha && hb) out_vals[i] = f.both(avals[i], bvals[i], i, 0);
+            else if (ha) out_vals[i] = f.only_a(avals[i], i, 0);
+            else out_vals[i] = f.only_b(bvals[i], i, 0);
+        }
+        if (out_bits) out_bits[i] = has;
+        count += has;
+    }
+    gbk::add_counts(counters, count, 0);
+}
+
+// apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.
+template <class Op, class A>
+__global__ void gbk_map_dense(idx_t n, const unsigned char* bits, const A* a,
+                              typename Op::z_t* z, typename Op::param_t p) {
+    Op op(p);
+    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size())
+        if (bits == nullptr || bits[i]) z[i] = op(a[i], i, 0);
+}
+
+// select on a dense vector: the entries whose predicate holds, as a new bitmap.
+template <class Op, class A>
+__global__ void gbk_select_dense(idx_t n, const unsigned char* bits, const A* a,
+                                 typename Op::param_t p, unsigned char* out_bits,
+                                 unsigned long long* counters) {
+    Op op(p);
+    unsigned long long count = 0;
+    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) {
+        bool keep = (bits == nullptr || bits[i]) && gbk::cast<bool>(op(a[i], i, 0));
+        out_bits[i] = keep;
+        count += keep;
+    }
+    gbk::add_counts(counters, count, 0);
+}
+
+// The degree sum, in dptr, of a list's entries (for a vector whose sum is not known yet).
+__global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, const idx_t* idx,
+                                 const idx_t* dptr, unsigned long long* counters) {
+    if (nu_ptr) nu = (idx_t)*nu_ptr;
+    unsigned long long deg = 0;
+    for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size())
+        deg += (unsigned long long)gbk::degree(dptr, idx[t]);
+    gbk::add_counts(counters, 0, deg);
+}

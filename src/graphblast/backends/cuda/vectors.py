@@ -1,0 +1,363 @@
+"""The GPU's vector formats, their counts on the device, and the operations that run on them.
+
+Three formats besides the backend-neutral sorted :class:`SparseVector`:
+
+- :class:`ListVector` ("sparse"): indices, possibly unsorted (``ordered`` False: a push appends
+  its outputs in the order threads claim them), and values, in buffers of some capacity; the
+  entry count lives on the device.
+- :class:`BitmapVector`: a presence byte and a value for every position; count on the device.
+- :class:`FullVector`: a value for every position.
+
+Each is a SparseVector to the rest of the backend: reading ``indices`` or ``values`` builds
+the sorted list once (a synchronization, and a sort or a compaction) and caches it, so code
+that knows only lists stays correct.  The format-aware primitives (mxv/vxm, the masked
+write-back and scalar assign, element-wise operations, apply, select and reductions of dense
+vectors) read the formats directly.
+
+Counts.  A result's entry count (and the degree sum of its entries that the direction planner
+wants) is written by the kernel that makes the result into a slot of a *counter page*, one
+device array of many slots.  ``nvals`` reads it only when asked, and then copies the whole
+page in one transfer: one synchronization refreshes the count of every vector whose slot is
+there and that was not written since (a BFS level's ``frontier.nvals`` also gives the
+planner the count of the visited set).  :func:`host_reads` counts these synchronizations.
+
+In place.  Storage is immutable except here: a bitmap or full vector owned by exactly one
+Vector object (see :func:`adopt`) is updated in place by an assign or a write-back that
+touches only the positions the mask and the operand allow, at O(entries touched).
+"""
+
+import itertools
+import weakref
+
+import cupy as cp
+import numpy as np
+
+from ..base import SparseVector
+from . import jit, programs
+from .blocks import INDEX, i64
+
+# -- host synchronizations -------------------------------------------------------------------
+
+_reads = itertools.count()
+_read_total = 0
+
+
+def host_reads():
+    """How many times the backend has waited for the GPU to read a count or a size."""
+    return _read_total
+
+
+def count_host_read():
+    global _read_total
+    _read_total += 1
+
+
+# -- counter pages ---------------------------------------------------------------------------
+
+SLOT = 3  # count, degree sum, scratch (a push's heavy-entry list length)
+PAGE_SLOTS = 512
+
+_write_seq = itertools.count(1)
+
+
+class _Page:
+    """A device array of PAGE_SLOTS counter slots and its last host copy."""
+
+    __slots__ = ("array", "free", "snapshot", "snapshot_seq", "__weakref__")
+
+    def __init__(self):
+        self.array = cp.zeros(PAGE_SLOTS * SLOT, dtype=np.uint64)
+        self.free = list(range(PAGE_SLOTS - 1, -1, -1))
+        self.snapshot = None
+        self.snapshot_seq = 0
+
+    def read(self):
+        """Copy the page to the host (one synchronization)."""
+        self.snapshot_seq = next(_write_seq)
+        self.snapshot = self.array.get()
+        count_host_read()
+
+
+_pages = {}  # device id -> list of _Page
+
+
+def _release(page_ref, slot):
+    page = page_ref()
+    if page is not None:
+        page.free.append(slot)
+
+
+class Counters:
+    """One slot of a counter page: ``array`` is its device view (uint64[3], zeroed), and
+    ``known`` the (count, degree sum) the host already knows, if any."""
+
+    __slots__ = ("page", "slot", "array", "written", "known", "__weakref__")
+
+    def __init__(self, known=None):
+        device = cp.cuda.runtime.getDevice()
+        pages = _pages.setdefault(device, [])
+        page = next((p for p in pages if p.free), None)
+        if page is None:
+            page = _Page()
+            pages.append(page)
+        self.page = page
+        self.slot = page.free.pop()
+        self.array = page.array[self.slot * SLOT:(self.slot + 1) * SLOT]
+        if known is None:
+            cp.cuda.runtime.memsetAsync(self.array.data.ptr, 0, SLOT * 8,
+                                        cp.cuda.get_current_stream().ptr)
+        else:
+            self.array.set(np.array([known[0], known[1], 0], dtype=np.uint64))
+        self.known = known
+        self.written = next(_write_seq)
+        weakref.finalize(self, _release, weakref.ref(page), self.slot)
+
+    def touch(self):
+        """A kernel writing this slot has been queued: the host copy is stale."""
+        self.written = next(_write_seq)
+        self.known = None
+
+    def peek(self):
+        """(count, degree sum) if the host has them without waiting, else None."""
+        if self.known is not None:
+            return self.known
+        page = self.page
+        if page.snapshot is None or page.snapshot_seq < self.written:
+            return None
+        base = self.slot * SLOT
+        return int(page.snapshot[base]), int(page.snapshot[base + 1])
+
+    def values(self):
+        """(count, degree sum) as host integers, reading the page if the copy is stale."""
+        found = self.peek()
+        if found is None:
+            self.page.read()
+            found = self.peek()
+        return found
+
+
+# -- ownership -------------------------------------------------------------------------------
+
+_SHARED = object()
+
+
+def adopt(data, owner):
+    """``data`` becoming the storage of the Vector ``owner``: the first owner may later
+    update it in place; storage that two objects hold is never updated in place again."""
+    if isinstance(data, DeviceVector) and data._owner is not _SHARED:
+        if data._owner is None:
+            data._owner = weakref.ref(owner)
+        elif data._owner() is not owner:
+            data._owner = _SHARED
+    return data
+
+
+def owned_by(data, owner):
+    return (isinstance(data, DeviceVector) and data._owner is not _SHARED
+            and data._owner is not None and data._owner() is owner)
+
+
+# -- the formats -----------------------------------------------------------------------------
+
+class DeviceVector(SparseVector):
+    """A GPU vector in a format other than the sorted list (see the module docstring)."""
+
+    __slots__ = ("counters", "deg_of", "made_by", "count_hi", "_sorted", "_owner",
+                 "_under_mask")
+    format = None
+
+    def _init(self, counters, deg_of=None):
+        self.counters = counters
+        self.deg_of = deg_of  # the row pointers the degree sum in the counters refers to
+        self.made_by = None  # "push" or "pull" for a product's result (the planner's history)
+        self.count_hi = None  # an upper bound of the count the host knows, after an update
+        self._sorted = None
+        self._owner = None
+        self._under_mask = None
+
+    @property
+    def nvals(self):
+        return self.counters.values()[0]
+
+    def known_nvals(self):
+        """The count if the host knows it without waiting, else None."""
+        found = self.counters.peek()
+        return None if found is None else found[0]
+
+    def degree_sum(self, ptr):
+        """The degree sum of the entries in the row pointers ``ptr`` (host int), or None when
+        the counters do not hold that sum."""
+        if self.deg_of is not ptr:
+            return None
+        return self.counters.values()[1]
+
+    def changed(self):
+        """After an in-place update: the sorted copy and the degree sum are stale."""
+        self.counters.touch()
+        self._sorted = None
+        self.deg_of = None
+
+    def _sorted_lists(self):
+        if self._sorted is None:
+            self._sorted = self._to_sorted()
+        return self._sorted
+
+    @property
+    def indices(self):
+        return self._sorted_lists()[0]
+
+    @property
+    def values(self):
+        return self._sorted_lists()[1]
+
+    def dense(self):
+        """(bits or None, values) of this vector as a dense operand (a list is scattered)."""
+        raise NotImplementedError
+
+
+class ListVector(DeviceVector):
+    """Indices (sorted when ``ordered``) and values in buffers of some capacity."""
+
+    __slots__ = ("idx", "vals", "ordered")
+    format = "sparse"
+
+    def __init__(self, size, dtype, idx, vals, counters, ordered, deg_of=None):
+        self.size = size
+        self.dtype = dtype
+        self.idx = idx
+        self.vals = vals
+        self.ordered = ordered
+        self._init(counters, deg_of)
+
+    def _to_sorted(self):
+        k = self.nvals
+        idx, vals = self.idx[:k], self.vals[:k]
+        if not self.ordered and k > 1:
+            order = cp.argsort(idx)
+            idx, vals = idx[order], vals[order]
+        return idx, vals
+
+    def dense(self):
+        bits = cp.zeros(self.size, dtype=cp.uint8)
+        vals = cp.empty(self.size, dtype=self.dtype.np_type)
+        n = self.idx.shape[0]
+        if n:
+            (fn,) = jit.kernels(*programs.vector_kernel("list_to_bitmap", self.dtype)).fns
+            jit.launch(fn, n, (i64(n), self.counters.array, self.idx, self.vals, bits, vals))
+        return bits, vals
+
+    def __repr__(self):
+        return f"ListVector({self.size}, {self.dtype}, capacity={self.idx.shape[0]})"
+
+
+class BitmapVector(DeviceVector):
+    """A presence byte and a value for every position."""
+
+    __slots__ = ("bits", "vals")
+    format = "bitmap"
+
+    def __init__(self, size, dtype, bits, vals, counters, deg_of=None):
+        self.size = size
+        self.dtype = dtype
+        self.bits = bits
+        self.vals = vals
+        self._init(counters, deg_of)
+
+    def _to_sorted(self):
+        idx = cp.flatnonzero(self.bits).astype(INDEX, copy=False)
+        return idx, self.vals[idx]
+
+    def dense(self):
+        return self.bits, self.vals
+
+    def __repr__(self):
+        return f"BitmapVector({self.size}, {self.dtype})"
+
+
+class FullVector(DeviceVector):
+    """A value for every position."""
+
+    __slots__ = ("vals",)
+    format = "full"
+
+    def __init__(self, size, dtype, vals):
+        self.size = size
+        self.dtype = dtype
+        self.vals = vals
+        self._init(None)
+
+    @property
+    def nvals(self):
+        return self.size
+
+    def known_nvals(self):
+        return self.size
+
+    def degree_sum(self, ptr):
+        return None
+
+    def changed(self):
+        self._sorted = None
+
+    def _to_sorted(self):
+        return cp.arange(self.size, dtype=INDEX), self.vals
+
+    def dense(self):
+        return None, self.vals
+
+    def __repr__(self):
+        return f"FullVector({self.size}, {self.dtype})"
+
+
+def is_dense(v):
+    return isinstance(v, (BitmapVector, FullVector))
+
+
+def dense_of(v):
+    """(bits or None, values) of any vector: a dense format as it is, a list scattered into a
+    new bitmap (O(size): only where the operation is O(size) anyway)."""
+    if isinstance(v, DeviceVector):
+        return v.dense()
+    bits = cp.zeros(v.size, dtype=cp.uint8)
+    vals = cp.empty(v.size, dtype=v.dtype.np_type)
+    n = v.indices.shape[0]
+    if n:
+        (fn,) = jit.kernels(*programs.vector_kernel("list_to_bitmap", v.dtype)).fns
+        jit.launch(fn, n, (i64(n), None, v.indices, v.values, bits, vals))
+    return bits, vals
+
+
+def as_bitmap(v):
+    """``v`` as a new BitmapVector (a bitmap's arrays are copied, so the result is owned)."""
+    if isinstance(v, FullVector):
+        return BitmapVector(v.size, v.dtype, cp.ones(v.size, dtype=cp.uint8), v.vals.copy(),
+                            Counters((v.size, 0)))
+    bits, vals = dense_of(v)
+    if isinstance(v, BitmapVector):
+        bits, vals = bits.copy(), vals.copy()
+    k = v.known_nvals() if isinstance(v, DeviceVector) else v.nvals
+    if k is not None:
+        return BitmapVector(v.size, v.dtype, bits, vals, Counters((k, 0)))
+    counters = Counters()
+    counters.array[0:1] = cp.count_nonzero(bits).astype(np.uint64)
+    counters.touch()
+    return BitmapVector(v.size, v.dtype, bits, vals, counters)
+
+
+def as_list(v, dptr=None):
+    """``v`` as a list the push kernels read: (indices, values, count array or None, count
+    bound).  A dense vector is compacted (unsorted) into a new list, with the degree sum of
+    its entries in ``dptr`` when given."""
+    if isinstance(v, ListVector):
+        return v.idx, v.vals, v.counters.array, v.idx.shape[0]
+    if not isinstance(v, DeviceVector):
+        return v.indices, v.values, None, v.indices.shape[0]
+    bits, vals = v.dense()
+    counters = Counters()
+    out_idx = cp.empty(v.size, dtype=INDEX)
+    out_vals = cp.empty(v.size, dtype=v.dtype.np_type)
+    if v.size:
+        (fn,) = jit.kernels(*programs.vector_kernel("dense_to_list", v.dtype)).fns
+        jit.launch(fn, v.size, (i64(v.size), bits, vals, dptr, out_idx, out_vals,
+                                counters.array))
+    return out_idx, out_vals, counters.array, v.size
