@@ -7,8 +7,16 @@ set -uo pipefail
 export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
+PY=${PYTHON:-python3}
 python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > "$OUT/setup.log" 2>&1
 export PYTHONPATH=$PWD/.site:$PWD/src
+# BENCH_DRY=1 (with PYTHON=.venv/bin/python, on a machine without a GPU): the record stages on
+# the CPU with tiny graphs, to check the script before spending GPU time on it.
+if [ -n "${BENCH_DRY:-}" ]; then
+  dev=cpu; g_a=kron-10,g500-10; g_b=urand-10,rgg-10,grid-32; g_k=kron-10; g_gap=kron-12
+else
+  dev=cuda; g_a=kron-22,g500-21; g_b=urand-22,rgg-22,grid-2048; g_k=kron-22; g_gap=kron-27
+fi
 export GRAPHBLAST_DATA=$PWD/tests/data  # all the real graphs for bench (the package has karate only)
 python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 || echo "build_ext failed" >> "$OUT/setup.log"
 python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast path built" >> "$OUT/setup.log"
@@ -68,5 +76,36 @@ for stage in "$@"; do
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
   mm)
     timeout 200 python3 benchmarks/mmread_speed.py /tmp/mm --write > "$OUT/mmread.txt" 2>&1 ;;
+  algos-a|algos-b|prims|kron27)
+    # Timed runs: up to 5 after one warm-up, at most BUDGET s per participant and (algorithm,
+    # graph) (a slow CPU peer gets one run; graphblast always two after its warm-up); a
+    # participant whose warm pilot predicts one run over LIMIT s is skipped.
+    common=(--device $dev --repeat 5 --warmup 1 --no-plots)
+    peers=suitesparse,networkit,scipy
+    case $stage in
+    algos-a) args=(--graphs $g_a --peers $peers --first-call none
+                   --time-limit 240 --budget "${BUDGET:-6}" --deadline "${DEADLINE:-400}")
+             limit=${STAGE_TIMEOUT:-545} ;;
+    algos-b) args=(--graphs $g_b --peers $peers --first-call none
+                   --time-limit 240 --budget "${BUDGET:-6}" --deadline "${DEADLINE:-400}")
+             limit=${STAGE_TIMEOUT:-545} ;;
+    prims)   args=(--algorithms none --primitives --graphs $g_k --peers cusparse
+                   --first-call $g_k --budget 10 --deadline "${DEADLINE:-200}")
+             limit=${STAGE_TIMEOUT:-260} ;;
+    kron27)  args=(--graphs $g_gap --algorithms bfs,sssp,pagerank,cc --peers $peers
+                   --first-call none --time-limit inf --repeat 3 --budget 20
+                   --deadline "${DEADLINE:-240}")
+             limit=${STAGE_TIMEOUT:-300} ;;
+    esac
+    part=benchmarks/results/h200/parts/$stage/results.json
+    [ -f "$part" ] && args+=(--resume "$part")
+    mkdir -p "$OUT/$stage"
+    timeout --kill-after=10 "$limit" $PY -m graphblast.bench "${common[@]}" "${args[@]}" \
+      --out "$OUT/$stage" > /dev/null 2> "$OUT/$stage.log"
+    echo "$stage: exit status $?" >> "$OUT/$stage.log"
+    ;;
+  *)
+    echo "unknown stage $stage (tests, retest, gen, mm, algos-a, algos-b, prims, kron27)" >&2
+    exit 2 ;;
   esac
 done

@@ -78,13 +78,14 @@ def _parser():
     p.add_argument("--warmup", type=int, default=1, metavar="N",
                    help="untimed runs before the timed ones (default 1)")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="most seconds one participant spends on one (algorithm, graph), "
-                        "warm-up included; participants predicted to need more for one run "
-                        "are skipped (default 120; 30 with --smoke)")
+                   help="a participant predicted (from a warm pilot) to need more than this "
+                        "for one run is skipped; 'inf' skips nothing and runs no pilot "
+                        "(default 120; 30 with --smoke)")
     p.add_argument("--budget", type=float, metavar="SECONDS",
                    help="most seconds of runs one participant spends on one (algorithm, "
                         "graph), warm-up included: the timed runs are cut to fit (at least "
-                        "one run is made); default: the time limit")
+                        "one run is made; graphblast gets at least two after its warm-up); "
+                        "default: the time limit")
     p.add_argument("--deadline", type=float, metavar="SECONDS",
                    help="start nothing new after this many seconds of the run: what is left "
                         "is marked not_run, the outputs are written, and --resume continues")
@@ -344,7 +345,8 @@ def run(options, command, progress_stream=None):
             report.write_json(os.path.join(out, "primitives.json"), state["primitives"])
             save()
         done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
-        todo = [a for a in options["algorithms"] if a not in done_first]
+        # With --algorithms none (a primitives run), --first-call measures all five.
+        todo = [a for a in (options["algorithms"] or check.ALGORITHMS) if a not in done_first]
         if options["first_call"] and todo:
             measured = first_call_mod.measure_all(options["first_call"], todo, device,
                                                   options["data_dir"], progress, deadline)
