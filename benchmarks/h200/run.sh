@@ -18,8 +18,11 @@ else
   dev=cuda; g_a=kron-22,g500-21; g_b=urand-22,rgg-22,grid-2048; g_k=kron-22; g_gap=kron-27
 fi
 export GRAPHBLAST_DATA=$PWD/tests/data  # all the real graphs for bench (the package has karate only)
+# The compiled mmread path matters to the tests and to mm, not to the benchmark record.
+case " $* " in *" tests "*|*" retest "*|*" mm "*|*" gen "*)
 python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 || echo "build_ext failed" >> "$OUT/setup.log"
 python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast path built" >> "$OUT/setup.log"
+esac
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$OUT/setup.log" 2>&1
 
 for stage in "$@"; do
@@ -94,8 +97,8 @@ for stage in "$@"; do
              limit=${STAGE_TIMEOUT:-260} ;;
     kron27)  args=(--graphs $g_gap --algorithms bfs,sssp,pagerank,cc --peers $peers
                    --first-call none --time-limit inf --repeat 3 --budget 20
-                   --deadline "${DEADLINE:-240}")
-             limit=${STAGE_TIMEOUT:-300} ;;
+                   --deadline "${DEADLINE:-220}")
+             limit=${STAGE_TIMEOUT:-290} ;;
     esac
     part=benchmarks/results/h200/parts/$stage/results.json
     [ -f "$part" ] && args+=(--resume "$part")
