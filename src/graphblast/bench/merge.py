@@ -42,10 +42,6 @@ def _bounded(doc):
 
     if doc.get("copy_bandwidth"):
         add_bounds(doc["results"], doc["copy_bandwidth"])
-        for rec in doc["results"]:
-            per = rec.get("per_iteration")
-            if per and "vs_bound" in per:
-                per["copy_GBps"] = doc["copy_bandwidth"]["GBps"]
     return doc
 
 

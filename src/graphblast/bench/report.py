@@ -132,14 +132,16 @@ def library_versions():
 
 
 def add_bounds(results, bandwidth):
-    """Fill in each PageRank record's bandwidth bound from the measured copy bandwidth."""
+    """Fill in each PageRank record's bandwidth bound from the measured copy bandwidth (of the
+    run that measured the record: records that have a bound keep it)."""
     for rec in results:
         per = rec.get("per_iteration")
-        if not per or "bytes_per_iteration" not in per:
-            continue
+        if not per or "bytes_per_iteration" not in per or "vs_bound" in per:
+            continue        # a record kept from an earlier run keeps that run's bound
         bound = per["bytes_per_iteration"] / bandwidth["bytes_per_s"]
         per["bound_ms_per_iteration"] = bound * 1e3
         per["vs_bound"] = per["ms_per_iteration"] / 1e3 / bound
+        per["copy_GBps"] = bandwidth["GBps"]
 
 
 # The summary ------------------------------------------------------------------------------
