@@ -381,3 +381,13 @@ def test_readme_section_is_generated_from_the_record(device, tmp_path, capfd):
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path / "none"), "--report-readme", str(readme)])
     capfd.readouterr()
+
+
+def test_a_cpu_peer_that_cannot_fit_is_skipped_with_a_note(device, monkeypatch):
+    monkeypatch.setattr(runner, "available_bytes", lambda xp=None: 1000)
+    suite = _suite([graphs.GraphSpec("grid", 8)], ["bfs"], ["scipy"], device)
+    _, results = suite.run()
+    p = results[0]["participants"]
+    assert p["scipy"]["status"] == "skipped"
+    assert "cannot fit in host memory" in p["scipy"]["reason"]
+    assert p["graphblast"]["status"] == "ok"         # the oracle still checks it
