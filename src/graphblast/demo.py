@@ -21,8 +21,8 @@ from graphblast import algorithms, generators
 
 #: Kronecker scale (log2 of the vertex count) per kind of device, and why.
 SCALES = {
-    "cpu": (15, "graphblast's CPU triangle count is the slowest step and costs about 3x more\n"
-                "  per scale; at 15 the whole demo stays well within a minute on 2 cores"),
+    "cpu": (16, "graphblast's CPU triangle count is the slowest step and costs about 2.5x more\n"
+                "  per scale; at 16 the whole demo stays well within a minute on 2 cores"),
     "cuda": (17, "the SciPy oracles run on one CPU core; the slowest, their triangle count,\n"
                  "  takes a few seconds at scale 17 and about 3x more per scale"),
 }
