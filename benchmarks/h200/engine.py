@@ -44,6 +44,67 @@ def timed(fn, repeat=5, warmup=1):
     return float(np.median(out)), [float(x) for x in out]
 
 
+class _Timed:
+    """A compiled kernel that records CUDA events around each launch."""
+
+    def __init__(self, fn, name, records):
+        self.fn, self.name, self.records = fn, name, records
+
+    def __call__(self, *args, **kwargs):
+        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+        e0.record()
+        self.fn(*args, **kwargs)
+        e1.record()
+        self.records.append((self.name, e0, e1))
+
+
+def kernel_profile(run, label, outdir):
+    """GPU time per graphblast kernel (CUDA events) of ``run()`` against its wall time; the
+    rest is CuPy's own kernels, allocations, Python and synchronizations."""
+    from graphblast.backends.cuda import jit
+
+    records = []
+    saved = {}
+    for key, k in list(jit._compiled.items()):
+        saved[key] = k.fns
+        k.fns = tuple(_Timed(f, n, records) for f, n in zip(k.fns, k.names))
+    try:
+        sync()
+        r0 = vectors.host_reads()
+        t0 = time.perf_counter()
+        run()
+        sync()
+        wall = time.perf_counter() - t0
+        reads = vectors.host_reads() - r0
+    finally:
+        for key, fns in saved.items():
+            jit._compiled[key].fns = fns
+    per = {}
+    for name, e0, e1 in records:
+        short = name.split("<")[0]
+        ms, calls = per.get(short, (0.0, 0))
+        per[short] = (ms + cp.cuda.get_elapsed_time(e0, e1), calls + 1)
+    lines = [f"{label}: wall {wall * 1e3:.3f} ms, {len(records)} graphblast launches, "
+             f"{reads} host reads"]
+    for name, (ms, calls) in sorted(per.items(), key=lambda kv: -kv[1][0]):
+        lines.append(f"  {name:32s} {calls:6d} calls {ms:10.3f} ms")
+    with open(os.path.join(outdir, "kernels.txt"), "a") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines), flush=True)
+
+
+def python_profile(run, label, outdir):
+    prof = cProfile.Profile()
+    prof.enable()
+    run()
+    sync()
+    prof.disable()
+    s = io.StringIO()
+    pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(30)
+    with open(os.path.join(outdir, "profile_call.txt"), "a") as f:
+        f.write(f"==== {label}\n" + s.getvalue())
+
+
 def bfs_levels(A, source):
     """The BFS of algorithms.bfs, one level at a time: (levels, per-level records)."""
     n = A.nrows
@@ -59,7 +120,7 @@ def bfs_levels(A, source):
             break
         levels(frontier.S) << depth
         depth += 1
-        frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair)
+        frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
         sync()
         records.append({"level": depth - 1, "frontier": nf,
                         "ms": (time.perf_counter() - t0) * 1e3,
@@ -104,6 +165,9 @@ def measure_bfs(graph, source, out):
         worst = max(worst, a["ms"] / min(p["ms"], q["ms"]))
     rec["auto_worst_level_ratio"] = worst
     out[graph.spec.name] = rec
+    outdir = out["_outdir"]
+    kernel_profile(lambda: bfs(A, source), f"bfs {graph.spec.name}", outdir)
+    python_profile(lambda: bfs(A, source), f"bfs {graph.spec.name}", outdir)
     print(graph.spec.name, "bfs", f"{rec['bfs_ms']:.3f} ms", f"{nlev} levels",
           "ok" if rec["checked_vs_scipy"] else "WRONG", f"worst auto ratio {worst:.2f}",
           flush=True)
@@ -132,6 +196,8 @@ def measure_spmv(graph, out):
     got = A32.mxv(x, semiring.plus_times).new().to_dense(0)
     rec["plus_times_max_rel_err"] = float(np.max(np.abs(got - ref) / np.maximum(1, np.abs(ref))))
     rec["plus_times_vs_cusparse"] = rec["cusparse_ms"] / rec["plus_times_ms"]
+    kernel_profile(lambda: A32.mxv(x, semiring.plus_times).new(), "spmv plus_times",
+                   out["_outdir"])
     rec["min_plus_vs_plus_times"] = rec["plus_times_ms"] / rec["min_plus_ms"]
     out[graph.spec.name + ":spmv"] = rec
     print(graph.spec.name, "spmv", {k: round(v, 4) for k, v in rec.items()}, flush=True)
@@ -144,6 +210,7 @@ def measure_pagerank(graph, out):
     t10, _ = timed(lambda: pagerank(A, tol=None, max_iter=10), repeat=3)
     t20, _ = timed(lambda: pagerank(A, tol=None, max_iter=20), repeat=3)
     rec = {"ms_per_iteration": (t20 - t10) / 10 * 1e3}
+    kernel_profile(lambda: pagerank(A, tol=None, max_iter=10), "pagerank x10", out["_outdir"])
     n, m = A.nrows, A.nvals
     rec["bound_ms"] = (m * 4 + (n + 1) * 4 + 16 * n) / 4.3e12 * 1e3
     rec["vs_bound_at_4.3TBps"] = rec["ms_per_iteration"] / rec["bound_ms"]
@@ -166,7 +233,7 @@ def measure_overhead(outdir, out):
     w = Vector(BOOL, A.nrows, device="cuda")
 
     def call():
-        w(~visited.S, replace=True) << q.vxm(A, semiring.any_pair)
+        w(~visited.S, replace=True) << q.vxm(A, semiring.any_pair[BOOL])
 
     for _ in range(50):
         call()
@@ -188,16 +255,7 @@ def measure_overhead(outdir, out):
                        "p10_us": float(np.percentile(samples, 10) * 1e6),
                        "launch_only_us": float(np.median(nosync) * 1e6)}
     print("per call", out["per_call"], flush=True)
-    prof = cProfile.Profile()
-    prof.enable()
-    for _ in range(1000):
-        call()
-    prof.disable()
-    sync()
-    s = io.StringIO()
-    pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(40)
-    with open(os.path.join(outdir, "profile_call.txt"), "w") as f:
-        f.write(s.getvalue())
+    python_profile(lambda: [call() for _ in range(1000)], "1000 small masked vxm", outdir)
 
 
 def main():
@@ -207,10 +265,11 @@ def main():
     p.add_argument("--skip", default="")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    out = {}
+    out = {"_outdir": args.out}
     skip = set(args.skip.split(","))
     if "overhead" not in skip:
         measure_overhead(args.out, out)
+    kernel_profile(lambda: None, "empty", args.out)
     for name in args.graphs.split(","):
         spec = graphs.parse_graphs(name)[0]
         t0 = time.perf_counter()

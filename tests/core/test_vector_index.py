@@ -130,7 +130,7 @@ def test_gather(device, rng, dtype, itype, usize, isize, density):
     u = _vec(uv, up, dtype, device)
     I = _vec(iv, ip, itype, device)
     w = u[I].new()
-    assert (w.size, w.dtype.name, w.device) == (isize, dtype, device)
+    assert (w.size, w.dtype.name, w.device) == (isize, dtype, u.device)
     pos = iv.astype(np.int64)
     present = ip & up[np.minimum(pos, max(usize - 1, 0))] if usize else ip
     _assert_equal(w, uv[np.minimum(pos, max(usize - 1, 0))] if usize else uv[:0], present)

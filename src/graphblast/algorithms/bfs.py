@@ -78,7 +78,7 @@ def bfs(A, source, *, parents=False):
         while frontier.nvals:
             levels(frontier.S) << depth
             depth += 1
-            frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair)
+            frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
         return levels
     # The frontier holds each vertex's own id, so min.first carries the smallest parent id
     # into every newly reached vertex.

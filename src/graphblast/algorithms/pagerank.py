@@ -120,10 +120,13 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         c = rank.ewise_mult(share, binary.times).new()
         new = Vector.from_scalar(teleport, n, FP64, device=device)
         new(binary.plus) << c.vxm(A, spread)
+        if tol is None:  # a fixed step count: no convergence test, nothing read back
+            rank = new
+            continue
         change = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new()
         err = change.reduce(monoid.plus).new().value
         rank = new
-        if tol is not None and err < n * tol:
+        if err < n * tol:
             return rank
     if tol is None:
         return rank

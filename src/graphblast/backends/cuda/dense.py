@@ -18,8 +18,8 @@ from ..base import SparseVector
 from . import blocks, jit, programs
 from .blocks import i64
 from .vectors import (
-    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, dense_of, is_dense,
-    owned_by,
+    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast, dense_of,
+    is_dense, owned_by,
 )
 
 
@@ -244,16 +244,9 @@ def select(A, op, thunk):
 
 
 def cast_vector(v, dtype):
-    if not is_dense(v) or v.dtype is dtype:
+    if not isinstance(v, DeviceVector) or v.dtype is dtype:
         return NotImplemented
-    vals = blocks.cast_values(v.vals, v.dtype, dtype)
-    if isinstance(v, FullVector):
-        return FullVector(v.size, dtype, vals)
-    counters = Counters(v.counters.peek())
-    if counters.known is None:
-        counters.array[...] = v.counters.array
-        counters.touch()
-    return BitmapVector(v.size, dtype, v.bits.copy(), vals, counters)
+    return cast(v, dtype)
 
 
 def reduce_scalar(A, monoid):

@@ -355,10 +355,11 @@ def translation_unit(programs, instantiate=False):
 class Kernels:
     """The compiled kernels of one program on one device, in the program's order."""
 
-    __slots__ = ("fns",)
+    __slots__ = ("fns", "names")
 
-    def __init__(self, fns):
+    def __init__(self, fns, names=()):
         self.fns = fns
+        self.names = tuple(names)  # for profilers (benchmarks/h200/engine.py)
 
 
 _compiled = {}  # (device_id, key) -> Kernels
@@ -397,7 +398,7 @@ def _compile(device_id, program):
     if logger.isEnabledFor(logging.DEBUG):
         logger.debug("cuda: compiled %s on device %d in %.3f s", ", ".join(program.kernels),
                      device_id, time.perf_counter() - start)
-    return Kernels(fns)
+    return Kernels(fns, program.kernels)
 
 
 # -- launching -------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from .blocks import INDEX, i64
 from .storage import transpose
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list, count_host_read,
-    dense_of,
+    dense_of, device_count,
 )
 
 # mxv/vxm with both dimensions of the matrix at most this go to the one-block kernel
@@ -42,11 +42,19 @@ _INT32_MAX = 2**31 - 1
 
 # -- the matrix as the traversal kernels read it -----------------------------------------------
 
+# Pull's bins of rows by degree on matrices of at least BIN_ROWS rows: (lowest degree,
+# highest degree, lanes per row).  Rows of one bin do about the same work, so no lane of a
+# warp waits for a long row; empty rows cost nothing (their output byte is cleared first).
+BIN_ROWS = 1 << 16
+BINS = ((1, 4, 4), (5, 32, 8), (33, HEAVY, 32))
+
+
 class View:
     """A CSR matrix prepared for traversal: 32-bit column indices where they fit, the rows
-    longer than HEAVY, and the lanes per row (the power of two nearest the average degree)."""
+    longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
+    unbinned traversal (the power of two nearest the average degree)."""
 
-    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "__weakref__")
+    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "bins", "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -60,6 +68,14 @@ class View:
         while width < 32 and width * 2 <= max(avg, 1):
             width *= 2
         self.width = width
+        self.bins = []
+        if M.nrows >= BIN_ROWS:
+            for lo, hi, lanes in BINS:
+                rows = cp.flatnonzero((degrees >= lo) & (degrees <= hi)).astype(INDEX,
+                                                                               copy=False)
+                count_host_read()
+                if rows.shape[0]:
+                    self.bins.append((rows, int(rows.shape[0]), lanes))
 
 
 def view(M):
@@ -134,12 +150,14 @@ def _product(A, u, semiring, mask, vfirst):
     else:
         push_m, pull_m = A._transpose, A
     choice, _ = _direction(A, push_m, u, mask, n_out)
+    # the degree sum of the result's entries serves the next product of a square matrix
+    square = A.nrows == A.ncols
     if choice == "push":
         push_m = push_m if push_m is not None else _transposed(A)
-        out = _push(push_m, u, semiring, mask, vfirst, n_out)
+        out = _push(push_m, u, semiring, mask, vfirst, n_out, square)
     else:
         pull_m = pull_m if pull_m is not None else _transposed(A)
-        dptr = push_m.indptr if push_m is not None else None
+        dptr = push_m.indptr if push_m is not None and square else None
         out = _pull(pull_m, u, semiring, mask, vfirst, n_out, dptr)
     out.made_by = choice
     out._under_mask = ref
@@ -171,10 +189,11 @@ def _entries_and_degrees(A, push_m, u):
     if push_m is None or nu == 0 or isinstance(u, BitmapVector):
         # no exact sum without a transpose or a compaction: the average degree
         return nu, int(A.nvals * nu / max(A.nrows if push_m is None else push_m.nrows, 1))
-    idx, _, nu_ptr, cap = as_list(u)
+    idx, _, u_counters, cap = as_list(u)
     counters = Counters()
     (fn,) = jit.kernels(*programs.list_degrees()).fns
-    jit.launch(fn, cap, (i64(cap), nu_ptr, idx, push_m.indptr, counters.array))
+    jit.launch(fn, cap, (i64(cap), device_count(u_counters), idx, push_m.indptr,
+                         counters.array))
     counters.touch()
     return nu, counters.values()[1]
 
@@ -224,27 +243,36 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
     out = cp.empty(n_out, dtype=t.np_type)
-    obits = cp.empty(n_out, dtype=cp.uint8)
     counters = Counters()
     heavy = HEAVY if v.nheavy else np.iinfo(np.int64).max
-    if n_out:
-        jit.launch(fns[0], n_out * v.width, (
-            i64(n_out), M.indptr, v.col, mvalues, xv, xbits, mbits, mvals, mkind, mmode,
-            np.int32(v.width), i64(heavy), dptr, out, obits, counters.array))
+    tail = (xv, xbits, mbits, mvals, mkind, mmode)
+    if v.bins:
+        obits = cp.zeros(n_out, dtype=cp.uint8)
+        for rows, nrows, lanes in v.bins:
+            jit.launch(fns[0], nrows * lanes, (
+                i64(nrows), rows, M.indptr, v.col, mvalues, *tail, np.int32(lanes),
+                i64(heavy), dptr, out, obits, counters.array))
+    else:
+        obits = cp.empty(n_out, dtype=cp.uint8)
+        if n_out:
+            jit.launch(fns[0], n_out * v.width, (
+                i64(n_out), None, M.indptr, v.col, mvalues, *tail, np.int32(v.width),
+                i64(heavy), dptr, out, obits, counters.array))
     if v.nheavy:
         fns[1]((min(v.nheavy, jit.MAX_GRID),), (256,), (
-            i64(v.nheavy), v.heavy_rows, M.indptr, v.col, mvalues, xv, xbits, mbits, mvals,
-            mkind, mmode, dptr, out, obits, counters.array))
+            i64(v.nheavy), v.heavy_rows, M.indptr, v.col, mvalues, *tail, dptr, out, obits,
+            counters.array))
     counters.touch()
     return BitmapVector(n_out, t, obits, out, counters, deg_of=dptr)
 
 
 # -- push ------------------------------------------------------------------------------------
 
-def _push(M, u, semiring, mask, vfirst, n_out):
+def _push(M, u, semiring, mask, vfirst, n_out, square):
     t = semiring.monoid.return_type
     v = view(M)
-    idx, vals, nu_ptr, cap_in = as_list(u)
+    idx, vals, u_counters, cap_in = as_list(u)
+    nu_ptr = device_count(u_counters)
     mbits, mvals, mkind, mmode = _mask_dense(mask)
     mode = _mode(semiring)
     fns = jit.kernels(*programs.push(semiring, M.dtype, u.dtype, vfirst, v.idx32, mode)).fns
@@ -252,6 +280,7 @@ def _push(M, u, semiring, mask, vfirst, n_out):
     mvalues = M.values if reads_matrix else None
     known = u.counters.peek() if isinstance(u, DeviceVector) else None
     bound = known[1] if known is not None and u.deg_of is M.indptr else n_out
+    dptr = M.indptr if square else None
     cap = max(1, min(n_out, bound))
     out_idx = cp.empty(cap, dtype=INDEX)
     out_vals = cp.empty(cap, dtype=t.np_type)
@@ -277,16 +306,16 @@ def _push(M, u, semiring, mask, vfirst, n_out):
         if cap_in:
             jit.launch(light, cap_in * v.width, (
                 i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind,
-                mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, M.indptr,
+                mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
                 heavy_list, out_idx, out_vals, counters.array))
         if v.nheavy and cap_in:
-            heavy_fn((min(v.nheavy, 1024),), (256,), (
+            heavy_fn((jit.MAX_GRID // 4,), (256,), (
                 idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
-                epoch, posmap, fold, M.indptr, heavy_list, out_idx, out_vals, counters.array))
+                epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))
     if mode == programs.PUSH_FOLD:
         jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals))
     counters.touch()
-    return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=M.indptr)
+    return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=dptr)
 
 
 # -- small matrices -----------------------------------------------------------------------------
@@ -314,8 +343,13 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     else:
         M = _transposed(A) if push else A
         dptr = A._transpose.indptr if A._transpose is not None else None
+    if A.nrows != A.ncols:
+        dptr = None
     (fn,) = jit.kernels(*programs.mv_small(semiring, M.dtype, u.dtype, vfirst, push)).fns
-    idx, vals, nu_ptr, cap = as_list(u)
+    idx, vals, u_counters, cap = as_list(u)
+    nu_ptr = device_count(u_counters)
+    m_counters = None
+    listed = 0
     if mask is None:
         mmode, nm, nm_ptr, m_idx, mbits, m_vals, mkind = 0, 0, None, None, None, None, 0
     else:
@@ -326,16 +360,18 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
             nm, nm_ptr, m_idx = 0, None, None
             mbits, m_vals = m.dense()
         else:
-            m_idx, m_vals, nm_ptr, nm = as_list(m)
-            mbits = None
+            m_idx, m_vals, m_counters, nm = as_list(m)
+            nm_ptr = device_count(m_counters)
+            mbits, listed = None, 1
         if not mkind:
             m_vals = None
     out_idx = cp.empty(max(n_out, 1), dtype=INDEX)
     out_vals = cp.empty(max(n_out, 1), dtype=t.np_type)
-    counters = Counters()
+    counters = Counters(zeroed=False)  # the kernel writes the whole slot
     fn((1,), (256,), (
         i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(cap), nu_ptr, idx, vals,
-        np.int32(mmode), i64(nm), nm_ptr, m_idx, mbits, m_vals, np.int32(mkind), dptr, out_idx,
+        np.int32(mmode), np.int32(listed), i64(nm), nm_ptr, m_idx, mbits, m_vals,
+        np.int32(mkind), dptr, out_idx,
         out_vals, counters.array))
     counters.touch()
     out = ListVector(n_out, t, out_idx, out_vals, counters, ordered=True, deg_of=dptr)

@@ -63,10 +63,11 @@ _write_seq = itertools.count(1)
 class _Page:
     """A device array of PAGE_SLOTS counter slots and its last host copy."""
 
-    __slots__ = ("array", "free", "snapshot", "snapshot_seq", "__weakref__")
+    __slots__ = ("array", "views", "free", "snapshot", "snapshot_seq", "__weakref__")
 
     def __init__(self):
         self.array = cp.zeros(PAGE_SLOTS * SLOT, dtype=np.uint64)
+        self.views = [self.array[k * SLOT:(k + 1) * SLOT] for k in range(PAGE_SLOTS)]
         self.free = list(range(PAGE_SLOTS - 1, -1, -1))
         self.snapshot = None
         self.snapshot_seq = 0
@@ -93,7 +94,7 @@ class Counters:
 
     __slots__ = ("page", "slot", "array", "written", "known", "__weakref__")
 
-    def __init__(self, known=None):
+    def __init__(self, known=None, zeroed=True):
         device = cp.cuda.runtime.getDevice()
         pages = _pages.setdefault(device, [])
         page = next((p for p in pages if p.free), None)
@@ -102,11 +103,11 @@ class Counters:
             pages.append(page)
         self.page = page
         self.slot = page.free.pop()
-        self.array = page.array[self.slot * SLOT:(self.slot + 1) * SLOT]
-        if known is None:
+        self.array = page.views[self.slot]
+        if known is None and zeroed:
             cp.cuda.runtime.memsetAsync(self.array.data.ptr, 0, SLOT * 8,
                                         cp.cuda.get_current_stream().ptr)
-        else:
+        elif known is not None:
             self.array.set(np.array([known[0], known[1], 0], dtype=np.uint64))
         self.known = known
         self.written = next(_write_seq)
@@ -318,6 +319,8 @@ def dense_of(v):
     new bitmap (O(size): only where the operation is O(size) anyway)."""
     if isinstance(v, DeviceVector):
         return v.dense()
+    if v.indices.shape[0] == v.size:
+        return None, v.values  # a sorted list of every position: its values are dense
     bits = cp.zeros(v.size, dtype=cp.uint8)
     vals = cp.empty(v.size, dtype=v.dtype.np_type)
     n = v.indices.shape[0]
@@ -333,7 +336,9 @@ def as_bitmap(v):
         return BitmapVector(v.size, v.dtype, cp.ones(v.size, dtype=cp.uint8), v.vals.copy(),
                             Counters((v.size, 0)))
     bits, vals = dense_of(v)
-    if isinstance(v, BitmapVector):
+    if bits is None:  # a complete list: its values are someone else's
+        bits, vals = cp.ones(v.size, dtype=cp.uint8), vals.copy()
+    elif isinstance(v, BitmapVector):
         bits, vals = bits.copy(), vals.copy()
     k = v.known_nvals() if isinstance(v, DeviceVector) else v.nvals
     if k is not None:
@@ -345,11 +350,13 @@ def as_bitmap(v):
 
 
 def as_list(v, dptr=None):
-    """``v`` as a list the push kernels read: (indices, values, count array or None, count
-    bound).  A dense vector is compacted (unsorted) into a new list, with the degree sum of
-    its entries in ``dptr`` when given."""
+    """``v`` as a list the push kernels read: (indices, values, counters or None, capacity),
+    the count in the counters' slot when the host may not know it.  A dense vector is
+    compacted (unsorted) into a new list, with the degree sum of its entries in ``dptr`` when
+    given.  Keep the counters referenced until the kernels that read them are queued: a
+    released slot is zeroed for its next user."""
     if isinstance(v, ListVector):
-        return v.idx, v.vals, v.counters.array, v.idx.shape[0]
+        return v.idx, v.vals, v.counters, v.idx.shape[0]
     if not isinstance(v, DeviceVector):
         return v.indices, v.values, None, v.indices.shape[0]
     bits, vals = v.dense()
@@ -360,4 +367,32 @@ def as_list(v, dptr=None):
         (fn,) = jit.kernels(*programs.vector_kernel("dense_to_list", v.dtype)).fns
         jit.launch(fn, v.size, (i64(v.size), bits, vals, dptr, out_idx, out_vals,
                                 counters.array))
-    return out_idx, out_vals, counters.array, v.size
+    counters.touch()
+    return out_idx, out_vals, counters, v.size
+
+
+def device_count(counters):
+    """The device array of a counters slot, or None."""
+    return None if counters is None else counters.array
+
+
+def cast(v, dtype):
+    """A list or dense vector with its values cast (GraphBLAS rules), in the same format and
+    with the same marks; a bitmap's presence bytes are copied (bitmaps change in place)."""
+    from .blocks import cast_values
+
+    if isinstance(v, ListVector):
+        out = ListVector(v.size, dtype, v.idx, cast_values(v.vals, v.dtype, dtype), v.counters,
+                         v.ordered, v.deg_of)
+    elif isinstance(v, FullVector):
+        out = FullVector(v.size, dtype, cast_values(v.vals, v.dtype, dtype))
+    else:
+        counters = Counters(v.counters.peek())
+        if counters.known is None:
+            counters.array[...] = v.counters.array
+            counters.touch()
+        out = BitmapVector(v.size, dtype, v.bits.copy(), cast_values(v.vals, v.dtype, dtype),
+                           counters, v.deg_of if counters.known is None else None)
+    out.made_by = v.made_by
+    out._under_mask = v._under_mask
+    return out

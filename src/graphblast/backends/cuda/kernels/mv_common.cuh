@@ -91,7 +91,7 @@ __device__ __forceinline__ void group_fold(typename M::t& acc, bool& have, idx_t
     for (int d = width >> 1; d > 0; d >>= 1) {
         typename M::t o = shfl_down_in(lanes, acc, d, width);
         int oh = __shfl_down_sync(lanes, (int)have, d, width);
-        idx_t of = shfl_down_in(lanes, first, d, width);
+        idx_t of = M::is_any ? shfl_down_in(lanes, first, d, width) : first;
         if (!oh) continue;
         if (M::is_any) {
             if (!have || of < first) {

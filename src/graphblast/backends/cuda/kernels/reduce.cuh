@@ -123,3 +123,11 @@ __global__ void gbk_fold_segments(idx_t nseg, const idx_t* offsets, const X* v, 
         out[s] = gbk::cast<D>(acc);
     }
 }
+
+// An accumulator filled with M::empty() (a float's marker is a NaN payload, written here
+// rather than passed from the host, where a float conversion could change it): push's fold
+// scratch and the atomic scatter start from it.
+template <class M>
+__global__ void gbk_fill_empty(idx_t n, typename M::t* acc) {
+    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) acc[i] = M::empty();
+}

@@ -14,7 +14,8 @@
 //      list and resets it to M::empty().
 //
 // Load balance: entries are taken by groups of `width` lanes; an entry whose row is longer
-// than `heavy` is put on a list (counters[2]) for gbk_push_heavy, one block per entry.
+// than `heavy` is put on a list (counters[2]) for gbk_push_heavy, which splits each such row
+// over the whole grid.
 // counters[0] counts the outputs and counters[1] sums their degrees in dptr (the row pointers
 // of the matrix a next push would expand), so that one read gives both to the planner.
 #pragma once
@@ -93,7 +94,7 @@ __global__ void gbk_push(idx_t nu, const unsigned long long* nu_ptr, const idx_t
     if (PASS == 1) gbk::add_counts(counters, 0, deg);
 }
 
-// The heavy entries listed by gbk_push (their number is counters[2]), one block each.
+// The heavy entries listed by gbk_push (their number is counters[2]), split over the grid.
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS>
 __global__ void gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr,
                                const IDX* col, const MV* mvals, const unsigned char* mbits,
@@ -106,11 +107,13 @@ __global__ void gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
     const idx_t nheavy = (idx_t)counters[2];
     unsigned long long deg = 0;
-    for (idx_t h = blockIdx.x; h < nheavy; h += gridDim.x) {
+    // every block takes a share of every heavy row: a frontier of one vertex of a million
+    // edges keeps the whole GPU busy
+    for (idx_t h = 0; h < nheavy; ++h) {
         idx_t t = heavy_list[h];
         idx_t k = u_idx[t];
         UV u = reads::vector ? u_vals[t] : UV();
-        for (idx_t e = ptr[k] + threadIdx.x; e < ptr[k + 1]; e += blockDim.x)
+        for (idx_t e = ptr[k] + gbk::global_id(); e < ptr[k + 1]; e += gbk::grid_size())
             gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, MODE, PASS>(
                 mul, k, u, e, col, mvals, mask, stamp, epoch, posmap, scratch, dptr, out_idx,
                 out_vals, counters, deg);
@@ -130,9 +133,3 @@ __global__ void gbk_push_gather(const unsigned long long* counters, const idx_t*
     }
 }
 
-// MODE 2's scratch, filled once with M::empty() (a float's marker is a NaN payload, written
-// here rather than passed from the host, where a float conversion could change it).
-template <class M>
-__global__ void gbk_fill_empty(idx_t n, typename M::t* acc) {
-    for (idx_t i = gbk::global_id(); i < n; i += gbk::grid_size()) acc[i] = M::empty();
-}

@@ -1,9 +1,9 @@
 // Pull (SpMV): every output position o the mask allows reduces row o of the matrix against a
 // dense vector (values xv, presence xbits, null when the vector is full).
 //
-// Load balance: rows are taken by groups of `width` lanes (a power of two from 1 to 32, the
-// launcher's choice from the matrix's average degree), and rows longer than `heavy` are left
-// to gbk_pull_heavy, one block per row.  Output sparsity: a row the mask excludes costs one
+// Load balance: rows are binned by degree once per matrix (mxv.py's View); each bin is taken
+// by groups of `width` lanes (a power of two from 1 to 32) fitted to its degrees, and rows
+// longer than `heavy` by gbk_pull_heavy, one block per row.  Output sparsity: a row the mask excludes costs one
 // mask test and reads no edge; a row stops at the monoid's terminal value (lor: true, any: the
 // first hit).  The result is a bitmap (out, obits); counters[0] gets its entry count and
 // counters[1] the degree sum of its entries in dptr (the matrix a next push would expand),
@@ -11,12 +11,14 @@
 #pragma once
 #include "mv_common.cuh"
 
+// The rows are 0..nrows-1, or rows[0..nrows-1] when a bin of rows of similar degree is given
+// (then every row of the bin has an entry and none is longer than `heavy`).
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
-__global__ void gbk_pull(idx_t nrows, const idx_t* ptr, const IDX* col, const MV* mvals,
-                         const UV* xv, const unsigned char* xbits, const unsigned char* mbits,
-                         const void* mvals_k, int mkind, int mmode, int width, idx_t heavy,
-                         const idx_t* dptr, typename M::t* out, unsigned char* obits,
-                         unsigned long long* counters) {
+__global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const IDX* col,
+                         const MV* mvals, const UV* xv, const unsigned char* xbits,
+                         const unsigned char* mbits, const void* mvals_k, int mkind, int mmode,
+                         int width, idx_t heavy, const idx_t* dptr, typename M::t* out,
+                         unsigned char* obits, unsigned long long* counters) {
     typedef typename M::t T;
     typedef gbk::mv_reads<Mul, VFIRST> reads;
     Mul mul(0);
@@ -25,7 +27,8 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* ptr, const IDX* col, const MV
     const unsigned lanes = gbk::group_lanes(width);
     const idx_t ngroups = gbk::grid_size() / width;
     unsigned long long count = 0, deg = 0;
-    for (idx_t o = gbk::global_id() / width; o < nrows; o += ngroups) {
+    for (idx_t g = gbk::global_id() / width; g < nrows; g += ngroups) {
+        idx_t o = rows ? rows[g] : g;
         idx_t lo = ptr[o], hi = ptr[o + 1];
         if (hi - lo > heavy) continue;
         if (!mask.allows(o)) {
@@ -53,7 +56,8 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* ptr, const IDX* col, const MV
                     stop = M::is_any || gbk::reached_terminal<M>(acc);
                 }
             }
-            if (__any_sync(lanes, stop)) break;
+            // a monoid without a terminal value never stops early: no vote
+            if ((M::is_any || M::has_terminal) && __any_sync(lanes, stop)) break;
         }
         gbk::group_fold<M>(acc, have, first, lanes, width);
         if (sub == 0) {
@@ -114,8 +118,10 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
                     if (M::is_any || gbk::reached_terminal<M>(acc)) s_stop = 1;
                 }
             }
-            __syncthreads();
-            if (s_stop) break;
+            if (M::is_any || M::has_terminal) {
+                __syncthreads();
+                if (s_stop) break;
+            }
         }
         gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
         if (gbk::lane() == 0) {
@@ -166,12 +172,14 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
 // per-call cost of graph algorithms on small graphs.
 // The vector is a list (u_idx, u_vals) of nu entries, or of *nu_ptr when nu_ptr is given.
 // The mask (mmode: 0 none, 1 as is, 2 complemented) is a list (m_idx, m_vals of nm entries,
-// or *nm_ptr) when m_idx is given, else dense (mbits, m_vals as in gbk::vmask).
+// or *nm_ptr) when `listed`, else dense (mbits, m_vals as in gbk::vmask).  (A flag, not a
+// null m_idx: CuPy passes an empty array as a null pointer.)
 template <class Mul, class M, class MV, class UV, bool VFIRST, bool PUSH>
 __global__ void __launch_bounds__(GBK_SMALL_BLOCK)
 gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, const MV* mvals,
              idx_t nu, const unsigned long long* nu_ptr, const idx_t* u_idx, const UV* u_vals,
-             int mmode, idx_t nm, const unsigned long long* nm_ptr, const idx_t* m_idx,
+             int mmode, int listed, idx_t nm, const unsigned long long* nm_ptr,
+             const idx_t* m_idx,
              const unsigned char* mbits, const void* m_vals, int mkind, const idx_t* dptr,
              idx_t* out_idx, typename M::t* out_vals, unsigned long long* counters) {
     typedef typename M::t T;
@@ -189,7 +197,6 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
     const int nthreads = blockDim.x;
     if (nu_ptr) nu = (idx_t)*nu_ptr;
     if (nm_ptr) nm = (idx_t)*nm_ptr;
-    const bool listed = m_idx != nullptr;
     for (idx_t i = tid; i < nin; i += nthreads) upresent[i] = 0;
     for (idx_t i = tid; i < nout; i += nthreads) {
         if (mmode == 0) {
