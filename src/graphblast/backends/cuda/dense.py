@@ -50,11 +50,9 @@ def _writable(owner, C):
     else a copy (None when C is a list and the planner keeps it a list)."""
     if isinstance(C, BitmapVector) and owned_by(C, owner):
         return C
-    if isinstance(C, FullVector) and owned_by(C, owner):
-        # the values are owned: reuse them under a new bitmap of ones
-        return BitmapVector(C.size, C.dtype, cp.ones(C.size, dtype=cp.uint8), C.vals,
-                            Counters((C.size, 0)))
     if isinstance(C, (BitmapVector, FullVector)):
+        # a full vector's values may be shared by lists made from it (its sorted form is
+        # (arange, values)): the bitmap that will change in place gets copies
         return as_bitmap(C)
     choice, _ = plan.vector_format(C.size, _known(C))
     return as_bitmap(C) if choice == "bitmap" else None

@@ -278,7 +278,7 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
     fns = jit.kernels(*programs.push(semiring, M.dtype, u.dtype, vfirst, v.idx32, mode)).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
-    known = u.counters.peek() if isinstance(u, DeviceVector) else None
+    known = u.counters.peek() if isinstance(u, DeviceVector) and u.counters else None
     bound = known[1] if known is not None and u.deg_of is M.indptr else n_out
     dptr = M.indptr if square else None
     cap = max(1, min(n_out, bound))
