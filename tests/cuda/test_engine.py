@@ -1,0 +1,171 @@
+"""The GPU engine's formats, in-place updates and work (docs/design.md, "The GPU engine").
+
+Every vector format the engine makes (sorted list, unsorted list from a push, bitmap from a
+pull, full) as the input and as the mask of mxv/vxm, against the CPU backend; in-place
+updates that must not show through copies; and the work rules that tests can assert: a
+masked assign under k entries launches no kernel over n positions, and a BFS level
+synchronizes once.  Runs where CuPy and a GPU are usable.
+"""
+
+import numpy as np
+import pytest
+
+cupy = pytest.importorskip("cupy")
+
+import graphblast as gb  # noqa: E402
+from graphblast import Vector, semiring  # noqa: E402
+from graphblast.backends import cuda_available  # noqa: E402
+from graphblast.dtypes import BOOL, INT64  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not cuda_available(), reason="no usable GPU")
+
+N = 3000  # past the one-block kernel of small matrices (1024)
+
+
+def _graph(rng, n=N, nnz=24_000):
+    rows, cols = rng.integers(0, n, nnz), rng.integers(0, n, nnz)
+    vals = rng.integers(1, 9, nnz)
+    return [gb.Matrix.from_coo(rows, cols, vals, dtype=INT64, nrows=n, ncols=n,
+                               dup_op=gb.binary.plus, device=d) for d in ("cpu", "cuda")]
+
+
+def _in_format(rng, fmt, A_gpu, n=N):
+    """A GPU vector in ``fmt`` and its CPU twin."""
+    if fmt == "full":
+        vals = rng.integers(0, 5, n)
+        # a full vector plus a complete list is a full vector (the dense element-wise kernel)
+        full = Vector.from_scalar(0, n, INT64, device="cuda").ewise_add(
+            Vector.from_coo(np.arange(n), vals, INT64, size=n, device="cuda"),
+            gb.binary.second).new()
+        return Vector.from_coo(np.arange(n), vals, INT64, size=n, device="cpu"), full
+    idx = rng.choice(n, 200, replace=False)
+    seed = Vector.from_coo(idx, rng.integers(1, 5, 200), INT64, size=n, device="cuda")
+    if fmt == "sorted":
+        out = seed
+    else:
+        with gb.config.set(direction="push" if fmt == "list" else "pull"):
+            out = seed.vxm(A_gpu, semiring.min_plus).new()
+    return out.to_device("cpu"), out
+
+
+def _format_of(v):
+    return getattr(v._data, "format", "sorted")
+
+
+@pytest.mark.parametrize("fmt", ["sorted", "list", "bitmap", "full"])
+@pytest.mark.parametrize("mask_fmt", [None, "sorted", "list", "bitmap"])
+@pytest.mark.parametrize("direction", ["auto", "push", "pull"])
+@pytest.mark.parametrize("method", ["vxm", "mxv"])
+def test_products_read_every_format(rng, fmt, mask_fmt, direction, method):
+    A, dA = _graph(rng)
+    u, du = _in_format(rng, fmt, dA)
+    expected = {"sorted": "sorted", "list": "sparse", "bitmap": "bitmap", "full": "full"}[fmt]
+    assert _format_of(du) == expected
+    for sr in (semiring.min_plus, semiring.plus_times, semiring.any_pair[INT64],
+               semiring.any_secondi):
+        for complement in (False, True):
+            out, dout = Vector(INT64, N, device="cpu"), Vector(INT64, N, device="cuda")
+            if mask_fmt is None:
+                m = dm = None
+            else:
+                m, dm = _in_format(rng, mask_fmt, dA)
+                m, dm = (~m.S, ~dm.S) if complement else (m.S, dm.S)
+            with gb.config.set(direction=direction):
+                if method == "vxm":
+                    out(mask=m, replace=True) << u.vxm(A, sr)
+                    dout(mask=dm, replace=True) << du.vxm(dA, sr)
+                else:
+                    out(mask=m, replace=True) << A.mxv(u, sr)
+                    dout(mask=dm, replace=True) << dA.mxv(du, sr)
+            assert out.isequal(dout.to_device("cpu")), (sr, complement)
+
+
+def test_assign_in_place_does_not_show_through_copies(rng):
+    n = N
+    v = Vector(INT64, n, device="cuda")
+    mask = Vector.from_coo([1, 5, 9], True, BOOL, size=n, device="cuda")
+    v(mask.S) << 1  # v becomes a bitmap that v alone holds
+    w = v.dup()
+    x = Vector(INT64, n, device="cuda")
+    x << v
+    y = v[:].new()
+    v(Vector.from_coo([2, 5], True, BOOL, size=n, device="cuda").S) << 7
+    assert v.to_dict() == {1: 1, 2: 7, 5: 7, 9: 1}
+    for copy in (w, x, y):
+        assert copy.to_dict() == {1: 1, 5: 1, 9: 1}
+    # and a full vector's copies
+    f = Vector.from_scalar(3, n, INT64, device="cuda")
+    g = f[:].new()
+    f(mask.S) << 4
+    assert g.reduce().new().value == 3 * n
+    assert f.reduce().new().value == 3 * n + 3
+
+
+def test_write_back_of_own_structure_in_place(rng):
+    dist = Vector.from_scalar(10, N, INT64, device="cuda")
+    dist(Vector.from_coo([0], True, BOOL, size=N, device="cuda").S) << 0
+    frontier = Vector.from_coo([3, 4], [1, 2], INT64, size=N, device="cuda")
+    keep = dist.dup()
+    dist(frontier.S) << frontier
+    got = dist.to_dense()
+    assert got[0] == 0 and got[3] == 1 and got[4] == 2 and got[5] == 10
+    assert keep.to_dense()[3] == 10
+
+
+def _launches(monkeypatch):
+    """Record (kernel name, threads) of every launch through jit.launch."""
+    from graphblast.backends.cuda import jit
+
+    names = {}
+    for k in jit._compiled.values():
+        for fn, name in zip(k.fns, k.names):
+            names[id(fn)] = name
+    seen = []
+    real = jit.launch
+
+    def launch(fn, threads, args):
+        seen.append((names.get(id(fn), "?"), threads))
+        return real(fn, threads, args)
+
+    monkeypatch.setattr(jit, "launch", launch)
+    return seen
+
+
+def test_masked_assign_touches_only_the_mask(monkeypatch):
+    n = 1 << 22
+    levels = Vector(INT64, n, device="cuda")
+    first = Vector.from_coo([0], True, BOOL, size=n, device="cuda")
+    levels(first.S) << 0  # the first assign makes the bitmap: O(n) once
+    frontier = Vector.from_coo(np.arange(10, 20), True, BOOL, size=n, device="cuda")
+    levels(frontier.S) << 1  # compile
+    seen = _launches(monkeypatch)
+    frontier2 = Vector.from_coo(np.arange(30, 40), True, BOOL, size=n, device="cuda")
+    del seen[:]
+    levels(frontier2.S) << 2
+    assert seen and all(threads <= 10 for _, threads in seen), seen
+    assert levels.nvals == 21
+
+
+def test_bfs_level_synchronizes_once():
+    from graphblast import generators
+    from graphblast.backends.cuda import vectors
+
+    A = generators.kron(14, device="cuda")
+    n = A.nrows
+    source = int(np.argmax(np.diff(A.to_csr()[0].astype(np.int64))))
+    gb.algorithms.bfs(A, source)  # compile and build the traversal views
+    levels = Vector(INT64, n, device="cuda")
+    frontier = Vector.from_coo([source], True, BOOL, size=n, device="cuda")
+    depth = 0
+    reads = []
+    while True:
+        r0 = vectors.host_reads()
+        if not frontier.nvals:
+            break
+        levels(frontier.S) << depth
+        depth += 1
+        frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
+        reads.append(vectors.host_reads() - r0)
+    assert depth > 2
+    assert max(reads) <= 1, reads
+    assert levels.isequal(gb.algorithms.bfs(A, source))
