@@ -13,6 +13,31 @@
 
 // The rows are 0..nrows-1, or rows[0..nrows-1] when a bin of rows of similar degree is given
 // (then every row of the bin has an entry and none is longer than `heavy`).
+namespace gbk {
+
+// Edge e = (o, k) of a pulled row folded into (acc, have, first); whether the row may stop
+// there (any: its first hit; a monoid's terminal value).
+template <class Mul, class M, class MV, class UV, bool VFIRST>
+__device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, idx_t k,
+                                          const MV* mvals, const UV* xv,
+                                          const unsigned char* xbits, typename M::t& acc,
+                                          bool& have, idx_t& first) {
+    typedef mv_reads<Mul, VFIRST> reads;
+    if (xbits != nullptr && !xbits[k]) return false;
+    typename M::t z = mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
+                                           reads::vector ? xv[k] : UV(), o, k);
+    if (M::is_any) {
+        acc = z;
+        first = e;
+    } else {
+        acc = have ? M::combine(acc, z) : z;
+    }
+    have = true;
+    return M::is_any || reached_terminal<M>(acc);
+}
+
+}  // namespace gbk
+
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const IDX* col,
                          const MV* mvals, const UV* xv, const unsigned char* xbits,
@@ -20,7 +45,6 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
                          int width, idx_t heavy, const idx_t* dptr, typename M::t* out,
                          unsigned char* obits, unsigned long long* counters) {
     typedef typename M::t T;
-    typedef gbk::mv_reads<Mul, VFIRST> reads;
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
     const int sub = gbk::lane() & (width - 1);
@@ -40,22 +64,9 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
         idx_t first = GBK_NONE;
         for (idx_t base = lo; base < hi; base += width) {
             idx_t e = base + sub;
-            bool stop = false;
-            if (e < hi) {
-                idx_t k = (idx_t)col[e];
-                if (xbits == nullptr || xbits[k]) {
-                    T z = gbk::mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
-                                                    reads::vector ? xv[k] : UV(), o, k);
-                    if (M::is_any) {
-                        acc = z;
-                        first = e;
-                    } else {
-                        acc = have ? M::combine(acc, z) : z;
-                    }
-                    have = true;
-                    stop = M::is_any || gbk::reached_terminal<M>(acc);
-                }
-            }
+            bool stop = e < hi && gbk::pull_edge<Mul, M, MV, UV, VFIRST>(
+                                      mul, o, e, (idx_t)col[e], mvals, xv, xbits, acc, have,
+                                      first);
             // a monoid without a terminal value never stops early: no vote
             if ((M::is_any || M::has_terminal) && __any_sync(lanes, stop)) break;
         }
@@ -81,7 +92,6 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
                const idx_t* dptr, typename M::t* out, unsigned char* obits,
                unsigned long long* counters) {
     typedef typename M::t T;
-    typedef gbk::mv_reads<Mul, VFIRST> reads;
     __shared__ unsigned long long s_acc[8];
     __shared__ int s_have[8];
     __shared__ idx_t s_first[8];
@@ -103,21 +113,10 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
         idx_t first = GBK_NONE;
         for (idx_t base = lo; base < hi; base += blockDim.x) {
             idx_t e = base + threadIdx.x;
-            if (e < hi && !(M::is_any && have)) {
-                idx_t k = (idx_t)col[e];
-                if (xbits == nullptr || xbits[k]) {
-                    T z = gbk::mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
-                                                    reads::vector ? xv[k] : UV(), o, k);
-                    if (M::is_any) {
-                        acc = z;
-                        first = e;
-                    } else {
-                        acc = have ? M::combine(acc, z) : z;
-                    }
-                    have = true;
-                    if (M::is_any || gbk::reached_terminal<M>(acc)) s_stop = 1;
-                }
-            }
+            if (e < hi && !(M::is_any && have) &&
+                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv,
+                                                       xbits, acc, have, first))
+                s_stop = 1;
             if (M::is_any || M::has_terminal) {
                 __syncthreads();
                 if (s_stop) break;
