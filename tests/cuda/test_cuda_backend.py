@@ -77,6 +77,41 @@ def test_out_of_memory_in_a_vector_product(rng, pool_limit):
     assert (A.mxv(v, gb.semiring.min_plus).new()).isequal(w)
 
 
+def test_out_of_memory_from_cub_thrust_and_cusparse(rng, monkeypatch):
+    """CUB/Thrust's std::bad_alloc (a MemoryError) and cuSPARSE's resource errors are
+    OutOfMemory too, and the objects are unchanged."""
+    from graphblast.backends.cuda import mxm
+
+    A = _random_matrix(rng, 3000, 20_000)
+    before = A.dup()
+
+    def bad_alloc(*args, **kwargs):
+        raise MemoryError("std::bad_alloc: cudaErrorMemoryAllocation: out of memory")
+
+    with monkeypatch.context() as m:
+        m.setattr(cupy, "argsort", bad_alloc)
+        with pytest.raises(OutOfMemory, match="transpose"):
+            A.T.new()
+
+    def no_resources(*args, **kwargs):
+        raise RuntimeError("CUSPARSE_STATUS_INSUFFICIENT_RESOURCES")
+
+    with monkeypatch.context() as m:
+        m.setattr(mxm, "_mxm_cusparse", no_resources)
+        with pytest.raises(OutOfMemory, match="mxm"):
+            A.mxm(A, gb.semiring.plus_times).new()
+    assert _same(A, before)
+    assert A.mxm(A, gb.semiring.plus_times).new().nvals > 0
+
+    def other(*args, **kwargs):
+        raise RuntimeError("CUSPARSE_STATUS_INVALID_VALUE")
+
+    with monkeypatch.context() as m:  # other errors pass through as they are
+        m.setattr(mxm, "_mxm_cusparse", other)
+        with pytest.raises(RuntimeError, match="INVALID_VALUE"):
+            A.mxm(A, gb.semiring.plus_times).new()
+
+
 def test_device_mixing_raises():
     A = gb.Matrix.from_coo([0, 1], [1, 0], [1.0, 2.0], device="cuda")
     B = gb.Matrix.from_coo([0, 1], [1, 0], [1.0, 2.0], device="cpu")

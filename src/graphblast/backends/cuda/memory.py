@@ -1,8 +1,9 @@
 """GPU memory: CuPy's default memory pool, and the backend's entry-point guard.
 
-Every primitive runs inside :func:`guarded`: on the backend's device, and with CuPy's
-out-of-memory error turned into :class:`graphblast.exceptions.OutOfMemory` saying what was
-asked for and what was free.  Storage is immutable, so a failed primitive has changed nothing;
+Every primitive runs inside :func:`guarded`: on the backend's device, and with any library's
+out-of-memory error (CuPy's pool, CUB/Thrust's ``std::bad_alloc``, cuSPARSE, the CUDA
+runtime) turned into :class:`graphblast.exceptions.OutOfMemory` saying what was asked for and
+what was free.  Storage is immutable, so a failed primitive has changed nothing;
 the guard raises only after the failed call's frames (and the GPU arrays they held) are gone,
 so the memory is back in the pool for the next call.
 """
@@ -36,11 +37,28 @@ def _message(error, what, device_id):
             "retry.")
 
 
+# What libraries other than CuPy's pool say when they run out of device memory: cuSPARSE and
+# cuBLAS status codes, the CUDA runtime and driver errors of a raw allocation.
+_OOM_WORDS = ("INSUFFICIENT_RESOURCES", "ALLOC_FAILED", "cudaErrorMemoryAllocation",
+              "CUDA_ERROR_OUT_OF_MEMORY")
+
+
+def is_out_of_memory(error):
+    """Whether ``error`` says the GPU ran out of memory, whichever library raised it: CuPy's
+    pool (OutOfMemoryError), CUB and Thrust (``MemoryError: std::bad_alloc``), cuSPARSE,
+    cuBLAS or the CUDA runtime (a status code in the message)."""
+    if isinstance(error, (cp.cuda.memory.OutOfMemoryError, MemoryError)):
+        return True
+    text = str(error)
+    return any(word in text for word in _OOM_WORDS)
+
+
 def guarded(fn, device_id, what=None):
-    """``fn`` run on cuda:``device_id``, with out-of-memory errors as OutOfMemory."""
+    """``fn`` run on cuda:``device_id``, with out-of-memory errors of any source as
+    OutOfMemory.  The pool's cached blocks are released before it is raised, so that the
+    next call starts from all the memory there is."""
     what = what or fn.__name__
     get_device = cp.cuda.runtime.getDevice
-    oom = cp.cuda.memory.OutOfMemoryError
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -49,8 +67,13 @@ def guarded(fn, device_id, what=None):
                 return fn(*args, **kwargs)
             with cp.cuda.Device(device_id):
                 return fn(*args, **kwargs)
-        except oom as error:
+        except OutOfMemory:
+            raise  # from a guarded call inside this one: already explained
+        except Exception as error:  # noqa: BLE001 - only out-of-memory errors are translated
+            if not is_out_of_memory(error):
+                raise
             message = _message(error, what, device_id)
+        cp.get_default_memory_pool().free_all_blocks()
         raise OutOfMemory(message)
 
     return wrapper
