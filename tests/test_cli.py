@@ -291,3 +291,12 @@ def test_progress_only_on_terminals_and_after_a_second(monkeypatch):
     assert "slow step" in buffer.getvalue()
     monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
     assert not output.show_progress
+
+
+def test_info_reports_a_graphs_memory():
+    report = run_json("info", "kron:8", "--device", "cpu")
+    g = report["graph"]
+    assert g["nrows"] == 256 and g["device"] == "cpu" and g["symmetric"] is True
+    assert g["memory_bytes"] == 8 * (g["nrows"] + 1) + 8 * g["nvals"] + g["nvals"]
+    result = invoke("info", "kron:8", "--device", "cpu")
+    assert result.exit_code == 0 and "graph memory" in result.stdout

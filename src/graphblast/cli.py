@@ -471,6 +471,13 @@ def info_report():
     }
 
 
+def graph_report(name, A):
+    """What ``graphblast info GRAPH`` says of a loaded graph."""
+    return {"graph": name, "nrows": A.nrows, "ncols": A.ncols, "nvals": A.nvals,
+            "dtype": A.dtype.name, "device": A.device, "symmetric": A.is_symmetric,
+            "memory_bytes": A.memory_usage()}
+
+
 def _gib(n):
     return "?" if n is None else f"{n / 2**30:.1f} GiB"
 
@@ -500,15 +507,35 @@ def _make_app():
 
     @app.command()
     @_reported
-    def info(as_json: JsonOption = False):
-        """Devices, CUDA, GPU memory and versions."""
+    def info(
+        graph: Annotated[str | None, typer.Argument(
+            help="Also load this graph (a file or a spec such as kron:16) and report the "
+                 "memory it occupies on its device.")] = None,
+        device: DeviceOption = None,
+        seed: SeedOption = None,
+        weighted: WeightedOption = False,
+        as_json: JsonOption = False,
+    ):
+        """Devices, CUDA, GPU memory and versions; with a graph, its size and memory."""
         report = info_report()
+        if graph is not None:
+            A, _ = load_graph(graph, device=_device(device), seed=seed, weighted=weighted,
+                              output=output)
+            report["graph"] = graph_report(graph, A)
         if as_json:
             output.out.print_json(json.dumps(report))
             return
         table = Table(title="graphblast", show_header=False)
         table.add_column(style="bold")
         table.add_column()
+        if graph is not None:
+            g = report["graph"]
+            table.add_row("graph", f"{g['graph']}: {g['nrows']:,} x {g['ncols']:,}, "
+                                   f"{g['nvals']:,} entries, {g['dtype']}, on {g['device']}"
+                                   + (", symmetric (its own transpose)"
+                                      if g["symmetric"] else ""))
+            table.add_row("graph memory", f"{g['memory_bytes']:,} bytes "
+                                          f"({_gib(g['memory_bytes'])}) on {g['device']}")
         table.add_row("default device", f"{report['default_device']} "
                                         f"({report['default_device_reason']})")
         cpu = report["cpu"]

@@ -132,8 +132,8 @@ def flag(value, name, algorithm):
 
 def undirected(A):
     """The structure of ``A + A'``: ``A`` itself when it equals its transpose (checked with
-    one comparison against the cached transpose; a Matrix that knows it is symmetric, through
-    an ``is_symmetric`` attribute, skips even that), else the union of ``A`` and ``A'``."""
-    if getattr(A, "is_symmetric", False) is True or A.isequal(A.T):
+    one comparison against the cached transpose; a Matrix known to be symmetric,
+    ``A.is_symmetric``, skips even that), else the union of ``A`` and ``A'``."""
+    if A.is_symmetric or A.isequal(A.T):
         return A
     return A.ewise_add(A.T, binary.first).new()

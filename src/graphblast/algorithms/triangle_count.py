@@ -89,7 +89,7 @@ def triangle_count(A, *, symmetrize=False):
     symmetrize = _validate.flag(symmetrize, "symmetrize", "triangle_count")
     if symmetrize:
         A = _validate.undirected(A)
-    elif A.ewise_mult(A.T, binary.first).new().nvals != A.nvals:
+    elif not A.is_symmetric and A.ewise_mult(A.T, binary.first).new().nvals != A.nvals:
         raise InvalidValue(
             f"triangle_count needs an undirected graph, but the structure of this {n} x {n} "
             "matrix is not symmetric (some A[i, j] is stored without A[j, i]); pass "

@@ -30,7 +30,7 @@ class CSR:
     """A sparse matrix in compressed sparse row form on one device."""
 
     __slots__ = ("nrows", "ncols", "dtype", "indptr", "indices", "values", "_transpose",
-                 "_view", "__weakref__")
+                 "_view", "symmetric", "__weakref__")
 
     def __init__(self, nrows, ncols, dtype, indptr, indices, values):
         self.nrows = nrows
@@ -41,6 +41,14 @@ class CSR:
         self.values = values
         self._transpose = None
         self._view = None  # a backend's traversal form of the matrix, built on first use
+        # known to equal its transpose (values too): then it is its own transpose.  Set by
+        # those who know (generators of undirected graphs, symmetric Matrix Market files);
+        # False means "not known", never "not symmetric".
+        self.symmetric = False
+
+    def arrays(self):
+        """The arrays this storage holds (values may be None)."""
+        return [self.indptr, self.indices, self.values]
 
     @property
     def nvals(self):
@@ -68,6 +76,10 @@ class SparseVector:
     @property
     def nvals(self):
         return int(self.indices.shape[0])
+
+    def arrays(self):
+        """The arrays this storage holds."""
+        return [self.indices, self.values]
 
     def __repr__(self):
         return f"SparseVector({self.size}, {self.dtype}, nvals={self.nvals})"
@@ -98,6 +110,26 @@ class IndexArg:
     stop: int = 0
     step: int = 1
     array: Optional[Any] = None
+
+
+def storage_bytes(data):
+    """Bytes of device memory a storage object occupies: its arrays, and for a matrix the
+    transpose and traversal form cached with it (each array counted once)."""
+    parts = [data]
+    T = getattr(data, "_transpose", None)
+    if T is not None and T is not data:
+        parts.append(T)
+    seen, total = set(), 0
+    for part in parts:
+        arrays = list(part.arrays())
+        view = getattr(part, "_view", None)
+        if view is not None:
+            arrays += view.arrays()
+        for arr in arrays:
+            if arr is not None and id(arr) not in seen:
+                seen.add(id(arr))
+                total += int(arr.nbytes)
+    return total
 
 
 class Backend:

@@ -215,10 +215,18 @@ class Collection:
         """Remove every entry, keeping shape and type."""
         self._set_data(self._empty_data(self.dtype))
 
+    def memory_usage(self):
+        """Bytes of memory this object occupies on its device (GPU memory for a GPU object):
+        its arrays, and for a Matrix also the transpose and the traversal form cached with
+        it (``gb.config.set(transpose_cache=False)`` keeps no transpose).  A matrix known to
+        be symmetric is its own transpose and costs no second copy."""
+        from ..backends.base import storage_bytes
+
+        return storage_bytes(self._data)
+
     def __sizeof__(self):
-        d = self._data
         total = object.__sizeof__(self)
-        for arr in (getattr(d, "indptr", None), d.indices, d.values):
+        for arr in self._data.arrays():
             if arr is not None:
                 total += int(arr.nbytes)
         return total

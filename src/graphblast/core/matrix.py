@@ -236,6 +236,14 @@ class Matrix(_MatrixMethods, Collection):
         """The transpose, as a view usable wherever a Matrix is read."""
         return TransposedMatrix(self)
 
+    @property
+    def is_symmetric(self):
+        """True when the matrix is known to equal its transpose, values included (graphblast's
+        extension): the undirected graphs of ``graphblast.generators`` and symmetric Matrix
+        Market files are, and are their own transposes (no second copy for a pull, no
+        ``A + A'`` in connected components).  False means "not known": no check is made."""
+        return bool(self._data.symmetric)
+
     # -- constructors --------------------------------------------------------------------
     @classmethod
     def from_coo(cls, rows, columns, values=1.0, dtype=None, *, nrows=None, ncols=None,
@@ -521,6 +529,10 @@ class TransposedMatrix(_MatrixMethods):
     @property
     def T(self):
         return self._matrix
+
+    @property
+    def is_symmetric(self):
+        return self._matrix.is_symmetric
 
     @property
     def shape(self):

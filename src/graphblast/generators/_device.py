@@ -78,8 +78,9 @@ def to_host(xp, a):
     return a if xp is np else xp.asnumpy(a)
 
 
-def to_matrix(csr, dtype, device, name=None):
-    """A graphblast Matrix wrapping the generator's CSR arrays, where they are.
+def to_matrix(csr, dtype, device, name=None, symmetric=False):
+    """A graphblast Matrix wrapping the generator's CSR arrays, where they are; ``symmetric``:
+    the generator made A equal to A' (values too), so the Matrix is its own transpose.
 
     The generators build canonical CSR (rows sorted, no duplicates, indices in range), so the
     arrays are handed to the Matrix without the validation (and, on a GPU, the round trip
@@ -102,6 +103,8 @@ def to_matrix(csr, dtype, device, name=None):
     indptr = csr.indptr.astype(xp.int64, copy=False)
     indices = csr.indices.astype(xp.int64, copy=False)
     values = xp.ones(nvals, dtype=dtype.np_type) if csr.values is None else csr.values
-    return matrix_from_valid_csr(csr.nrows, csr.ncols, dtype, indptr, indices, values, name,
-                                 device)
+    A = matrix_from_valid_csr(csr.nrows, csr.ncols, dtype, indptr, indices, values, name,
+                              device)
+    A._data.symmetric = symmetric
+    return A
 

@@ -254,7 +254,9 @@ def _gap_matrix(kind, scale, degree, seed, weighted, variant, device):
     dev = _device.resolve(device)
     csr = _gap_csr(kind, scale, degree, seed, weighted, variant, dev)
     name = f"{kind}{scale}" + ("w" if weighted else "")
-    return _device.to_matrix(csr, INT32 if weighted else BOOL, dev, name=name)
+    # both directions of every generated edge are stored, and a duplicated entry keeps its
+    # smallest weight in either direction: A == A', weights included
+    return _device.to_matrix(csr, INT32 if weighted else BOOL, dev, name=name, symmetric=True)
 
 
 _COMMON_DOC = """

@@ -128,4 +128,4 @@ def graph500(scale, edge_factor=16, *, seed=None, device=None):
     """
     dev = _device.resolve(device)
     csr = _graph500_csr(scale, edge_factor, seed, dev)
-    return _device.to_matrix(csr, BOOL, dev, name=f"graph500_{scale}")
+    return _device.to_matrix(csr, BOOL, dev, name=f"graph500_{scale}", symmetric=True)

@@ -138,4 +138,4 @@ def grid2d(rows, cols, *, weights=None, seed=None, device=None):
     """
     dev = _device.resolve(device)
     csr, dtype = _grid_csr(rows, cols, weights, seed, dev)
-    return _device.to_matrix(csr, dtype, dev, name=f"grid_{rows}x{cols}")
+    return _device.to_matrix(csr, dtype, dev, name=f"grid_{rows}x{cols}", symmetric=True)

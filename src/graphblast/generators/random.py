@@ -159,5 +159,6 @@ def erdos_renyi(n, p=None, *, m=None, directed=False, seed=None, device=None):
     """
     dev = _device.resolve(device)
     csr = _erdos_renyi_csr(n, p, m, directed, seed, dev)
-    return _device.to_matrix(csr, BOOL, dev, name=f"erdos_renyi_{n}")
+    return _device.to_matrix(csr, BOOL, dev, name=f"erdos_renyi_{n}",
+                             symmetric=not directed)
 

@@ -161,5 +161,5 @@ def rgg(n, radius=None, *, seed=None, device=None, return_positions=False):
     """
     dev = _device.resolve(device)
     csr, pos = _rgg_csr(n, radius, seed, dev)
-    A = _device.to_matrix(csr, BOOL, dev, name=f"rgg_{n}")
+    A = _device.to_matrix(csr, BOOL, dev, name=f"rgg_{n}", symmetric=True)
     return (A, pos) if return_positions else A

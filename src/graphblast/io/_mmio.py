@@ -642,11 +642,22 @@ def mmread(source, engine="auto", *, dup_op=None, dtype=None, name=None, device=
         rows, cols, values, header, lines, order = _read_entries(buf, src_name, dtype)
         check_rows(header.nrows, src_name)
         if order is not None:
-            return _matrix_in_order(rows, cols, values, header, order, name, device)
-        if values.shape[0] and values.strides == (0,):
-            values = values[0]  # a pattern file: let the core repeat the scalar
-        return build_matrix(rows, cols, values, header.dtype, header.nrows, header.ncols,
-                            dup_op, name, device, lines, src_name, buf)
+            A = _matrix_in_order(rows, cols, values, header, order, name, device)
+        else:
+            if values.shape[0] and values.strides == (0,):
+                values = values[0]  # a pattern file: let the core repeat the scalar
+            A = build_matrix(rows, cols, values, header.dtype, header.nrows, header.ncols,
+                             dup_op, name, device, lines, src_name, buf)
+    if header.symmetry == "symmetric" and (dup_op is None or _commutative(dup_op)):
+        # both triangles were stored from one: the Matrix is its own transpose
+        A._data.symmetric = True
+        A._data._transpose = None
+    return A
+
+
+def _commutative(op):
+    parent = getattr(op, "parent", op)
+    return bool(getattr(parent, "is_commutative", False))
 
 
 def _check_engine(engine, kwargs):

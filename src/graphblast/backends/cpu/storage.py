@@ -178,6 +178,8 @@ def with_values(data, values, dtype):
 
 def transpose(A, cache=True):
     """A' in CSR form, by SciPy's linear-time CSR -> CSC conversion; cached on A."""
+    if A.symmetric:
+        return A
     if A._transpose is not None:
         return A._transpose
     if A.nvals == 0:

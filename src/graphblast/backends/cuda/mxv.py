@@ -77,6 +77,11 @@ class View:
                 if rows.shape[0]:
                     self.bins.append((rows, int(rows.shape[0]), lanes))
 
+    def arrays(self):
+        """The arrays the view adds to its matrix (for memory_usage)."""
+        extra = [self.heavy_rows] + [rows for rows, _, _ in self.bins]
+        return extra + ([self.col] if self.idx32 else [])
+
 
 def view(M):
     v = M._view
@@ -145,7 +150,9 @@ def _product(A, u, semiring, mask, vfirst):
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     # push expands rows of push_m, pull reduces rows of pull_m; a transpose not built yet is
     # built only if that direction is taken
-    if vfirst:
+    if A.symmetric:  # its own transpose
+        push_m = pull_m = A
+    elif vfirst:
         push_m, pull_m = A, A._transpose
     else:
         push_m, pull_m = A._transpose, A

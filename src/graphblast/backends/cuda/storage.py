@@ -213,6 +213,8 @@ def cast_data(data, dtype):
 def transpose(A, cache=True):
     """A' by a stable radix sort of the column indices (entries of one column keep their row
     order, so the result's rows are sorted); cached on A."""
+    if A.symmetric:
+        return A
     if A._transpose is not None:
         return A._transpose
     if A.nvals == 0:

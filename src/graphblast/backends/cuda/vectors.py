@@ -230,6 +230,9 @@ class ListVector(DeviceVector):
         self.ordered = ordered
         self._init(counters, deg_of)
 
+    def arrays(self):
+        return [self.idx, self.vals]
+
     def _to_sorted(self):
         k = self.nvals
         idx, vals = self.idx[:k], self.vals[:k]
@@ -263,6 +266,9 @@ class BitmapVector(DeviceVector):
         self.bits = bits
         self.vals = vals
         self._init(counters, deg_of)
+
+    def arrays(self):
+        return [self.bits, self.vals]
 
     def _to_sorted(self):
         idx = cp.flatnonzero(self.bits).astype(INDEX, copy=False)
@@ -299,6 +305,9 @@ class FullVector(DeviceVector):
 
     def changed(self):
         self._sorted = None
+
+    def arrays(self):
+        return [self.vals]
 
     def _to_sorted(self):
         return cp.arange(self.size, dtype=INDEX), self.vals
