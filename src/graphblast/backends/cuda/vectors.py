@@ -82,17 +82,11 @@ class _Page:
 _pages = {}  # device id -> list of _Page
 
 
-def _release(page_ref, slot):
-    page = page_ref()
-    if page is not None:
-        page.free.append(slot)
-
-
 class Counters:
     """One slot of a counter page: ``array`` is its device view (uint64[3], zeroed), and
     ``known`` the (count, degree sum) the host already knows, if any."""
 
-    __slots__ = ("page", "slot", "array", "written", "known", "__weakref__")
+    __slots__ = ("page", "slot", "array", "written", "known")
 
     def __init__(self, known=None, zeroed=True):
         device = cp.cuda.runtime.getDevice()
@@ -111,7 +105,11 @@ class Counters:
             self.array.set(np.array([known[0], known[1], 0], dtype=np.uint64))
         self.known = known
         self.written = next(_write_seq)
-        weakref.finalize(self, _release, weakref.ref(page), self.slot)
+
+    def __del__(self):
+        # the slot goes back to its page (zeroed by its next user); cheaper than a
+        # weakref.finalize per result, and the page is alive as long as this slot is
+        self.page.free.append(self.slot)
 
     def touch(self):
         """A kernel writing this slot has been queued: the host copy is stale."""
