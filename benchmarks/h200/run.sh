@@ -35,9 +35,9 @@ for stage in "$@"; do
       "tests/core/test_diff_mxm.py -k vxm"
       "tests/core/test_diff_mxm.py -k not(vxm)"
       "tests/core/test_diff_ewise.py"
-      "tests/core/test_diff_extract_assign.py"
+      "tests/core/test_diff_extract_assign.py tests/core/test_vector_index.py"
       "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py"
-      "tests/core/test_diff_misc.py tests/core/test_errors.py tests/core/test_compat_programs.py"
+      "tests/core/test_diff_misc.py tests/core/test_errors.py tests/core/test_compat_programs.py tests/core/test_symmetric_memory.py"
       "tests/algorithms"
       "tests/io tests/generators tests/cuda tests/ops"
       "tests/nx tests/test_cli.py"
@@ -55,13 +55,14 @@ for stage in "$@"; do
     tar czf "$OUT/test-logs.tar.gz" -C /tmp logs
     ;;
   retest)
-    # What failed in the last full run, and the GPU-specific suites, in parallel processes.
+    # What changed since the last full run (2026-12-02: the GPU engine, gather/scatter, the
+    # algorithms, symmetric matrices) and the GPU-specific suites, in parallel processes.
     mkdir -p /tmp/logs
     opts="-q -rfE -p no:cacheprovider --device cuda"
     timeout 300 python3 -m pytest $opts tests/cuda > /tmp/logs/r0.log 2>&1 &
-    timeout 300 python3 -m pytest $opts tests/io/test_convert.py tests/io/test_mmfast.py \
-      tests/generators > /tmp/logs/r1.log 2>&1 &
-    timeout 300 python3 -m pytest $opts tests/core/test_diff_ewise.py -k "special_values" \
+    timeout 300 python3 -m pytest $opts tests/algorithms tests/core/test_symmetric_memory.py \
+      > /tmp/logs/r1.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_vector_index.py \
       > /tmp/logs/r2.log 2>&1 &
     timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "catalogue and mxv" \
       > /tmp/logs/r3.log 2>&1 &
