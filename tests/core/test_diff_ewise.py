@@ -441,3 +441,23 @@ def test_typed_and_string_operators(diff):
                 x.ewise_mult(y, "times").new())
 
     diff.check(body, x, y)
+
+
+@pytest.mark.parametrize("which", ["both", "left", "right"])
+@pytest.mark.parametrize("op", ["first", "second", "minus", "min", "firsti", "secondi"])
+@pytest.mark.parametrize("method", METHODS)
+def test_complete_vectors(diff, method, op, which):
+    """A vector with every entry (the fast path of the element-wise kernels) against one with
+    some or all: positional operators and first/second must not alias the operands."""
+    x = diff.vector("INT64", 40, 1.0 if which in ("both", "left") else 0.4)
+    y = diff.vector("INT64", 40, 1.0 if which in ("both", "right") else 0.4)
+
+    def body(gb, x, y):
+        f = getattr(gb.binary, op)
+        if method == "ewise_union":
+            out = x.ewise_union(y, f, 5, -7).new()
+        else:
+            out = getattr(x, method)(y, f).new()
+        return out, x, y  # the operands are unchanged
+
+    diff.check(body, x, y)

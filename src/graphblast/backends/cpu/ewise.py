@@ -36,7 +36,49 @@ def _match(A, B):
     return (ar, ac, av, ka), (br, bc, bv, kb), inb, posb
 
 
+def _complete(X):
+    """Whether X is a vector with an entry at every position (its values are dense)."""
+    return isinstance(X, SparseVector) and X.indices.shape[0] == X.size
+
+
+def _dense_union(A, B, op, dtype, left_default, right_default):
+    """The union of two vectors of which one is complete: one pass over the positions (the
+    result is complete), no matching.  None when neither is complete."""
+    a_full, b_full = _complete(A), _complete(B)
+    if not (a_full or b_full):
+        return None
+    n = A.size
+    idx = np.arange(n, dtype=INDEX)
+    zero = np.zeros(n, dtype=INDEX)
+    if a_full and b_full:
+        z = cast(apply_binary(op, A.values, B.values, idx, zero, idx, zero), dtype)
+        return SparseVector(n, dtype, idx, z)
+    F, P = (A, B) if a_full else (B, A)
+    p = P.indices
+    pz = zero[:p.shape[0]]
+    if left_default is None:
+        z = cast(F.values, dtype)  # an entry of one operand only is copied
+    elif a_full:
+        z = cast(apply_binary(op, A.values, np.full(n, right_default), idx, zero, idx, zero),
+                 dtype)
+    else:
+        z = cast(apply_binary(op, np.full(n, left_default), B.values, idx, zero, idx, zero),
+                 dtype)
+    z = np.array(z, copy=True)  # written below; cast and first/second may return an input
+    if a_full:
+        z[p] = cast(apply_binary(op, A.values[p], B.values, p, pz, p, pz), dtype)
+    else:
+        z[p] = cast(apply_binary(op, A.values, B.values[p], p, pz, p, pz), dtype)
+    return SparseVector(n, dtype, idx, z)
+
+
 def ewise_mult(A, B, op):
+    if _complete(A) and _complete(B):
+        n = A.size
+        idx = np.arange(n, dtype=INDEX)
+        zero = np.zeros(n, dtype=INDEX)
+        return SparseVector(n, op.return_type, idx,
+                            apply_binary(op, A.values, B.values, idx, zero, idx, zero))
     (ar, ac, av, _), (br, bc, bv, _), inb, posb = _match(A, B)
     ia = np.flatnonzero(inb)
     ib = posb[ia]
@@ -60,6 +102,9 @@ def ewise_union(A, B, op, left_default, right_default):
 
 
 def _union(A, B, op, dtype, left_default, right_default):
+    dense = _dense_union(A, B, op, dtype, left_default, right_default)
+    if dense is not None:
+        return dense
     (ar, ac, av, ka), (br, bc, bv, kb), inb, posb = _match(A, B)
     both_a = np.flatnonzero(inb)
     both_b = posb[both_a]

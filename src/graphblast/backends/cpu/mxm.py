@@ -258,28 +258,38 @@ def _pull(M, u, semiring, mask, vector_first):
     """
     mult, add = semiring.binaryop, semiring.monoid
     n = M.nrows
-    rows = row_ids(M.indptr, n)
     if u.nvals == M.ncols and mask is None:  # a full vector: every entry, nothing to select
         ks, mvals, vvals = M.indices, M.values, u.values[M.indices]
-    else:
-        present = np.zeros(M.ncols, dtype=bool)
-        present[u.indices] = True
-        keep = present[M.indices]
-        if mask is not None:
-            keep &= _rows_allowed(mask, n)[rows]
-        sel = np.flatnonzero(keep)
-        rows, ks = rows[sel], M.indices[sel]
-        uvals = np.zeros(M.ncols, dtype=u.values.dtype)
-        uvals[u.indices] = u.values
-        mvals, vvals = M.values[sel], uvals[ks]
-    zeros = np.zeros_like(rows) if mult.position is not None else None
-    if vector_first:  # mult(u(k), A(k, i)): u is 1 x n at row 0; A entry at (k, i)
-        z = apply_binary(mult, vvals, mvals, zeros, ks, ks, rows)
-    else:  # mult(A(i, k), u(k)): u is n x 1 at column 0
-        z = apply_binary(mult, mvals, vvals, rows, ks, ks, zeros)
-    z = cast(z, add.type)
+        # the rows' own runs: no row id per entry unless a positional multiply reads it
+        nonempty = np.flatnonzero(M.indptr[1:] > M.indptr[:-1])
+        rows = row_ids(M.indptr, n) if mult.position is not None else None
+        z = _pull_products(mult, mvals, vvals, rows, ks, vector_first)
+        return SparseVector(n, semiring.return_type, nonempty.astype(INDEX, copy=False),
+                            segment_reduce(cast(z, add.type), M.indptr[nonempty], add))
+    rows = row_ids(M.indptr, n)
+    present = np.zeros(M.ncols, dtype=bool)
+    present[u.indices] = True
+    keep = present[M.indices]
+    if mask is not None:
+        keep &= _rows_allowed(mask, n)[rows]
+    sel = np.flatnonzero(keep)
+    rows, ks = rows[sel], M.indices[sel]
+    uvals = np.zeros(M.ncols, dtype=u.values.dtype)
+    uvals[u.indices] = u.values
+    mvals, vvals = M.values[sel], uvals[ks]
+    z = cast(_pull_products(mult, mvals, vvals, rows, ks, vector_first), add.type)
     starts = segment_starts(rows)
     return SparseVector(n, semiring.return_type, rows[starts], segment_reduce(z, starts, add))
+
+
+def _pull_products(mult, mvals, vvals, rows, ks, vector_first):
+    """The products of a pull: mult(u(k), A(k, i)) when ``vector_first`` (u is 1 x n at row
+    0; A's entry at (k, i)), else mult(A(i, k), u(k)) (u is n x 1 at column 0).  ``rows`` is
+    read only by a positional multiply."""
+    zeros = np.zeros_like(ks) if mult.position is not None else None
+    if vector_first:
+        return apply_binary(mult, vvals, mvals, zeros, ks, ks, rows)
+    return apply_binary(mult, mvals, vvals, rows, ks, ks, zeros)
 
 
 def _rows_allowed(mask, n):
