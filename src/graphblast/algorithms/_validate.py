@@ -15,7 +15,8 @@ from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidVal
 
 __all__ = [
     "square_matrix", "source_vertex", "edge_weights", "choice", "real_in_range",
-    "positive_int", "flag", "undirected",
+    "positive_int", "flag", "undirected", "sssp_arguments", "pagerank_arguments",
+    "distance_type",
 ]
 
 
@@ -137,3 +138,45 @@ def undirected(A):
     if A.is_symmetric or A.isequal(A.T):
         return A
     return A.ewise_add(A.T, binary.first).new()
+
+
+def sssp_arguments(A, source, negative_weights, method, delta):
+    """sssp's checks: (n, source, negative_weights, method, delta), normalized."""
+    n = square_matrix(A, "sssp")
+    source = source_vertex(source, n, "sssp")
+    negative_weights = flag(negative_weights, "negative_weights", "sssp")
+    method = choice(method, "method", ("auto", "bellman-ford", "delta"), "sssp")
+    if negative_weights and method == "delta":
+        raise InvalidValue("sssp: delta-stepping needs non-negative weights; use "
+                           "method='bellman-ford' (or 'auto') with negative_weights=True")
+    if delta is not None:
+        delta = real_in_range(delta, "delta", "sssp", low=0, high=float("inf"), low_open=True)
+    edge_weights(A, "sssp", allow_negative=negative_weights,
+                 negative_hint="pass negative_weights=True to allow them (negative cycles "
+                 "then raise NegativeCycle)")
+    return n, source, negative_weights, method, delta
+
+
+def pagerank_arguments(A, damping, tol, max_iter, dangling, weighted):
+    """pagerank's checks: (n, damping, tol, max_iter, dangling, weighted), normalized."""
+    n = square_matrix(A, "pagerank")
+    damping = real_in_range(damping, "damping", "pagerank", low=0.0, high=1.0)
+    if tol is not None:
+        tol = real_in_range(tol, "tol", "pagerank", low=0.0, high=float("inf"), low_open=True)
+    max_iter = positive_int(max_iter, "max_iter", "pagerank")
+    dangling = choice(dangling, "dangling", ("uniform", "ignore"), "pagerank")
+    weighted = flag(weighted, "weighted", "pagerank")
+    if weighted:
+        edge_weights(A, "pagerank", allow_negative=False,
+                     negative_hint="PageRank weights must be >= 0")
+    return n, damping, tol, max_iter, dangling, weighted
+
+
+def distance_type(dtype):
+    """The type path lengths add up in: integers (and BOOL) in INT64, UINT64 stays unsigned,
+    floats keep their width."""
+    from graphblast.dtypes import INT64, UINT64
+
+    if dtype.np_type.kind == "f" or dtype == UINT64:
+        return dtype
+    return INT64

@@ -85,17 +85,8 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     >>> pagerank(A).to_dict()
     {0: 0.3333333333333333, 1: 0.3333333333333333, 2: 0.3333333333333333}
     """
-    n = _validate.square_matrix(A, "pagerank")
-    damping = _validate.real_in_range(damping, "damping", "pagerank", low=0.0, high=1.0)
-    if tol is not None:
-        tol = _validate.real_in_range(tol, "tol", "pagerank", low=0.0, high=float("inf"),
-                                      low_open=True)
-    max_iter = _validate.positive_int(max_iter, "max_iter", "pagerank")
-    dangling = _validate.choice(dangling, "dangling", ("uniform", "ignore"), "pagerank")
-    weighted = _validate.flag(weighted, "weighted", "pagerank")
-    if weighted:
-        _validate.edge_weights(A, "pagerank", allow_negative=False,
-                               negative_hint="PageRank weights must be >= 0")
+    n, damping, tol, max_iter, dangling, weighted = _validate.pagerank_arguments(
+        A, damping, tol, max_iter, dangling, weighted)
     device = A.device
     if n == 0:
         return Vector(FP64, 0, device=device)
@@ -120,13 +111,11 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         c = rank.ewise_mult(share, binary.times).new()
         new = Vector.from_scalar(teleport, n, FP64, device=device)
         new(binary.plus) << c.vxm(A, spread)
-        if tol is None:  # a fixed step count: no convergence test, nothing read back
-            rank = new
-            continue
-        change = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new()
-        err = change.reduce(monoid.plus).new().value
+        if tol is not None:  # a fixed step count (tol=None) tests nothing, reads nothing back
+            err = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().reduce(
+                monoid.plus).new().value
         rank = new
-        if err < n * tol:
+        if tol is not None and err < n * tol:
             return rank
     if tol is None:
         return rank

@@ -2,7 +2,6 @@
 (LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
 from graphblast import Vector, binary, monoid, select, semiring
-from graphblast.dtypes import INT64, UINT64
 from graphblast.exceptions import InvalidValue
 
 from . import _validate
@@ -13,12 +12,11 @@ __all__ = ["sssp", "NegativeCycle"]
 class NegativeCycle(InvalidValue):
     """A negative-weight cycle is reachable from the source: shortest paths do not exist."""
 
-
-def _distance_type(dtype):
-    """Integers (and BOOL) add up in INT64, UINT64 stays unsigned, floats keep their width."""
-    if dtype.np_type.kind == "f" or dtype == UINT64:
-        return dtype
-    return INT64
+    @classmethod
+    def after(cls, source, rounds):
+        return cls(f"sssp: a negative-weight cycle is reachable from vertex {source}, so "
+                   f"shortest distances are unbounded (still improving after {rounds} "
+                   "rounds); remove the cycle or its negative edges")
 
 
 # method="auto": Bellman-Ford for at most this many rounds (scale-free graphs finish well
@@ -132,22 +130,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     >>> sssp(A, 0).to_dict()      # vertex 3 is unreachable
     {0: 0, 1: 4, 2: 1}
     """
-    n = _validate.square_matrix(A, "sssp")
-    source = _validate.source_vertex(source, n, "sssp")
-    negative_weights = _validate.flag(negative_weights, "negative_weights", "sssp")
-    method = _validate.choice(method, "method", ("auto", "bellman-ford", "delta"), "sssp")
-    if negative_weights and method == "delta":
-        raise InvalidValue("sssp: delta-stepping needs non-negative weights; use "
-                           "method='bellman-ford' (or 'auto') with negative_weights=True")
-    if delta is not None:
-        delta = _validate.real_in_range(delta, "delta", "sssp", low=0, high=float("inf"),
-                                        low_open=True)
-    _validate.edge_weights(
-        A, "sssp", allow_negative=negative_weights,
-        negative_hint="pass negative_weights=True to allow them (negative cycles then raise "
-        "NegativeCycle)",
-    )
-    dtype = _distance_type(A.dtype)
+    n, source, negative_weights, method, delta = _validate.sssp_arguments(
+        A, source, negative_weights, method, delta)
+    dtype = _validate.distance_type(A.dtype)
     min_plus = semiring.min_plus[dtype]
     dist = Vector.from_coo([source], [0], dtype, size=n, device=A.device)
     frontier = dist.dup()
@@ -158,8 +143,4 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
             return dist
     if rounds < n:
         return _delta_stepping(A, dist, delta or _default_delta(A, dtype), min_plus)
-    raise NegativeCycle(
-        f"sssp: a negative-weight cycle is reachable from vertex {source}, so shortest "
-        f"distances are unbounded (still improving after {n} rounds); remove the cycle or "
-        "its negative edges"
-    )
+    raise NegativeCycle.after(source, n)
