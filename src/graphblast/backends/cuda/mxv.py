@@ -186,15 +186,14 @@ def _direction(A, push_m, u, mask, n_out):
 
 
 def _entries_and_degrees(A, push_m, u):
-    """(entries of u, their degree sum in push_m) on the host."""
-    if isinstance(u, DeviceVector):
-        if push_m is not None and u.deg_of is push_m.indptr:
-            return u.counters.values()
-        nu = u.nvals
-    else:
-        nu = u.nvals
-    if push_m is None or nu == 0 or isinstance(u, BitmapVector):
+    """(entries of u, their degree sum in push_m) on the host, with at most one read: the
+    sum comes with u's count when the kernel that made u summed it; otherwise the sum is
+    reduced on the device and read with the counter page, which usually holds u's count too."""
+    if isinstance(u, DeviceVector) and push_m is not None and u.deg_of is push_m.indptr:
+        return u.counters.values()
+    if push_m is None or isinstance(u, BitmapVector):
         # no exact sum without a transpose or a compaction: the average degree
+        nu = u.nvals
         return nu, int(A.nvals * nu / max(A.nrows if push_m is None else push_m.nrows, 1))
     idx, _, u_counters, cap = as_list(u)
     counters = Counters()
@@ -202,7 +201,8 @@ def _entries_and_degrees(A, push_m, u):
     jit.launch(fn, cap, (i64(cap), device_count(u_counters), idx, push_m.indptr,
                          counters.array))
     counters.touch()
-    return nu, counters.values()[1]
+    degrees = counters.values()[1]
+    return u.nvals, degrees
 
 
 def _allowed_fraction(mask, n):

@@ -191,10 +191,12 @@ class DeviceVector(SparseVector):
         return self.counters.values()[1]
 
     def changed(self):
-        """After an in-place update: the sorted copy and the degree sum are stale."""
+        """After an in-place update: the sorted copy, the degree sum and any bound of the
+        count are stale."""
         self.counters.touch()
         self._sorted = None
         self.deg_of = None
+        self.count_hi = None
 
     def _sorted_lists(self):
         if self._sorted is None:
