@@ -140,7 +140,7 @@ def test_gap_graphs(device, rng, kind, scale, gap_graph):
     hub = int(np.argmax(np.diff(M.indptr)))
     for source in (hub, int(rng.integers(A.nrows))):
         dist = sssp(A, source)
-        assert dist.dtype.name == "INT64"  # GAP's weights are INT32 (1..255)
+        assert dist.dtype.name == "INT64"  # GAP's weights are UINT8 (1..255)
         np.testing.assert_array_equal(dense(dist), dijkstra(M, indices=source))
 
 

@@ -82,7 +82,7 @@ def test_known_answers(device, key):
     assert (A.nrows, A.nvals) == (nrows, nnz)
     assert digest((indptr, "<i8"), (indices, "<i4")) == structure
     assert digest((values, "<i4")) == weights
-    assert str(A.dtype) == "INT32"
+    assert str(A.dtype) == "UINT8"
 
 
 def test_vertex_count_is_max_id_plus_one():
@@ -114,7 +114,7 @@ def test_symmetric_no_loops_no_duplicates(device, gen, weighted):
     assert np.all(np.diff(key) > 0)
     assert A.isequal(A.T.new())
     if weighted:
-        assert str(A.dtype) == "INT32"
+        assert str(A.dtype) == "UINT8"
         assert values.min() >= 1 and values.max() <= 255
     else:
         assert str(A.dtype) == "BOOL"

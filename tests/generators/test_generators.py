@@ -164,7 +164,7 @@ def test_grid_degrees_and_neighbours(device):
 def test_grid_random_weights(device):
     A = grid2d(30, 40, weights="random", seed=9, device=device)
     _, _, values = check_simple(A)          # symmetric: both directions share a weight
-    assert str(A.dtype) == "INT32"
+    assert str(A.dtype) == "UINT8"
     assert values.min() >= 1 and values.max() <= 100
     assert len(np.unique(values)) == 100    # 2,000+ edges hit every value of 1..100
     assert same(A, grid2d(30, 40, weights="random", seed=9, device=device))
@@ -178,7 +178,8 @@ def test_grid_weight_ranges(device):
     vals = csr_of(B)[2]
     assert str(B.dtype) == "FP64" and vals.min() >= 0.5 and vals.max() <= 2.5
     assert B.isequal(B.T.new())
-    assert str(grid2d(3, 3, weights=(2**31, 2**31 + 9), device=device).dtype) == "INT64"
+    assert str(grid2d(3, 3, weights=(2**31, 2**31 + 9), device=device).dtype) == "UINT32"
+    assert str(grid2d(3, 3, weights=(2**32, 2**32 + 9), device=device).dtype) == "INT64"
 
 
 def test_grid_degenerate(device):
@@ -293,3 +294,14 @@ def test_counter_rng_is_chunking_independent():
     assert not np.array_equal(CounterRNG(np, 42, 4).bits(100, 1000), whole)
     u = (whole >> np.uint64(11)).astype(np.float64) / 2**53
     assert 0.45 < u.mean() < 0.55
+
+
+@pytest.mark.parametrize("lo,hi,expected", [
+    (1, 100, "UINT8"), (0, 255, "UINT8"), (-5, 5, "INT8"), (0, 1000, "UINT16"),
+    (-1000, 1000, "INT16"), (0, 2**32 - 1, "UINT32"), (-(2**31), 2**31 - 1, "INT32"),
+    (-(2**40), -(2**40) + 5, "INT64")])
+def test_grid_integer_weights_take_the_narrowest_type(lo, hi, expected):
+    A = grid2d(4, 5, weights=(lo, hi), seed=2, device="cpu")
+    assert str(A.dtype) == expected
+    _, _, values = csr_of(A)
+    assert values.min() >= lo and values.max() <= hi

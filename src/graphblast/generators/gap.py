@@ -40,7 +40,7 @@ import functools
 
 import numpy as np
 
-from ..dtypes import BOOL, INT32
+from ..dtypes import BOOL, UINT8
 from ..exceptions import InvalidValue
 from . import _device
 from ._csr import build_csr
@@ -256,7 +256,7 @@ def _gap_matrix(kind, scale, degree, seed, weighted, variant, device):
     name = f"{kind}{scale}" + ("w" if weighted else "")
     # both directions of every generated edge are stored, and a duplicated entry keeps its
     # smallest weight in either direction: A == A', weights included
-    return _device.to_matrix(csr, INT32 if weighted else BOOL, dev, name=name, symmetric=True)
+    return _device.to_matrix(csr, UINT8 if weighted else BOOL, dev, name=name, symmetric=True)
 
 
 _COMMON_DOC = """
@@ -269,7 +269,8 @@ _COMMON_DOC = """
     seed : int, optional
         The generator seed, in [0, 2^32); ``None`` is GAP's ``kRandSeed`` (27491095).
     weighted : bool, default False
-        Attach GAP's random integer weights 1..255 (its ``WeightedBuilder``, used for SSSP).
+        Attach GAP's random integer weights 1..255 (its ``WeightedBuilder``, used for SSSP),
+        stored as UINT8, the narrowest type that holds them (gapbs keeps them in int32).
     variant : {"uint32", "float"}, default "uint32"
         Which gapbs generator to match: the current one or the older one that drew
         ``std::uniform_real_distribution<float>`` (see :mod:`graphblast.generators.gap`).
@@ -280,7 +281,7 @@ _COMMON_DOC = """
     -------
     Matrix
         Square and symmetric (both directions of every edge stored), no self-loops, sorted
-        columns.  BOOL with every value True, or INT32 weights when ``weighted``.
+        columns.  BOOL with every value True, or UINT8 weights when ``weighted``.
     """
 
 

@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from ..dtypes import BOOL, FP64, INT32, INT64
+from ..dtypes import BOOL, FP64, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32
 from ..exceptions import InvalidValue
 from . import _device
 from ._counter_rng import CounterRNG, below, check_seed, to_unit
@@ -34,7 +34,7 @@ def _weight_spec(weights):
         if weights != "random":
             raise InvalidValue(f"grid2d: weights must be None, 'random' or a (lo, hi) pair, "
                                f"not {weights!r}")
-        return "int", RANDOM_WEIGHTS[0], RANDOM_WEIGHTS[1], INT32
+        return "int", RANDOM_WEIGHTS[0], RANDOM_WEIGHTS[1], narrowest_integer(*RANDOM_WEIGHTS)
     try:
         lo, hi = weights
     except (TypeError, ValueError):
@@ -49,9 +49,18 @@ def _weight_spec(weights):
         if hi - lo >= 1 << 32:
             raise InvalidValue(f"grid2d: integer weights span at most 2^32 values; "
                                f"(lo, hi) = {weights!r} spans more")
-        small = -(1 << 31) <= lo and hi < 1 << 31
-        return "int", lo, hi, INT32 if small else INT64
+        return "int", lo, hi, narrowest_integer(lo, hi)
     return "float", float(lo), float(hi), FP64
+
+
+def narrowest_integer(lo, hi):
+    """The narrowest integer type holding every value of ``lo..hi`` (unsigned first): a
+    weighted graph's values cost 1 byte an edge where they can, not 4 or 8."""
+    for t in (UINT8, INT8, UINT16, INT16, UINT32, INT32, INT64):
+        info = np.iinfo(t.np_type)
+        if info.min <= lo and hi <= info.max:
+            return t
+    return INT64
 
 
 def _grid_csr(rows, cols, weights, seed, device):
@@ -117,9 +126,10 @@ def grid2d(rows, cols, *, weights=None, seed=None, device=None):
         The grid's size.
     weights : None, "random" or (lo, hi), optional
         None: a BOOL pattern (every value True).  "random": integer weights uniform in
-        1..100 (INT32).  (lo, hi): integers uniform in ``lo..hi`` inclusive when both are
-        integers (INT32, or INT64 beyond its range), else floats uniform in ``[lo, hi)``
-        (FP64).  Both directions of an edge get the same weight.
+        1..100 (UINT8).  (lo, hi): integers uniform in ``lo..hi`` inclusive when both are
+        integers (the narrowest integer type that holds them: UINT8, INT8, UINT16, ...,
+        INT64), else floats uniform in ``[lo, hi)`` (FP64).  Both directions of an edge get
+        the same weight.
     seed : int, optional
         Seed in [0, 2^64) for the weights; ``None`` is a fixed default.
     device : str, optional
