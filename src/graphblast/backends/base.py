@@ -112,6 +112,29 @@ class IndexArg:
     array: Optional[Any] = None
 
 
+# Monoids whose result does not depend on the order of the values: min and max, and plus,
+# times, the logical and bitwise monoids on integers (float sums depend on the order).
+_ORDER_FREE = frozenset({"min", "max"})
+_ORDER_FREE_INTEGER = frozenset({"plus", "times", "lor", "land", "lxor", "bor", "band",
+                                 "bxor"})
+
+
+def order_free_monoid(op, dtype):
+    """The typed monoid of the binary ``op`` typed on ``dtype`` when combining values with it
+    in any order gives one result (a scatter may then combine by atomics or ``ufunc.at``),
+    else None."""
+    if op is None or not (op.type is dtype and op.type2 is dtype and op.return_type is dtype):
+        return None
+    name = op.parent.name
+    if name not in _ORDER_FREE and (name not in _ORDER_FREE_INTEGER or dtype.is_float):
+        return None
+    if op.parent.monoid is None:
+        return None
+    from ..ops.base import find_typed_op
+
+    return find_typed_op(op.parent.monoid, dtype)
+
+
 def storage_bytes(data):
     """Bytes of device memory a storage object occupies: its arrays, and for a matrix the
     transpose and traversal form cached with it (each array counted once)."""

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..base import CSR, IndexArg, SparseVector
+from ..base import CSR, IndexArg, SparseVector, order_free_monoid
 from ._util import INDEX, compressed_keys, coo_of, member
 from .storage import as_row, from_row, indptr_from_rows
 
@@ -131,29 +131,13 @@ def _pairs(I, u):
     return _positions(I)[found], u.values[at[found]]
 
 
-# Monoids whose result does not depend on the order of the values (min and max; plus, times
-# and the logical and bitwise monoids on integers): scattered with ``ufunc.at``, no sort.
-_ORDER_FREE = frozenset({"min", "max"})
-_ORDER_FREE_INTEGER = frozenset({"plus", "times", "lor", "land", "lxor", "bor", "band",
-                                 "bxor"})
-
-
 _IDEMPOTENT = frozenset({"min", "max", "lor", "land", "bor", "band"})
 
 
 def _order_free_monoid(dup_op, dtype):
-    if dup_op is None or not (dup_op.type is dtype and dup_op.type2 is dtype
-                              and dup_op.return_type is dtype):
-        return None
-    name = dup_op.parent.name
-    if name not in _ORDER_FREE and (name not in _ORDER_FREE_INTEGER or dtype.is_float):
-        return None
-    if dup_op.parent.monoid is None:
-        return None
-    from ...ops.base import find_typed_op
-
-    monoid = find_typed_op(dup_op.parent.monoid, dtype)
-    return monoid if monoid.np_ufunc is not None else None
+    """An order-free monoid (backends.base) that NumPy has a ufunc for, or None."""
+    monoid = order_free_monoid(dup_op, dtype)
+    return monoid if monoid is not None and monoid.np_ufunc is not None else None
 
 
 def scatter_vector(I, u, size, dtype, dup_op):

@@ -7,7 +7,7 @@ columns, after which the rows are sorted again).
 
 import cupy as cp
 
-from ..base import CSR, IndexArg, SparseVector
+from ..base import CSR, IndexArg, SparseVector, order_free_monoid
 from . import blocks, jit, programs
 from .blocks import I64, INDEX
 from .storage import as_row, coo_to_csr, from_row, vector_from_coo
@@ -145,28 +145,6 @@ def _pairs(I, u):
     return _positions(I)[keep], u.values[at[keep]]
 
 
-# Monoids whose atomic combine is exact and order-free, so a scatter through them is
-# deterministic; plus and times only on integers (float sums depend on the order).
-_ATOMIC_ANY_TYPE = frozenset({"min", "max"})
-_ATOMIC_INTEGER = frozenset({"plus", "times", "lor", "land", "lxor", "bor", "band", "bxor"})
-
-
-def _atomic_monoid(dup_op, dtype):
-    """The typed monoid to scatter ``dup_op`` with atomics, or None (then sort and fold)."""
-    if dup_op is None or not (dup_op.type is dtype and dup_op.type2 is dtype
-                              and dup_op.return_type is dtype):
-        return None
-    name = dup_op.parent.name
-    if name not in _ATOMIC_ANY_TYPE and (name not in _ATOMIC_INTEGER or dtype.is_float):
-        return None
-    monoid = dup_op.parent.monoid
-    if monoid is None:
-        return None
-    from ...ops.base import find_typed_op
-
-    return find_typed_op(monoid, dtype)
-
-
 def scatter_vector(I, u, size, dtype, dup_op):
     """T of ``size``: T[I[i]] = u[i] (cast to ``dtype``) for the i where I and u have entries;
     repeated positions combined by ``dup_op``, or InvalidValue when it is None.
@@ -177,7 +155,7 @@ def scatter_vector(I, u, size, dtype, dup_op):
     pos, vals = _pairs(I, u)
     vals = blocks.cast_values(vals, u.dtype, dtype)
     n = pos.shape[0]
-    monoid = _atomic_monoid(dup_op, dtype)
+    monoid = order_free_monoid(dup_op, dtype)  # exact and order-free atomics
     if monoid is None or n == 0 or size > 8 * n:
         return vector_from_coo(size, dtype, pos, vals, dup_op)
     k_fill, k_scatter = jit.kernels(*programs.scatter_atomic(monoid)).fns
