@@ -7,7 +7,7 @@ EXTRAS ?= all
 
 .PHONY: demo test install clean
 
-$(STAMP): pyproject.toml setup.py src/graphblast/io/_mmfast.c
+$(STAMP): pyproject.toml setup.py src/graphblast/io/_mmfast.c src/graphblast/backends/cpu/_intersect.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"

@@ -7,8 +7,10 @@ type x mask kind x accumulator x replace with a semiring drawn from a short list
 """
 
 import graphblas
+import numpy as np
 import pytest
-from diffharness import (ALL_TYPES, MASK_KINDS, MXM_SHAPES, T_if, catalogue, keep_axis, mask_of,
+from diffharness import (ALL_TYPES, MASK_KINDS, MXM_SHAPES, MatrixData, T_if, catalogue,
+                         keep_axis, mask_of,
                          needs_nonzero, op_types, output_args, resolve_op, semiring_candidates,
                          semiring_parts, vector_as_matrix)
 
@@ -358,3 +360,52 @@ def test_update_method(diff):
         return c, d
 
     diff.check(body, a, c)
+
+
+@pytest.mark.parametrize("dtype", ["INT8", "UINT16", "INT64", "FP32", "FP64"])
+@pytest.mark.parametrize("mask_kind", ["S", "V"])
+@pytest.mark.parametrize("path", ["plus_pair"])
+def test_masked_count_products(diff, path, dtype, mask_kind):
+    """Masked plus_pair products (the CPU computes them with a compiled merge of sorted rows
+    when it was built), with skewed rows and counts past the type's range."""
+    n = 300
+    x = diff.matrix(dtype, n, n, 0.05)
+    # a dense first row and column: long rows against short ones (the galloping search),
+    # and counts of up to n past INT8's range
+    pos = np.arange(n)
+    x = MatrixData(x.dtype, n, n, np.r_[x.rows, np.zeros(n, dtype=np.int64), pos],
+                   np.r_[x.cols, pos, np.zeros(n, dtype=np.int64)],
+                   np.r_[x.values, np.ones(2 * n, dtype=x.values.dtype)])
+    x = MatrixData(x.dtype, n, n, *_dedup(x.rows, x.cols, x.values, n))
+    m = diff.matrix(diff.choice(["BOOL", "INT8"]), n, n, 0.3)
+
+    def body(gb, x, m):
+        op = getattr(gb.semiring, path)
+        mask = m.S if mask_kind == "S" else m.V
+        return x.mxm(x.T, op).new(mask=mask)
+
+    diff.check(body, x, m)
+
+
+def _dedup(rows, cols, values, n):
+    """The first of each repeated position, in row-major order."""
+    keys = rows * n + cols
+    _, first = np.unique(keys, return_index=True)
+    return rows[first], cols[first], values[first]
+
+
+def test_compiled_and_numpy_counts_agree(monkeypatch):
+    """The CPU's compiled intersection (when built) and its NumPy path give the same masked
+    product, and triangle counting the same count."""
+    import graphblast as gb
+    from graphblast.backends.cpu import mxm as cpu_mxm
+
+    A = gb.generators.kron(9, device="cpu")
+    L = gb.select.tril(A, -1).new()
+    runs = []
+    for compiled in (True, False):
+        if not compiled:
+            monkeypatch.setattr(cpu_mxm, "_intersect", None)
+        C = L.mxm(L.T, gb.semiring.plus_pair["INT64"]).new(mask=L.S)
+        runs.append((C, gb.algorithms.triangle_count(A)))
+    assert runs[0][0].isequal(runs[1][0]) and runs[0][1] == runs[1][1]

@@ -27,8 +27,20 @@ def _map_positions(values, index):
         ok = (d % index.step == 0) & (new >= 0) & (new < index.count)
         src = np.flatnonzero(ok)
         return src, new[src]
-    order = np.argsort(index.array, kind="stable")
-    sorted_idx = index.array[order]
+    J = index.array
+    size = index.size
+    if size is None:
+        size = int(max(values.max(initial=-1), J.max(initial=-1))) + 1
+    if size <= 4 * (values.shape[0] + J.shape[0]) + 1024:
+        # a dense inverse map (a permutation's, say): one gather, when J has no repeats
+        inv = np.full(size, -1, dtype=INDEX)
+        inv[J] = np.arange(J.shape[0], dtype=INDEX)
+        if np.array_equal(inv[J], np.arange(J.shape[0], dtype=INDEX)):
+            new = inv[values]
+            src = np.flatnonzero(new >= 0)
+            return src, new[src]
+    order = np.argsort(J, kind="stable")
+    sorted_idx = J[order]
     lo = np.searchsorted(sorted_idx, values, side="left")
     hi = np.searchsorted(sorted_idx, values, side="right")
     cnt = hi - lo
@@ -49,11 +61,20 @@ def extract_matrix(A, rows, cols):
     src, new_cols = _map_positions(A.indices[pos], cols)
     new_rows = new_rows[src]
     vals = A.values[pos[src]]
+    indptr = indptr_from_rows(new_rows, rows.count)  # rows come in I's order: sorted
     if cols.kind == "list" or cols.step < 0:
-        order = np.lexsort((new_cols, new_rows))
-        new_rows, new_cols, vals = new_rows[order], new_cols[order], vals[order]
-    return CSR(rows.count, cols.count, A.dtype, indptr_from_rows(new_rows, rows.count),
-               new_cols, vals)
+        new_cols, vals = _sort_within_rows(indptr, new_cols, vals, rows.count, cols.count)
+    return CSR(rows.count, cols.count, A.dtype, indptr, new_cols, vals)
+
+
+def _sort_within_rows(indptr, cols, vals, nrows, ncols):
+    """Each row's (distinct) columns sorted, by SciPy's compiled in-place sort."""
+    import scipy.sparse as sp
+
+    S = sp.csr_array((vals, cols, indptr), shape=(nrows, ncols), copy=True)
+    S.has_sorted_indices = False
+    S.sort_indices()
+    return S.indices.astype(INDEX, copy=False), S.data
 
 
 def extract_vector(u, index):

@@ -20,6 +20,11 @@ from .storage import from_scipy_canonical, indptr_from_rows, to_scipy, transpose
 # products expanded at once; bounds the working memory of the general SpGEMM
 _CHUNK = 1 << 22
 
+try:  # the compiled sorted-row intersection (setup.py; optional)
+    from . import _intersect
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _intersect = None
+
 
 def _scipy_kind(semiring):
     """"times" or "pair" when SciPy's SpGEMM computes this semiring exactly, else None."""
@@ -62,6 +67,8 @@ def _mxm_dot(A, B, semiring, mask):
     if not mask.structural:
         keep = M.values != 0 if M.values.dtype.kind != "b" else M.values
         mrows, mcols = mrows[keep], mcols[keep]
+    if _intersect is not None and _scipy_kind(semiring) == "pair":
+        return _mxm_count(A, BT, mrows, mcols, t)
     inner = A.ncols
     adeg, bdeg = np.diff(A.indptr), np.diff(BT.indptr)
     la, lb = adeg[mrows], bdeg[mcols]
@@ -100,6 +107,19 @@ def _mxm_dot(A, B, semiring, mask):
     e = np.concatenate(out_e)
     return CSR(nrows, ncols, t, indptr_from_rows(mrows[e], nrows), mcols[e],
                np.concatenate(out_v))
+
+
+def _mxm_count(A, BT, mrows, mcols, t):
+    """C<M> = A plus.pair B' by the compiled merge of sorted rows (``_intersect``): each mask
+    entry's value is the number of common columns, and an entry with none has no value."""
+    counts = np.empty(mrows.shape[0], dtype=np.int64)
+    _intersect.count(A.indptr.astype(INDEX, copy=False), A.indices.astype(INDEX, copy=False),
+                     BT.indptr.astype(INDEX, copy=False), BT.indices.astype(INDEX, copy=False),
+                     np.ascontiguousarray(mrows, dtype=INDEX),
+                     np.ascontiguousarray(mcols, dtype=INDEX), counts)
+    keep = counts > 0
+    return CSR(A.nrows, BT.nrows, t, indptr_from_rows(mrows[keep], A.nrows), mcols[keep],
+               cast(counts[keep], t))
 
 
 def _dot_pairs(es, short_rows, long_rows, work, S, L, l_keys, inner, swap):
