@@ -409,3 +409,15 @@ def test_compiled_and_numpy_counts_agree(monkeypatch):
         C = L.mxm(L.T, gb.semiring.plus_pair["INT64"]).new(mask=L.S)
         runs.append((C, gb.algorithms.triangle_count(A)))
     assert runs[0][0].isequal(runs[1][0]) and runs[0][1] == runs[1][1]
+
+
+def test_intersection_is_built_where_a_compiler_is():
+    import shutil
+
+    from graphblast.backends.cpu import mxm as cpu_mxm
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler on this machine")
+    assert cpu_mxm._intersect is not None, (
+        "a C compiler is present but graphblast.backends.cpu._intersect was not built; "
+        "reinstall (pip install -e .) and read the build's output")
