@@ -115,6 +115,10 @@ class CUDABackend(Backend):
         return cp.asnumpy(array)
 
     def synchronize(self):
-        """Wait for the work queued on this device's current stream."""
+        """Wait for the work queued on this device's current stream (no device switch when
+        it is the current device already: this wait ends every timed call)."""
+        if cp.cuda.runtime.getDevice() == self.device_id:
+            cp.cuda.get_current_stream().synchronize()
+            return
         with cp.cuda.Device(self.device_id):
             cp.cuda.get_current_stream().synchronize()
