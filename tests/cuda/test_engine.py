@@ -169,3 +169,44 @@ def test_bfs_level_synchronizes_once():
     assert depth > 2
     assert max(reads) <= 1, reads
     assert levels.isequal(gb.algorithms.bfs(A, source))
+
+
+@pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_first", "any_pair", "lor_land",
+                                "any_secondi"])
+@pytest.mark.parametrize("fmt", ["sorted", "full"])
+def test_heavy_rows_and_degree_bins(rng, sr, fmt):
+    """Rows longer than HEAVY (4096) take a block each or chunks of 4096 entries folded by
+    atomics; matrices of 65,536 rows or more bin their rows by degree: both against the CPU,
+    pulled and pushed, with a complemented mask."""
+    n = 70_000
+    hubs = np.repeat(np.arange(3), [12_000, 5_000, 4_097])  # three heavy rows and columns
+    rows = np.r_[hubs, rng.integers(0, n, 200_000), rng.integers(3, n, 20_000)]
+    cols = np.r_[rng.integers(0, n, hubs.shape[0]), rng.integers(0, n, 200_000), hubs[:20_000]]
+    dtype = "BOOL" if sr == "lor_land" else "INT64"
+    vals = rng.integers(1, 9, rows.shape[0])
+    A, dA = (gb.Matrix.from_coo(rows, cols, vals, dtype=dtype, nrows=n, ncols=n,
+                                dup_op=gb.binary.max, device=d) for d in ("cpu", "cuda"))
+    if fmt == "full":
+        u = Vector.from_coo(np.arange(n), rng.integers(1, 5, n), dtype, size=n, device="cpu")
+        du = Vector.from_scalar(0, n, dtype, device="cuda").ewise_add(
+            u.to_device("cuda"), gb.binary.second).new()
+    else:
+        idx = np.r_[[0, 1, 2], rng.choice(np.arange(3, n), 5_000, replace=False)]
+        u = Vector.from_coo(idx, rng.integers(1, 5, idx.shape[0]), dtype, size=n,
+                            device="cpu")
+        du = u.to_device("cuda")
+    seen = Vector.from_coo(rng.choice(n, 10_000, replace=False), True, BOOL, size=n,
+                           device="cpu")
+    dseen = seen.to_device("cuda")
+    semi = getattr(semiring, sr)
+    for direction in ("pull", "push"):
+        with gb.config.set(direction=direction):
+            for method in ("vxm", "mxv"):
+                out, dout = Vector(dtype, n, device="cpu"), Vector(dtype, n, device="cuda")
+                if method == "vxm":
+                    out(~seen.S, replace=True) << u.vxm(A, semi)
+                    dout(~dseen.S, replace=True) << du.vxm(dA, semi)
+                else:
+                    out(~seen.S, replace=True) << A.mxv(u, semi)
+                    dout(~dseen.S, replace=True) << dA.mxv(du, semi)
+                assert out.isequal(dout.to_device("cpu")), (direction, method)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ... import plan
 from ...config import config
-from . import jit, programs
+from . import blocks, jit, programs
 from .blocks import INDEX, i64
 from .storage import transpose
 from .vectors import (
@@ -36,6 +36,10 @@ SMALL = 1024
 
 # Rows (pull) or frontier entries (push) longer than this are given a whole block each.
 HEAVY = 4096
+# A heavy row is pulled in chunks of this many entries (GBK_CHUNK in spmv.cuh), a block each,
+# except for the monoids that stop a row early, whose rows keep one block.
+CHUNK = 4096
+_EARLY_EXIT = frozenset({"any", "lor", "land"})
 
 _INT32_MAX = 2**31 - 1
 
@@ -54,7 +58,8 @@ class View:
     longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
     unbinned traversal (the power of two nearest the average degree)."""
 
-    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "bins", "__weakref__")
+    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "bins", "chunks",
+                 "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -68,6 +73,7 @@ class View:
         while width < 32 and width * 2 <= max(avg, 1):
             width *= 2
         self.width = width
+        self.chunks = None
         self.bins = []
         if M.nrows >= BIN_ROWS:
             for lo, hi, lanes in BINS:
@@ -80,7 +86,20 @@ class View:
     def arrays(self):
         """The arrays the view adds to its matrix (for memory_usage)."""
         extra = [self.heavy_rows] + [rows for rows, _, _ in self.bins]
+        if self.chunks is not None:
+            extra += list(self.chunks[:2])
         return extra + ([self.col] if self.idx32 else [])
+
+    def heavy_chunks(self, M):
+        """(row, first entry, count) of the heavy rows' chunks of CHUNK entries, built once."""
+        if self.chunks is None:
+            degrees = M.indptr[self.heavy_rows + 1] - M.indptr[self.heavy_rows]
+            scan = blocks.exclusive_scan((degrees + (CHUNK - 1)) // CHUNK)
+            total = blocks.total(scan)
+            src, occ = blocks.expand(scan, self.nheavy, total)
+            rows = self.heavy_rows[src]
+            self.chunks = (rows, M.indptr[rows] + occ * CHUNK, total)
+        return self.chunks
 
 
 def view(M):
@@ -265,10 +284,18 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
             jit.launch(fns[0], n_out * v.width, (
                 i64(n_out), None, M.indptr, v.col, mvalues, *tail, np.int32(v.width),
                 i64(heavy), dptr, out, obits, counters.array))
-    if v.nheavy:
+    if v.nheavy and semiring.monoid.parent.name in _EARLY_EXIT:
         fns[1]((min(v.nheavy, jit.MAX_GRID),), (256,), (
             i64(v.nheavy), v.heavy_rows, M.indptr, v.col, mvalues, *tail, dptr, out, obits,
             counters.array))
+    elif v.nheavy:
+        chunk_rows, chunk_starts, nchunks = v.heavy_chunks(M)
+        jit.launch(fns[2], v.nheavy, (i64(v.nheavy), v.heavy_rows, out, obits))
+        fns[3]((min(nchunks, jit.MAX_GRID),), (256,), (
+            i64(nchunks), chunk_rows, chunk_starts, M.indptr, v.col, mvalues, *tail, out,
+            obits))
+        jit.launch(fns[4], v.nheavy, (i64(v.nheavy), v.heavy_rows, dptr, obits,
+                                      counters.array))
     counters.touch()
     return BitmapVector(n_out, t, obits, out, counters, deg_of=dptr)
 

@@ -137,12 +137,15 @@ def _idx(idx32):
 
 
 def pull(semiring, m_type, u_type, vfirst, idx32):
-    """Pull (SpMV): the light rows by groups of lanes, the heavy rows by blocks."""
+    """Pull (SpMV): the light rows by groups of lanes; the heavy rows by a block each, or in
+    chunks (init, chunks, count)."""
     def build():
         mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
         args += f", {_idx(idx32)}"
         return jit.Program(["spmv.cuh"], [mul, mon],
-                           [f"gbk_pull<{args}>", f"gbk_pull_heavy<{args}>"])
+                           [f"gbk_pull<{args}>", f"gbk_pull_heavy<{args}>",
+                            f"gbk_pull_chunks_init<{mon.name}>", f"gbk_pull_chunks<{args}>",
+                            "gbk_pull_chunks_count"])
     return _mv_key("pull", semiring, m_type, u_type, vfirst, idx32), build
 
 

@@ -3,7 +3,10 @@
 //
 // Load balance: rows are binned by degree once per matrix (mxv.py's View); each bin is taken
 // by groups of `width` lanes (a power of two from 1 to 32) fitted to its degrees, and rows
-// longer than `heavy` by gbk_pull_heavy, one block per row.  Output sparsity: a row the mask excludes costs one
+// longer than `heavy` by gbk_pull_heavy, one block per row (monoids that stop early: any,
+// lor, land), or split into chunks of GBK_CHUNK entries, a block each, whose partial results
+// are folded with an atomic (gbk_pull_chunks: every other monoid; a row of a million entries
+// keeps the whole GPU busy).  Output sparsity: a row the mask excludes costs one
 // mask test and reads no edge; a row stops at the monoid's terminal value (lor: true, any: the
 // first hit).  The result is a bitmap (out, obits); counters[0] gets its entry count and
 // counters[1] the degree sum of its entries in dptr (the matrix a next push would expand),
@@ -159,6 +162,85 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
         }
         __syncthreads();
     }
+}
+
+#define GBK_CHUNK 4096
+
+// Chunked heavy rows, step 1: each heavy row's output starts empty (and absent).
+template <class M>
+__global__ void gbk_pull_chunks_init(idx_t nheavy, const idx_t* rows, typename M::t* out,
+                                     unsigned char* obits) {
+    for (idx_t h = gbk::global_id(); h < nheavy; h += gbk::grid_size()) {
+        out[rows[h]] = M::empty();
+        obits[rows[h]] = 0;
+    }
+}
+
+// Step 2: chunk c covers entries [starts[c], starts[c] + GBK_CHUNK) of row rows[c] (up to the
+// row's end); a block reduces it and folds the partial result into out[row] with an atomic.
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
+__global__ void __launch_bounds__(256)
+gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_starts,
+                const idx_t* ptr, const IDX* col, const MV* mvals, const UV* xv,
+                const unsigned char* xbits, const unsigned char* mbits, const void* mvals_k,
+                int mkind, int mmode, typename M::t* out, unsigned char* obits) {
+    typedef typename M::t T;
+    __shared__ unsigned long long s_acc[8];
+    __shared__ int s_have[8];
+    Mul mul(0);
+    const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
+    const int warp = threadIdx.x >> 5;
+    for (idx_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
+        idx_t o = chunk_rows[c];
+        if (!mask.allows(o)) continue;
+        idx_t lo = chunk_starts[c], end = ptr[o + 1];
+        idx_t hi = lo + GBK_CHUNK < end ? lo + GBK_CHUNK : end;
+        T acc = M::identity();
+        bool have = false;
+        idx_t first = GBK_NONE;
+        for (idx_t e = lo + threadIdx.x; e < hi; e += blockDim.x)
+            gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv, xbits,
+                                                   acc, have, first);
+        gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
+        if (gbk::lane() == 0) {
+            union { T t; unsigned long long u; } u;
+            u.u = 0;
+            u.t = acc;
+            s_acc[warp] = u.u;
+            s_have[warp] = have;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            T a = M::identity();
+            bool hv = false;
+            for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
+                if (!s_have[w]) continue;
+                union { T t; unsigned long long u; } u;
+                u.u = s_acc[w];
+                a = hv ? M::combine(a, u.t) : u.t;
+                hv = true;
+            }
+            if (hv) {
+                gbk::atomic_combine<gbk::folding<M> >(&out[o], a);
+                obits[o] = 1;
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// Step 3: the heavy rows that got an entry, counted (and their degrees in dptr summed).
+__global__ void gbk_pull_chunks_count(idx_t nheavy, const idx_t* rows, const idx_t* dptr,
+                                      const unsigned char* obits,
+                                      unsigned long long* counters) {
+    unsigned long long count = 0, deg = 0;
+    for (idx_t h = gbk::global_id(); h < nheavy; h += gbk::grid_size()) {
+        idx_t o = rows[h];
+        if (!obits[o]) continue;
+        ++count;
+        if (dptr) deg += (unsigned long long)gbk::degree(dptr, o);
+    }
+    gbk::add_counts(counters, count, deg);
 }
 
 #define GBK_SMALL_N 1024
