@@ -70,13 +70,14 @@ def test_products_read_every_format(rng, fmt, mask_fmt, direction, method):
             else:
                 m, dm = _in_format(rng, mask_fmt, dA)
                 m, dm = (~m.S, ~dm.S) if complement else (m.S, dm.S)
+            replace = m is not None  # replace needs a mask
             with gb.config.set(direction=direction):
                 if method == "vxm":
-                    out(mask=m, replace=True) << u.vxm(A, sr)
-                    dout(mask=dm, replace=True) << du.vxm(dA, sr)
+                    out(mask=m, replace=replace) << u.vxm(A, sr)
+                    dout(mask=dm, replace=replace) << du.vxm(dA, sr)
                 else:
-                    out(mask=m, replace=True) << A.mxv(u, sr)
-                    dout(mask=dm, replace=True) << dA.mxv(du, sr)
+                    out(mask=m, replace=replace) << A.mxv(u, sr)
+                    dout(mask=dm, replace=replace) << dA.mxv(du, sr)
             assert out.isequal(dout.to_device("cpu")), (sr, complement)
 
 
