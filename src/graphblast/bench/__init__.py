@@ -106,8 +106,8 @@ def _parser():
                    help="measure nothing: write the performance section of README (between "
                         "its bench markers) from DIR/results.json")
     p.add_argument("--data", metavar="DIR",
-                   help="directory of the real graphs (shared/data); default: "
-                        "$GRAPHBLAST_DATA or a shared/data found beside the repository")
+                   help="directory of the real graphs (the repository's tests/data); "
+                        "default: $GRAPHBLAST_DATA, else the package's own data (karate)")
     return p
 
 

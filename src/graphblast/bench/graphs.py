@@ -437,8 +437,8 @@ def _read_real(spec, data_dir):
     import scipy.sparse as sp
 
     if data_dir is None:
-        raise InvalidValue(f"graph {spec.name} needs the real-graph data (shared/data); pass "
-                           "--data DIR or set GRAPHBLAST_DATA")
+        raise InvalidValue(f"graph {spec.name} needs the real-graph data; pass --data DIR "
+                           "(the repository's tests/data) or set GRAPHBLAST_DATA")
     relpath, kind = REAL[spec.family]
     path = os.path.join(data_dir, relpath)
     if not os.path.isfile(path):

@@ -790,8 +790,8 @@ class Suite:
             try:
                 import networkx as nx
             except ImportError:
-                return {"error": "karate not found: no shared/data (pass --data) and no "
-                                 "NetworkX to supply it"}
+                return {"error": "karate not found: no real-graph data (pass --data) and "
+                                 "no NetworkX to supply it"}
             rows, cols = np.array(nx.karate_club_graph().edges()).T
             A = Matrix.from_coo(np.r_[rows, cols], np.r_[cols, rows], True, BOOL,
                                 nrows=34, ncols=34, device=self.device)
