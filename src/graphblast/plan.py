@@ -17,7 +17,7 @@ def _log(decision, choice, reason):
     return choice, reason
 
 
-def direction(push_work, pull_work, nu=None, n=None, *, previous=None, forced=None):
+def direction(push_work, pull_work, nu=None, n=None, *, previous=None):
     """Push (expand the vector's entries) or pull (visit every allowed row) for mxv/vxm.
 
     Beamer's direction optimization, for any semiring.  ``push_work`` is the exact number of
@@ -28,7 +28,7 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, forced=No
     has fewer than ``n / config["direction_beta"]`` of the ``n`` outputs' entries, so that
     a frontier that grows and shrinks does not flap.
     """
-    forced = forced or config["direction"]
+    forced = config["direction"]
     if forced != "auto":
         return _log("direction", forced, "forced by gb.config")
     switch = config["direction_switch"]

@@ -7,6 +7,7 @@ from ...dtypes import INT64
 from ..base import SparseVector
 from . import blocks, jit, programs
 from .blocks import INDEX, i64
+from .vectors import count_host_read
 
 
 def _map(A, op, extra, param):
@@ -82,13 +83,25 @@ def reduce_scalar(A, monoid):
     t = monoid.return_type
     if monoid.parent.name == "any":
         return blocks.cast_values(A.values[:1], A.dtype, t).get()[0]
-    blocks_n = jit.grid_for(n)
-    part = cp.empty(blocks_n, dtype=t.np_type)
-    part_have = cp.empty(blocks_n, dtype=cp.uint8)
-    (fn,) = jit.kernels(*programs.reduce_all(monoid, A.dtype)).fns
-    fn((blocks_n,), (jit.BLOCK,), (i64(n), A.values, None, part, part_have))
-    out = cp.empty(1, dtype=t.np_type)
-    out_have = cp.empty(1, dtype=cp.uint8)
+    return reduce_values(A.values, A.dtype, None, monoid)
+
+
+def reduce_values(values, a_type, present, monoid):
+    """The monoid over ``values`` (only where ``present``, when given) as a NumPy scalar, or
+    None when nothing is present: two passes of gbk_reduce_all, and one transfer (the value
+    and whether there is one, read together)."""
+    t = monoid.return_type
+    n = values.shape[0]
+    nblocks = jit.grid_for(n)
+    part = cp.empty(nblocks, dtype=t.np_type)
+    part_have = cp.empty(nblocks, dtype=cp.uint8)
+    (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
+    fn((nblocks,), (jit.BLOCK,), (i64(n), values, present, part, part_have))
+    size = t.np_type.itemsize
+    result = cp.empty(size + 1, dtype=cp.uint8)  # the value's bytes, then "have"
     (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
-    fin((1,), (jit.BLOCK,), (i64(blocks_n), part, part_have, out, out_have))
-    return out.get()[0]
+    fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have, result[:size].view(t.np_type),
+                             result[size:]))
+    host = result.get()
+    count_host_read()
+    return host[:size].view(t.np_type)[0] if host[size] else None

@@ -16,10 +16,11 @@ import numpy as np
 from ... import plan
 from ..base import SparseVector
 from . import blocks, jit, programs
+from .apply import reduce_values
 from .blocks import i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast, dense_of,
-    is_dense, owned_by,
+    is_dense, mask_view, owned_by,
 )
 
 
@@ -37,12 +38,6 @@ def _list_parts(v):
 
 def _known(v):
     return v.known_nvals() if isinstance(v, DeviceVector) else v.nvals
-
-
-def _mask_parts(mask):
-    bits, vals = dense_of(mask.data)
-    kind = programs.mask_kind(mask)
-    return bits, (vals if kind else None), np.int32(kind), np.int32(2 if mask.complement else 1)
 
 
 def _writable(owner, C):
@@ -87,14 +82,15 @@ def assign_scalar(owner, C, value, mask, accum, replace):
         if before is not None and k is not None:
             W.count_hi = min(C.size, before + k)
         return W
-    if mask is None:
-        mbits, mvals, mkind, mmode = None, None, np.int32(0), np.int32(0)
-    else:
-        mbits, mvals, mkind, mmode = _mask_parts(mask)
+    return _rewrite(W, fn, (*mask_view(mask), value, has_accum, np.int32(replace)))
+
+
+def _rewrite(W, fn, args):
+    """W after a kernel that rewrites every position of the bitmap W (called as
+    fn(n, *args, bits, vals, counters)) and counts its entries anew."""
     W.counters.array.fill(0)
-    if C.size:
-        jit.launch(fn, C.size, (i64(C.size), mbits, mvals, mkind, mmode, value, has_accum,
-                                np.int32(replace), W.bits, W.vals, W.counters.array))
+    if W.size:
+        jit.launch(fn, W.size, (i64(W.size), *args, W.bits, W.vals, W.counters.array))
     W.changed()
     return W
 
@@ -123,15 +119,8 @@ def mask_write_into(owner, C, Z, mask, replace):
             jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, W.bits, W.vals, W.counters.array))
         W.changed()
         return W
-    zbits, zvals = dense_of(Z)
-    mbits, mvals, mkind, mmode = _mask_parts(mask)
     (fn,) = jit.kernels(*programs.vector_kernel("write_dense", C.dtype)).fns
-    W.counters.array.fill(0)
-    if C.size:
-        jit.launch(fn, C.size, (i64(C.size), zbits, zvals, mbits, mvals, mkind, mmode,
-                                np.int32(replace), W.bits, W.vals, W.counters.array))
-    W.changed()
-    return W
+    return _rewrite(W, fn, (*dense_of(Z), *mask_view(mask), np.int32(replace)))
 
 
 def mask_write(C, Z, mask, replace):
@@ -162,16 +151,11 @@ def _ewise(kind, A, B, op, dtype, left=None, right=None):
     p2 = np.int8(0) if right is None else jit.scalar(right, op.type2)
     if n:
         jit.launch(fn, n, (i64(n), abits, avals, bbits, bvals, p1, p2, out_bits, out_vals,
-                           counters.array if counters is not None else _SINK()))
+                           None if counters is None else counters.array))
     if full:
         return FullVector(n, dtype, out_vals)
     counters.touch()
     return BitmapVector(n, dtype, out_bits, out_vals, counters)
-
-
-def _SINK():
-    """A counter slot for kernels whose count is not needed (a full result)."""
-    return Counters().array
 
 
 def ewise_mult(A, B, op):
@@ -252,22 +236,7 @@ def reduce_scalar(A, monoid):
     reduction over the values, skipping absent positions."""
     if not is_dense(A):
         return NotImplemented
-    bits, vals = A.dense()
-    n = A.size
-    if n == 0:
+    if A.size == 0:
         return None
-    t = monoid.return_type
-    nblocks = jit.grid_for(n)
-    part = cp.empty(nblocks, dtype=t.np_type)
-    part_have = cp.empty(nblocks, dtype=cp.uint8)
-    (fn,) = jit.kernels(*programs.reduce_all(monoid, A.dtype)).fns
-    fn((nblocks,), (jit.BLOCK,), (i64(n), vals, bits, part, part_have))
-    out = cp.empty(1, dtype=t.np_type)
-    out_have = cp.empty(1, dtype=cp.uint8)
-    (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
-    fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have, out, out_have))
-    value, have = out.get()[0], out_have.get()[0]
-    from .vectors import count_host_read
-
-    count_host_read()
-    return value if have else None
+    bits, vals = A.dense()
+    return reduce_values(vals, A.dtype, bits, monoid)

@@ -27,7 +27,7 @@ from .blocks import INDEX, i64
 from .storage import transpose
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list, count_host_read,
-    dense_of, device_count,
+    dense_of, device_count, mask_view,
 )
 
 # mxv/vxm with both dimensions of the matrix at most this go to the one-block kernel
@@ -167,14 +167,7 @@ def _product(A, u, semiring, mask, vfirst):
     ref = None if mask is None else weakref.ref(mask)
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
-    # push expands rows of push_m, pull reduces rows of pull_m; a transpose not built yet is
-    # built only if that direction is taken
-    if A.symmetric:  # its own transpose
-        push_m = pull_m = A
-    elif vfirst:
-        push_m, pull_m = A, A._transpose
-    else:
-        push_m, pull_m = A._transpose, A
+    push_m, pull_m = _orientations(A, vfirst)
     choice, _ = _direction(A, push_m, u, mask, n_out)
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
@@ -190,12 +183,20 @@ def _product(A, u, semiring, mask, vfirst):
     return out
 
 
+def _orientations(A, vfirst):
+    """(the matrix push expands the rows of, the one pull reduces the rows of): A and its
+    transpose, which is None while not built (it is built only if that direction is taken);
+    a symmetric A is both."""
+    if A.symmetric:
+        return A, A
+    return (A, A._transpose) if vfirst else (A._transpose, A)
+
+
 def _direction(A, push_m, u, mask, n_out):
     """plan.direction from the vector's entry count and exact degree sum (from its counters
     when the kernel that made it summed them, else one reduction) and the mask's size."""
-    forced = config["direction"]
-    if forced != "auto":
-        return plan.direction(0, 0, 0, 0, forced=forced)
+    if config["direction"] != "auto":  # forced: no counts to read
+        return plan.direction(0, 0)
     if isinstance(u, FullVector):
         return "pull", "a full vector: every row is an input"
     nu, push_work = _entries_and_degrees(A, push_m, u)
@@ -241,15 +242,6 @@ def _allowed_fraction(mask, n):
 
 # -- masks and vectors as the kernels read them -----------------------------------------------
 
-def _mask_dense(mask):
-    """(bits, values, kind, mode) of a vector mask read densely; (None, None, 0, 0) for none."""
-    if mask is None:
-        return None, None, np.int32(0), np.int32(0)
-    bits, vals = dense_of(mask.data)
-    kind = programs.mask_kind(mask)
-    return bits, (vals if kind else None), np.int32(kind), np.int32(2 if mask.complement else 1)
-
-
 def _mode(semiring):
     if semiring.monoid.parent.name != "any":
         return programs.PUSH_FOLD
@@ -264,7 +256,7 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
     t = semiring.monoid.return_type
     v = view(M)
     xbits, xv = dense_of(u)
-    mbits, mvals, mkind, mmode = _mask_dense(mask)
+    mbits, mvals, mkind, mmode = mask_view(mask)
     fns = jit.kernels(*programs.pull(semiring, M.dtype, u.dtype, vfirst, v.idx32)).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
@@ -307,7 +299,7 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
     v = view(M)
     idx, vals, u_counters, cap_in = as_list(u)
     nu_ptr = device_count(u_counters)
-    mbits, mvals, mkind, mmode = _mask_dense(mask)
+    mbits, mvals, mkind, mmode = mask_view(mask)
     mode = _mode(semiring)
     fns = jit.kernels(*programs.push(semiring, M.dtype, u.dtype, vfirst, v.idx32, mode)).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
@@ -371,14 +363,12 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     result is a sorted list whose count stays on the device."""
     t = semiring.monoid.return_type
     push = _small_push(u, n_in)
-    if vfirst:
-        M = A if push else _transposed(A)
-        dptr = A.indptr
+    push_m, pull_m = _orientations(A, vfirst)
+    if push:
+        M = push_m = push_m if push_m is not None else _transposed(A)
     else:
-        M = _transposed(A) if push else A
-        dptr = A._transpose.indptr if A._transpose is not None else None
-    if A.nrows != A.ncols:
-        dptr = None
+        M = pull_m if pull_m is not None else _transposed(A)
+    dptr = push_m.indptr if push_m is not None and A.nrows == A.ncols else None
     (fn,) = jit.kernels(*programs.mv_small(semiring, M.dtype, u.dtype, vfirst, push)).fns
     idx, vals, u_counters, cap = as_list(u)
     nu_ptr = device_count(u_counters)

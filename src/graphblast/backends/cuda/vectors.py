@@ -38,7 +38,6 @@ from .blocks import INDEX, i64
 
 # -- host synchronizations -------------------------------------------------------------------
 
-_reads = itertools.count()
 _read_total = 0
 
 
@@ -242,13 +241,7 @@ class ListVector(DeviceVector):
         return idx, vals
 
     def dense(self):
-        bits = cp.zeros(self.size, dtype=cp.uint8)
-        vals = cp.empty(self.size, dtype=self.dtype.np_type)
-        n = self.idx.shape[0]
-        if n:
-            (fn,) = jit.kernels(*programs.vector_kernel("list_to_bitmap", self.dtype)).fns
-            jit.launch(fn, n, (i64(n), self.counters.array, self.idx, self.vals, bits, vals))
-        return bits, vals
+        return _scatter(self.size, self.dtype, self.idx, self.vals, self.counters.array)
 
     def __repr__(self):
         return f"ListVector({self.size}, {self.dtype}, capacity={self.idx.shape[0]})"
@@ -330,13 +323,30 @@ def dense_of(v):
         return v.dense()
     if v.indices.shape[0] == v.size:
         return None, v.values  # a sorted list of every position: its values are dense
-    bits = cp.zeros(v.size, dtype=cp.uint8)
-    vals = cp.empty(v.size, dtype=v.dtype.np_type)
-    n = v.indices.shape[0]
+    return _scatter(v.size, v.dtype, v.indices, v.values, None)
+
+
+def _scatter(size, dtype, idx, vals, count):
+    """A new bitmap of ``size`` holding the list (idx, vals) of ``idx.shape[0]`` entries, or
+    of the number the device array ``count`` holds."""
+    bits = cp.zeros(size, dtype=cp.uint8)
+    dense = cp.empty(size, dtype=dtype.np_type)
+    n = idx.shape[0]
     if n:
-        (fn,) = jit.kernels(*programs.vector_kernel("list_to_bitmap", v.dtype)).fns
-        jit.launch(fn, n, (i64(n), None, v.indices, v.values, bits, vals))
-    return bits, vals
+        (fn,) = jit.kernels(*programs.vector_kernel("list_to_bitmap", dtype)).fns
+        jit.launch(fn, n, (i64(n), count, idx, vals, bits, dense))
+    return bits, dense
+
+
+def mask_view(mask):
+    """(bits, values, kind, mode) of a vector mask read densely, as gbk::vmask takes them:
+    (None, None, 0, 0) for no mask; values only for a value mask; mode 1, or 2 when
+    complemented."""
+    if mask is None:
+        return None, None, np.int32(0), np.int32(0)
+    bits, vals = dense_of(mask.data)
+    kind = programs.mask_kind(mask)
+    return bits, (vals if kind else None), np.int32(kind), np.int32(2 if mask.complement else 1)
 
 
 def as_bitmap(v):

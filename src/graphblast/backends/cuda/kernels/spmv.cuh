@@ -39,6 +39,45 @@ __device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, idx_
     return M::is_any || reached_terminal<M>(acc);
 }
 
+// The (acc, have, first) of a whole block (blockDim.x <= 256) combined into thread 0's, as
+// group_fold does for a group of lanes; every thread of the block must call it.
+template <class M>
+__device__ __forceinline__ void block_fold(typename M::t& acc, bool& have, idx_t& first) {
+    typedef typename M::t T;
+    __shared__ unsigned long long s_acc[8];
+    __shared__ int s_have[8];
+    __shared__ idx_t s_first[8];
+    const int warp = threadIdx.x >> 5;
+    group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
+    if (lane() == 0) {
+        union { T t; unsigned long long u; } c;
+        c.u = 0;
+        c.t = acc;
+        s_acc[warp] = c.u;
+        s_have[warp] = have;
+        s_first[warp] = first;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        have = false;
+        for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
+            if (!s_have[w]) continue;
+            union { T t; unsigned long long u; } c;
+            c.u = s_acc[w];
+            if (M::is_any) {
+                if (!have || s_first[w] < first) {
+                    acc = c.t;
+                    first = s_first[w];
+                }
+            } else {
+                acc = have ? M::combine(acc, c.t) : c.t;
+            }
+            have = true;
+        }
+    }
+    __syncthreads();
+}
+
 }  // namespace gbk
 
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
@@ -95,13 +134,9 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
                const idx_t* dptr, typename M::t* out, unsigned char* obits,
                unsigned long long* counters) {
     typedef typename M::t T;
-    __shared__ unsigned long long s_acc[8];
-    __shared__ int s_have[8];
-    __shared__ idx_t s_first[8];
     __shared__ int s_stop;
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
-    const int warp = threadIdx.x >> 5;
     for (idx_t h = blockIdx.x; h < nheavy; h += gridDim.x) {
         idx_t o = rows[h];
         if (!mask.allows(o)) {
@@ -125,42 +160,15 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
                 if (s_stop) break;
             }
         }
-        gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
-        if (gbk::lane() == 0) {
-            union { T t; unsigned long long u; } c;
-            c.u = 0;
-            c.t = acc;
-            s_acc[warp] = c.u;
-            s_have[warp] = have;
-            s_first[warp] = first;
-        }
-        __syncthreads();
+        gbk::block_fold<M>(acc, have, first);
         if (threadIdx.x == 0) {
-            T a = M::identity();
-            bool hv = false;
-            idx_t f = GBK_NONE;
-            for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
-                if (!s_have[w]) continue;
-                union { T t; unsigned long long u; } c;
-                c.u = s_acc[w];
-                if (M::is_any) {
-                    if (!hv || s_first[w] < f) {
-                        a = c.t;
-                        f = s_first[w];
-                    }
-                } else {
-                    a = hv ? M::combine(a, c.t) : c.t;
-                }
-                hv = true;
-            }
-            obits[o] = hv ? 1 : 0;
-            if (hv) {
-                out[o] = a;
+            obits[o] = have ? 1 : 0;
+            if (have) {
+                out[o] = acc;
                 atomicAdd(&counters[0], 1ULL);
                 if (dptr) atomicAdd(&counters[1], (unsigned long long)gbk::degree(dptr, o));
             }
         }
-        __syncthreads();
     }
 }
 
@@ -185,11 +193,8 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
                 const unsigned char* xbits, const unsigned char* mbits, const void* mvals_k,
                 int mkind, int mmode, typename M::t* out, unsigned char* obits) {
     typedef typename M::t T;
-    __shared__ unsigned long long s_acc[8];
-    __shared__ int s_have[8];
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
-    const int warp = threadIdx.x >> 5;
     for (idx_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
         idx_t o = chunk_rows[c];
         if (!mask.allows(o)) continue;
@@ -201,31 +206,11 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
         for (idx_t e = lo + threadIdx.x; e < hi; e += blockDim.x)
             gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv, xbits,
                                                    acc, have, first);
-        gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
-        if (gbk::lane() == 0) {
-            union { T t; unsigned long long u; } u;
-            u.u = 0;
-            u.t = acc;
-            s_acc[warp] = u.u;
-            s_have[warp] = have;
+        gbk::block_fold<M>(acc, have, first);
+        if (threadIdx.x == 0 && have) {
+            gbk::atomic_combine<gbk::folding<M> >(&out[o], acc);
+            obits[o] = 1;
         }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            T a = M::identity();
-            bool hv = false;
-            for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
-                if (!s_have[w]) continue;
-                union { T t; unsigned long long u; } u;
-                u.u = s_acc[w];
-                a = hv ? M::combine(a, u.t) : u.t;
-                hv = true;
-            }
-            if (hv) {
-                gbk::atomic_combine<gbk::folding<M> >(&out[o], a);
-                obits[o] = 1;
-            }
-        }
-        __syncthreads();
     }
 }
 

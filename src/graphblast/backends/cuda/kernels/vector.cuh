@@ -146,7 +146,8 @@ __global__ void gbk_write_dense(idx_t n, const unsigned char* zbits, const T* zv
 
 // Element-wise on two dense vectors.  KIND 0 intersection (ewise_mult), 1 union (ewise_add:
 // a lone entry is cast), 2 union with defaults (ewise_union).  out_bits null: the result is
-// full (the host knows when: both full, or one full for a union).  counters[0] gets the count.
+// full (the host knows when: both full, or one full for a union); counters[0] gets the
+// count of a bitmap result (counters is null for a full one).
 template <class Zip, class A, class B, int KIND>
 __global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* avals,
                                 const unsigned char* bbits, const B* bvals,
@@ -167,7 +168,7 @@ __global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* av
         if (out_bits) out_bits[i] = has;
         count += has;
     }
-    gbk::add_counts(counters, count, 0);
+    if (counters) gbk::add_counts(counters, count, 0);
 }
 
 // apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.
