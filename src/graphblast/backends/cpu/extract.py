@@ -68,10 +68,11 @@ def extract_matrix(A, rows, cols):
 
 
 def _sort_within_rows(indptr, cols, vals, nrows, ncols):
-    """Each row's (distinct) columns sorted, by SciPy's compiled in-place sort."""
+    """Each row's (distinct) columns sorted, by SciPy's compiled in-place sort (``cols`` and
+    ``vals`` are the caller's fresh arrays)."""
     import scipy.sparse as sp
 
-    S = sp.csr_array((vals, cols, indptr), shape=(nrows, ncols), copy=True)
+    S = sp.csr_array((vals, cols, indptr), shape=(nrows, ncols))
     S.has_sorted_indices = False
     S.sort_indices()
     return S.indices.astype(INDEX, copy=False), S.data
