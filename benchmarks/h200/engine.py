@@ -22,7 +22,7 @@ import scipy.sparse.csgraph as csgraph
 
 import graphblast as gb
 from graphblast import Vector, semiring
-from graphblast.backends.cuda import vectors
+from graphblast.backends.cuda import blocks
 from graphblast.bench import graphs
 from graphblast.dtypes import BOOL, FP32, INT64
 
@@ -70,12 +70,12 @@ def kernel_profile(run, label, outdir):
         k.fns = tuple(_Timed(f, n, records) for f, n in zip(k.fns, k.names))
     try:
         sync()
-        r0 = vectors.host_reads()
+        r0 = blocks.host_reads()
         t0 = time.perf_counter()
         run()
         sync()
         wall = time.perf_counter() - t0
-        reads = vectors.host_reads() - r0
+        reads = blocks.host_reads() - r0
     finally:
         for key, fns in saved.items():
             jit._compiled[key].fns = fns
@@ -113,7 +113,7 @@ def bfs_levels(A, source):
     depth = 0
     records = []
     while True:
-        r0 = vectors.host_reads()
+        r0 = blocks.host_reads()
         t0 = time.perf_counter()
         nf = frontier.nvals
         if not nf:
@@ -125,7 +125,7 @@ def bfs_levels(A, source):
         records.append({"level": depth - 1, "frontier": nf,
                         "ms": (time.perf_counter() - t0) * 1e3,
                         "direction": getattr(frontier._data, "made_by", None),
-                        "host_reads": vectors.host_reads() - r0})
+                        "host_reads": blocks.host_reads() - r0})
     return levels, records
 
 

@@ -149,7 +149,7 @@ def test_masked_assign_touches_only_the_mask(monkeypatch):
 
 def test_bfs_level_synchronizes_once():
     from graphblast import generators
-    from graphblast.backends.cuda import vectors
+    from graphblast.backends.cuda import blocks
 
     A = generators.kron(14, device="cuda")
     n = A.nrows
@@ -160,13 +160,13 @@ def test_bfs_level_synchronizes_once():
     depth = 0
     reads = []
     while True:
-        r0 = vectors.host_reads()
+        r0 = blocks.host_reads()
         if not frontier.nvals:
             break
         levels(frontier.S) << depth
         depth += 1
         frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
-        reads.append(vectors.host_reads() - r0)
+        reads.append(blocks.host_reads() - r0)
     assert depth > 2
     assert max(reads) <= 1, reads
     assert levels.isequal(gb.algorithms.bfs(A, source))

@@ -6,8 +6,7 @@ import numpy as np
 from ...dtypes import INT64
 from ..base import SparseVector
 from . import blocks, jit, programs
-from .blocks import INDEX, i64
-from .vectors import count_host_read
+from .blocks import INDEX, count_host_read, i64
 
 
 def _map(A, op, extra, param):

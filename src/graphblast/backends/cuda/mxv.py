@@ -23,10 +23,10 @@ import numpy as np
 from ... import plan
 from ...config import config
 from . import blocks, jit, programs
-from .blocks import INDEX, i64
+from .blocks import INDEX, count_host_read, i64
 from .storage import transpose
 from .vectors import (
-    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list, count_host_read,
+    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
     dense_of, device_count, mask_view,
 )
 

@@ -19,7 +19,7 @@ wants) is written by the kernel that makes the result into a slot of a *counter 
 device array of many slots.  ``nvals`` reads it only when asked, and then copies the whole
 page in one transfer: one synchronization refreshes the count of every vector whose slot is
 there and that was not written since (a BFS level's ``frontier.nvals`` also gives the
-planner the count of the visited set).  :func:`host_reads` counts these synchronizations.
+planner the count of the visited set).  ``blocks.host_reads`` counts these synchronizations.
 
 In place.  Storage is immutable except here: a bitmap or full vector owned by exactly one
 Vector object (see :func:`adopt`) is updated in place by an assign or a write-back that
@@ -34,22 +34,7 @@ import numpy as np
 
 from ..base import SparseVector
 from . import jit, programs
-from .blocks import INDEX, i64
-
-# -- host synchronizations -------------------------------------------------------------------
-
-_read_total = 0
-
-
-def host_reads():
-    """How many times the backend has waited for the GPU to read a count or a size."""
-    return _read_total
-
-
-def count_host_read():
-    global _read_total
-    _read_total += 1
-
+from .blocks import INDEX, count_host_read, i64
 
 # -- counter pages ---------------------------------------------------------------------------
 
