@@ -3,7 +3,7 @@
 import numpy as np
 
 from graphblast import Vector, binary, indexunary, select, semiring
-from graphblast.dtypes import INT64
+from graphblast.dtypes import BOOL, INT64
 
 from . import _validate
 
@@ -18,17 +18,14 @@ SAMPLE_MIN_DEGREE = 8
 KEY_PROBES = 864
 
 
-def _fastsv(R, at, f, gp, rounds):
-    """Up to ``rounds`` FastSV rounds on the rows ``R`` of S at the positions ``at`` (all of
-    S when ``at`` is None; S is symmetric, so R also gives its columns); returns (f, gp,
-    converged)."""
+def _fastsv(S, f, gp, rounds, rows=None, to_key=None):
+    """Up to ``rounds`` FastSV rounds on the rows ``rows`` of S (all rows when None); the
+    entries of ``to_key`` (value: key) send their labels to key; returns (f, gp, converged)."""
     for _ in range(rounds):
         mngp = gp.dup()
-        if at is None:
-            mngp(binary.min) << R.mxv(gp, semiring.min_second[INT64])
-        else:  # the rows in R: all their edges; every vertex: its edges to R's rows
-            mngp(binary.min)[at] << R.mxv(gp, semiring.min_second[INT64])
-            mngp(binary.min) << gp[at].new().vxm(R, semiring.min_first[INT64])
+        mngp(mask=rows, accum=binary.min) << S.mxv(gp, semiring.min_second[INT64])
+        if to_key is not None:
+            mngp(binary.min)[to_key] << gp                  # K's border hooks K through key
         f(binary.min)[f] << mngp                            # stochastic hooking
         f(binary.min) << mngp.ewise_add(gp, binary.min)     # aggressive hooking, shortcutting
         new_gp = f[f].new()
@@ -36,6 +33,13 @@ def _fastsv(R, at, f, gp, rounds):
             return f, gp, True
         gp = new_gp
     return f, gp, False
+
+
+def _flatten(f):
+    """Pointer jumping until every vertex points at its tree's root (a star forest)."""
+    while not (ff := f[f].new()).isequal(f):
+        f = ff
+    return f
 
 
 def _largest_label(f):
@@ -62,9 +66,13 @@ def connected_components(A):
         gp = f[f]                            # stop when gp no longer changes
 
     With sampling (LAGraph's ``LG_CC_FastSV6``, after Afforest), two rounds run on every
-    edge; the label carried by most of 864 random vertices names the largest component K,
-    and later rounds read only the edges with an end outside K: a pull over the rows
-    outside K (``mngp<outside>``) and a push from them, which brings their labels to K.
+    edge; pointer jumping (``f = f[f]`` until it holds) then hangs every vertex from its
+    tree's root, and the root carried by most of 864 random vertices, ``key``, names the
+    largest component so far, K.  Later rounds never read K's inner edges: they pull over
+    the rows outside K only (``mngp<outside>``), and the vertices outside K with a neighbour
+    in K send their grandparents to ``key`` (``mngp(min)[to_key] << gp``).  This is exact:
+    only roots are ever parents after the jumping, so K's other vertices keep following
+    ``key`` and K stays connected without its inner edges.
 
     Parameters
     ----------
@@ -84,8 +92,9 @@ def connected_components(A):
 
     Notes
     -----
-    Cost: ``A + A'`` once (``O(m)``), then per round a product over the edges in play plus
-    ``O(n)`` for a gather, a scatter and element-wise minima.  FastSV needs few rounds,
+    Cost: ``A + A'`` once (``O(m)``; none for a matrix known to be symmetric), then per
+    round a product over the edges in play plus ``O(n)`` for a gather, a scatter, element-wise
+    minima and the convergence test (on the GPU, one synchronization per round).  FastSV needs few rounds,
     about the logarithm of the diameter; after sampling the rounds read only the edges of
     the vertices outside the largest component, which on scale-free graphs are few.
 
@@ -102,10 +111,12 @@ def connected_components(A):
     S = _validate.undirected(A)
     f = Vector.from_scalar(0, n, INT64, device=A.device).apply(indexunary.rowindex).new()
     sample = n > SAMPLE_MIN_VERTICES and S.nvals > SAMPLE_MIN_DEGREE * n
-    f, gp, done = _fastsv(S, None, f, f.dup(), SAMPLE_ROUNDS if sample else n)
-    if not done:  # only the rows outside the largest component from now on
-        rows = f.select(select.valuene, _largest_label(f)).new().to_coo()[0]
-        at = Vector.from_coo(np.arange(rows.shape[0]), rows, INT64, size=rows.shape[0],
-                             device=A.device)
-        f, gp, done = _fastsv(S[rows, :].new(), at, f, gp, n)
+    f, gp, done = _fastsv(S, f, f.dup(), SAMPLE_ROUNDS if sample else n)
+    if not done:  # K's inner edges are never read again: its vertices hang from its root
+        f = _flatten(f)
+        key = _largest_label(f)
+        rows = f.select(select.valuene, key).new().S
+        border = Vector(BOOL, n, device=A.device)
+        border(rows) << S.mxv(f.select(select.valueeq, key).new(), semiring.any_pair)
+        f, gp, done = _fastsv(S, f, gp, n, rows, border.apply(binary.second, key).new(INT64))
     return f

@@ -158,47 +158,46 @@ class Collection:
     def _coo_host(self):
         raise NotImplementedError
 
+    def _entries(self):
+        """The arrays that fix the structure, then the values, on this object's device, in a
+        canonical order (two objects with the same entries have equal arrays)."""
+        raise NotImplementedError
+
     def isequal(self, other, *, check_dtype=False):
         """Same shape, structure and values (values compared in the unified type)."""
-        aligned = self._aligned(other, check_dtype, "isequal")
-        if aligned is None:
-            return False
-        a, b, t = aligned
-        with np.errstate(invalid="ignore"):
-            return bool(np.all(a.astype(t.np_type) == b.astype(t.np_type)))
+        return self._compare(other, check_dtype, "isequal", None)
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
         """Like :meth:`isequal`, with values within ``rel_tol``/``abs_tol`` (as math.isclose)."""
-        aligned = self._aligned(other, check_dtype, "isclose")
-        if aligned is None:
-            return False
-        a, b, t = aligned
-        if not (t.is_float):
-            return bool(np.all(a.astype(t.np_type) == b.astype(t.np_type)))
-        a = a.astype(np.float64)
-        b = b.astype(np.float64)
-        with np.errstate(invalid="ignore", over="ignore"):
-            close = (a == b) | (np.abs(a - b) <= np.maximum(rel_tol * np.maximum(np.abs(a),
-                                                                              np.abs(b)),
-                                                             abs_tol))
-        return bool(np.all(close))
+        return self._compare(other, check_dtype, "isclose", (rel_tol, abs_tol))
 
-    def _aligned(self, other, check_dtype, method):
-        """(values of self, values of other, unified type) when shapes, types (if checked)
-        and structures agree, else None."""
+    def _compare(self, other, check_dtype, method, tolerance):
+        """Compared where the data lives: on a GPU, one synchronization (the answer)."""
         if not _is_collection(other) or other.ndim != self.ndim:
             raise TypeError(f"{method} expects a {type(self).__name__}, got "
                             f"{type(other).__name__}")
         if check_dtype and self.dtype != other.dtype:
-            return None
+            return False
         if self.shape != other.shape or self.nvals != other.nvals:
-            return None
+            return False
         ops.same_device(self, other)
-        mine = self._coo_host()
-        theirs = other._coo_host()
-        if not all(np.array_equal(m, t) for m, t in zip(mine[:-1], theirs[:-1])):
-            return None
-        return mine[-1], theirs[-1], unify(self.dtype, other.dtype)
+        xp = self._backend.xp
+        *mine, a = self._entries()
+        *theirs, b = other._entries()
+        same = xp.asarray(True)
+        for m, t in zip(mine, theirs):
+            same &= xp.array_equal(m, t)
+        t = unify(self.dtype, other.dtype)
+        if tolerance is not None and t.is_float:
+            a, b = a.astype(np.float64), b.astype(np.float64)
+            rel_tol, abs_tol = tolerance
+            with np.errstate(invalid="ignore", over="ignore"):
+                scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
+                same &= xp.all((a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol)))
+        else:
+            with np.errstate(invalid="ignore"):
+                same &= xp.all(a.astype(t.np_type) == b.astype(t.np_type))
+        return bool(same)
 
     def __bool__(self):
         raise TypeError(f"A {type(self).__name__} has no truth value; test .nvals instead")

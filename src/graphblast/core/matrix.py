@@ -68,6 +68,10 @@ class _MatrixMethods:
         res = resolve_all(indices, self.shape)
         return ops.Indexed(self, indices, res)
 
+    def _entries(self):
+        csr = self._csr()
+        return csr.indptr, csr.indices, csr.values
+
     def _coo_host(self):
         rows, cols, vals = self._backend.matrix_to_coo(self._csr())
         b = self._backend
@@ -589,7 +593,8 @@ class TransposedMatrix(_MatrixMethods):
         return Matrix.isclose(self, other, rel_tol=rel_tol, abs_tol=abs_tol,
                               check_dtype=check_dtype)
 
-    _aligned = Collection._aligned
+    _compare = Collection._compare
+    _entries = Matrix._entries
     __or__ = Collection.__or__
     __ror__ = Collection.__ror__
     __and__ = Collection.__and__

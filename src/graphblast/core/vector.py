@@ -126,6 +126,9 @@ class Vector(Collection):
                             device=device)
 
     # -- conversion ----------------------------------------------------------------------
+    def _entries(self):
+        return self._data.indices, self._data.values
+
     def _coo_host(self):
         b = self._backend
         return b.to_host(self._data.indices), b.to_host(self._data.values)

@@ -1,0 +1,143 @@
+"""Where an algorithm's GPU time goes: wall time warm, then the same run with every backend
+primitive timed (synchronized before and after, so each primitive's figure includes its own
+host reads), the host-read count, and a Python profile.  A development instrument beside
+``graphblast bench``; answers are checked against SciPy where cheap.
+
+    python3 benchmarks/h200/algos_profile.py --out $OUT --graphs kron-22,urand-22 --algos cc,sssp
+"""
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import time
+
+import cupy as cp
+import numpy as np
+
+import graphblast as gb
+from graphblast import algorithms
+from graphblast.backends import get_backend
+from graphblast.backends.cuda import blocks
+from graphblast.bench import graphs
+
+
+def sync():
+    cp.cuda.get_current_stream().synchronize()
+
+
+def primitive_profile(backend, run):
+    """Seconds and calls per backend primitive during ``run()``."""
+    per = {}
+    saved = {}
+    for name, fn in list(vars(backend).items()):
+        if not callable(fn) or name.startswith("_"):
+            continue
+        saved[name] = fn
+
+        def timed(*a, _fn=fn, _name=name, **k):
+            sync()
+            t0 = time.perf_counter()
+            try:
+                return _fn(*a, **k)
+            finally:
+                sync()
+                s, c = per.get(_name, (0.0, 0))
+                per[_name] = (s + time.perf_counter() - t0, c + 1)
+        setattr(backend, name, timed)
+    try:
+        sync()
+        r0 = blocks.host_reads()
+        t0 = time.perf_counter()
+        run()
+        sync()
+        wall = time.perf_counter() - t0
+        reads = blocks.host_reads() - r0
+    finally:
+        for name, fn in saved.items():
+            setattr(backend, name, fn)
+    return wall, reads, per
+
+
+def report(label, run, backend, out):
+    run()
+    sync()
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        run()
+        sync()
+        times.append(time.perf_counter() - t0)
+    wall, reads, per = primitive_profile(backend, run)
+    lines = [f"== {label}: warm {np.median(times) * 1e3:.2f} ms (runs "
+             + ", ".join(f"{t * 1e3:.1f}" for t in times)
+             + f"); synchronized {wall * 1e3:.2f} ms, {reads} host reads"]
+    total = 0.0
+    for name, (s, c) in sorted(per.items(), key=lambda kv: -kv[1][0]):
+        total += s
+        lines.append(f"  {name:24s} {c:6d} calls {s * 1e3:10.2f} ms")
+    lines.append(f"  {'(outside primitives)':24s} {'':6s}       {(wall - total) * 1e3:10.2f} ms")
+    prof = cProfile.Profile()
+    prof.enable()
+    run()
+    sync()
+    prof.disable()
+    s = io.StringIO()
+    pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(25)
+    text = "\n".join(lines)
+    print(text, flush=True)
+    with open(os.path.join(out, "algos_profile.txt"), "a") as f:
+        f.write(text + "\n")
+    with open(os.path.join(out, "algos_pyprofile.txt"), "a") as f:
+        f.write(f"==== {label}\n" + s.getvalue())
+
+
+def check_cc(graph, labels):
+    import scipy.sparse as sp
+    import scipy.sparse.csgraph as csgraph
+
+    M = sp.csr_array((np.ones(graph.nedges, np.int8), graph.indices, graph.indptr),
+                     shape=(graph.n, graph.n))
+    _, lab = csgraph.connected_components(M, directed=True, connection="weak")
+    first = np.full(lab.max() + 1, graph.n)
+    np.minimum.at(first, lab, np.arange(graph.n))
+    got = labels.to_dense()
+    bad = np.flatnonzero(got != first[lab])
+    return "ok" if bad.size == 0 else f"WRONG at {bad.size} vertices, e.g. {bad[:5]}"
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
+    p.add_argument("--graphs", default="kron-22,urand-22")
+    p.add_argument("--algos", default="cc")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    backend = get_backend("cuda:0")
+    algos = args.algos.split(",")
+    for name in args.graphs.split(","):
+        spec = graphs.parse_graphs(name)[0]
+        t0 = time.perf_counter()
+        graph = graphs.build(spec, "cuda:0")
+        print(name, f"built in {time.perf_counter() - t0:.1f} s", graph.A.nvals, flush=True)
+        if "cc" in algos:
+            labels = algorithms.connected_components(graph.A)
+            print(name, "cc", check_cc(graph, labels), flush=True)
+            report(f"{name} cc", lambda: algorithms.connected_components(graph.A), backend,
+                   args.out)
+        if "sssp" in algos:
+            Aw = graph.Aw
+            report(f"{name} sssp", lambda: algorithms.sssp(Aw, graph.source), backend, args.out)
+            graph.drop_weighted()
+        if "tc" in algos:
+            report(f"{name} tc", lambda: algorithms.triangle_count(graph.A), backend, args.out)
+        if "pagerank" in algos:
+            report(f"{name} pagerank", lambda: algorithms.pagerank(graph.A, tol=None, max_iter=10),
+                   backend, args.out)
+        del graph
+        cp.get_default_memory_pool().free_all_blocks()
+
+
+if __name__ == "__main__":
+    main()
