@@ -112,6 +112,7 @@ def main():
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
     p.add_argument("--graphs", default="kron-22,urand-22")
     p.add_argument("--algos", default="cc")
+    p.add_argument("--sssp-method", default="auto")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     backend = get_backend("cuda:0")
@@ -128,7 +129,9 @@ def main():
                    args.out)
         if "sssp" in algos:
             Aw = graph.Aw
-            report(f"{name} sssp", lambda: algorithms.sssp(Aw, graph.source), backend, args.out)
+            method = args.sssp_method
+            report(f"{name} sssp {method}",
+                   lambda: algorithms.sssp(Aw, graph.source, method=method), backend, args.out)
             graph.drop_weighted()
         if "tc" in algos:
             report(f"{name} tc", lambda: algorithms.triangle_count(graph.A), backend, args.out)

@@ -176,11 +176,13 @@ def _template_programs(kinds):
                       programs.ewise("union", plus, t, t, plus.return_type, vec)[1](),
                       programs.map_op(binary.first[t], t, "right", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
-            "list_to_bitmap", "dense_to_list", "write_list", "write_dense")]
+            "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list")]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
                   programs.ewise_dense("mult", plus, t, t, plus.return_type)[1](),
                   programs.ewise_dense("union", plus, t, t, plus.return_type)[1](),
+                  programs.ewise_list_dense(plus, t, t, plus.return_type, True)[1](),
+                  programs.ewise_list_dense(binary.ge[t], t, t, BOOL, False)[1](),
                   programs.map_dense(binary.first[t], t, "right")[1](),
                   programs.select_dense(select_ge[t], t)[1]()]
         progs += [programs.merge_kept(t)[1](), programs.compact_dense(t)[1](),

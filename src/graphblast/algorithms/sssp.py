@@ -2,6 +2,7 @@
 (LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
 from graphblast import Vector, binary, monoid, select, semiring
+from graphblast.dtypes import FP64
 from graphblast.exceptions import InvalidValue
 
 from . import _validate
@@ -54,10 +55,11 @@ def _delta_stepping(A, dist, delta, min_plus):
 
 
 def _default_delta(A, dtype):
-    """Meyer and Sanders' width for random weights: the largest weight over the average
-    degree (at least 1 for integer weights)."""
-    heaviest = A.reduce_scalar(monoid.max).new().value or 1
-    delta = float(heaviest) * A.nrows / max(A.nvals, 1)
+    """32 times the average weight over the average degree (Davidson, Baxter, Garland and
+    Owens's width for GPUs): buckets that hold about a warp's worth of relaxations per
+    vertex, so that a bucket takes few rounds; at least 1 for integer weights."""
+    total = A.reduce_scalar(monoid.plus[FP64]).new().value or 1.0
+    delta = 32.0 * total / max(A.nvals, 1) * A.nrows / max(A.nvals, 1)
     return delta if dtype.np_type.kind == "f" else max(1, int(delta))
 
 
@@ -96,8 +98,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         rounds - a long-diameter graph - continues with delta-stepping from the distances
         found so far.  Negative weights always use Bellman-Ford.
     delta : float, optional
-        Bucket width for delta-stepping; by default the largest weight divided by the average
-        degree (Meyer and Sanders), at least 1 for integer weights.
+        Bucket width for delta-stepping; by default 32 times the average weight over the
+        average degree (Davidson et al.'s choice for GPUs, where a round's cost is mostly its
+        fixed latency: wider buckets, fewer rounds), at least 1 for integer weights.
 
     Returns
     -------

@@ -5,8 +5,9 @@ operations, apply, select, casts and reductions.
 Each function returns NotImplemented where its format does not apply; the backend then runs
 the list-based primitive (which reads any format through its sorted lists).
 
-Work: a write-back or assign under a list mask, or of a list into a bitmap, touches only the
-list's entries.  Everything else here is one pass over the n positions, taken only where an
+Work: a write-back or assign under a list mask, of a list into a bitmap, of a list into an
+empty output or with replace, and ewise_mult of a list with a dense vector touch only the
+list's entries (and clear an n-byte mask bitmap where the mask is a list).  Everything else here is one pass over the n positions, taken only where an
 operand is a dense vector already (O(n) data).
 """
 
@@ -106,6 +107,8 @@ def mask_write_into(owner, C, Z, mask, replace):
     if not (is_dense(C) or is_dense(Z) or is_dense(mask.data)):
         if not (isinstance(C, DeviceVector) or isinstance(Z, DeviceVector)):
             return NotImplemented
+    if _is_list(Z) and (replace or _known(C) == 0):
+        return _filter_list(Z, mask)
     W = _writable(owner, C)
     if W is None:
         return NotImplemented
@@ -121,6 +124,20 @@ def mask_write_into(owner, C, Z, mask, replace):
         return W
     (fn,) = jit.kernels(*programs.vector_kernel("write_dense", C.dtype)).fns
     return _rewrite(W, fn, (*dense_of(Z), *mask_view(mask), np.int32(replace)))
+
+
+def _filter_list(Z, mask):
+    """The entries of the list Z that ``mask`` allows, as a new list (no host read)."""
+    idx, vals, nz_ptr, cap = _list_parts(Z)
+    counters = Counters()
+    out_idx = cp.empty(cap, dtype=idx.dtype)
+    out_vals = cp.empty(cap, dtype=Z.dtype.np_type)
+    if cap:
+        (fn,) = jit.kernels(*programs.vector_kernel("filter_list", Z.dtype)).fns
+        jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, *mask_view(mask), out_idx, out_vals,
+                             counters.array))
+    counters.touch()
+    return ListVector(Z.size, Z.dtype, out_idx, out_vals, counters, False)
 
 
 def mask_write(C, Z, mask, replace):
@@ -162,8 +179,27 @@ def ewise_mult(A, B, op):
     if not _dense_pair(A, B):
         return NotImplemented
     if _is_list(A) or _is_list(B):
-        return NotImplemented  # the list side is short: the list kernels touch only it
+        return _ewise_list_dense(A, B, op)
     return _ewise("mult", A, B, op, op.return_type)
+
+
+def _ewise_list_dense(A, B, op):
+    """The intersection of a list with a dense vector, touching only the list's entries."""
+    list_a = _is_list(A)
+    L, D = (A, B) if list_a else (B, A)
+    idx, vals, nl_ptr, cap = _list_parts(L)
+    dbits, dvals = D.dense()
+    dtype = op.return_type
+    counters = Counters()
+    out_idx = cp.empty(cap, dtype=idx.dtype)
+    out_vals = cp.empty(cap, dtype=dtype.np_type)
+    if cap:
+        (fn,) = jit.kernels(*programs.ewise_list_dense(op, A.dtype, B.dtype, dtype,
+                                                       list_a)).fns
+        jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, dbits, dvals, np.int8(0), np.int8(0),
+                             out_idx, out_vals, counters.array))
+    counters.touch()
+    return ListVector(A.size, dtype, out_idx, out_vals, counters, False)
 
 
 def ewise_add(A, B, op, out_dtype=None):

@@ -172,7 +172,8 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):
-    """list_to_bitmap, dense_to_list, write_list or write_dense for values of ``dtype``."""
+    """list_to_bitmap, dense_to_list, write_list, write_dense or filter_list for values of
+    ``dtype``."""
     return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
 
 
@@ -203,6 +204,16 @@ def ewise_dense(kind, op, a_type, b_type, z_type):
             f"gbk_ewise_dense<{ad.name}, {a_type.c_type}, {b_type.c_type}, "
             f"{_EWISE_KIND[kind]}>"])
     return ("ewise_dense", kind, jit.op_key(op), a_type, b_type, z_type), build
+
+
+def ewise_list_dense(op, a_type, b_type, z_type, list_a):
+    """ewise_mult of a list and a dense vector (the list the left operand when ``list_a``)."""
+    def build():
+        ad = jit.zip_adapter("mult", op, a_type, b_type, z_type)
+        return jit.Program(["vector.cuh"], [ad], [
+            f"gbk_ewise_list_dense<{ad.name}, {a_type.c_type}, {b_type.c_type}, "
+            f"{'true' if list_a else 'false'}>"])
+    return ("ewise_list_dense", jit.op_key(op), a_type, b_type, z_type, list_a), build
 
 
 def map_dense(op, a_type, extra):

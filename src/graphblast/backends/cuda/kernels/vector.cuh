@@ -120,6 +120,28 @@ __global__ void gbk_write_list(idx_t nz, const unsigned long long* nz_ptr, const
     gbk::add_counts(counters, added, 0);
 }
 
+// The entries of a list Z that a dense mask allows, as a new (unsorted) list: the write-back
+// of a list into an empty output, or with `replace`.  counters[0] must be zero.
+template <class T>
+__global__ void gbk_filter_list(idx_t nz, const unsigned long long* nz_ptr, const idx_t* z_idx,
+                                const T* z_vals, const unsigned char* mbits, const void* m_vals,
+                                int mkind, int mmode, idx_t* out_idx, T* out_vals,
+                                unsigned long long* counters) {
+    if (nz_ptr) nz = (idx_t)*nz_ptr;
+    const gbk::vmask mask{mbits, m_vals, mkind, mmode};
+    // every lane runs the same number of iterations, so append_slot sees whole warps
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nz; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nz ? z_idx[t] : 0;
+        bool keep = t < nz && mask.allows(i);
+        long long slot = gbk::append_slot(&counters[0], keep);
+        if (keep) {
+            out_idx[slot] = i;
+            out_vals[slot] = z_vals[t];
+        }
+    }
+}
+
 // C<mask, replace> = Z with C a bitmap and Z dense (zbits null: full), over all n positions:
 // where the mask allows, C takes Z's entry or none; elsewhere C keeps its entry unless
 // `replace`.  counters[0] is recounted (zero it first).
@@ -169,6 +191,33 @@ __global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* av
         count += has;
     }
     if (counters) gbk::add_counts(counters, count, 0);
+}
+
+// ewise_mult of a list and a dense vector: op at the list's entries where the dense vector
+// has one, as a new (unsorted) list, touching only the list.  LIST_A: the list is the left
+// operand.  counters[0] must be zero.
+template <class Zip, class A, class B, bool LIST_A>
+__global__ void gbk_ewise_list_dense(idx_t nl, const unsigned long long* nl_ptr,
+                                     const idx_t* l_idx, const void* l_vals,
+                                     const unsigned char* dbits, const void* d_vals,
+                                     typename Zip::param_t p, typename Zip::param2_t p2,
+                                     idx_t* out_idx, typename Zip::z_t* out_vals,
+                                     unsigned long long* counters) {
+    Zip f(p, p2);
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nl ? l_idx[t] : 0;
+        bool has = t < nl && (dbits == nullptr || dbits[i]);
+        long long slot = gbk::append_slot(&counters[0], has);
+        if (has) {
+            out_idx[slot] = i;
+            if (LIST_A)
+                out_vals[slot] = f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0);
+            else
+                out_vals[slot] = f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
+        }
+    }
 }
 
 // apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.

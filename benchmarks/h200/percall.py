@@ -1,0 +1,95 @@
+"""Host overhead of one small GraphBLAS call on the GPU: microseconds per call (synchronized
+each time, and queued without synchronizing), the host reads each makes, and a Python
+profile of the masked vxm (sorted by own time and by cumulative time).
+
+    python3 benchmarks/h200/percall.py --out $OUT
+"""
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import time
+
+import cupy as cp
+import numpy as np
+
+import graphblast as gb
+from graphblast import Matrix, Vector, binary, monoid, semiring
+from graphblast.backends.cuda import blocks
+from graphblast.dtypes import BOOL, INT64
+
+
+def sync():
+    cp.cuda.get_current_stream().synchronize()
+
+
+def per_call(fn, reps=2000):
+    for _ in range(50):
+        fn()
+    sync()
+    r0 = blocks.host_reads()
+    samples = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        samples.append(time.perf_counter() - t0)
+    reads = (blocks.host_reads() - r0) / reps
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    queued = (time.perf_counter() - t0) / reps
+    sync()
+    return float(np.median(samples) * 1e6), queued * 1e6, reads
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
+    args = p.parse_args()
+    n = 34
+    rows, cols = np.nonzero(np.eye(n, k=1) + np.eye(n, k=-1))
+    A = Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
+    q = Vector.from_coo([0], True, BOOL, size=n, device="cuda")
+    visited = q.dup()
+    w = Vector(BOOL, n, device="cuda")
+    lv = Vector(INT64, n, device="cuda")
+    u = Vector.from_coo(np.arange(n), np.arange(n), INT64, device="cuda")
+    cases = {
+        "masked vxm any_pair": lambda: w(~visited.S, replace=True) << q.vxm(
+            A, semiring.any_pair[BOOL]),
+        "assign scalar under mask": lambda: lv(q.S) << 3,
+        "ewise_add new": lambda: u.ewise_add(u, binary.min).new(),
+        "apply new": lambda: u.apply(binary.plus, 1).new(),
+        "select new": lambda: u.select("valuegt", 3).new(),
+        "reduce to scalar": lambda: u.reduce(monoid.min).new(),
+        "nvals": lambda: w.nvals,
+        "dup": lambda: u.dup(),
+    }
+    lines = []
+    for name, fn in cases.items():
+        synced, queued, reads = per_call(fn)
+        lines.append(f"{name:28s} {synced:8.1f} us synchronized {queued:8.1f} us queued "
+                     f"{reads:5.2f} host reads")
+        print(lines[-1], flush=True)
+    with open(os.path.join(args.out, "percall.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for name in ("masked vxm any_pair", "ewise_add new"):
+        fn = cases[name]
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(1000):
+            fn()
+        sync()
+        prof.disable()
+        for key in ("tottime", "cumulative"):
+            s = io.StringIO()
+            pstats.Stats(prof, stream=s).sort_stats(key).print_stats(45)
+            with open(os.path.join(args.out, "percall_profile.txt"), "a") as f:
+                f.write(f"==== {name}, 1000 calls, by {key}\n" + s.getvalue())
+
+
+if __name__ == "__main__":
+    main()
