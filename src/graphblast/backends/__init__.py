@@ -1,8 +1,11 @@
 """Devices and their backends.
 
-A device is ``"cpu"`` or ``"cuda"``/``"cuda:N"``.  The default is cuda when CuPy imports and a
-GPU is usable, else cpu; ``GRAPHBLAST_DEVICE`` or ``gb.config.set(device=...)`` override it.
-CuPy is imported only when a cuda device is first asked for.
+A device is ``"cpu"`` or ``"cuda"``/``"cuda:N"``, or a device group (docs/distributed.md):
+``"cuda:0-3"``, ``"cuda:0,2"`` or ``("cuda:0", "cuda:2")`` for GPUs, ``"cpu:0-3"`` for that many
+partitions of the CPU in one process; a group of one is that device.  The default is cuda when
+CuPy imports and a GPU is usable, else cpu; ``GRAPHBLAST_DEVICE`` or
+``gb.config.set(device=...)`` override it.  CuPy is imported only when a cuda device is first
+asked for.
 """
 
 import functools
@@ -12,7 +15,7 @@ from ..exceptions import InvalidValue
 
 
 def parse_device(device):
-    """Normalize a device spec to ``"cpu"`` or ``"cuda:N"``."""
+    """Normalize a device spec to ``"cpu"``, ``"cuda:N"`` or a group's name (``"cuda:0-3"``)."""
     if isinstance(device, str):
         d = device.strip().lower()
         if d == "cpu":
@@ -21,7 +24,12 @@ def parse_device(device):
             return "cuda:0"
         if d.startswith("cuda:") and d[5:].isdigit():
             return f"cuda:{int(d[5:])}"
-    raise InvalidValue(f"Unknown device {device!r}; use 'cpu', 'cuda' or 'cuda:N'.")
+    if isinstance(device, (list, tuple)) or (isinstance(device, str) and ":" in device):
+        from .group.devices import parse_group
+
+        return parse_group(device)
+    raise InvalidValue(f"Unknown device {device!r}; use 'cpu', 'cuda', 'cuda:N' or a group "
+                       "such as 'cuda:0-3' or 'cpu:0-3'.")
 
 
 @functools.lru_cache(maxsize=None)
@@ -50,6 +58,12 @@ def get_backend(device):
         from .cpu import backend
 
         return backend
+    from .group.devices import is_group_name
+
+    if is_group_name(device):
+        from .group import group_backend
+
+        return group_backend(device)
     if not cuda_available():
         raise InvalidValue(f"Device {device!r} was asked for but no usable GPU with CuPy was "
                            "found; install graphblast[cuda13] (or [cuda12]) on a machine with "

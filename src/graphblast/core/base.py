@@ -181,23 +181,14 @@ class Collection:
         if self.shape != other.shape or self.nvals != other.nvals:
             return False
         ops.same_device(self, other)
-        xp = self._backend.xp
-        *mine, a = self._entries()
-        *theirs, b = other._entries()
-        same = xp.asarray(True)
-        for m, t in zip(mine, theirs):
-            same &= xp.array_equal(m, t)
-        t = unify(self.dtype, other.dtype)
-        if tolerance is not None and t.is_float:
-            a, b = a.astype(np.float64), b.astype(np.float64)
-            rel_tol, abs_tol = tolerance
-            with np.errstate(invalid="ignore", over="ignore"):
-                scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
-                same &= xp.all((a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol)))
-        else:
-            with np.errstate(invalid="ignore"):
-                same &= xp.all(a.astype(t.np_type) == b.astype(t.np_type))
-        return bool(same)
+        dtype = unify(self.dtype, other.dtype)
+        by_partition = getattr(self._backend, "compare_partitions", None)
+        if by_partition is not None:  # a device group: each partition compared where it lives
+            return by_partition(ops._data(self), ops._data(other),
+                                lambda xp, mine, theirs: entries_match(xp, mine, theirs, dtype,
+                                                                       tolerance))
+        return entries_match(self._backend.xp, self._entries(), other._entries(), dtype,
+                             tolerance)
 
     def __bool__(self):
         raise TypeError(f"A {type(self).__name__} has no truth value; test .nvals instead")
@@ -238,6 +229,27 @@ class Collection:
 
 
 install_infix(Collection)
+
+
+def entries_match(xp, mine, theirs, dtype, tolerance):
+    """Whether two objects' entries (as ``_entries()`` gives them: the structure arrays, then
+    the values) are equal, values compared in ``dtype`` - or, with ``tolerance`` (rel_tol,
+    abs_tol) and a float ``dtype``, within it.  One read of the answer from the device."""
+    *mine, a = mine
+    *theirs, b = theirs
+    same = xp.asarray(True)
+    for m, t in zip(mine, theirs):
+        same &= xp.array_equal(m, t)
+    if tolerance is not None and dtype.is_float:
+        a, b = a.astype(np.float64), b.astype(np.float64)
+        rel_tol, abs_tol = tolerance
+        with np.errstate(invalid="ignore", over="ignore"):
+            scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
+            same &= xp.all((a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol)))
+    else:
+        with np.errstate(invalid="ignore"):
+            same &= xp.all(a.astype(dtype.np_type) == b.astype(dtype.np_type))
+    return bool(same)
 
 
 def _is_collection(x):

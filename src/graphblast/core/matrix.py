@@ -219,7 +219,8 @@ class Matrix(_MatrixMethods, Collection):
     @classmethod
     def _from_data(cls, data, backend, device, name=None):
         obj = cls.__new__(cls)
-        obj._data = data
+        # adopt: a device group places storage built elsewhere (io, generators) on its members
+        obj._data = backend.adopt(data, obj)
         obj._backend = backend
         obj.device = device
         obj.name = name if name is not None else next_name("M")
@@ -427,6 +428,7 @@ class Matrix(_MatrixMethods, Collection):
         data = backend.matrix_from_csr(self.nrows, self.ncols, self.dtype,
                                        indptr.astype(np.int64), indices.astype(np.int64),
                                        values)
+        data.symmetric = self.is_symmetric  # still its own transpose on the new device
         return Matrix._from_data(data, backend, dev, self.name)
 
     def get(self, row, col, default=None):

@@ -157,8 +157,16 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
 def _cast(backend, data, dtype):
     if data.dtype is dtype:
         return data
-    return backend.cast_matrix(data, dtype) if hasattr(data, "indptr") else \
+    return backend.cast_matrix(data, dtype) if _is_matrix_data(data) else \
         backend.cast_vector(data, dtype)
+
+
+def _is_matrix_data(data):
+    """Whether storage is a matrix's: told by its class, since reading the arrays of a device
+    group's storage would gather them."""
+    from ..backends.base import CSR
+
+    return isinstance(data, CSR)
 
 
 def typed_accum(accum, dtype):
@@ -999,7 +1007,7 @@ def _region_mask(backend, mask, S, region_shape):
     """A subassign mask in the storage shape of the region (a row/column Vector mask of a
     matrix region becomes a 1 x n or n x 1 matrix mask)."""
     arg = mask._arg()
-    if hasattr(S, "indptr") and not hasattr(arg.data, "indptr"):
+    if _is_matrix_data(S) and not _is_matrix_data(arg.data):
         data = backend.vector_as_row(arg.data) if region_shape[0] == 1 else \
             backend.vector_as_column(arg.data)
         from ..backends.base import MaskArg
