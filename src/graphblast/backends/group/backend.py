@@ -213,7 +213,7 @@ class GroupBackend(Backend):
         m = self.members[k]
         start, stop = int(ref.bounds[k]), int(ref.bounds[k + 1])
         if isinstance(ref, PartitionedVector):
-            out = fn(*(vector_to_global(m.xp, b, start, ref.size) for b in blocks))
+            out = fn(*(vector_to_global(b, start, ref.size) for b in blocks))
             return vector_to_local(m.xp, out, start, stop, m)
         out = fn(*(rows_to_global(m.xp, b, start, ref.nrows) for b in blocks))
         return rows_to_local(m.xp, out, start, stop, m)

@@ -157,7 +157,6 @@ def fetch_rows(g, A, wanted, cols):
     """For every member k, the rows ``wanted[k]`` of A (global row ids on member k, in any
     order, repeats allowed) in that order, their columns chosen by ``cols``: a CSR of
     ``len(wanted[k])`` rows and ``cols.count`` columns on member k."""
-    p = g.size
     picks = g.each(lambda k, m: g.split_unsorted(k, wanted[k], A.bounds))
     asks = g.each(lambda k, m: [(wanted[k][pick] - INDEX(A.bounds[d]),)
                                 for d, pick in enumerate(picks[k])])

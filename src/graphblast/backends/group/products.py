@@ -88,7 +88,7 @@ def _push(g, M, u, semiring, size, bounds):
         uk, Mk = u.parts[k], M.parts[k]
         if positional:
             start = int(M.bounds[k])
-            uk = vector_to_global(m.xp, uk, start, M.nrows)
+            uk = vector_to_global(uk, start, M.nrows)
             Mk = rows_to_global(m.xp, Mk, start, M.nrows)
         return m.vxm(uk, Mk, semiring, None)
 

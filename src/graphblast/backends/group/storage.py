@@ -160,7 +160,7 @@ def reads_positions(op):
     return False
 
 
-def vector_to_global(xp, v, start, size):
+def vector_to_global(v, start, size):
     """Block ``v`` (local indices from ``start``) as a vector of ``size`` positions."""
     return SparseVector(size, v.dtype, v.indices + INDEX(start), v.values)
 
