@@ -211,3 +211,47 @@ def test_heavy_rows_and_degree_bins(rng, sr, fmt):
                     out(~seen.S, replace=True) << A.mxv(u, semi)
                     dout(~dseen.S, replace=True) << dA.mxv(du, semi)
                 assert out.isequal(dout.to_device("cpu")), (direction, method)
+
+
+FORMATS = ["sorted", "list", "bitmap", "full"]
+
+
+@pytest.mark.parametrize("fa", FORMATS)
+@pytest.mark.parametrize("fb", FORMATS)
+@pytest.mark.parametrize("op", ["minus", "ge"])
+def test_ewise_mult_every_format_pair(rng, fa, fb, op):
+    """A list with a dense vector takes the list-only kernel (its result stays a list, in
+    either operand order); every other pair its own path; all against the CPU."""
+    _, dA = _graph(rng)
+    a, da = _in_format(rng, fa, dA)
+    b, db = _in_format(rng, fb, dA)
+    binop = getattr(gb.binary, op)
+    got = da.ewise_mult(db, binop).new()
+    assert got.isequal(a.ewise_mult(b, binop).new().to_device("cuda"), check_dtype=True)
+    if {fa, fb} == {"list", "bitmap"} or {fa, fb} == {"list", "full"}:
+        assert _format_of(got) == "sparse"
+
+
+@pytest.mark.parametrize("fz", ["list", "sorted"])
+@pytest.mark.parametrize("mask_fmt", ["sorted", "list", "bitmap"])
+@pytest.mark.parametrize("complement", [False, True])
+@pytest.mark.parametrize("structure", [False, True])
+@pytest.mark.parametrize("replace", [False, True])
+def test_list_written_into_empty_or_replaced(rng, fz, mask_fmt, complement, structure,
+                                              replace):
+    """A list written through a mask into an empty output, or with replace into a full
+    one, is filtered at its own entries; the result equals the CPU's."""
+    _, dA = _graph(rng)
+    z, dz = _in_format(rng, fz, dA)
+    m, dm = _in_format(rng, mask_fmt, dA)
+    mask, dmask = (m.S, dm.S) if structure else (m.V, dm.V)
+    if complement:
+        mask, dmask = ~mask, ~dmask
+    if replace:
+        c = Vector.from_scalar(7, N, INT64, device="cpu")
+        dc = Vector.from_scalar(7, N, INT64, device="cuda")
+        c(mask, replace=True) << z
+        dc(dmask, replace=True) << dz
+    else:
+        c, dc = z.dup(mask=mask), dz.dup(mask=dmask)
+    assert dc.isequal(c.to_device("cuda"), check_dtype=True)
