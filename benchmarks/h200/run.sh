@@ -105,6 +105,8 @@ for stage in "$@"; do
     esac
     part=benchmarks/results/h200/parts/$stage/results.json
     [ -f "$part" ] && args+=(--resume "$part")
+    # REFRESH=1: graphblast measured again on the resumed records, the peers' kept
+    [ -f "$part" ] && [ -n "${REFRESH:-}" ] && args+=(--refresh)
     mkdir -p "$OUT/$stage"
     timeout --kill-after=10 "$limit" $PY -m graphblast.bench "${common[@]}" "${args[@]}" \
       --out "$OUT/$stage" > /dev/null 2> "$OUT/$stage.log"

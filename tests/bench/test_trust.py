@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import graphblast.bench as bench
-from graphblast.bench import graphs, main, primitives, report, runner
+from graphblast.bench import check, graphs, main, primitives, report, runner
 from graphblast.bench.peers import AlgorithmParams
 from graphblast.bench.peers.scipy_csgraph import SciPy
 from graphblast.exceptions import OutOfMemory
@@ -256,6 +256,65 @@ def test_results_survive_a_crash_and_resume_finishes(fake_peers, device, tmp_pat
     again = {r["algorithm"]: r for r in doc["results"]}
     assert again["bfs"]["participants"]["graphblast"]["timing"] == kept
     assert again["cc"]["participants"]["graphblast"]["status"] == "ok"
+
+
+def test_refresh_measures_graphblast_again_and_keeps_the_peers(device, tmp_path, capfd,
+                                                                monkeypatch):
+    algorithms = "bfs,sssp,pagerank,cc,tc"
+    args = ["--graphs", "kron-8", "--algorithms", algorithms, "--device", device,
+            "--repeat", "1", "--first-call", "none", "--peers", "scipy,networkx",
+            "--out", str(tmp_path)]
+    assert main(args) == 0
+    capfd.readouterr()
+    first = {r["algorithm"]: r for r in _load(tmp_path)["results"]}
+    for rec in first.values():   # two answers agreed: a reference is recorded
+        assert rec["reference"]["agreed"], rec["algorithm"]
+    status = main(args + ["--resume", "--refresh"])
+    capfd.readouterr()
+    assert status == 0
+    again = {r["algorithm"]: r for r in _load(tmp_path)["results"]}
+    for name, rec in again.items():
+        ours, before = rec["participants"]["graphblast"], first[name]["participants"]
+        assert ours["timing"] != before["graphblast"]["timing"]             # measured again
+        assert ours["status"] == "ok" and "reference answer" in ours["check"]["detail"]
+        for peer in ("scipy", "networkx"):
+            if peer in before:                                                # kept as it was
+                kept = dict(rec["participants"][peer])
+                assert kept.pop("kept_from")
+                kept.pop("speedup", None)
+                assert kept == {k: v for k, v in before[peer].items() if k != "speedup"}
+    # A wrong answer is caught against the reference alone.
+    from graphblast.bench import peers as peers_mod
+
+    real = peers_mod.Graphblast.answer
+
+    def wrong(self, algorithm, raw, graph):
+        out = real(self, algorithm, raw, graph)
+        return out + 1 if algorithm == "tc" else out
+    monkeypatch.setattr(peers_mod.Graphblast, "answer", wrong)
+    status = main(args + ["--resume", "--refresh", "--algorithms", "tc"])
+    capfd.readouterr()
+    assert status == 1
+    tc = _load(tmp_path)["results"][0]["participants"]["graphblast"]
+    assert tc["status"] == "mismatch" and "reference" in tc["check"]["detail"]
+
+
+def test_fingerprints_agree_with_compare():
+    rng = np.random.default_rng(5)
+    ranks = rng.random(10_000)
+    ranks /= ranks.sum()
+    fp = check.fingerprint("pagerank", ranks)
+    assert check.matches_fingerprint("pagerank", fp, ranks + 1e-10)[0]
+    assert not check.matches_fingerprint("pagerank", fp, ranks * 1.5)[0]
+    levels = rng.integers(-1, 9, 1000)
+    assert check.matches_fingerprint("bfs", check.fingerprint("bfs", levels), levels.copy())[0]
+    bumped = levels.copy()
+    bumped[3] += 1
+    assert not check.matches_fingerprint("bfs", check.fingerprint("bfs", levels), bumped)[0]
+    dist = np.where(levels < 0, np.inf, levels.astype(np.float64))
+    assert check.matches_fingerprint("sssp", check.fingerprint("sssp", dist), dist.copy())[0]
+    assert check.matches_fingerprint("tc", check.fingerprint("tc", 7), 7)[0]
+    assert not check.matches_fingerprint("tc", check.fingerprint("tc", 7), 8)[0]
 
 
 def test_a_deadline_ends_the_run_with_its_outputs(device, tmp_path, capfd):

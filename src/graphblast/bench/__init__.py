@@ -4,7 +4,7 @@ cuSPARSE, side by side in one run, every answer checked before its time counts.
     python -m graphblast.bench --out DIR [--smoke] [--primitives] [--graphs kron,urand,...]
         [--algorithms bfs,sssp,...] [--peers suitesparse,networkit,...] [--device cpu|cuda]
         [--scale-offset N] [--repeat N] [--time-limit SECONDS] [--budget SECONDS]
-        [--deadline SECONDS] [--resume] [--first-call GRAPH|none] [--no-plots]
+        [--deadline SECONDS] [--resume [FILE] [--refresh]] [--first-call GRAPH|none] [--no-plots]
     python -m graphblast.bench --out DIR --merge A/results.json B/results.json ...
     python -m graphblast.bench --out DIR --report-readme README.md
 
@@ -92,6 +92,11 @@ def _parser():
     p.add_argument("--resume", nargs="?", const="", metavar="FILE",
                    help="keep the complete measurements of an earlier results.json (default: "
                         "DIR/results.json) and measure only what it lacks")
+    p.add_argument("--refresh", action="store_true",
+                   help="with --resume: measure graphblast again on every resumed record (and "
+                        "whatever a record lacks), keeping the peers' measurements; "
+                        "graphblast's answer is checked against the reference answer recorded "
+                        "with them (where none was, SuiteSparse runs again as the checker)")
     p.add_argument("--first-call", metavar="GRAPH",
                    help="measure each algorithm's first call (kernel compilation) on GRAPH in "
                         "a fresh process with an empty CuPy cache; default: the first graph "
@@ -167,6 +172,9 @@ def _options(args):
     resume = args.resume
     if resume == "":
         resume = os.path.join(args.out, "results.json")
+    if args.refresh and resume is None:
+        raise InvalidValue("--refresh measures graphblast again on the records of --resume; "
+                           "name the earlier results.json with --resume")
     return {
         "smoke": args.smoke,
         "primitives": args.primitives,
@@ -181,6 +189,7 @@ def _options(args):
         "budget": args.budget if args.budget is not None else time_limit,
         "deadline": args.deadline,
         "resume": resume,
+        "refresh": args.refresh,
         "first_call": first_call,
         "plots": not args.no_plots,
         "data_dir": graphs.find_data_dir(args.data),
@@ -297,7 +306,7 @@ def run(options, command, progress_stream=None):
             options["peers"], device, repeat=options["repeat"], warmup=options["warmup"],
             time_limit=options["time_limit"], budget=options["budget"], deadline=deadline,
             data_dir=options["data_dir"], params=params, progress=progress, done=earlier,
-            on_update=save)
+            on_update=save, refresh=options.get("refresh", False))
         progress.set_total(suite.steps() + 2 + int(options["primitives"]))
         for name, p in suite.peer_report.items():
             if not p["available"]:

@@ -38,7 +38,9 @@ __all__ = [
     "canonical_labels",
     "compare",
     "dense",
+    "fingerprint",
     "judge",
+    "matches_fingerprint",
     "levels_from_tree",
 ]
 
@@ -201,6 +203,55 @@ def judge(algorithm, answers):
                                      f"differs from {ref}: "
                                      f"{compare(algorithm, answers[ref], answers[name])[1]}")
     return verdicts
+
+
+#: Vertices whose PageRank a fingerprint keeps (a seeded sample; all of them on small graphs).
+FINGERPRINT_SAMPLE = 2048
+
+
+def fingerprint(algorithm, answer):
+    """A small record of a canonical answer that a later answer can be checked against
+    without the peers that agreed on it (``--refresh``): a SHA-256 of the exact answers
+    (levels, labels, distances: integer weights make sums exact), the count of triangles,
+    and for PageRank the ranks of a seeded sample of vertices."""
+    import hashlib
+
+    if algorithm == "tc":
+        return {"count": int(answer)}
+    a = np.ascontiguousarray(answer)
+    if algorithm == "pagerank":
+        at = _sample(a.size)
+        return {"n": int(a.size), "sample": at.tolist(), "ranks": a[at].tolist()}
+    return {"n": int(a.size), "dtype": str(a.dtype), "sha256": hashlib.sha256(a).hexdigest()}
+
+
+def _sample(n):
+    if n <= FINGERPRINT_SAMPLE:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(n).choice(n, FINGERPRINT_SAMPLE, replace=False))
+
+
+def matches_fingerprint(algorithm, fp, answer):
+    """Whether ``answer`` agrees with a :func:`fingerprint` (as :func:`compare` would with
+    the answer it was made from), and how it differs.  PageRank's L1 distance is estimated
+    from the sample (scaled by n / sample size) against the same tolerance."""
+    if algorithm == "tc":
+        ok = int(answer) == fp["count"]
+        return ok, "" if ok else f"{int(answer)} vs {fp['count']} triangles"
+    a = np.ascontiguousarray(answer)
+    if a.size != fp["n"]:
+        return False, f"{a.size} vs {fp['n']} vertices"
+    if algorithm == "pagerank":
+        at = np.asarray(fp["sample"], dtype=np.int64)
+        l1 = float(np.abs(a[at] - np.asarray(fp["ranks"])).sum()) * a.size / max(at.size, 1)
+        ok = l1 <= PAGERANK_L1_TOLERANCE
+        return ok, (f"L1 distance about {l1:.3g} (estimated from {at.size:,} vertices)"
+                    + ("" if ok else f" > {PAGERANK_L1_TOLERANCE:g}"))
+    import hashlib
+
+    a = a.astype(fp["dtype"], copy=False)
+    ok = hashlib.sha256(np.ascontiguousarray(a)).hexdigest() == fp["sha256"]
+    return ok, "" if ok else "the answer differs (its SHA-256 does not match)"
 
 
 def graphblas_answer(algorithm, raw, graph):

@@ -375,11 +375,16 @@ class Suite:
     fallback_check : bool
         Check graphblast answers that no peer could check against an oracle (see
         :meth:`fallback_check`).
+    refresh : bool
+        With ``done``: measure graphblast again on every earlier record, keep the peers'
+        measurements that are there, and check graphblast's answer against the reference
+        answer recorded with them (``record["reference"]``, a :func:`check.fingerprint`); a
+        record without one has SuiteSparse (or the first peer) run again as the checker.
     """
 
     def __init__(self, specs, algorithms, peer_names, device, *, repeat, warmup, time_limit,
                  data_dir, params, progress, budget=None, deadline=None, done=None,
-                 on_update=None, fallback_check=True):
+                 on_update=None, fallback_check=True, refresh=False):
         self.specs = specs
         self.algorithms = algorithms
         self.device = device
@@ -418,11 +423,16 @@ class Suite:
         self.results = []               # records, as far as the run got
         self.graphs_not_run = []
         self.stopped = None             # why the run stopped early, if it did
+        self.refresh = refresh
+        self._kept_from = None
         self._done = {}
+        self._earlier = {}              # every earlier record, for --refresh
         self._done_graphs = {}
         if done:
+            self._kept_from = done.get("started")
             for rec in done.get("results", []):
-                if record_complete(rec):
+                self._earlier[(rec["algorithm"], rec["graph"])] = rec
+                if record_complete(rec) and not refresh:
                     self._done[(rec["algorithm"], rec["graph"])] = rec
             self._done_graphs = {g["name"]: g for g in done.get("graphs", [])
                                  if "error" not in g}
@@ -485,7 +495,8 @@ class Suite:
                 if done is not None:
                     self.results.append(done)
                     continue
-                rec = self._run_algorithm(algorithm, graph, natives)
+                rec = self._run_algorithm(algorithm, graph, natives,
+                                          self._earlier.get((algorithm, spec.name)))
                 if algorithm == "sssp":
                     # SSSP's weighted matrix is not needed again: free it (at GAP's
                     # scale it is tens of GiB of device memory).
@@ -526,7 +537,25 @@ class Suite:
                 f"stored edges ({per_edge + HOST_GRAPH_BYTES_PER_EDGE} bytes each, the "
                 f"benchmark's host copy included), {available / 2**30:.0f} GiB available")
 
-    def _run_algorithm(self, algorithm, graph, natives):
+    def _kept_entries(self, algorithm, earlier):
+        """--refresh: the peers' finished entries of the earlier record, to keep, and the
+        reference answer recorded with them (None when there is none)."""
+        if not (self.refresh and earlier):
+            return {}, None
+        kept = {name: dict(e, kept_from=self._kept_from)
+                for name, e in earlier["participants"].items()
+                if name != "graphblast" and e.get("status") not in (None, "not_run")}
+        reference = earlier.get("reference")
+        fresh = [p for p in self.peers if algorithm in p.algorithms and p.name not in kept]
+        if reference is None and not fresh:
+            # no reference to check graphblast against: one peer runs again as the checker
+            for p in sorted(self.peers, key=lambda p: p.name != "suitesparse"):
+                if algorithm in p.algorithms:
+                    kept.pop(p.name, None)
+                    break
+        return kept, reference
+
+    def _run_algorithm(self, algorithm, graph, natives, earlier=None):
         record = {"algorithm": algorithm, "graph": graph.name, "vertices": graph.n,
                   "stored_edges": graph.nedges, "participants": {}, "complete": False}
         if algorithm in ("bfs", "sssp"):
@@ -535,10 +564,15 @@ class Suite:
         entries = record["participants"]
         answers = {}
         weighted = algorithm == "sssp"
+        kept, reference = self._kept_entries(algorithm, earlier)
         for p in self.participants:
             if algorithm not in p.algorithms:
                 continue
             label = f"{algorithm} {graph.name} {p.name}"
+            if p.name in kept:
+                entries[p.name] = kept[p.name]
+                self.progress.advance(f"{label}: kept from the resumed results")
+                continue
             entry = entries[p.name] = {}
             if self._out_of_time():
                 entry.update(status="not_run", reason=self.stopped)
@@ -578,7 +612,7 @@ class Suite:
             if algorithm in peer_algorithms:
                 entries[name] = {"status": "unavailable", "reason": reason}
         try:
-            self._check(algorithm, record, answers)
+            self._check(algorithm, record, answers, reference)
             ours = entries.get("graphblast", {})
             if ours.get("status") == "unchecked" and self.do_fallback:
                 self.fallback_check(algorithm, record, graph, answers["graphblast"])
@@ -592,9 +626,31 @@ class Suite:
         record["complete"] = not any(e.get("status") == "not_run" for e in entries.values())
         return record
 
-    def _check(self, algorithm, record, answers):
+    def _check(self, algorithm, record, answers, reference=None):
+        """Judge the answers of this run against each other, or, with a reference recorded
+        by an earlier run (--refresh), each against it.  A reference is recorded when at
+        least two answers agree."""
         entries = record["participants"]
-        for name, verdict in check.judge(algorithm, answers).items():
+        if reference is not None:
+            verdicts = {}
+            for name, answer in answers.items():
+                ok, how = check.matches_fingerprint(algorithm, reference["answer"], answer)
+                agreed = ", ".join(reference["agreed"])
+                verdicts[name] = check.Verdict(
+                    "ok" if ok else "mismatch",
+                    f"agrees with the reference answer of {agreed} ({reference['recorded']})"
+                    + (f": {how}" if ok and how else "") if ok else
+                    f"differs from the reference answer of {agreed}: {how}")
+            record["reference"] = reference
+        else:
+            verdicts = check.judge(algorithm, answers)
+            agreed = [n for n, v in verdicts.items() if v.status == "ok"]
+            if len(agreed) >= 2:
+                record["reference"] = {
+                    "agreed": agreed, "recorded": time.strftime("%Y-%m-%d %H:%M UTC",
+                                                                time.gmtime()),
+                    "answer": check.fingerprint(algorithm, answers[agreed[0]])}
+        for name, verdict in verdicts.items():
             entries[name]["check"] = verdict.to_dict()
             entries[name]["status"] = verdict.status
             if verdict.status == "mismatch":
