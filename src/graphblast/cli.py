@@ -473,8 +473,12 @@ def info_report():
 
 def graph_report(name, A):
     """What ``graphblast info GRAPH`` says of a loaded graph."""
+    data = A._data
+    index_bits = 8 * data.stored_indices.dtype.itemsize if hasattr(data, "stored_indices") \
+        else 64
     return {"graph": name, "nrows": A.nrows, "ncols": A.ncols, "nvals": A.nvals,
             "dtype": A.dtype.name, "device": A.device, "symmetric": A.is_symmetric,
+            "index_bits": index_bits, "pattern": getattr(data, "iso_value", None) is not None,
             "memory_bytes": A.memory_usage()}
 
 
@@ -535,7 +539,10 @@ def _make_app():
                                    + (", symmetric (its own transpose)"
                                       if g["symmetric"] else ""))
             table.add_row("graph memory", f"{g['memory_bytes']:,} bytes "
-                                          f"({_gib(g['memory_bytes'])}) on {g['device']}")
+                                          f"({_gib(g['memory_bytes'])}) on {g['device']}: "
+                                          f"{g['index_bits']}-bit column indices, "
+                                          + ("no value array (a pattern: every value 1)"
+                                             if g["pattern"] else "a value array"))
         table.add_row("default device", f"{report['default_device']} "
                                         f"({report['default_device_reason']})")
         cpu = report["cpu"]

@@ -26,12 +26,16 @@ _DEFAULTS = {
     "transpose_cache": True,
     # default device for new objects; None means "cuda" when usable, else "cpu"
     "device": None,
+    # the generators' graphs stored compact (32-bit column indices, no value array for a
+    # pattern graph; see backends/base.py CSR): "auto" on GPUs, "always", or "never"
+    "compact_graphs": "auto",
 }
 
 _CHOICES = {
     "direction": {"auto", "push", "pull"},
     "mask_first": {"auto", "first", "last"},
     "load_balance": {"auto", "merge_path", "row_split"},
+    "compact_graphs": {"auto", "always", "never"},
 }
 
 

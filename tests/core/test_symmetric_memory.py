@@ -66,3 +66,46 @@ def test_memory_usage(device):
     assert K.memory_usage() == before  # its own transpose
     v = gb.Vector.from_coo([1, 4], [1, 2], gb.dtypes.INT32, size=10, device=device)
     assert v.memory_usage() == 2 * 8 + 2 * 4
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_compact_graphs_hold_32_bit_indices_and_no_pattern_values(device, weighted):
+    """A compact graph (the default on GPUs) stores int32 column indices and, as a pattern,
+    no value array; it answers every operation as the wide graph does, and the traversals
+    of BFS, PageRank and connected components never widen it on a GPU."""
+    from graphblast import algorithms
+
+    with gb.config.set(compact_graphs="never"):
+        wide = generators.kron(11, weighted=weighted, device=device)
+    with gb.config.set(compact_graphs="always"):
+        A = generators.kron(11, weighted=weighted, device=device)  # past the one-block kernel
+    n, nvals = A.nrows, A.nvals
+    assert A._data.stored_indices.dtype == np.int32
+    assert A._data.has_values == weighted
+    value_bytes = nvals * A.dtype.np_type.itemsize if weighted else 0
+    assert A.memory_usage() == 8 * (n + 1) + 4 * nvals + value_bytes
+    assert A.is_symmetric and A.isequal(wide, check_dtype=True)
+    if not weighted:
+        levels = algorithms.bfs(A, 0)
+        ranks = algorithms.pagerank(A, tol=None, max_iter=5)
+        labels = algorithms.connected_components(A)
+        if device != "cpu":  # the GPU traversals read the compact form directly
+            assert A._data._wide is None and not A._data.has_values
+            assert A.memory_usage() < 8 * (n + 1) + 4 * nvals + 8 * n + 64 * 1024
+        assert levels.isequal(algorithms.bfs(wide, 0))
+        assert ranks.isclose(algorithms.pagerank(wide, tol=None, max_iter=5))
+        assert labels.isequal(algorithms.connected_components(wide))
+    # every other operation widens on first use, once, and agrees
+    assert A.reduce_rowwise(gb.monoid.plus[gb.dtypes.INT64]).new().isequal(
+        wide.reduce_rowwise(gb.monoid.plus[gb.dtypes.INT64]).new())
+    plus_pair = gb.semiring.plus_pair[gb.dtypes.INT64]
+    assert A[:100, :].new().mxm(A, plus_pair).new().isequal(
+        wide[:100, :].new().mxm(wide, plus_pair).new())
+    assert A[3:40, 5:90].new().isequal(wide[3:40, 5:90].new())
+    assert A.T.new().isequal(wide.T.new())
+    assert "int32 indices" in repr(A._data)
+
+
+def test_compact_setting_is_checked():
+    with pytest.raises(ValueError, match="compact_graphs"):
+        gb.config.set(compact_graphs="sometimes")

@@ -23,22 +23,38 @@ Conventions for every primitive:
 from dataclasses import dataclass
 from typing import Any, Optional
 
+import numpy as np
+
 from ..dtypes import DataType
 
 
+INT32_MAX = 2**31 - 1
+
+
 class CSR:
-    """A sparse matrix in compressed sparse row form on one device."""
+    """A sparse matrix in compressed sparse row form on one device.
 
-    __slots__ = ("nrows", "ncols", "dtype", "indptr", "indices", "values", "_transpose",
-                 "_view", "symmetric", "__weakref__")
+    Every primitive reads ``indices`` (int64) and ``values`` (an array of ``dtype``).  A
+    compact matrix (:meth:`compact`: a graph at scale) stores less and makes those on first
+    use, once: its column indices as int32 where the columns fit (``stored_indices``), and,
+    when every entry has the same value (a pattern graph: ``iso_value``), no value array at
+    all.  Traversal kernels read the compact form directly, so a BFS, PageRank or connected
+    components on a compact graph never makes the wide arrays.
+    """
 
-    def __init__(self, nrows, ncols, dtype, indptr, indices, values):
+    __slots__ = ("nrows", "ncols", "dtype", "indptr", "_indices", "_values", "iso_value",
+                 "_wide", "_transpose", "_view", "symmetric", "__weakref__")
+
+    def __init__(self, nrows, ncols, dtype, indptr, indices, values, *, iso_value=None):
         self.nrows = nrows
         self.ncols = ncols
         self.dtype = dtype
         self.indptr = indptr
-        self.indices = indices
-        self.values = values
+        self._indices = indices
+        self._wide = None       # the int64 copy of 32-bit indices, once something asks for it
+        self._values = values
+        # with values None: the value of every entry (the value array is made on first use)
+        self.iso_value = iso_value
         self._transpose = None
         self._view = None  # a backend's traversal form of the matrix, built on first use
         # known to equal its transpose (values too): then it is its own transpose.  Set by
@@ -46,20 +62,79 @@ class CSR:
         # False means "not known", never "not symmetric".
         self.symmetric = False
 
+    @property
+    def indices(self):
+        """Column indices, int64 (for 32-bit storage: a copy, made once)."""
+        ix = self._indices
+        if ix.dtype == np.int64:
+            return ix
+        if self._wide is None:
+            self._wide = ix.astype(np.int64)
+        return self._wide
+
+    @indices.setter
+    def indices(self, array):
+        self._indices, self._wide = array, None
+
+    @property
+    def stored_indices(self):
+        """The column indices as stored: int32 in a compact matrix, else int64."""
+        return self._indices
+
+    @property
+    def values(self):
+        """The values (for an iso matrix: an array of ``iso_value``, made once)."""
+        if self._values is None and self.iso_value is not None:
+            full = np.full if isinstance(self.indptr, np.ndarray) else _device_full
+            self._values = full(self.nvals, self.iso_value, dtype=self.dtype.np_type)
+        return self._values
+
+    @values.setter
+    def values(self, array):
+        self._values, self.iso_value = array, None
+
+    @property
+    def has_values(self):
+        """Whether a value array is stored (False for an iso matrix not yet widened)."""
+        return self._values is not None
+
+    def compact(self, iso_value=None):
+        """This matrix with 32-bit column indices where the columns fit, and without its
+        value array when ``iso_value`` is given (the caller knows every entry has it).
+        The row pointers, the symmetry mark and (for a symmetric matrix) the transpose are
+        shared; the result is a new storage object."""
+        ix = self._indices
+        if self.ncols <= INT32_MAX and ix.dtype != np.int32:
+            ix = ix.astype(np.int32)
+        values = None if iso_value is not None else self._values
+        out = CSR(self.nrows, self.ncols, self.dtype, self.indptr, ix, values,
+                  iso_value=iso_value)
+        out.symmetric = self.symmetric
+        return out
+
     def arrays(self):
-        """The arrays this storage holds (values may be None)."""
-        return [self.indptr, self.indices, self.values]
+        """The arrays this storage holds (any may be None)."""
+        return [self.indptr, self._indices, self._wide, self._values]
 
     @property
     def nvals(self):
-        return int(self.indices.shape[0])
+        return int(self._indices.shape[0])
 
     @property
     def shape(self):
         return (self.nrows, self.ncols)
 
     def __repr__(self):
-        return f"CSR({self.nrows}x{self.ncols}, {self.dtype}, nvals={self.nvals})"
+        form = "" if self._indices.dtype == np.int64 else ", int32 indices"
+        if self.iso_value is not None:
+            form += f", iso {self.iso_value!r}"
+        return f"CSR({self.nrows}x{self.ncols}, {self.dtype}, nvals={self.nvals}{form})"
+
+
+def _device_full(n, value, dtype):
+    import cupy
+
+    return cupy.full(n, value, dtype=dtype)
 
 
 class SparseVector:

@@ -361,10 +361,11 @@ def _host_indptr(M):
 
 def _host_indices(M, nedges):
     d, b = _storage(M)
-    host = b.to_host(d.indices)
+    stored = d.stored_indices  # a compact graph's 32-bit indices, never widened for this
+    host = b.to_host(stored)
     # A CPU matrix hands out its own array: copy it, so that no peer can change the matrix.
     return np.asarray(host).astype(_itype(max(nedges, M.ncols)),
-                                   copy=host is d.indices or isinstance(d.indices, np.ndarray))
+                                   copy=host is stored or isinstance(stored, np.ndarray))
 
 
 def _host_values(M):
@@ -383,7 +384,7 @@ def _same_structure(A, B):
     if str(A.device).startswith("cuda"):
         import cupy as xp
     return bool(xp.array_equal(da.indptr, db.indptr)) and bool(
-        xp.array_equal(da.indices, db.indices))
+        xp.array_equal(da.stored_indices, db.stored_indices))
 
 
 def _generate(spec, device, weighted=False):

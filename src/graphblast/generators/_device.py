@@ -84,27 +84,38 @@ def to_matrix(csr, dtype, device, name=None, symmetric=False):
 
     The generators build canonical CSR (rows sorted, no duplicates, indices in range), so the
     arrays are handed to the Matrix without the validation (and, on a GPU, the round trip
-    through host memory) that ``Matrix.from_csr`` gives untrusted input.  The indices are
-    widened to the backends' int64 and a pattern graph gets its ``True`` values here, so the
-    memory for both is checked first.
+    through host memory) that ``Matrix.from_csr`` gives untrusted input.  A compact graph
+    (``gb.config["compact_graphs"]``: on GPUs by default) keeps 32-bit column indices and,
+    for a pattern graph, no value array (every entry is 1 in ``dtype``: ``True`` for BOOL);
+    otherwise the indices are widened to the backends' int64 and a pattern graph gets its
+    values here.  The memory for what is made is checked first.
     """
+    from ..backends.base import INT32_MAX
+    from ..config import config
     from ..io._convert import matrix_from_valid_csr
 
     if isinstance(csr.indices, np.ndarray):
         xp = np
     else:
         import cupy as xp
+    policy = config["compact_graphs"]
+    compact = policy == "always" or (policy == "auto" and xp is not np)
+    narrow = compact and csr.ncols <= INT32_MAX
+    iso = compact and csr.values is None
     nvals = int(csr.indices.shape[0])
-    needed = (8 * nvals if csr.indices.dtype != np.int64 else 0) + (
-        8 * (csr.nrows + 1) if csr.indptr.dtype != np.int64 else 0)
-    if csr.values is None or csr.values.dtype != dtype.np_type:
+    index_type = xp.int32 if narrow else xp.int64
+    needed = (nvals * np.dtype(index_type).itemsize if csr.indices.dtype != index_type else 0) \
+        + (8 * (csr.nrows + 1) if csr.indptr.dtype != np.int64 else 0)
+    if not iso and (csr.values is None or csr.values.dtype != dtype.np_type):
         needed += nvals * dtype.np_type.itemsize
     check_memory(xp, needed, f"a {csr.nrows}-vertex graph with {nvals} entries as a Matrix")
     indptr = csr.indptr.astype(xp.int64, copy=False)
-    indices = csr.indices.astype(xp.int64, copy=False)
-    values = xp.ones(nvals, dtype=dtype.np_type) if csr.values is None else csr.values
+    indices = csr.indices.astype(index_type, copy=False)
+    if iso:
+        values = None
+    else:
+        values = xp.ones(nvals, dtype=dtype.np_type) if csr.values is None else csr.values
     A = matrix_from_valid_csr(csr.nrows, csr.ncols, dtype, indptr, indices, values, name,
-                              device)
+                              device, iso_value=dtype.np_type.type(1) if iso else None)
     A._data.symmetric = symmetric
     return A
-

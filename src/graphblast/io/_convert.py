@@ -50,17 +50,21 @@ def _device_kwargs(device):
     return {} if device is None else {"device": device}
 
 
-def matrix_from_valid_csr(nrows, ncols, dtype, indptr, indices, values, name, device):
+def matrix_from_valid_csr(nrows, ncols, dtype, indptr, indices, values, name, device,
+                          iso_value=None):
     """A Matrix wrapping CSR arrays already known to be canonical (sorted rows, no duplicates,
-    indices in range, int64): no copy when they are on the target device already."""
+    indices in range; int64, or int32 for a compact matrix): no copy when they are on the
+    target device already.  ``values`` None with ``iso_value``: every entry has that value
+    (see backends/base.py CSR)."""
     from ..backends.base import CSR
     from ..core.base import resolve_device
     from ..core.matrix import Matrix
 
     dev, backend = resolve_device(device)
-    arrays = [_on(backend, a) for a in (indptr, indices, values)]
-    arrays[2] = arrays[2].astype(dtype.np_type, copy=False)
-    data = CSR(int(nrows), int(ncols), dtype, *arrays)
+    arrays = [None if a is None else _on(backend, a) for a in (indptr, indices, values)]
+    if arrays[2] is not None:
+        arrays[2] = arrays[2].astype(dtype.np_type, copy=False)
+    data = CSR(int(nrows), int(ncols), dtype, *arrays, iso_value=iso_value)
     return Matrix._from_data(data, backend, dev, name)
 
 

@@ -63,7 +63,11 @@ class View:
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
-        self.col = M.indices.astype(np.int32) if self.idx32 else M.indices
+        stored = M.stored_indices  # a compact matrix's 32-bit indices serve as they are
+        if self.idx32:
+            self.col = stored if stored.dtype == np.int32 else stored.astype(np.int32)
+        else:
+            self.col = M.indices
         degrees = M.indptr[1:] - M.indptr[:-1]
         self.heavy_rows = cp.flatnonzero(degrees > HEAVY).astype(INDEX, copy=False)
         self.nheavy = int(self.heavy_rows.shape[0])
