@@ -70,7 +70,8 @@ class _MatrixMethods:
 
     def _entries(self):
         csr = self._csr()
-        return csr.indptr, csr.indices, csr.values
+        # the indices as stored: comparing a compact matrix does not widen them
+        return csr.indptr, getattr(csr, "stored_indices", csr.indices), csr.values
 
     def _coo_host(self):
         rows, cols, vals = self._backend.matrix_to_coo(self._csr())
