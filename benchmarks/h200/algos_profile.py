@@ -16,15 +16,11 @@ import time
 import cupy as cp
 import numpy as np
 
-import graphblast as gb
 from graphblast import algorithms
 from graphblast.backends import get_backend
-from graphblast.backends.cuda import blocks
 from graphblast.bench import graphs
 
-
-def sync():
-    cp.cuda.get_current_stream().synchronize()
+from engine import sync, wall_and_reads  # this folder's engine.py (run as a script)
 
 
 def primitive_profile(backend, run):
@@ -47,13 +43,7 @@ def primitive_profile(backend, run):
                 per[_name] = (s + time.perf_counter() - t0, c + 1)
         setattr(backend, name, timed)
     try:
-        sync()
-        r0 = blocks.host_reads()
-        t0 = time.perf_counter()
-        run()
-        sync()
-        wall = time.perf_counter() - t0
-        reads = blocks.host_reads() - r0
+        wall, reads = wall_and_reads(run)
     finally:
         for name, fn in saved.items():
             setattr(backend, name, fn)

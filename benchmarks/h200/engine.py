@@ -44,6 +44,16 @@ def timed(fn, repeat=5, warmup=1):
     return float(np.median(out)), [float(x) for x in out]
 
 
+def wall_and_reads(run):
+    """(seconds, host reads) of ``run()``, synchronized before and after."""
+    sync()
+    r0 = blocks.host_reads()
+    t0 = time.perf_counter()
+    run()
+    sync()
+    return time.perf_counter() - t0, blocks.host_reads() - r0
+
+
 class _Timed:
     """A compiled kernel that records CUDA events around each launch."""
 
@@ -69,13 +79,7 @@ def kernel_profile(run, label, outdir):
         saved[key] = k.fns
         k.fns = tuple(_Timed(f, n, records) for f, n in zip(k.fns, k.names))
     try:
-        sync()
-        r0 = blocks.host_reads()
-        t0 = time.perf_counter()
-        run()
-        sync()
-        wall = time.perf_counter() - t0
-        reads = blocks.host_reads() - r0
+        wall, reads = wall_and_reads(run)
     finally:
         for key, fns in saved.items():
             jit._compiled[key].fns = fns
