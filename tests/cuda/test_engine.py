@@ -255,3 +255,17 @@ def test_list_written_into_empty_or_replaced(rng, fz, mask_fmt, complement, stru
     else:
         c, dc = z.dup(mask=mask), dz.dup(mask=dmask)
     assert dc.isequal(c.to_device("cuda"), check_dtype=True)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("op, thunk", [("valuegt", 2), ("valueeq", 3), ("rowle", 1500),
+                                       ("valuene", 0)])
+def test_select_every_format(rng, fmt, op, thunk):
+    """select on a list (a push's result) keeps it a list and touches only its entries;
+    every format agrees with the CPU, value and positional predicates alike."""
+    _, dA = _graph(rng)
+    u, du = _in_format(rng, fmt, dA)
+    got = du.select(op, thunk).new()
+    assert got.isequal(u.select(op, thunk).new().to_device("cuda"), check_dtype=True)
+    if fmt == "list":
+        assert _format_of(got) == "sparse"

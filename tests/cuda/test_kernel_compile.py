@@ -184,7 +184,8 @@ def _template_programs(kinds):
                   programs.ewise_list_dense(plus, t, t, plus.return_type, True)[1](),
                   programs.ewise_list_dense(binary.ge[t], t, t, BOOL, False)[1](),
                   programs.map_dense(binary.first[t], t, "right")[1](),
-                  programs.select_dense(select_ge[t], t)[1]()]
+                  programs.select_dense(select_ge[t], t)[1](),
+                  programs.select_list(select_ge[t], t)[1]()]
         progs += [programs.merge_kept(t)[1](), programs.compact_dense(t)[1](),
                   programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
         progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair

@@ -6,8 +6,8 @@ Each function returns NotImplemented where its format does not apply; the backen
 the list-based primitive (which reads any format through its sorted lists).
 
 Work: a write-back or assign under a list mask, of a list into a bitmap, of a list into an
-empty output or with replace, and ewise_mult of a list with a dense vector touch only the
-list's entries (and clear an n-byte mask bitmap where the mask is a list).  Everything else here is one pass over the n positions, taken only where an
+empty output or with replace, ewise_mult of a list with a dense vector and select on a list
+touch only the list's entries (and clear an n-byte mask bitmap where the mask is a list).  Everything else here is one pass over the n positions, taken only where an
 operand is a dense vector already (O(n) data).
 """
 
@@ -247,6 +247,8 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 
 def select(A, op, thunk):
+    if isinstance(A, ListVector):
+        return _select_list(A, op, thunk)
     if not is_dense(A):
         return NotImplemented
     _, param = _map_param(op, None, None, thunk)
@@ -259,6 +261,21 @@ def select(A, op, thunk):
         jit.launch(fn, n, (i64(n), bits, vals, param, out_bits, counters.array))
     counters.touch()
     return BitmapVector(n, A.dtype, out_bits, vals.copy(), counters)
+
+
+def _select_list(A, op, thunk):
+    """select on a list, touching only its entries (no sort, no host read)."""
+    _, param = _map_param(op, None, None, thunk)
+    idx, vals, nl_ptr, cap = _list_parts(A)
+    counters = Counters()
+    out_idx = cp.empty(cap, dtype=idx.dtype)
+    out_vals = cp.empty(cap, dtype=A.dtype.np_type)
+    if cap:
+        (fn,) = jit.kernels(*programs.select_list(op, A.dtype)).fns
+        jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, param, out_idx, out_vals,
+                             counters.array))
+    counters.touch()
+    return ListVector(A.size, A.dtype, out_idx, out_vals, counters, False)
 
 
 def cast_vector(v, dtype):

@@ -232,6 +232,14 @@ def select_dense(op, a_type):
     return ("select_dense", jit.op_key(op), a_type), build
 
 
+def select_list(op, a_type):
+    def build():
+        ad = jit.map_adapter(op, a_type, None)
+        return jit.Program(["vector.cuh"], [ad],
+                           [f"gbk_select_list<{ad.name}, {a_type.c_type}>"])
+    return ("select_list", jit.op_key(op), a_type), build
+
+
 def dot(semiring, a_type, b_type):
     """Masked SpGEMM by dot products over the mask's entries: a thread per entry with little
     work, a warp per entry with much (binned by the launcher)."""

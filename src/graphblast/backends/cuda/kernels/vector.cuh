@@ -244,6 +244,26 @@ __global__ void gbk_select_dense(idx_t n, const unsigned char* bits, const A* a,
     gbk::add_counts(counters, count, 0);
 }
 
+// select on a list: the entries whose predicate holds, as a new (unsorted) list, touching
+// only the list.  counters[0] must be zero.
+template <class Op, class A>
+__global__ void gbk_select_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* idx,
+                                const A* a, typename Op::param_t p, idx_t* out_idx, A* out_vals,
+                                unsigned long long* counters) {
+    Op op(p);
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nl ? idx[t] : 0;
+        bool keep = t < nl && gbk::cast<bool>(op(a[t], i, 0));
+        long long slot = gbk::append_slot(&counters[0], keep);
+        if (keep) {
+            out_idx[slot] = i;
+            out_vals[slot] = a[t];
+        }
+    }
+}
+
 // The degree sum, in dptr, of a list's entries (for a vector whose sum is not known yet).
 __global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, const idx_t* idx,
                                  const idx_t* dptr, unsigned long long* counters) {
