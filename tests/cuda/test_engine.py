@@ -269,3 +269,31 @@ def test_select_every_format(rng, fmt, op, thunk):
     assert got.isequal(u.select(op, thunk).new().to_device("cuda"), check_dtype=True)
     if fmt == "list":
         assert _format_of(got) == "sparse"
+
+
+def test_bellman_ford_round_synchronizes_once(monkeypatch):
+    """A Bellman-Ford round of sssp reads the device once (the loop's frontier.nvals): the
+    relaxation's results stay lists with their count and degree sum on the device."""
+    import importlib
+
+    from graphblast import generators
+    from graphblast.backends.cuda import blocks
+
+    ss = importlib.import_module("graphblast.algorithms.sssp")
+    A = generators.grid2d(40, 40, weights="random", seed=1, device="cuda")  # 1,600 vertices
+    expected = ss.sssp(A.to_device("cpu"), 0, method="bellman-ford")
+    ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
+    rounds = [0]
+    real = ss._relax
+
+    def counted(*args):
+        rounds[0] += 1
+        return real(*args)
+    monkeypatch.setattr(ss, "_relax", counted)
+    r0 = blocks.host_reads()
+    got = ss.sssp(A, 0, method="bellman-ford")
+    reads = blocks.host_reads() - r0
+    assert got.isequal(expected.to_device("cuda"))
+    assert rounds[0] > 50
+    # one read a round, plus a few for the whole call (the weights' check, the first frontier)
+    assert reads <= rounds[0] + 4, (reads, rounds[0])

@@ -129,15 +129,23 @@ def mask_write_into(owner, C, Z, mask, replace):
 def _filter_list(Z, mask):
     """The entries of the list Z that ``mask`` allows, as a new list (no host read)."""
     idx, vals, nz_ptr, cap = _list_parts(Z)
+    dptr = _deg_of(Z)
     counters = Counters()
     out_idx = cp.empty(cap, dtype=idx.dtype)
     out_vals = cp.empty(cap, dtype=Z.dtype.np_type)
     if cap:
         (fn,) = jit.kernels(*programs.vector_kernel("filter_list", Z.dtype)).fns
-        jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, *mask_view(mask), out_idx, out_vals,
-                             counters.array))
+        jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, *mask_view(mask), dptr, out_idx,
+                             out_vals, counters.array))
     counters.touch()
-    return ListVector(Z.size, Z.dtype, out_idx, out_vals, counters, False)
+    return ListVector(Z.size, Z.dtype, out_idx, out_vals, counters, False, dptr)
+
+
+def _deg_of(v):
+    """The row pointers whose degree sum a list's counters carry (a push's result carries
+    its matrix's): a list made from it sums the same degrees, so that the next push needs
+    no extra read."""
+    return v.deg_of if isinstance(v, DeviceVector) else None
 
 
 def mask_write(C, Z, mask, replace):
@@ -190,6 +198,7 @@ def _ewise_list_dense(A, B, op):
     idx, vals, nl_ptr, cap = _list_parts(L)
     dbits, dvals = D.dense()
     dtype = op.return_type
+    dptr = _deg_of(L)
     counters = Counters()
     out_idx = cp.empty(cap, dtype=idx.dtype)
     out_vals = cp.empty(cap, dtype=dtype.np_type)
@@ -197,9 +206,9 @@ def _ewise_list_dense(A, B, op):
         (fn,) = jit.kernels(*programs.ewise_list_dense(op, A.dtype, B.dtype, dtype,
                                                        list_a)).fns
         jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, dbits, dvals, np.int8(0), np.int8(0),
-                             out_idx, out_vals, counters.array))
+                             dptr, out_idx, out_vals, counters.array))
     counters.touch()
-    return ListVector(A.size, dtype, out_idx, out_vals, counters, False)
+    return ListVector(A.size, dtype, out_idx, out_vals, counters, False, dptr)
 
 
 def ewise_add(A, B, op, out_dtype=None):
@@ -267,15 +276,16 @@ def _select_list(A, op, thunk):
     """select on a list, touching only its entries (no sort, no host read)."""
     _, param = _map_param(op, None, None, thunk)
     idx, vals, nl_ptr, cap = _list_parts(A)
+    dptr = _deg_of(A)
     counters = Counters()
     out_idx = cp.empty(cap, dtype=idx.dtype)
     out_vals = cp.empty(cap, dtype=A.dtype.np_type)
     if cap:
         (fn,) = jit.kernels(*programs.select_list(op, A.dtype)).fns
-        jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, param, out_idx, out_vals,
+        jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, param, dptr, out_idx, out_vals,
                              counters.array))
     counters.touch()
-    return ListVector(A.size, A.dtype, out_idx, out_vals, counters, False)
+    return ListVector(A.size, A.dtype, out_idx, out_vals, counters, False, dptr)
 
 
 def cast_vector(v, dtype):

@@ -121,14 +121,16 @@ __global__ void gbk_write_list(idx_t nz, const unsigned long long* nz_ptr, const
 }
 
 // The entries of a list Z that a dense mask allows, as a new (unsorted) list: the write-back
-// of a list into an empty output, or with `replace`.  counters[0] must be zero.
+// of a list into an empty output, or with `replace`.  counters[0] must be zero; with dptr,
+// counters[1] gets the degree sum of the kept entries (as Z's was, for the next push).
 template <class T>
 __global__ void gbk_filter_list(idx_t nz, const unsigned long long* nz_ptr, const idx_t* z_idx,
                                 const T* z_vals, const unsigned char* mbits, const void* m_vals,
-                                int mkind, int mmode, idx_t* out_idx, T* out_vals,
-                                unsigned long long* counters) {
+                                int mkind, int mmode, const idx_t* dptr, idx_t* out_idx,
+                                T* out_vals, unsigned long long* counters) {
     if (nz_ptr) nz = (idx_t)*nz_ptr;
     const gbk::vmask mask{mbits, m_vals, mkind, mmode};
+    unsigned long long deg = 0;
     // every lane runs the same number of iterations, so append_slot sees whole warps
     for (idx_t base = gbk::global_id() - gbk::lane(); base < nz; base += gbk::grid_size()) {
         idx_t t = base + gbk::lane();
@@ -138,8 +140,10 @@ __global__ void gbk_filter_list(idx_t nz, const unsigned long long* nz_ptr, cons
         if (keep) {
             out_idx[slot] = i;
             out_vals[slot] = z_vals[t];
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
         }
     }
+    gbk::add_counts(counters, 0, deg);
 }
 
 // C<mask, replace> = Z with C a bitmap and Z dense (zbits null: full), over all n positions:
@@ -195,16 +199,17 @@ __global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* av
 
 // ewise_mult of a list and a dense vector: op at the list's entries where the dense vector
 // has one, as a new (unsorted) list, touching only the list.  LIST_A: the list is the left
-// operand.  counters[0] must be zero.
+// operand.  counters[0] must be zero; with dptr, counters[1] gets the kept entries' degree sum.
 template <class Zip, class A, class B, bool LIST_A>
 __global__ void gbk_ewise_list_dense(idx_t nl, const unsigned long long* nl_ptr,
                                      const idx_t* l_idx, const void* l_vals,
                                      const unsigned char* dbits, const void* d_vals,
                                      typename Zip::param_t p, typename Zip::param2_t p2,
-                                     idx_t* out_idx, typename Zip::z_t* out_vals,
-                                     unsigned long long* counters) {
+                                     const idx_t* dptr, idx_t* out_idx,
+                                     typename Zip::z_t* out_vals, unsigned long long* counters) {
     Zip f(p, p2);
     if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg = 0;
     for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
         idx_t t = base + gbk::lane();
         idx_t i = t < nl ? l_idx[t] : 0;
@@ -216,8 +221,10 @@ __global__ void gbk_ewise_list_dense(idx_t nl, const unsigned long long* nl_ptr,
                 out_vals[slot] = f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0);
             else
                 out_vals[slot] = f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
         }
     }
+    gbk::add_counts(counters, 0, deg);
 }
 
 // apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.
@@ -245,13 +252,15 @@ __global__ void gbk_select_dense(idx_t n, const unsigned char* bits, const A* a,
 }
 
 // select on a list: the entries whose predicate holds, as a new (unsorted) list, touching
-// only the list.  counters[0] must be zero.
+// only the list.  counters[0] must be zero; with dptr, counters[1] gets the kept entries'
+// degree sum.
 template <class Op, class A>
 __global__ void gbk_select_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* idx,
-                                const A* a, typename Op::param_t p, idx_t* out_idx, A* out_vals,
-                                unsigned long long* counters) {
+                                const A* a, typename Op::param_t p, const idx_t* dptr,
+                                idx_t* out_idx, A* out_vals, unsigned long long* counters) {
     Op op(p);
     if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg = 0;
     for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
         idx_t t = base + gbk::lane();
         idx_t i = t < nl ? idx[t] : 0;
@@ -260,8 +269,10 @@ __global__ void gbk_select_list(idx_t nl, const unsigned long long* nl_ptr, cons
         if (keep) {
             out_idx[slot] = i;
             out_vals[slot] = a[t];
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
         }
     }
+    gbk::add_counts(counters, 0, deg);
 }
 
 // The degree sum, in dptr, of a list's entries (for a vector whose sum is not known yet).
