@@ -12,7 +12,11 @@ import numpy as np
 
 from .exceptions import OutOfMemory
 
-__all__ = ["available_bytes", "check_rows"]
+__all__ = ["available_bytes", "check_fits", "check_rows"]
+
+_GIB = 2**30
+#: Below this many bytes a check does not ask the system (the answer cannot matter).
+ASK_ABOVE = 1 << 26
 
 
 def _available_bytes():
@@ -44,10 +48,18 @@ def available_bytes(xp=None):
 def check_rows(nrows, where):
     """Raise OutOfMemory when the row pointers of an ``nrows``-row matrix cannot fit."""
     need = 8 * (int(nrows) + 1)
-    if need < 1 << 26:  # small enough not to ask the system
+    if need < ASK_ABOVE:
         return
     available = _available_bytes()
     if available is not None and need > available // 2:
         raise OutOfMemory(f"{where}: a matrix with {nrows} rows needs {need / 2**30:.1f} GiB "
                           f"for its row pointers alone, and only {available / 2**30:.1f} GiB "
                           "of memory is available")
+
+
+def check_fits(needed, available, where, what, advice):
+    """Raise OutOfMemory, before anything is allocated, when an estimated ``needed`` bytes
+    exceed the ``available`` bytes of ``where`` (None: unknown, nothing is refused)."""
+    if available is not None and needed > available:
+        raise OutOfMemory(f"{what} needs about {needed / _GIB:.1f} GiB but only "
+                          f"{available / _GIB:.1f} GiB of {where} is available; {advice}.")

@@ -13,7 +13,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from graphblast.exceptions import InvalidValue
+from graphblast.exceptions import InvalidValue, OutOfMemory
 from graphblast.generators import _device, _mt19937, kron, urand
 from graphblast.generators import gap as gap_mod
 from graphblast.generators._csr import build_csr
@@ -301,13 +301,13 @@ def test_bad_arguments(gen, kwargs, match):
 
 def test_too_large_is_refused_before_allocating():
     # Terabytes: refused by the estimate, not by an allocation failing.
-    with pytest.raises(InvalidValue, match=r"needs about .* GiB"):
+    with pytest.raises(OutOfMemory, match=r"needs about .* GiB"):
         kron(30, 1000, device="cpu")
-    with pytest.raises(ValueError, match="smaller"):
+    with pytest.raises(OutOfMemory, match="smaller"):
         urand(30, 1000, weighted=True, device="cpu")
 
 
 def test_memory_check_uses_available_memory(monkeypatch):
     monkeypatch.setattr(_device, "available_bytes", lambda xp: 1 << 20)
-    with pytest.raises(InvalidValue, match="only 0.0 GiB of host memory"):
+    with pytest.raises(OutOfMemory, match="only 0.0 GiB of host memory"):
         urand(16, device="cpu")

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from graphblast.exceptions import InvalidValue
+from graphblast.exceptions import InvalidValue, OutOfMemory
 from graphblast.generators import erdos_renyi, graph500, grid2d, rgg
 from graphblast.generators._counter_rng import CounterRNG
 from graphblast.generators.random import _endpoints
@@ -83,7 +83,7 @@ def test_graph500_bad_arguments(kwargs, match):
 
 
 def test_graph500_too_large():
-    with pytest.raises(InvalidValue, match=r"graph500\(scale=30, edge_factor=4096\) needs"):
+    with pytest.raises(OutOfMemory, match=r"graph500\(scale=30, edge_factor=4096\) needs"):
         graph500(30, 4096, device="cpu")
 
 
@@ -139,7 +139,7 @@ def test_rgg_bad_arguments(args, match):
 
 
 def test_rgg_too_large():
-    with pytest.raises(InvalidValue, match="needs about"):
+    with pytest.raises(OutOfMemory, match="needs about"):
         rgg(2**31 - 1, 0.5, device="cpu")
 
 
@@ -279,7 +279,7 @@ def test_er_bad_arguments(args, kwargs, match):
 
 
 def test_er_too_large():
-    with pytest.raises(InvalidValue, match="needs about"):
+    with pytest.raises(OutOfMemory, match="needs about"):
         erdos_renyi(2**31 - 1, 0.5, device="cpu")
 
 

@@ -574,3 +574,23 @@ def test_many_small_chunks_give_the_same_result(data_dir, monkeypatch, chunk):
     short = text.replace("300 300 199", "300 300 250")
     with pytest.raises(InvalidValue, match="ends after 199 entries"):
         gb.io.mmread(io.StringIO(short))
+
+
+def test_a_file_that_cannot_fit_is_refused_before_its_body_is_read(monkeypatch):
+    """The header's entry count gives the estimate; the body is not parsed."""
+    from graphblast import _memory
+    from graphblast.io import _mmio
+
+    text = ("%%MatrixMarket matrix coordinate real symmetric\n1000 1000 3\n"
+            "1 1 1.5\n2 1 2.5\n3 2 -1\n")
+    monkeypatch.setattr(_memory, "ASK_ABOVE", 0)
+    monkeypatch.setattr(_memory, "available_bytes", lambda xp=None: 1000)
+    parsed = []
+    real = _mmio._read_coordinate
+    monkeypatch.setattr(_mmio, "_read_coordinate", lambda *a: parsed.append(1) or real(*a))
+    with pytest.raises(OutOfMemory, match=r"1,000 x 1,000 Matrix of 6 entries needs about "
+                                          r"0\.0 GiB but only 0\.0 GiB of host memory"):
+        gb.io.mmread(io.StringIO(text))
+    assert not parsed
+    monkeypatch.setattr(_memory, "available_bytes", lambda xp=None: 1 << 40)
+    assert gb.io.mmread(io.StringIO(text)).nvals == 5

@@ -54,7 +54,8 @@ def available_bytes(xp):
 
 
 def check_memory(xp, needed, what):
-    """Refuse, before allocating, a graph whose estimated footprint exceeds free memory.
+    """Refuse, before allocating, a graph whose estimated footprint exceeds free memory:
+    OutOfMemory with the estimate (see ``_memory.check_fits``).
 
     Parameters
     ----------
@@ -65,12 +66,9 @@ def check_memory(xp, needed, what):
     what : str
         The call, for the message (for example ``"kron(scale=30)"``).
     """
-    have = available_bytes(xp)
-    if needed > have:
-        where = "host memory" if xp is np else "GPU memory"
-        raise InvalidValue(f"{what} needs about {needed / _GIB:.1f} GiB but only "
-                           f"{have / _GIB:.1f} GiB of {where} is available; ask for a smaller "
-                           "graph (or free memory / use a device with more).")
+    _memory.check_fits(needed, available_bytes(xp), "host memory" if xp is np else
+                       "GPU memory", what, "ask for a smaller graph (or free memory, or use a "
+                       "device with more)")
 
 
 def to_host(xp, a):

@@ -302,6 +302,7 @@ def _read_entries(buf, name, dtype, fast=True):
     free of duplicates: the Matrix is built without a sort), else None.
     """
     header = parse_header(buf, name, dtype)
+    check_entries(header, name, len(buf) - header.body_start)
     if fast and _mmfast is not None:
         try:
             body = _fast_body(buf, header)
@@ -326,6 +327,27 @@ def _read_entries(buf, name, dtype, fast=True):
         values, lines = _read_values(buf, start, first_line, header, name, per_line=1)
         rows, cols, values, lines = _array_positions(values, lines, header, name)
     return rows, cols, values, header, lines, None
+
+
+def check_entries(header, name, body_bytes):
+    """Refuse, before reading the body, a file whose Matrix cannot fit in host memory: the
+    parsed rows, columns and values (both triangles of a symmetric file), then the CSR built
+    from them, with the row pointers.  A body too short for the entries it declares (at
+    least 4 bytes an entry, "1 1\n", or 2 a value of an array file, "1\n") is left to the
+    parser, which names the truncation."""
+    from .. import _memory
+    from .._memory import check_fits
+
+    check_rows(header.nrows, name)
+    if (4 if header.format == "coordinate" else 2) * header.nvals > body_bytes:
+        return
+    stored = header.nvals * (1 if header.symmetry == "general" else 2)
+    per_entry = 16 + header.dtype.np_type.itemsize
+    needed = 2 * per_entry * stored + 8 * (header.nrows + 1)
+    if needed >= _memory.ASK_ABOVE:
+        check_fits(needed, _memory.available_bytes(), "host memory",
+                   f"{name}: a {header.nrows:,} x {header.ncols:,} Matrix of {stored:,} entries",
+                   "read it on a machine with more memory, or split the file")
 
 
 class _NeedsLines(Exception):
@@ -640,7 +662,6 @@ def mmread(source, engine="auto", *, dup_op=None, dtype=None, name=None, device=
     _check_engine(engine, kwargs)
     with mapped_bytes(source) as (buf, src_name):
         rows, cols, values, header, lines, order = _read_entries(buf, src_name, dtype)
-        check_rows(header.nrows, src_name)
         if order is not None:
             A = _matrix_in_order(rows, cols, values, header, order, name, device)
         else:
