@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
-#   bash benchmarks/h200/run.sh STAGE...     stages: tests, gen, mm, bench
+#   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, gen, mm, algos-a,
+#                                            algos-b, prims, kron27
 # Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
 # Needs .whl/ (the peer wheels) carried along; the real graphs are the repository's tests/data.
 set -uo pipefail
@@ -76,6 +77,23 @@ for stage in "$@"; do
     done > "$OUT/retest.txt"
     tar czf "$OUT/retest-logs.tar.gz" -C /tmp logs
     ;;
+  profile)
+    # Where the time goes (development instruments, not the record): the host cost of a
+    # launch, of one small call, and each backend primitive of CC and SSSP on the
+    # long-diameter graphs (SSSP by both methods).
+    mkdir -p "$OUT/profile"
+    timeout 60 python3 benchmarks/h200/launch_overhead.py --out "$OUT/profile" \
+      > "$OUT/profile/launch_overhead.log" 2>&1
+    timeout 60 python3 benchmarks/h200/percall.py --out "$OUT/profile" \
+      > "$OUT/profile/percall.log" 2>&1
+    for method in bellman-ford delta; do
+      timeout 150 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+        --graphs grid-2048,rgg-22 --algos sssp --sssp-method $method \
+        >> "$OUT/profile/algos.log" 2>&1
+    done
+    timeout 120 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+      --graphs grid-2048,rgg-22,g500-21 --algos cc,tc >> "$OUT/profile/algos.log" 2>&1
+    ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
   mm)
@@ -113,7 +131,7 @@ for stage in "$@"; do
     echo "$stage: exit status $?" >> "$OUT/$stage.log"
     ;;
   *)
-    echo "unknown stage $stage (tests, retest, gen, mm, algos-a, algos-b, prims, kron27)" >&2
+    echo "unknown stage $stage (tests, retest, profile, gen, mm, algos-a, algos-b, prims, kron27)" >&2
     exit 2 ;;
   esac
 done
