@@ -297,3 +297,20 @@ def test_bellman_ford_round_synchronizes_once(monkeypatch):
     assert rounds[0] > 50
     # one read a round, plus a few for the whole call (the weights' check, the first frontier)
     assert reads <= rounds[0] + 4, (reads, rounds[0])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_value_range_reads_once(rng, fmt):
+    """A Vector index is checked by its smallest and largest value, read together."""
+    from graphblast.backends.cuda import blocks
+
+    _, dA = _graph(rng)
+    u, du = _in_format(rng, fmt, dA)
+    du.nvals  # the count known, as in a traversal loop
+    r0 = blocks.host_reads()
+    got = du._backend.value_range(du._data)
+    assert blocks.host_reads() - r0 == 1
+    vals = u.to_coo()[1]
+    assert (int(got[0]), int(got[1])) == (vals.min(), vals.max())
+    empty = Vector(INT64, N, device="cuda")
+    assert empty._backend.value_range(empty._data) is None

@@ -341,6 +341,15 @@ class Backend:
         """A NumPy scalar, or None when A has no entries."""
         raise NotImplementedError
 
+    def value_range(self, v):
+        """(smallest, largest) value of ``v`` as NumPy scalars, or None when it has no
+        entries (a Vector used as an index is checked with it).  A backend may read both at
+        once; this default makes two reductions."""
+        from ..ops import monoid
+
+        lo = self.reduce_scalar(v, monoid.min[v.dtype])
+        return None if lo is None else (lo, self.reduce_scalar(v, monoid.max[v.dtype]))
+
     def extract_matrix(self, A: CSR, rows: IndexArg, cols: IndexArg) -> CSR:
         raise NotImplementedError
 

@@ -29,7 +29,8 @@ class VectorIndex:
     Entry ``i`` of ``I`` pairs position ``i`` of the index space (``I.size`` positions) with
     position ``I[i]`` of the indexed Vector (``size`` positions): ``u[I][i] = u[I[i]]`` and
     ``w[I] << u`` writes ``u[i]`` to ``w[I[i]]``.  The values must be integers in
-    ``[0, size)``; that is checked here, before anything runs (two reductions of ``I``).
+    ``[0, size)``; that is checked here, before anything runs (the smallest and largest
+    value of ``I``, read together).
     """
 
     kind = "vector"
@@ -39,11 +40,9 @@ class VectorIndex:
         if vector.dtype.np_type.kind not in "iu" or vector.dtype.name == "BOOL":
             raise TypeError(f"A Vector used as an index must hold integers, got {vector.dtype}; "
                             "cast it with I.apply(unary.identity[INT64])")
-        if vector.nvals:
-            from ..ops import monoid
-
-            lo = vector.reduce(monoid.min).new().value
-            hi = vector.reduce(monoid.max).new().value
+        extent = vector._backend.value_range(vector._data)  # one device read on a GPU
+        if extent is not None:
+            lo, hi = (int(x) for x in extent)
             if lo < 0 or hi >= size:
                 bad = lo if lo < 0 else hi
                 raise IndexOutOfBound(f"Index {bad} (a value of the index Vector "

@@ -89,18 +89,33 @@ def reduce_values(values, a_type, present, monoid):
     """The monoid over ``values`` (only where ``present``, when given) as a NumPy scalar, or
     None when nothing is present: two passes of gbk_reduce_all, and one transfer (the value
     and whether there is one, read together)."""
-    t = monoid.return_type
+    return reduce_values_many(values, a_type, present, [monoid])[0]
+
+
+def reduce_values_many(values, a_type, present, monoids):
+    """:func:`reduce_values` for several monoids over the same values, read in one transfer
+    (a Vector index's smallest and largest position)."""
     n = values.shape[0]
     nblocks = jit.grid_for(n)
-    part = cp.empty(nblocks, dtype=t.np_type)
-    part_have = cp.empty(nblocks, dtype=cp.uint8)
-    (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
-    fn((nblocks,), (jit.BLOCK,), (i64(n), values, present, part, part_have))
-    size = t.np_type.itemsize
-    result = cp.empty(size + 1, dtype=cp.uint8)  # the value's bytes, then "have"
-    (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
-    fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have, result[:size].view(t.np_type),
-                             result[size:]))
+    sizes = [m.return_type.np_type.itemsize for m in monoids]
+    result = cp.empty(sum(sizes) + len(monoids), dtype=cp.uint8)  # values' bytes, then "have"
+    at = 0
+    for k, (monoid, size) in enumerate(zip(monoids, sizes)):
+        t = monoid.return_type
+        part = cp.empty(nblocks, dtype=t.np_type)
+        part_have = cp.empty(nblocks, dtype=cp.uint8)
+        (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
+        fn((nblocks,), (jit.BLOCK,), (i64(n), values, present, part, part_have))
+        (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
+        have = sum(sizes) + k
+        fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have,
+                                 result[at:at + size].view(t.np_type), result[have:have + 1]))
+        at += size
     host = result.get()
     count_host_read()
-    return host[:size].view(t.np_type)[0] if host[size] else None
+    out, at = [], 0
+    for k, (monoid, size) in enumerate(zip(monoids, sizes)):
+        value = host[at:at + size].view(monoid.return_type.np_type)[0]
+        out.append(value if host[sum(sizes) + k] else None)
+        at += size
+    return out

@@ -60,6 +60,7 @@ _PRIMITIVES = {
     "select": _dense_first(_dense.select, _apply.select),
     "reduce_rowwise": _apply.reduce_rowwise,
     "reduce_scalar": _dense_first(_dense.reduce_scalar, _apply.reduce_scalar),
+    "value_range": _dense.value_range,
     "extract_matrix": _extract.extract_matrix,
     "extract_vector": _extract.extract_vector,
     "assign_region": _extract.assign_region,

@@ -17,7 +17,7 @@ import numpy as np
 from ... import plan
 from ..base import SparseVector
 from . import blocks, jit, programs
-from .apply import reduce_values
+from .apply import reduce_values, reduce_values_many
 from .blocks import i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast, dense_of,
@@ -292,6 +292,24 @@ def cast_vector(v, dtype):
     if not isinstance(v, DeviceVector) or v.dtype is dtype:
         return NotImplemented
     return cast(v, dtype)
+
+
+def value_range(v):
+    """(smallest, largest) value of a vector, or None when it has none: two reductions over
+    its values (a dense vector's in place, else the sorted list's), read in one transfer."""
+    from ...ops import monoid
+
+    if is_dense(v):
+        bits, vals = v.dense()
+    elif isinstance(v, ListVector) and v.known_nvals() is not None:
+        bits, vals = None, v.vals[:v.known_nvals()]  # no sort: order does not matter here
+    else:
+        bits, vals = None, v.values
+    if vals.shape[0] == 0 or v.size == 0:
+        return None
+    lo, hi = reduce_values_many(vals, v.dtype, bits,
+                                [monoid.min[v.dtype], monoid.max[v.dtype]])
+    return None if lo is None else (lo, hi)
 
 
 def reduce_scalar(A, monoid):
