@@ -93,6 +93,8 @@ for stage in "$@"; do
     done
     timeout 120 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
       --graphs grid-2048,rgg-22,g500-21 --algos cc,tc >> "$OUT/profile/algos.log" 2>&1
+    timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+      --graphs kron-22 --algos bfs,pagerank >> "$OUT/profile/algos.log" 2>&1
     ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
