@@ -87,7 +87,7 @@ for stage in "$@"; do
     timeout 60 python3 benchmarks/h200/percall.py --out "$OUT/profile" \
       > "$OUT/profile/percall.log" 2>&1
     for method in bellman-ford delta; do
-      timeout 150 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+      timeout 120 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
         --graphs grid-2048,rgg-22 --algos sssp --sssp-method $method \
         >> "$OUT/profile/algos.log" 2>&1
     done
