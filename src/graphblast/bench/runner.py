@@ -633,14 +633,15 @@ class Suite:
         entries = record["participants"]
         if reference is not None:
             verdicts = {}
+            agreed = ", ".join(reference["agreed"])
             for name, answer in answers.items():
                 ok, how = check.matches_fingerprint(algorithm, reference["answer"], answer)
-                agreed = ", ".join(reference["agreed"])
-                verdicts[name] = check.Verdict(
-                    "ok" if ok else "mismatch",
-                    f"agrees with the reference answer of {agreed} ({reference['recorded']})"
-                    + (f": {how}" if ok and how else "") if ok else
-                    f"differs from the reference answer of {agreed}: {how}")
+                if ok:
+                    detail = (f"agrees with the reference answer of {agreed} "
+                              f"({reference['recorded']})" + (f": {how}" if how else ""))
+                else:
+                    detail = f"differs from the reference answer of {agreed}: {how}"
+                verdicts[name] = check.Verdict("ok" if ok else "mismatch", detail)
             record["reference"] = reference
         else:
             verdicts = check.judge(algorithm, answers)
