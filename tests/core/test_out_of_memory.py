@@ -1,6 +1,7 @@
-"""Out of host memory is graphblast's OutOfMemory, from the CPU backend's own guard
-(backends/cpu/memory.py): it names the operation, the bytes asked for and the bytes
-available; the objects involved are unchanged and the next call works.  (The GPU's sources,
+"""Out of host memory is graphblast's OutOfMemory, from the host's guard (_memory.host_guarded,
+around every CPU primitive and the methods that copy an object to the host): it names the
+operation, the bytes asked for and the bytes available; the objects involved are unchanged
+and the next call works.  (The GPU's sources,
 CuPy's pool, CUB/Thrust and cuSPARSE, are tested in tests/cuda/test_cuda_backend.py.)"""
 
 import subprocess
@@ -37,6 +38,7 @@ _CHILD = textwrap.dedent("""
         "vector_full": lambda: gb.Vector.from_scalar(1.0, big, gb.dtypes.FP64, device="cpu"),
         "matrix_full": lambda: gb.Matrix.from_scalar(1, 1 << 16, 1 << 16, gb.dtypes.INT64,
                                                      device="cpu"),
+        "to_dense": lambda: gb.Vector(gb.dtypes.FP64, big, device="cpu").to_dense(0.0),
     }
     for name, call in cases.items():
         try:
@@ -56,7 +58,7 @@ def test_out_of_host_memory_is_out_of_memory():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     lines = {line.split()[0]: line for line in out.stdout.splitlines()}
-    for name in ("vector_full", "matrix_full"):
+    for name in ("vector_full", "matrix_full", "to_dense"):
         line = lines[name]
         assert "OutOfMemory True" in line, line
         assert f"in {name} on cpu" in line and "requested" in line and "available" in line
@@ -68,6 +70,7 @@ def test_out_of_host_memory_is_out_of_memory():
 def test_a_memory_error_inside_a_primitive_is_translated(monkeypatch):
     """Whatever library inside a primitive runs out (SciPy raises a bare MemoryError), the
     caller gets OutOfMemory, and the operands are unchanged."""
+    from graphblast._memory import host_guarded
     from graphblast.backends import cpu
 
     u = gb.Vector.from_coo([0, 4], [1, 2], size=5, device="cpu")
@@ -76,7 +79,7 @@ def test_a_memory_error_inside_a_primitive_is_translated(monkeypatch):
     def fail(*args, **kwargs):
         raise MemoryError()
     monkeypatch.setattr(cpu.CPUBackend, "ewise_add",
-                        staticmethod(cpu.memory.guarded(fail, "ewise_add")))
+                        staticmethod(host_guarded(fail, "ewise_add")))
     with pytest.raises(OutOfMemory, match="ewise_add on cpu: requested an allocation"):
         u.ewise_add(u, gb.binary.plus).new()
     assert u.isequal(before)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._memory import host_guarded
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
@@ -78,6 +79,7 @@ class _MatrixMethods:
         b = self._backend
         return b.to_host(rows), b.to_host(cols), b.to_host(vals)
 
+    @host_guarded
     def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
         """(rows, columns, values) NumPy arrays in row-major order (indices as uint64, as in
         python-graphblas)."""
@@ -90,6 +92,7 @@ class _MatrixMethods:
                 c.astype(_INDEX_OUT) if columns else None,
                 v.copy() if values else None)
 
+    @host_guarded
     def to_csr(self, dtype=None, *, sort=True):
         """(indptr, col_indices, values) NumPy arrays."""
         d = self._csr()
@@ -114,11 +117,13 @@ class _MatrixMethods:
         return (b.to_host(T.indptr).astype(_INDEX_OUT), b.to_host(T.indices).astype(_INDEX_OUT),
                 v.copy())
 
+    @host_guarded
     def to_edgelist(self, dtype=None, *, values=True, sort=True):
         """(edges, values): an nvals x 2 array of (row, col) and the values."""
         r, c, v = self.to_coo(dtype)
         return np.column_stack([r, c]), (v if values else None)
 
+    @host_guarded
     def to_dense(self, fill_value=None, dtype=None):
         """A 2-D NumPy array; missing entries take ``fill_value`` (required unless full)."""
         r, c, v = self._coo_host()
@@ -131,6 +136,7 @@ class _MatrixMethods:
         out[r, c] = cast(v, dt)
         return out
 
+    @host_guarded
     def to_dicts(self, order="rowwise"):
         """``{row: {col: value}}`` (``order="columnwise"`` gives ``{col: {row: value}}``)."""
         r, c, v = self._coo_host()
@@ -143,6 +149,7 @@ class _MatrixMethods:
             out.setdefault(i, {})[j] = x
         return out
 
+    @host_guarded
     def to_dcsr(self, dtype=None, *, sort=True):
         """(compressed_rows, indptr, col_indices, values): CSR of the non-empty rows only."""
         indptr, cols, vals = self.to_csr(dtype)

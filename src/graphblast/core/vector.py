@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._memory import host_guarded
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
@@ -101,6 +102,7 @@ class Vector(Collection):
         vals = np.array(list(d.values())) if d else np.zeros(0)
         return cls.from_coo(idx, vals, dtype, size=size, name=name, device=device)
 
+    @host_guarded
     def to_dict(self):
         """``{index: value}``."""
         idx, vals = self._coo_host()
@@ -133,6 +135,7 @@ class Vector(Collection):
         b = self._backend
         return b.to_host(self._data.indices), b.to_host(self._data.values)
 
+    @host_guarded
     def to_coo(self, dtype=None, *, indices=True, values=True, sort=True):
         """(indices, values) NumPy arrays, indices ascending (uint64 as in python-graphblas)."""
         idx, vals = self._coo_host()
@@ -142,6 +145,7 @@ class Vector(Collection):
             vals = cast(vals, lookup_dtype(dtype))
         return (idx.astype(_INDEX_OUT) if indices else None, vals.copy() if values else None)
 
+    @host_guarded
     def to_dense(self, fill_value=None, dtype=None):
         """A 1-D NumPy array; missing entries take ``fill_value`` (required unless full)."""
         idx, vals = self._coo_host()

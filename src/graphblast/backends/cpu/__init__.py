@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..._memory import host_guarded
 from ...config import config
 from ..base import Backend
 from . import apply as _apply
@@ -9,7 +10,6 @@ from . import ewise as _ewise
 from . import extract as _extract
 from . import mxm as _mxm
 from . import storage as _storage
-from .memory import guarded
 
 
 class CPUBackend(Backend):
@@ -67,7 +67,7 @@ class CPUBackend(Backend):
         pass
 
 
-# Every primitive raises a failed allocation as OutOfMemory (memory.py).
+# Every primitive raises a failed allocation as OutOfMemory (_memory.host_guarded).
 for _name in ("matrix_empty", "vector_empty", "matrix_from_coo", "matrix_from_csr",
               "vector_from_coo", "matrix_to_coo", "cast_matrix", "cast_vector", "vector_as_row",
               "vector_as_column", "matrix_row_as_vector", "matrix_column_as_vector",
@@ -75,7 +75,7 @@ for _name in ("matrix_empty", "vector_empty", "matrix_from_coo", "matrix_from_cs
               "kronecker", "ewise_add", "ewise_mult", "ewise_union", "mask_write", "apply",
               "select", "reduce_rowwise", "reduce_scalar", "extract_matrix", "extract_vector",
               "assign_region", "gather_vector", "scatter_vector", "transpose"):
-    setattr(CPUBackend, _name, staticmethod(guarded(getattr(CPUBackend, _name), _name)))
+    setattr(CPUBackend, _name, staticmethod(host_guarded(getattr(CPUBackend, _name), _name)))
 del _name
 
 backend = CPUBackend()
