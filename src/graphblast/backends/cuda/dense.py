@@ -7,8 +7,9 @@ the list-based primitive (which reads any format through its sorted lists).
 
 Work: a write-back or assign under a list mask, of a list into a bitmap, of a list into an
 empty output or with replace, ewise_mult of a list with a dense vector and select on a list
-touch only the list's entries (and clear an n-byte mask bitmap where the mask is a list).  Everything else here is one pass over the n positions, taken only where an
-operand is a dense vector already (O(n) data).
+touch only the list's entries (and clear an n-byte mask bitmap where the mask is a list).
+Everything else here is one pass over the n positions, taken only where an operand is a
+dense vector already (O(n) data).
 """
 
 import cupy as cp
@@ -128,17 +129,26 @@ def mask_write_into(owner, C, Z, mask, replace):
 
 def _filter_list(Z, mask):
     """The entries of the list Z that ``mask`` allows, as a new list (no host read)."""
-    idx, vals, nz_ptr, cap = _list_parts(Z)
-    dptr = _deg_of(Z)
+    return _list_kernel(Z, Z.dtype, programs.vector_kernel("filter_list", Z.dtype),
+                        mask_view(mask))
+
+
+def _list_kernel(L, dtype, program, args):
+    """A new list of ``dtype`` from one of vector.cuh's list kernels over the entries of the
+    list L, called as fn(capacity, count pointer, indices, values, *args, row pointers of
+    the degrees, out_idx, out_vals, counters): no host read; the result carries L's degree
+    sum."""
+    idx, vals, count_ptr, cap = _list_parts(L)
+    dptr = _deg_of(L)
     counters = Counters()
     out_idx = cp.empty(cap, dtype=idx.dtype)
-    out_vals = cp.empty(cap, dtype=Z.dtype.np_type)
+    out_vals = cp.empty(cap, dtype=dtype.np_type)
     if cap:
-        (fn,) = jit.kernels(*programs.vector_kernel("filter_list", Z.dtype)).fns
-        jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, *mask_view(mask), dptr, out_idx,
-                             out_vals, counters.array))
+        (fn,) = jit.kernels(*program).fns
+        jit.launch(fn, cap, (i64(cap), count_ptr, idx, vals, *args, dptr, out_idx, out_vals,
+                             counters.array))
     counters.touch()
-    return ListVector(Z.size, Z.dtype, out_idx, out_vals, counters, False, dptr)
+    return ListVector(L.size, dtype, out_idx, out_vals, counters, False, dptr)
 
 
 def _deg_of(v):
@@ -195,20 +205,8 @@ def _ewise_list_dense(A, B, op):
     """The intersection of a list with a dense vector, touching only the list's entries."""
     list_a = _is_list(A)
     L, D = (A, B) if list_a else (B, A)
-    idx, vals, nl_ptr, cap = _list_parts(L)
-    dbits, dvals = D.dense()
-    dtype = op.return_type
-    dptr = _deg_of(L)
-    counters = Counters()
-    out_idx = cp.empty(cap, dtype=idx.dtype)
-    out_vals = cp.empty(cap, dtype=dtype.np_type)
-    if cap:
-        (fn,) = jit.kernels(*programs.ewise_list_dense(op, A.dtype, B.dtype, dtype,
-                                                       list_a)).fns
-        jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, dbits, dvals, np.int8(0), np.int8(0),
-                             dptr, out_idx, out_vals, counters.array))
-    counters.touch()
-    return ListVector(A.size, dtype, out_idx, out_vals, counters, False, dptr)
+    program = programs.ewise_list_dense(op, A.dtype, B.dtype, op.return_type, list_a)
+    return _list_kernel(L, op.return_type, program, (*D.dense(), np.int8(0), np.int8(0)))
 
 
 def ewise_add(A, B, op, out_dtype=None):
@@ -275,23 +273,7 @@ def select(A, op, thunk):
 def _select_list(A, op, thunk):
     """select on a list, touching only its entries (no sort, no host read)."""
     _, param = _map_param(op, None, None, thunk)
-    idx, vals, nl_ptr, cap = _list_parts(A)
-    dptr = _deg_of(A)
-    counters = Counters()
-    out_idx = cp.empty(cap, dtype=idx.dtype)
-    out_vals = cp.empty(cap, dtype=A.dtype.np_type)
-    if cap:
-        (fn,) = jit.kernels(*programs.select_list(op, A.dtype)).fns
-        jit.launch(fn, cap, (i64(cap), nl_ptr, idx, vals, param, dptr, out_idx, out_vals,
-                             counters.array))
-    counters.touch()
-    return ListVector(A.size, A.dtype, out_idx, out_vals, counters, False, dptr)
-
-
-def cast_vector(v, dtype):
-    if not isinstance(v, DeviceVector) or v.dtype is dtype:
-        return NotImplemented
-    return cast(v, dtype)
+    return _list_kernel(A, A.dtype, programs.select_list(op, A.dtype), (param,))
 
 
 def value_range(v):
