@@ -93,10 +93,11 @@ def connected_components(A):
     Notes
     -----
     Cost: ``A + A'`` once (``O(m)``; none for a matrix known to be symmetric), then per
-    round a product over the edges in play plus ``O(n)`` for a gather, a scatter, element-wise
-    minima and the convergence test (on the GPU, one synchronization per round).  FastSV needs few rounds,
-    about the logarithm of the diameter; after sampling the rounds read only the edges of
-    the vertices outside the largest component, which on scale-free graphs are few.
+    round a product over the edges in play plus ``O(n)`` for a gather, a scatter,
+    element-wise minima and the convergence test (on the GPU, one synchronization per round).
+    FastSV needs few rounds, about the logarithm of the diameter; after sampling the rounds
+    read only the edges of the vertices outside the largest component, which on scale-free
+    graphs are few.
 
     Examples
     --------
