@@ -1,7 +1,8 @@
 """What one kernel launch costs the host, by the ways a Python GPU engine can launch: CuPy's
 RawKernel call with 1, 8 and 20 arguments (what the engine does now), the driver's
 cuLaunchKernel through CuPy's binding with the argument block packed once and reused, a CUDA
-graph of four launches replayed, and the allocations around a launch (cp.empty, a counter).
+graph of four launches replayed, the allocations and reads around a launch, and CuPy's scan
+and sum with its own kernels and with CUB.
 The floor that issue 14's per-call target (25 us for a whole masked vxm) has to fit in.
 
     python3 benchmarks/h200/launch_overhead.py --out $OUT
@@ -115,6 +116,17 @@ def allocations(out, u64):
         lambda: cp.cuda.get_current_stream().synchronize())
     host = np.zeros(4, dtype=np.uint64)
     out["read_4_words_us"] = per_call_us(lambda: u64.get(out=host), reps=5000)
+    # CuPy's scan (blocks.exclusive_scan uses cumsum) with its own kernels and with CUB
+    from cupy._core import _accelerator
+
+    x = cp.ones(1000, dtype=cp.int64)
+    saved = _accelerator.get_routine_accelerators()
+    for name, accel in (("cupy", []), ("cub", ["cub"])):
+        _accelerator.set_routine_accelerators(accel)
+        out[f"cumsum_1000_{name}_us"] = per_call_us(lambda: cp.cumsum(x), reps=5000)
+        out[f"sum_1000_{name}_us"] = per_call_us(lambda: x.sum(), reps=5000)
+    _accelerator.set_routine_accelerators(saved)
+    out["accelerators_default"] = ",".join(saved) or "none"
 
 
 if __name__ == "__main__":
