@@ -72,7 +72,10 @@ def main():
         replayed(out, k20, args20)
     except Exception as e:  # noqa: BLE001
         out["cuda_graph_4_launches_replay_us"] = f"failed: {e!r}"
-    allocations(out, u64)
+    try:
+        allocations(out, u64)
+    except Exception as e:  # noqa: BLE001
+        out["allocations"] = f"failed: {e!r}"
     for k, v in out.items():
         print(f"{k:40s} {v:8.2f}" if isinstance(v, float) else f"{k:40s} {v}", flush=True)
     with open(os.path.join(args.out, "launch_overhead.json"), "w") as f:
