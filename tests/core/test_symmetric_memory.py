@@ -84,7 +84,12 @@ def test_compact_graphs_hold_32_bit_indices_and_no_pattern_values(device, weight
     assert A._data.has_values == weighted
     value_bytes = nvals * A.dtype.np_type.itemsize if weighted else 0
     assert A.memory_usage() == 8 * (n + 1) + 4 * nvals + value_bytes
+    r, c, _ = wide.to_coo()
+    for i, j in ((r[0], c[0]), (r[-1], c[-1]), (0, 0)):  # elements read without widening
+        assert A.get(int(i), int(j)) == wide.get(int(i), int(j))
+    assert A._data._wide is None and A._data.has_values == weighted
     assert A.is_symmetric and A.isequal(wide, check_dtype=True)
+    assert A._data._wide is None and A._data.has_values == weighted  # compared as stored
     if not weighted:
         levels = algorithms.bfs(A, 0)
         ranks = algorithms.pagerank(A, tol=None, max_iter=5)

@@ -72,7 +72,7 @@ class _MatrixMethods:
     def _entries(self):
         csr = self._csr()
         # the indices as stored: comparing a compact matrix does not widen them
-        return csr.indptr, getattr(csr, "stored_indices", csr.indices), csr.values
+        return csr.indptr, _stored_indices(csr), _values_view(csr, self._backend.xp)
 
     def _coo_host(self):
         rows, cols, vals = self._backend.matrix_to_coo(self._csr())
@@ -449,9 +449,14 @@ class Matrix(_MatrixMethods, Collection):
         d = self._data
         b = self._backend
         lo, hi = (int(x) for x in b.to_host(d.indptr[i:i + 2]))
-        cols = b.to_host(d.indices[lo:hi])
+        # the indices as stored and an iso matrix's one value: reading one element of a
+        # compact matrix makes none of its wide arrays
+        cols = b.to_host(_stored_indices(d)[lo:hi])
         pos = int(np.searchsorted(cols, j))
         if pos < cols.shape[0] and cols[pos] == j:
+            iso = getattr(d, "iso_value", None)
+            if iso is not None:
+                return np.asarray(iso, dtype=self.dtype.np_type)[()]
             return b.to_host(d.values[lo + pos:lo + pos + 1])[0]
         return None
 
@@ -624,6 +629,20 @@ class TransposedMatrix(_MatrixMethods):
 
 
 install_infix(TransposedMatrix)
+
+
+def _stored_indices(data):
+    """The column indices as the storage holds them (32-bit in a compact matrix), without
+    making the wide ones; a storage without the distinction gives its indices."""
+    stored = getattr(data, "stored_indices", None)
+    return data.indices if stored is None else stored
+
+
+def _values_view(data, xp):
+    """The values, where an iso matrix's are a broadcast of its one value (no array made)."""
+    if getattr(data, "iso_value", None) is None or getattr(data, "has_values", True):
+        return data.values
+    return xp.broadcast_to(xp.asarray(data.iso_value, dtype=data.dtype.np_type), (data.nvals,))
 
 
 def _index(x, name, device):
