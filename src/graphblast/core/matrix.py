@@ -102,8 +102,9 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
-        return (b.to_host(d.indptr).astype(_INDEX_OUT), b.to_host(d.indices).astype(_INDEX_OUT),
-                v.copy())
+        # a compact matrix's 32-bit indices are copied as they are and widened on the host
+        return (b.to_host(d.indptr).astype(_INDEX_OUT),
+                b.to_host(_stored_indices(d)).astype(_INDEX_OUT), v.copy())
 
     def to_csc(self, dtype=None, *, sort=True):
         """(indptr, row_indices, values) NumPy arrays of the compressed-column form."""
