@@ -1,6 +1,8 @@
 """Delayed expressions: ``A.mxm(B)``, ``v.vxm(A)``, ``A @ B``, ``A | B`` ... are built here and
 computed only when assigned (``C << expr``, ``C(mask) << expr``) or materialized (``.new()``)."""
 
+from ._types import types
+
 
 class Expression:
     """A delayed GraphBLAS operation.
@@ -74,13 +76,10 @@ class MatrixExpression(Expression):
 
     @property
     def output_type(self):
-        from .matrix import Matrix
-
-        return Matrix
+        return types()[0]
 
     def _empty_output(self, dtype, name):
-        from .matrix import Matrix
-
+        Matrix = types()[0]
         return Matrix(dtype or self.dtype, self.shape[0], self.shape[1], name=name,
                       device=self.device)
 
@@ -100,13 +99,10 @@ class VectorExpression(Expression):
 
     @property
     def output_type(self):
-        from .vector import Vector
-
-        return Vector
+        return types()[3]
 
     def _empty_output(self, dtype, name):
-        from .vector import Vector
-
+        Vector = types()[3]
         return Vector(dtype or self.dtype, self.shape[0], name=name, device=self.device)
 
     def __getattr__(self, item):
@@ -121,8 +117,7 @@ class ScalarExpression(Expression):
     __slots__ = ()
 
     def _empty_output(self, dtype, name):
-        from .scalar import Scalar
-
+        Scalar = types()[2]
         return Scalar(dtype or self.dtype, name=name)
 
     def new(self, dtype=None, *, name=None, is_cscalar=None, **opts):
@@ -132,9 +127,7 @@ class ScalarExpression(Expression):
 
     @property
     def output_type(self):
-        from .scalar import Scalar
-
-        return Scalar
+        return types()[2]
 
     @property
     def value(self):

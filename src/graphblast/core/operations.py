@@ -17,9 +17,23 @@ from ..ops.base import (
     TypedMonoid, TypedOpBase, TypedSemiring, TypedUnaryOp, UnaryOp, find_typed_op,
 )
 from ..ops.swapped import swap_semiring as _swap_semiring
+from ._types import types as _types
 from .expr import InfixExpr, MatrixExpression, ScalarExpression, VectorExpression
 from .index import as_list
 from .mask import Mask
+
+_REPLACE = None
+
+
+def _replace_singleton():
+    """``graphblast.replace``, looked up once (the package imports this module)."""
+    global _REPLACE
+    if _REPLACE is None:
+        from .. import replace
+
+        _REPLACE = replace
+    return _REPLACE
+
 
 # -- validation helpers ----------------------------------------------------------------------
 
@@ -96,9 +110,7 @@ def check_mask(mask, output):
     if mask is None:
         return None
     if not isinstance(mask, Mask):
-        from .matrix import Matrix
-        from .vector import Vector
-
+        Matrix, _, _, Vector = _types()
         if isinstance(mask, (Matrix, Vector)):
             if mask.dtype != BOOL:
                 raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
@@ -184,9 +196,7 @@ def typed_accum(accum, dtype):
 
 def update(target, value, mask=None, accum=None, replace=False):
     """``target(mask, accum, replace) << value`` for anything python-graphblas accepts."""
-    from .matrix import Matrix, TransposedMatrix
-    from .scalar import Scalar
-    from .vector import Vector
+    Matrix, TransposedMatrix, Scalar, Vector = _types()
 
     if target._is_scalar:
         return _update_scalar(target, value, accum)
@@ -313,7 +323,7 @@ def mxm(A, B, op=None):
 
 
 def _as_matrix_operand(x, method):
-    from .vector import Vector
+    Vector = _types()[3]
 
     if isinstance(x, MatrixExpression):
         return x.new()
@@ -323,7 +333,7 @@ def _as_matrix_operand(x, method):
 
 
 def _as_vector_operand(x, method):
-    from .vector import Vector
+    Vector = _types()[3]
 
     if isinstance(x, Vector):
         return x
@@ -333,7 +343,7 @@ def _as_vector_operand(x, method):
 
 
 def mxv(A, v, op=None):
-    from .matrix import TransposedMatrix
+    TransposedMatrix = _types()[1]
 
     v = _as_vector_operand(v, "mxv")
     device, backend = same_device(A, v)
@@ -355,7 +365,7 @@ def mxv(A, v, op=None):
 
 
 def vxm(v, A, op=None):
-    from .matrix import Matrix, TransposedMatrix
+    Matrix, TransposedMatrix, _, _ = _types()
 
     if not isinstance(A, (Matrix, TransposedMatrix)):
         A = _as_matrix_operand(A, "vxm")
@@ -1053,11 +1063,9 @@ def _region_data(backend, value, region_shape, res):
 
 def parse_output_args(target, args, mask, accum, replace):
     """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them."""
-    from .. import replace as replace_singleton
-
     mask_arg = accum_arg = None
     for arg in args:
-        if arg is replace_singleton:
+        if arg is _replace_singleton():
             replace = True
         elif isinstance(arg, Mask) or hasattr(arg, "_data") or hasattr(arg, "_matrix"):
             if target._is_scalar:

@@ -16,6 +16,7 @@ import cupy as cp
 import numpy as np
 
 from ... import plan
+from ...dtypes import INT64
 from ..base import SparseVector
 from . import blocks, jit, programs
 from .apply import reduce_values, reduce_values_many
@@ -222,8 +223,6 @@ def ewise_union(A, B, op, left_default, right_default):
 
 
 def _map_param(op, left, right, thunk):
-    from ...dtypes import INT64
-
     kind = op.opclass
     if kind == "UnaryOp":
         return None, np.int8(0)
