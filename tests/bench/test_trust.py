@@ -299,6 +299,28 @@ def test_refresh_measures_graphblast_again_and_keeps_the_peers(device, tmp_path,
     assert tc["status"] == "mismatch" and "reference" in tc["check"]["detail"]
 
 
+def test_refresh_without_a_reference_runs_a_peer_again_as_the_checker(device, tmp_path,
+                                                                       capfd):
+    args = ["--graphs", "grid-8", "--algorithms", "bfs,cc", "--device", device, "--repeat",
+            "1", "--first-call", "none", "--peers", "scipy", "--out", str(tmp_path)]
+    assert main(args) == 0
+    capfd.readouterr()
+    path = os.path.join(tmp_path, "results.json")
+    doc = _load(tmp_path)
+    for rec in doc["results"]:      # a record made before references existed
+        del rec["reference"]
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    before = {r["algorithm"]: r["participants"]["scipy"]["timing"] for r in doc["results"]}
+    assert main(args + ["--resume", "--refresh"]) == 0
+    capfd.readouterr()
+    for rec in _load(tmp_path)["results"]:
+        scipy, ours = rec["participants"]["scipy"], rec["participants"]["graphblast"]
+        assert "kept_from" not in scipy and scipy["timing"] != before[rec["algorithm"]]
+        assert ours["status"] == "ok" and "scipy" in ours["check"]["detail"]
+        assert rec["reference"]["agreed"]   # recorded again
+
+
 def test_fingerprints_agree_with_compare():
     rng = np.random.default_rng(5)
     ranks = rng.random(10_000)
