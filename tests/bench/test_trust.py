@@ -368,6 +368,15 @@ def test_merge_combines_stages(device, tmp_path, capfd):
     assert len(doc["results"]) == 4 and len(doc["parts"]) == 2
     assert list(doc["summary"]) == list(report.SUMMARY_KEYS)
     assert "Merged from these runs" in (tmp_path / "m" / "results.md").read_text()
+    # merged and written into a README in one call: the section shows the merged record
+    readme = tmp_path / "README.md"
+    readme.write_text(report.README_BEGIN + "\nold\n" + report.README_END + "\n")
+    status = main(["--out", str(tmp_path / "m2"), "--merge", str(tmp_path / "a"),
+                   str(tmp_path / "b"), "--report-readme", str(readme)])
+    capfd.readouterr()
+    assert status == 0
+    text = readme.read_text()
+    assert "old" not in text and "grid-8" in text and "kron-6" in text
 
 
 # Figures not measured are null, with a reason -------------------------------------------------

@@ -109,7 +109,8 @@ def _parser():
                         "and a primitives.json found beside any of them")
     p.add_argument("--report-readme", metavar="README",
                    help="measure nothing: write the performance section of README (between "
-                        "its bench markers) from DIR/results.json")
+                        "its bench markers) from DIR/results.json (after --merge when both "
+                        "are given)")
     p.add_argument("--data", metavar="DIR",
                    help="directory of the real graphs (the repository's tests/data); "
                         "default: $GRAPHBLAST_DATA, else the package's own data (karate)")
@@ -402,12 +403,7 @@ def main(argv=None):
     parser = _parser()
     args = parser.parse_args(argv)
     command = "python -m graphblast.bench " + shlex.join(argv)
-    if args.report_readme:
-        try:
-            report.write_readme_section(args.report_readme, args.out)
-        except (InvalidValue, OSError, ValueError) as e:
-            parser.error(str(e))
-        return 0
+    status = None
     if args.merge:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -417,7 +413,15 @@ def main(argv=None):
         doc = finish(doc, args.out, plots=not args.no_plots)
         sys.stdout.write(doc["markdown"])
         sys.stdout.flush()
-        return 1 if _failures(doc) else 0
+        status = 1 if _failures(doc) else 0
+    if args.report_readme:  # after a merge in the same call: from the merged record
+        try:
+            report.write_readme_section(args.report_readme, args.out)
+        except (InvalidValue, OSError, ValueError) as e:
+            parser.error(str(e))
+        return status or 0
+    if status is not None:
+        return status
     try:
         options = _options(args)
         os.makedirs(options["out"], exist_ok=True)
