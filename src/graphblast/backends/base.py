@@ -35,10 +35,10 @@ class CSR:
     """A sparse matrix in compressed sparse row form on one device.
 
     Every primitive reads ``indices`` (int64) and ``values`` (an array of ``dtype``).  A
-    compact matrix (:meth:`compact`: a graph at scale) stores less and makes those on first
-    use, once: its column indices as int32 where the columns fit (``stored_indices``), and,
-    when every entry has the same value (a pattern graph: ``iso_value``), no value array at
-    all.  Traversal kernels read the compact form directly, so a BFS, PageRank or connected
+    compact matrix (a graph at scale: the generators make one on a GPU) stores less and
+    makes those on first use, once: its column indices as int32 where the columns fit
+    (``stored_indices``), and, when every entry has the same value (a pattern graph:
+    ``iso_value``), no value array at all.  Traversal kernels read the compact form directly, so a BFS, PageRank or connected
     components on a compact graph never makes the wide arrays.
     """
 
@@ -97,20 +97,6 @@ class CSR:
     def has_values(self):
         """Whether a value array is stored (False for an iso matrix not yet widened)."""
         return self._values is not None
-
-    def compact(self, iso_value=None):
-        """This matrix with 32-bit column indices where the columns fit, and without its
-        value array when ``iso_value`` is given (the caller knows every entry has it).
-        The row pointers, the symmetry mark and (for a symmetric matrix) the transpose are
-        shared; the result is a new storage object."""
-        ix = self._indices
-        if self.ncols <= INT32_MAX and ix.dtype != np.int32:
-            ix = ix.astype(np.int32)
-        values = None if iso_value is not None else self._values
-        out = CSR(self.nrows, self.ncols, self.dtype, self.indptr, ix, values,
-                  iso_value=iso_value)
-        out.symmetric = self.symmetric
-        return out
 
     def arrays(self):
         """The arrays this storage holds (any may be None)."""
