@@ -232,15 +232,43 @@ class MatrixData:
     values: np.ndarray
 
     def build(self, lib):
-        return lib.Matrix.from_coo(self.rows.copy(), self.cols.copy(), self.values.copy(),
-                                   dtype=self.dtype, nrows=self.nrows, ncols=self.ncols)
+        M = lib.Matrix.from_coo(self.rows.copy(), self.cols.copy(), self.values.copy(),
+                                dtype=self.dtype, nrows=self.nrows, ncols=self.ncols)
+        if lib.__name__ == "graphblast" and self.compact:
+            _make_compact(M)
+        return M
+
+    @property
+    def compact(self):
+        """Half of graphblast's matrices, chosen by shape and count (so a seed reproduces
+        it), are stored compact: 32-bit column indices, and no value array when every value
+        is the same (the generators' form on GPUs, docs/design.md)."""
+        return (self.nrows * 31 + self.ncols * 17 + self.nvals) % 2 == 1
 
     @property
     def nvals(self):
         return len(self.values)
 
     def __repr__(self):
-        return f"MatrixData({self.dtype}, {self.nrows}x{self.ncols}, nvals={self.nvals})"
+        form = ", compact" if self.compact else ""
+        return f"MatrixData({self.dtype}, {self.nrows}x{self.ncols}, nvals={self.nvals}{form})"
+
+
+def _make_compact(M):
+    """Store graphblast's Matrix ``M`` compact, in place (its storage is replaced)."""
+    from graphblast.backends.base import CSR
+
+    d = M._data
+    if type(d) is not CSR:  # a device group's storage stays as it is
+        return
+    values = d.values
+    iso = None
+    if values.shape[0] and bool((values == values[:1]).all()):
+        iso = values[:1].tolist()[0]
+    compact = CSR(d.nrows, d.ncols, d.dtype, d.indptr, d.indices.astype(np.int32),
+                  None if iso is not None else values, iso_value=iso)
+    compact.symmetric = d.symmetric
+    M._set_data(compact)
 
 
 @dataclass
