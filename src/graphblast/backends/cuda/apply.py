@@ -97,7 +97,7 @@ def reduce_values_many(values, a_type, present, monoids):
     (a Vector index's smallest and largest position)."""
     n = values.shape[0]
     nblocks = jit.grid_for(n)
-    sizes = [m.return_type.np_type.itemsize for m in monoids]
+    sizes = [8] * len(monoids)  # an 8-byte slot each, so every value is aligned
     result = cp.empty(sum(sizes) + len(monoids), dtype=cp.uint8)  # values' bytes, then "have"
     at = 0
     for k, (monoid, size) in enumerate(zip(monoids, sizes)):
@@ -109,13 +109,15 @@ def reduce_values_many(values, a_type, present, monoids):
         (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
         have = sum(sizes) + k
         fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have,
-                                 result[at:at + size].view(t.np_type), result[have:have + 1]))
+                                 result[at:at + t.np_type.itemsize].view(t.np_type),
+                                 result[have:have + 1]))
         at += size
     host = result.get()
     count_host_read()
     out, at = [], 0
     for k, (monoid, size) in enumerate(zip(monoids, sizes)):
-        value = host[at:at + size].view(monoid.return_type.np_type)[0]
+        t = monoid.return_type.np_type
+        value = host[at:at + t.itemsize].view(t)[0]
         out.append(value if host[sum(sizes) + k] else None)
         at += size
     return out

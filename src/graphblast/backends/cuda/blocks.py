@@ -214,7 +214,8 @@ def mask_allows(mask, X, invert=False):
     if n:
         jit.launch(_fn(programs.mask_allows(vec)), n,
                    (i64(n), indptr_or_none(X), i64(nrows_of(X)), X.indices, indptr_or_none(M),
-                    i64(M.indices.shape[0]), M.indices, M.values,
+                    i64(M.indices.shape[0]), M.indices,
+                    M.values if programs.mask_kind(mask) else None,  # read for value masks only
                     np.int32(programs.mask_kind(mask)),
                     np.int32(1 if mask.complement != invert else 0), allowed))
     return allowed

@@ -110,7 +110,9 @@ def mask_write_into(owner, C, Z, mask, replace):
         if not (isinstance(C, DeviceVector) or isinstance(Z, DeviceVector)):
             return NotImplemented
     if _is_list(Z) and (replace or _known(C) == 0):
-        return _filter_list(Z, mask)
+        out = _filter_list(Z, mask)
+        out.made_by = getattr(Z, "made_by", None)  # the planner's hysteresis reads it
+        return out
     W = _writable(owner, C)
     if W is None:
         return NotImplemented
@@ -275,6 +277,12 @@ def _select_list(A, op, thunk):
     return _list_kernel(A, A.dtype, programs.select_list(op, A.dtype), (param,))
 
 
+def cast_vector(v, dtype):
+    if not isinstance(v, DeviceVector) or v.dtype is dtype:
+        return NotImplemented
+    return cast(v, dtype)
+
+
 def value_range(v):
     """(smallest, largest) value of a vector, or None when it has none: two reductions over
     its values (a dense vector's in place, else the sorted list's), read in one transfer."""
@@ -282,8 +290,8 @@ def value_range(v):
 
     if is_dense(v):
         bits, vals = v.dense()
-    elif isinstance(v, ListVector) and v.known_nvals() is not None:
-        bits, vals = None, v.vals[:v.known_nvals()]  # no sort: order does not matter here
+    elif isinstance(v, ListVector):
+        bits, vals = None, v.vals[:v.nvals]  # no sort: order does not matter here
     else:
         bits, vals = None, v.values
     if vals.shape[0] == 0 or v.size == 0:
