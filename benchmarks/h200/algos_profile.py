@@ -20,7 +20,7 @@ from graphblast import algorithms
 from graphblast.backends import get_backend
 from graphblast.bench import graphs
 
-from engine import sync, wall_and_reads  # this folder's engine.py (run as a script)
+from engine import sync, timed, wall_and_reads  # this folder's engine.py (run as a script)
 
 
 def primitive_profile(backend, run):
@@ -51,16 +51,9 @@ def primitive_profile(backend, run):
 
 
 def report(label, run, backend, out):
-    run()
-    sync()
-    times = []
-    for _ in range(3):
-        t0 = time.perf_counter()
-        run()
-        sync()
-        times.append(time.perf_counter() - t0)
+    median, times = timed(run, repeat=3)
     wall, reads, per = primitive_profile(backend, run)
-    lines = [f"== {label}: warm {np.median(times) * 1e3:.2f} ms (runs "
+    lines = [f"== {label}: warm {median * 1e3:.2f} ms (runs "
              + ", ".join(f"{t * 1e3:.1f}" for t in times)
              + f"); synchronized {wall * 1e3:.2f} ms, {reads} host reads"]
     total = 0.0
