@@ -142,7 +142,10 @@ def test_markdown_tables(smoke):
 def test_primitives_summary(smoke):
     prim = _load(smoke[1], "primitives.json")
     assert list(prim["summary"]) == list(primitives.SUMMARY_KEYS)
-    assert prim["summary"]["spmv_min_plus_fp32_vs_plus_times"] > 0
+    spmv = prim["details"]["spmv"]
+    # a speed, as the engine issue's target (>= 0.95) reads it: plus.times' time over min.plus's
+    assert prim["summary"]["spmv_min_plus_fp32_vs_plus_times"] == pytest.approx(
+        spmv["plus_times_s"] / spmv["min_plus_s"])
     assert prim["summary"]["auto_direction_worst_level_ratio"] > 0
     details = prim["details"]
     assert details["spmv"]["scipy_agrees"] and details["spmv"]["min_plus_agrees"]
