@@ -97,8 +97,10 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     else:
         out = A.mxv(ones, semiring.plus_pair[FP64]).new()
         spread = semiring.plus_first[FP64]
-    # d / out(i), stored for the non-sinks only, so that the sinks drop out of c below.
-    share = out.apply(binary.truediv, left=damping).new()
+    # d / out(i), and 0 for the sinks (they have no out-edges to spread along): a full
+    # vector, so that c below is full too and the product reads it without a presence test.
+    share = Vector.from_scalar(0.0, n, FP64, device=device)
+    share(binary.plus) << out.apply(binary.truediv, left=damping)
     sinks = Vector(FP64, n, device=device)
     sinks(~out.S) << ones
     spread_sinks = dangling == "uniform" and sinks.nvals > 0

@@ -48,7 +48,9 @@ def _delta_stepping(A, dist, delta, min_plus):
     while lo is not None:
         frontier = _band(dist, lo, lo + delta)
         while frontier.nvals:
-            frontier = _band(_relax(frontier, light, dist, min_plus), lo, lo + delta)
+            # an improved distance is a bucket entry's plus a weight >= 0, so >= lo already
+            improved = _relax(frontier, light, dist, min_plus)
+            frontier = improved.select(select.valuelt, lo + delta).new()
         _relax(_band(dist, lo, lo + delta), heavy, dist, min_plus)
         lo = dist.select(select.valuege, lo + delta).new().reduce(monoid.min).new().value
     return dist

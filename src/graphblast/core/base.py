@@ -20,9 +20,24 @@ def next_name(prefix):
     return f"{prefix}_{next(_name_counter)}"
 
 
+_resolved = {}  # a device string as given -> (normalized device, backend)
+
+
 def resolve_device(device):
-    """A normalized device and its backend; None means the default device."""
-    dev = default_device() if device is None else parse_device(device)
+    """A normalized device and its backend; None means the default device (read from the
+    configuration each time, as it may change).  A device named by a string is resolved
+    once per process: every new collection resolves its device, and the output of each
+    ``.new()`` is one."""
+    if device is None:
+        dev = default_device()
+        return dev, get_backend(dev)
+    if isinstance(device, str):
+        found = _resolved.get(device)
+        if found is None:
+            dev = parse_device(device)
+            found = _resolved[device] = (dev, get_backend(dev))
+        return found
+    dev = parse_device(device)
     return dev, get_backend(dev)
 
 

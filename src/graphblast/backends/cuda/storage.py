@@ -24,8 +24,22 @@ def empty_matrix(nrows, ncols, dtype):
                cp.zeros(0, dtype=dtype.np_type))
 
 
+_no_entries = {}  # (device id, NumPy dtype) -> a zero-length array
+
+
+def _none_of(np_type):
+    """A zero-length device array of ``np_type``, one per device and type: every empty
+    vector shares it (nothing can be written into it), so that the empty output each
+    ``.new()`` starts from costs no allocation and no memset."""
+    key = (cp.cuda.runtime.getDevice(), np_type)
+    found = _no_entries.get(key)
+    if found is None:
+        found = _no_entries[key] = cp.zeros(0, dtype=np_type)
+    return found
+
+
 def empty_vector(size, dtype):
-    return SparseVector(size, dtype, cp.zeros(0, dtype=INDEX), cp.zeros(0, dtype=dtype.np_type))
+    return SparseVector(size, dtype, _none_of(INDEX), _none_of(dtype.np_type))
 
 
 def _on_device(x):
