@@ -17,7 +17,7 @@ def _log(decision, choice, reason):
     return choice, reason
 
 
-def direction(push_work, pull_work, nu=None, n=None, *, previous=None):
+def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=False):
     """Push (expand the vector's entries) or pull (visit every allowed row) for mxv/vxm.
 
     Beamer's direction optimization, for any semiring.  ``push_work`` is the exact number of
@@ -26,7 +26,8 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None):
     when it does at most ``config["direction_switch"]`` (1/alpha) of pull's work.
     Hysteresis: after a pull (``previous``), the next step pushes again only once the vector
     has fewer than ``n / config["direction_beta"]`` of the ``n`` outputs' entries, so that
-    a frontier that grows and shrinks does not flap.
+    a frontier that grows and shrinks does not flap.  ``bound``: ``push_work`` is an upper
+    bound (entries x the largest degree), not the exact sum.
     """
     forced = config["direction"]
     if forced != "auto":
@@ -39,8 +40,9 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None):
                                               f"{n} / {beta:g}")
         return _log("direction", "push", f"after a pull, vector entries {nu} < {n} / {beta:g}")
     if push_work <= switch * pull_work:
+        work = f"at most {push_work}" if bound else f"{push_work}"
         return _log("direction", "push",
-                    f"push work {push_work} <= {switch:g} x pull work {pull_work:.0f}")
+                    f"push work {work} <= {switch:g} x pull work {pull_work:.0f}")
     return _log("direction", "pull",
                 f"push work {push_work} > {switch:g} x pull work {pull_work:.0f}")
 

@@ -172,6 +172,27 @@ def test_bfs_level_synchronizes_once():
     assert levels.isequal(gb.algorithms.bfs(A, source))
 
 
+def test_first_level_decides_without_a_read(caplog):
+    """A frontier of one vertex whose count the host knows goes to push on the bound
+    ``count x the largest degree``: no degree-sum launch and no wait (a BFS's first level)."""
+    import logging
+
+    from graphblast import generators
+    from graphblast.backends.cuda import blocks
+
+    A = generators.kron(14, device="cuda")
+    gb.algorithms.bfs(A, 0)  # compile and build the traversal view
+    q = Vector.from_coo([0], True, BOOL, size=A.nrows, device="cuda")
+    visited = q.dup()
+    r0 = blocks.host_reads()
+    with caplog.at_level(logging.DEBUG, logger="graphblast"):
+        out = q.vxm(A, semiring.any_pair[BOOL]).new(mask=~visited.S)
+    assert blocks.host_reads() - r0 == 0
+    assert "direction: push (push work at most" in caplog.text
+    expected = A.to_device("cpu")[0, :].new(mask=~visited.to_device("cpu").S)
+    assert out.to_device("cpu").isequal(expected)
+
+
 @pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_first", "any_pair", "lor_land",
                                 "any_secondi"])
 @pytest.mark.parametrize("fmt", ["sorted", "full"])

@@ -227,6 +227,7 @@ def _direction_sweep(graph, A32, scipy_A, timer, rng, details):
         row = {"density": density, "nvals": k, "agrees": True}
         for mode in ("push", "pull", "auto"):
             row[f"{mode}_s"], out = timer(op, direction=mode)
+            row[f"{mode}_host_reads"] = _host_reads_of(op, graph.A.device, direction=mode)
             row["agrees"] &= _same_vector(out, reached, want[reached])
         _choose(row, op)
         rows.append(row)
@@ -258,6 +259,7 @@ def _bfs_levels(graph, timer, details):
         row = {"level": level, "frontier": q.nvals, "visited": visited.nvals, "agrees": True}
         for mode in ("push", "pull", "auto"):
             row[f"{mode}_s"], out = timer(op, direction=mode)
+            row[f"{mode}_host_reads"] = _host_reads_of(op, graph.A.device, direction=mode)
             # Each direction must produce the next level's frontier.
             row["agrees"] &= np.array_equal(np.asarray(out.to_coo()[0], dtype=np.int64),
                                             fronts[level + 1])
@@ -267,6 +269,21 @@ def _bfs_levels(graph, timer, details):
     if not all(r["agrees"] for r in rows):
         return None
     return max(r["auto_vs_best"] for r in rows)
+
+
+def _host_reads_of(op, device, **setting):
+    """The synchronizations one call of ``op`` makes on a GPU (the engine counts them), None
+    on the CPU: where auto costs more than the direction it chose, this tells whether the
+    decision waited for the GPU."""
+    if not str(device).startswith("cuda"):
+        return None
+    import graphblast as gb
+    from graphblast.backends.cuda.blocks import host_reads
+
+    with gb.config.set(**setting):
+        before = host_reads()
+        op()
+        return host_reads() - before
 
 
 def _spgemm_products(graph):

@@ -58,8 +58,8 @@ class View:
     longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
     unbinned traversal (the power of two nearest the average degree)."""
 
-    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "bins", "chunks",
-                 "__weakref__")
+    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "max_degree", "width", "bins",
+                 "chunks", "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -71,6 +71,9 @@ class View:
         degrees = M.indptr[1:] - M.indptr[:-1]
         self.heavy_rows = cp.flatnonzero(degrees > HEAVY).astype(INDEX, copy=False)
         self.nheavy = int(self.heavy_rows.shape[0])
+        count_host_read()
+        # the planner's bound on a vector's degree sum (count x this) before it pays for one
+        self.max_degree = int(degrees.max()) if M.nrows else 0
         count_host_read()
         avg = M.nvals / max(M.nrows, 1)
         width = 1
@@ -198,14 +201,24 @@ def _orientations(A, vfirst):
 
 def _direction(A, push_m, u, mask, n_out):
     """plan.direction from the vector's entry count and exact degree sum (from its counters
-    when the kernel that made it summed them, else one reduction) and the mask's size."""
+    when the kernel that made it summed them, else one reduction) and the mask's size.
+
+    The exact sum is computed only when the decision needs it: when the host knows the
+    entry count, the count alone settles the choice after a pull (the hysteresis), and
+    ``count x the largest degree`` settles it for push when even that bound is small (a
+    BFS's first level: one vertex, whose degree sum would cost a launch and a wait)."""
     if config["direction"] != "auto":  # forced: no counts to read
         return plan.direction(0, 0)
     if isinstance(u, FullVector):
         return "pull", "a full vector: every row is an input"
-    nu, push_work = _entries_and_degrees(A, push_m, u)
     pull_work = A.nvals * _allowed_fraction(mask, n_out)
     previous = u.made_by if isinstance(u, DeviceVector) else None
+    nu = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
+    if nu is not None and push_m is not None:
+        most = nu * view(push_m).max_degree
+        if previous == "pull" or most <= config["direction_switch"] * pull_work:
+            return plan.direction(most, pull_work, nu, n_out, previous=previous, bound=True)
+    nu, push_work = _entries_and_degrees(A, push_m, u)
     return plan.direction(push_work, pull_work, nu, n_out, previous=previous)
 
 
