@@ -79,22 +79,23 @@ for stage in "$@"; do
     ;;
   profile)
     # Where the time goes (development instruments, not the record): the host cost of a
-    # launch, of one small call, and each backend primitive of CC and SSSP on the
-    # long-diameter graphs (SSSP by both methods).
+    # launch and of one small call; each backend primitive of BFS and PageRank on kron-22,
+    # SSSP on g500-21 (close to its target) and on the long-diameter graphs by both methods,
+    # and TC on g500-21 (its target's graph).  About 5 minutes.
     mkdir -p "$OUT/profile"
-    timeout 60 python3 benchmarks/h200/launch_overhead.py --out "$OUT/profile" \
+    timeout 40 python3 benchmarks/h200/launch_overhead.py --out "$OUT/profile" \
       > "$OUT/profile/launch_overhead.log" 2>&1
-    timeout 60 python3 benchmarks/h200/percall.py --out "$OUT/profile" \
+    timeout 40 python3 benchmarks/h200/percall.py --out "$OUT/profile" \
       > "$OUT/profile/percall.log" 2>&1
-    for method in bellman-ford delta; do
-      timeout 120 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+    timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+      --graphs kron-22 --algos bfs,pagerank >> "$OUT/profile/algos.log" 2>&1
+    timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
+      --graphs g500-21 --algos sssp,tc >> "$OUT/profile/algos.log" 2>&1
+    for method in bellman-ford delta auto; do
+      timeout 90 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
         --graphs grid-2048,rgg-22 --algos sssp --sssp-method $method \
         >> "$OUT/profile/algos.log" 2>&1
     done
-    timeout 120 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
-      --graphs grid-2048,rgg-22,g500-21 --algos cc,tc >> "$OUT/profile/algos.log" 2>&1
-    timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
-      --graphs kron-22 --algos bfs,pagerank >> "$OUT/profile/algos.log" 2>&1
     ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
