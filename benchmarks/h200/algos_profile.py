@@ -96,6 +96,9 @@ def main():
     p.add_argument("--graphs", default="kron-22,urand-22")
     p.add_argument("--algos", default="cc")
     p.add_argument("--sssp-method", default="auto")
+    p.add_argument("--sssp-delta-scales", default="1",
+                   help="comma-separated multiples of sssp's default bucket width, for the "
+                        "delta and auto methods (1: the default)")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     backend = get_backend("cuda:0")
@@ -114,10 +117,21 @@ def main():
             report(f"{name} cc", lambda: algorithms.connected_components(graph.A), backend,
                    args.out)
         if "sssp" in algos:
+            from graphblast.algorithms.sssp import _default_delta
+            from graphblast.algorithms._validate import distance_type
+
             Aw = graph.Aw
             method = args.sssp_method
-            report(f"{name} sssp {method}",
-                   lambda: algorithms.sssp(Aw, graph.source, method=method), backend, args.out)
+            base = _default_delta(Aw, distance_type(Aw.dtype))
+            scales = [1.0] if method == "bellman-ford" else [
+                float(x) for x in args.sssp_delta_scales.split(",")]
+            for scale in scales:
+                delta = None if scale == 1.0 else base * scale
+                label = f"{name} sssp {method}" + ("" if delta is None else
+                                                   f" delta={delta:.4g} ({scale:g}x default)")
+                report(label, lambda d=delta: algorithms.sssp(Aw, graph.source, method=method,
+                                                               delta=d),
+                       backend, args.out)
             graph.drop_weighted()
         if "tc" in algos:
             report(f"{name} tc", lambda: algorithms.triangle_count(graph.A), backend, args.out)
