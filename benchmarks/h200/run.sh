@@ -89,6 +89,9 @@ for stage in "$@"; do
       > "$OUT/profile/percall.log" 2>&1
     timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
       --graphs kron-22 --algos bfs,pagerank >> "$OUT/profile/algos.log" 2>&1
+    # GPU time per kernel (BFS per level, SpMV against cuSPARSE, PageRank per iteration)
+    timeout 120 python3 benchmarks/h200/engine.py --out "$OUT/profile" --graphs kron-22 \
+      > "$OUT/profile/engine.log" 2>&1
     timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
       --graphs g500-21 --algos sssp,tc >> "$OUT/profile/algos.log" 2>&1
     # delta-stepping's rounds against its bucket width (wider: fewer buckets, more work)
