@@ -513,6 +513,44 @@ def test_scalar_from_value_casts(diff, dtype, value):
     diff.check(body)
 
 
+@pytest.mark.parametrize("value", [300, -1, 2.7, -2.7, 1e20, np.nan, True, 0, 2**63 - 1,
+                                   np.float32(1.5), np.int8(-3), np.uint64(2**64 - 1)])
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+def test_scalar_value_as_without_a_scalar(dtype, value):
+    """The scalar assign's shortcut (value_as) casts exactly as a Scalar of the value's own
+    type would, then cast to the target's type."""
+    from graphblast.core.scalar import Scalar, value_as
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        expected = Scalar.from_value(value)._value_as(dtype)
+        got = value_as(value, dtype)
+    assert type(got) is type(expected)
+    assert (got == expected) or (got != got and expected != expected)
+
+
+@pytest.mark.parametrize("value", [300, -2.7, True, np.float32(1.5)])
+@pytest.mark.parametrize("dtype", ["INT8", "UINT16", "FP32", "BOOL"])
+def test_scalar_assign_fast_path_gets_the_general_value(monkeypatch, dtype, value):
+    """``v << scalar`` offers a backend's own scalar assign (the GPU's) the value the general
+    assign writes; here the CPU backend is given a stand-in that declines after recording it."""
+    import graphblast as gb
+    from graphblast.backends import get_backend
+
+    seen = []
+
+    def decline(owner, C, typed, mask, accum, replace):
+        seen.append(typed)
+        return None
+
+    monkeypatch.setattr(get_backend("cpu"), "assign_scalar", decline, raising=False)
+    v = gb.Vector(dtype, 3, device="cpu")
+    with np.errstate(invalid="ignore", over="ignore"):
+        v << value
+    written = v.to_coo()[1]
+    assert len(seen) == 1 and np.asarray(seen[0]).dtype == written.dtype
+    assert (written == seen[0]).all()
+
+
 # ---------------------------------------------------------------------------------------------
 # casting on output, .new(dtype=), empty versus zero
 # ---------------------------------------------------------------------------------------------

@@ -231,19 +231,21 @@ def _assign_scalar_fast(target, value, mask, accum, replace):
     """``v(mask, accum, replace) << scalar`` by the backend's own kernel where it has one
     (the GPU updates a bitmap in place at the mask's entries); False to take the general
     assign."""
-    from .scalar import Scalar
+    from .scalar import Scalar, value_as
 
     fast = getattr(target._backend, "assign_scalar", None)
     if fast is None:
         return False
-    s = value if isinstance(value, Scalar) else Scalar.from_value(value)
-    if s.is_empty:
-        return False
+    if isinstance(value, Scalar):
+        if value.is_empty:
+            return False
+        typed = value._value_as(target.dtype)
+    else:
+        typed = value_as(value, target.dtype)
     if mask is not None:
         mask = check_mask(mask, target)
     accum_op = typed_accum(accum, target.dtype)
-    new = fast(target, target._data, s._value_as(target.dtype), _mask_arg(mask), accum_op,
-               replace)
+    new = fast(target, target._data, typed, _mask_arg(mask), accum_op, replace)
     if new is None:
         return False
     target._set_data(new)
