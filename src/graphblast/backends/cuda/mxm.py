@@ -104,8 +104,10 @@ def _mxm_dot(A, B, semiring, mask):
         work = cp.minimum(A.indptr[mrows + 1] - A.indptr[mrows],
                           BT.indptr[M.indices + 1] - BT.indptr[M.indices])
         long_e = cp.flatnonzero(work > DOT_WARP_MIN_WORK)
-        del mrows, work
-        common = (M.indptr, i64(M.nrows), M.indices, M.values,
+        del work
+        # each entry's row given, not searched: a binary search over the row pointers per
+        # entry was ~log2(n) dependent loads before any work
+        common = (mrows, M.indices, M.values,
                   np.int32(programs.mask_kind(mask)), A.indptr, A.indices, A.values,
                   BT.indptr, BT.indices, BT.values, vals, flags)
         jit.launch(k_thread, nm, (i64(nm),) + common + (i64(DOT_WARP_MIN_WORK),))

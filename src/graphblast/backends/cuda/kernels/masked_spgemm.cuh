@@ -17,7 +17,7 @@
 // out[e]/flag[e] are the value and presence of C(i, j) for mask entry e.  Entries with more
 // work than long_min are left to the warp kernel (flag 0 here, set there).
 template <class Mul, class M, class A, class B>
-__global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_indptr, idx_t nrows, const idx_t* m_idx,
+__global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
                             const void* m_vals, int mkind, const idx_t* a_indptr,
                             const idx_t* a_idx,
                             const A* a_vals, const idx_t* bt_indptr, const idx_t* bt_idx,
@@ -28,7 +28,7 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_indptr, idx_t nrows, const 
     for (idx_t e = gbk::global_id(); e < nm; e += gbk::grid_size()) {
         flag[e] = 0;
         if (!gbk::mask_value(m_vals, e, mkind)) continue;
-        idx_t i = gbk::row_of(m_indptr, nrows, e);
+        idx_t i = m_rows[e];
         idx_t j = m_idx[e];
         idx_t pa = a_indptr[i], ea = a_indptr[i + 1];
         idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
@@ -66,8 +66,8 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_indptr, idx_t nrows, const 
 // lanes' partial results are folded into lane 0.  `any` keeps the match of the smallest k,
 // as the thread kernel and the CPU backend do.
 template <class Mul, class M, class A, class B>
-__global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_indptr,
-                                 idx_t nrows, const idx_t* m_idx, const void* m_vals, int mkind,
+__global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_rows,
+                                 const idx_t* m_idx, const void* m_vals, int mkind,
                                  const idx_t* a_indptr, const idx_t* a_idx, const A* a_vals,
                                  const idx_t* bt_indptr, const idx_t* bt_idx,
                                  const B* bt_vals, typename M::t* out, unsigned char* flag) {
@@ -76,7 +76,7 @@ __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* 
     for (idx_t w = gbk::global_warp(); w < nlong; w += gbk::warp_count()) {
         idx_t e = long_e[w];
         if (!gbk::mask_value(m_vals, e, mkind)) continue;  // the same for the whole warp
-        idx_t i = gbk::row_of(m_indptr, nrows, e);
+        idx_t i = m_rows[e];
         idx_t j = m_idx[e];
         idx_t pa = a_indptr[i], ea = a_indptr[i + 1];
         idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
