@@ -119,6 +119,15 @@ def allocations(out, u64):
         lambda: cp.cuda.get_current_stream().synchronize())
     host = np.zeros(4, dtype=np.uint64)
     out["read_4_words_us"] = per_call_us(lambda: u64.get(out=host), reps=5000)
+    import cupyx
+
+    pinned = cupyx.empty_pinned(4, dtype=np.uint64)
+    out["read_4_words_pinned_us"] = per_call_us(lambda: u64.get(out=pinned), reps=5000)
+    page = cp.zeros(512 * 3, dtype=np.uint64)
+    page_host = cupyx.empty_pinned(512 * 3, dtype=np.uint64)
+    out["read_counter_page_pageable_us"] = per_call_us(lambda: page.get(), reps=5000)
+    out["read_counter_page_pinned_us"] = per_call_us(lambda: page.get(out=page_host),
+                                                     reps=5000)
     # CuPy's scan (blocks.exclusive_scan uses cumsum) with its own kernels and with CUB
     from cupy._core import _accelerator
 
@@ -129,7 +138,7 @@ def allocations(out, u64):
         out[f"cumsum_1000_{name}_us"] = per_call_us(lambda: cp.cumsum(x), reps=5000)
         out[f"sum_1000_{name}_us"] = per_call_us(lambda: x.sum(), reps=5000)
     _accelerator.set_routine_accelerators(saved)
-    out["accelerators_default"] = ",".join(saved) or "none"
+    out["accelerators_default"] = ",".join(map(str, saved)) or "none"
 
 
 if __name__ == "__main__":
