@@ -6,7 +6,7 @@ import numpy as np
 from ...dtypes import INT64
 from ..base import SparseVector
 from . import blocks, jit, programs
-from .blocks import INDEX, count_host_read, i64
+from .blocks import INDEX, i64
 
 
 def _map(A, op, extra, param):
@@ -112,8 +112,7 @@ def reduce_values_many(values, a_type, present, monoids):
                                  result[at:at + t.np_type.itemsize].view(t.np_type),
                                  result[have:have + 1]))
         at += size
-    host = result.get()
-    count_host_read()
+    host = blocks.read_small(result)
     out, at = [], 0
     for k, (monoid, size) in enumerate(zip(monoids, sizes)):
         t = monoid.return_type.np_type
