@@ -189,3 +189,27 @@ def test_method_arguments(device):
         sssp(A, 0, method="dijkstra")
     with pytest.raises(InvalidValue, match="delta"):
         sssp(A, 0, negative_weights=True, delta=0)
+
+
+@pytest.mark.parametrize("weights, delta, expected", [
+    # delta is below the precision at 1e17 (1e17 + 1 == 1e17): the buckets must not stall
+    ([1e17, 1.0], 1.0, {0: 0.0, 1: 1e17, 2: 1e17 + 1.0}),
+    # an infinite weight makes infinite distances, reached all the same
+    ([1.0, np.inf], None, {0: 0.0, 1: 1.0, 2: np.inf}),
+    # FP32 distances past 2**24, where a unit width is below FP32's precision
+    ([np.float32(3e7), np.float32(1.0)], 1.0, {0: 0.0, 1: 3e7, 2: np.float32(3e7) + 1}),
+])
+@pytest.mark.parametrize("method", ["delta", "auto"])
+def test_delta_stepping_finishes_past_its_precision(device, monkeypatch, method, weights,
+                                                    delta, expected):
+    """Buckets of width delta advance even where lo + delta == lo in floating point (or lo is
+    infinite): the rest is one last bucket, and the distances are Bellman-Ford's."""
+    import importlib
+
+    # "auto" goes straight to delta-stepping
+    monkeypatch.setattr(importlib.import_module("graphblast.algorithms.sssp"),
+                        "SWITCH_ROUNDS", 0)
+    A = gb.Matrix.from_coo([0, 1], [1, 2], weights, nrows=3, ncols=3, device=device)
+    got = sssp(A, 0, method=method, delta=delta).to_dict()
+    assert got == expected
+    assert got == sssp(A, 0, method="bellman-ford").to_dict()

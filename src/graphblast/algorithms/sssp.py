@@ -1,6 +1,8 @@
 """Single-source shortest paths: Bellman-Ford over the (min, +) semiring, delta-stepping
 (LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
+import math
+
 from graphblast import Vector, binary, monoid, select, semiring
 from graphblast.dtypes import FP64
 from graphblast.exceptions import InvalidValue
@@ -35,24 +37,29 @@ def _relax(frontier, A, dist, min_plus):
 
 
 def _band(dist, lo, hi):
-    """The entries of ``dist`` in [lo, hi)."""
-    return dist.select(select.valuege, lo).new().select(select.valuelt, hi).new()
+    """The entries of ``dist`` in [lo, hi]."""
+    return dist.select(select.valuege, lo).new().select(select.valuele, hi).new()
 
 
 def _delta_stepping(A, dist, delta, min_plus):
     """Buckets of width ``delta`` in order: light edges (<= delta) until the bucket settles,
-    then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start)."""
+    then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start).
+    A bucket is closed, [lo, lo + delta]: a heavy edge from it still lands beyond it."""
     light = A.select(select.valuele, delta).new()
     heavy = A.select(select.valuegt, delta).new()
     lo = dist.reduce(monoid.min).new().value
     while lo is not None:
-        frontier = _band(dist, lo, lo + delta)
+        hi = lo + delta
+        if not hi > lo:
+            # delta is below the precision at lo, or lo is infinite: the buckets would stall,
+            # so the rest is one last bucket in which every edge is light (Bellman-Ford)
+            hi, light = math.inf, A
+        frontier = _band(dist, lo, hi)
         while frontier.nvals:
             # an improved distance is a bucket entry's plus a weight >= 0, so >= lo already
-            improved = _relax(frontier, light, dist, min_plus)
-            frontier = improved.select(select.valuelt, lo + delta).new()
-        _relax(_band(dist, lo, lo + delta), heavy, dist, min_plus)
-        lo = dist.select(select.valuege, lo + delta).new().reduce(monoid.min).new().value
+            frontier = _relax(frontier, light, dist, min_plus).select(select.valuele, hi).new()
+        _relax(_band(dist, lo, hi), heavy, dist, min_plus)
+        lo = dist.select(select.valuegt, hi).new().reduce(monoid.min).new().value
     return dist
 
 
@@ -81,7 +88,7 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
 
     It needs about as many rounds as the hop diameter: few on scale-free graphs, thousands on
     grids and road graphs.  Delta-stepping (Meyer and Sanders; LAGraph's
-    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta)``
+    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta]``
     in order: the light edges (weight ``<= delta``) are relaxed from the bucket until it no
     longer changes, then the heavy ones once; empty buckets are skipped.
 

@@ -58,8 +58,8 @@ class View:
     longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
     unbinned traversal (the power of two nearest the average degree)."""
 
-    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "max_degree", "width", "bins",
-                 "chunks", "__weakref__")
+    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "bins", "chunks",
+                 "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -71,9 +71,6 @@ class View:
         degrees = M.indptr[1:] - M.indptr[:-1]
         self.heavy_rows = cp.flatnonzero(degrees > HEAVY).astype(INDEX, copy=False)
         self.nheavy = int(self.heavy_rows.shape[0])
-        count_host_read()
-        # the planner's bound on a vector's degree sum (count x this) before it pays for one
-        self.max_degree = int(degrees.max()) if M.nrows else 0
         count_host_read()
         avg = M.nvals / max(M.nrows, 1)
         width = 1
@@ -114,6 +111,20 @@ def view(M):
     if v is None:
         v = M._view = View(M)
     return v
+
+
+_max_degrees = weakref.WeakKeyDictionary()  # CSR -> its longest row's length
+
+
+def max_degree(M):
+    """The length of M's longest row, read once per matrix (one synchronization): the
+    planner's bound on a vector's degree sum, count x this, before it pays for the sum."""
+    found = _max_degrees.get(M)
+    if found is None:
+        found = int((M.indptr[1:] - M.indptr[:-1]).max()) if M.nrows else 0
+        count_host_read()
+        _max_degrees[M] = found
+    return found
 
 
 # -- per-device scratch of push ---------------------------------------------------------------
@@ -214,9 +225,11 @@ def _direction(A, push_m, u, mask, n_out):
     pull_work = A.nvals * _allowed_fraction(mask, n_out)
     previous = u.made_by if isinstance(u, DeviceVector) else None
     nu = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
+    if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
+        return plan.direction(0, pull_work, nu, n_out, previous=previous)
     if nu is not None and push_m is not None:
-        most = nu * view(push_m).max_degree
-        if previous == "pull" or most <= config["direction_switch"] * pull_work:
+        most = nu * max_degree(push_m)
+        if most <= config["direction_switch"] * pull_work:
             return plan.direction(most, pull_work, nu, n_out, previous=previous, bound=True)
     nu, push_work = _entries_and_degrees(A, push_m, u)
     return plan.direction(push_work, pull_work, nu, n_out, previous=previous)
