@@ -38,7 +38,7 @@ import numpy as np
 
 from graphblast._memory import available_bytes
 
-from . import check, graphs
+from . import certify, check, graphs
 from .peers import Graphblast, PeerUnavailable, make_peer
 from .peers._base import synchronize_device
 from .peers.scipy_csgraph import SciPy, TriangleOracle, triangle_products
@@ -692,10 +692,25 @@ class Suite:
         :data:`FALLBACK_MAX_EDGES` stored edges (and, for triangles, at most
         :data:`FALLBACK_MAX_PRODUCTS` products); otherwise graphblast and the oracle both
         run on the same family scaled down by :data:`PILOT_STEP` (repeatedly, until it
-        fits).  The verdict replaces ``unchecked``; its detail says which graph and oracle.
+        fits).  Before stepping down, an answer that has a certificate (BFS, SSSP, components,
+        PageRank: :mod:`certify`) is checked on the graph itself, on its device.  The verdict
+        replaces ``unchecked``; its detail says which graph and oracle.
         """
         ours = record["participants"]["graphblast"]
         label = f"{algorithm} {graph.name}"
+        if not self._fallback_fits(algorithm, graph):
+            self.progress.start(f"certifying {label} on the graph itself")
+            verdict = certify.certify(algorithm, graph, answer, self.params)
+            if verdict is not None:
+                agree, how = verdict
+                ours["status"] = "ok" if agree else "mismatch"
+                ours["check"] = {
+                    "status": ours["status"], "oracle": "certificate", "graph": graph.name,
+                    "same_graph": True,
+                    "detail": (f"no peer answer, and {graph.name} is too large for an oracle; "
+                               f"certified on the graph itself: {how}")}
+                self.progress.note(f"{label}: {ours['check']['detail']}")
+                return
         oracle = TriangleOracle() if algorithm == "tc" else SciPy()
         target, spec = graph, graph.spec
         if spec.scalable:
