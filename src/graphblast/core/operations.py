@@ -109,7 +109,13 @@ def check_mask(mask, output):
     """A Mask for ``output`` (a BOOL collection is taken as its value mask)."""
     if mask is None:
         return None
-    if not isinstance(mask, Mask):
+    if isinstance(mask, Mask):
+        parent = mask.parent
+        # the common case, checked first: a mask of the output's own kind, shape and device
+        if (type(parent) is type(output) and parent.device == output.device
+                and parent.shape == output.shape):
+            return mask
+    else:
         Matrix, _, _, Vector = _types()
         if isinstance(mask, (Matrix, Vector)):
             if mask.dtype != BOOL:
@@ -230,26 +236,32 @@ def update(target, value, mask=None, accum=None, replace=False):
 def _assign_scalar_fast(target, value, mask, accum, replace):
     """``v(mask, accum, replace) << scalar`` by the backend's own kernel where it has one
     (the GPU updates a bitmap in place at the mask's entries); False to take the general
-    assign."""
-    from .scalar import Scalar, value_as
-
+    assign.  ``mask`` was checked when the output's arguments were parsed."""
     fast = getattr(target._backend, "assign_scalar", None)
     if fast is None:
         return False
+    Scalar = _types()[2]
     if isinstance(value, Scalar):
         if value.is_empty:
             return False
         typed = value._value_as(target.dtype)
     else:
-        typed = value_as(value, target.dtype)
-    if mask is not None:
-        mask = check_mask(mask, target)
+        typed = _scalar_value_as(value, target.dtype)
     accum_op = typed_accum(accum, target.dtype)
     new = fast(target, target._data, typed, _mask_arg(mask), accum_op, replace)
     if new is None:
         return False
     target._set_data(new)
     return True
+
+
+def _scalar_value_as(value, dtype):
+    """scalar.value_as, imported on first use (scalar.py imports this module)."""
+    global _scalar_value_as
+    from .scalar import value_as
+
+    _scalar_value_as = value_as
+    return value_as(value, dtype)
 
 
 def _is_0d(value):
