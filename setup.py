@@ -1,9 +1,10 @@
-"""graphblast's compiled parts: the Matrix Market reader's fast path and the CPU backend's
-sorted-row intersection (the masked product of triangle counting).
+"""graphblast's compiled parts: the Matrix Market reader's fast path, the CPU backend's
+sorted-row intersection (the masked product of triangle counting) and the GPU backend's
+kernel launcher.
 
-Everything else is in pyproject.toml.  Both extensions are optional: without a C compiler the
-install still succeeds, ``graphblast.io.mmread`` uses its NumPy parser alone and the CPU
-masked product its NumPy searches (slower, same results and errors).
+Everything else is in pyproject.toml.  The extensions are optional: without a C compiler the
+install still succeeds, ``graphblast.io.mmread`` uses its NumPy parser alone, the CPU masked
+product its NumPy searches and GPU launches CuPy's own (slower, same results and errors).
 """
 
 from setuptools import Extension, setup
@@ -23,6 +24,15 @@ setup(
             "graphblast.backends.cpu._intersect",
             ["src/graphblast/backends/cpu/_intersect.c"],
             extra_compile_args=["-O3"],
+            optional=True,
+        ),
+        # GPU kernel launches without CuPy's argument handling (the driver is loaded at run
+        # time, so this builds without CUDA); without it, launches go through CuPy.
+        Extension(
+            "graphblast.backends.cuda._launch",
+            ["src/graphblast/backends/cuda/_launch.c"],
+            extra_compile_args=["-O2"],
+            libraries=["dl"],
             optional=True,
         ),
     ]

@@ -29,6 +29,9 @@ _DEFAULTS = {
     # the generators' graphs stored compact (32-bit column indices, no value array for a
     # pattern graph; see backends/base.py CSR): "auto" on GPUs, "always", or "never"
     "compact_graphs": "auto",
+    # GPU kernel launches: "auto" calls the driver directly through graphblast's compiled
+    # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy
+    "kernel_launch": "auto",
 }
 
 _CHOICES = {
@@ -36,6 +39,7 @@ _CHOICES = {
     "mask_first": {"auto", "first", "last"},
     "load_balance": {"auto", "merge_path", "row_split"},
     "compact_graphs": {"auto", "always", "never"},
+    "kernel_launch": {"auto", "cupy"},
 }
 
 

@@ -105,10 +105,10 @@ def reduce_values_many(values, a_type, present, monoids):
         part = cp.empty(nblocks, dtype=t.np_type)
         part_have = cp.empty(nblocks, dtype=cp.uint8)
         (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
-        fn((nblocks,), (jit.BLOCK,), (i64(n), values, present, part, part_have))
+        jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, present, part, part_have))
         (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
         have = sum(sizes) + k
-        fin((1,), (jit.BLOCK,), (i64(nblocks), part, part_have,
+        jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have,
                                  result[at:at + t.np_type.itemsize].view(t.np_type),
                                  result[have:have + 1]))
         at += size

@@ -307,13 +307,13 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
                 i64(n_out), None, M.indptr, v.col, mvalues, *tail, np.int32(v.width),
                 i64(heavy), dptr, out, obits, counters.array))
     if v.nheavy and semiring.monoid.parent.name in _EARLY_EXIT:
-        fns[1]((min(v.nheavy, jit.MAX_GRID),), (256,), (
+        jit.run(fns[1], min(v.nheavy, jit.MAX_GRID), 256, (
             i64(v.nheavy), v.heavy_rows, M.indptr, v.col, mvalues, *tail, dptr, out, obits,
             counters.array))
     elif v.nheavy:
         chunk_rows, chunk_starts, nchunks = v.heavy_chunks(M)
         jit.launch(fns[2], v.nheavy, (i64(v.nheavy), v.heavy_rows, out, obits))
-        fns[3]((min(nchunks, jit.MAX_GRID),), (256,), (
+        jit.run(fns[3], min(nchunks, jit.MAX_GRID), 256, (
             i64(nchunks), chunk_rows, chunk_starts, M.indptr, v.col, mvalues, *tail, out,
             obits))
         jit.launch(fns[4], v.nheavy, (i64(v.nheavy), v.heavy_rows, dptr, obits,
@@ -365,7 +365,7 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
                 mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
                 heavy_list, out_idx, out_vals, counters.array))
         if v.nheavy and cap_in:
-            heavy_fn((jit.MAX_GRID // 4,), (256,), (
+            jit.run(heavy_fn, jit.MAX_GRID // 4, 256, (
                 idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
                 epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))
     if mode == programs.PUSH_FOLD:
@@ -422,7 +422,7 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     out_idx = cp.empty(max(n_out, 1), dtype=INDEX)
     out_vals = cp.empty(max(n_out, 1), dtype=t.np_type)
     counters = Counters(zeroed=False)  # the kernel writes the whole slot
-    fn((1,), (256,), (
+    jit.run(fn, 1, 256, (
         i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(cap), nu_ptr, idx, vals,
         np.int32(mmode), np.int32(listed), i64(nm), nm_ptr, m_idx, mbits, m_vals,
         np.int32(mkind), dptr, out_idx,
