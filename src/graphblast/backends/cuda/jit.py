@@ -415,6 +415,7 @@ try:
 except ImportError:
     _driver = None
 _current_stream = None
+_handles = {}  # RawKernel -> its CUfunction handle
 
 
 def run(fn, grid, block, args):
@@ -430,7 +431,10 @@ def run(fn, grid, block, args):
         import cupy
 
         _current_stream = cupy.cuda.get_current_stream
-    _driver.launch(fn.kernel.ptr, grid, block, _current_stream().ptr, args)
+    handle = _handles.get(fn)
+    if handle is None:  # each RawKernel is compiled for one device (kernels() keys by it)
+        handle = _handles[fn] = fn.kernel.ptr
+    _driver.launch(handle, grid, block, _current_stream().ptr, args)
 
 
 def launch(fn, threads, args):
