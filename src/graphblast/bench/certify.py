@@ -127,7 +127,8 @@ def _rooted(xp, reached, supported, source_ok, source, what, missing):
 
 def _cc(graph, xp, labels, params):
     n = graph.n
-    lab = xp.arange(n, dtype=xp.int64)
+    # int32 labels where they fit: every GPU has 32-bit atomic min
+    lab = xp.arange(n, dtype=xp.int32 if n < 2**31 else xp.int64)
     rounds = 0
     while True:
         rounds += 1
@@ -144,6 +145,7 @@ def _cc(graph, xp, labels, params):
             break
         lab = new
     ours = xp.asarray(labels)
+    lab = lab.astype(ours.dtype)
     if bool((ours == lab).all()):
         return True, (f"labels equal an independent smallest-label propagation on the same "
                       f"device ({rounds} rounds over every edge)")
