@@ -46,6 +46,31 @@ def test_every_argument_kind_packs_into_its_slot():
     assert struct.unpack("<i", slots[15][:4])[0] == 9
 
 
+class _BufferedDeviceArray(np.ndarray):
+    """An array class that also exports the buffer protocol, as CuPy 13.5 and later do (they
+    raise when a device array's buffer is taken): registered, it passes its pointer."""
+
+    @property
+    def data(self):
+        return _Pointer()
+
+
+def test_a_registered_array_type_is_passed_by_pointer_before_its_buffer():
+    arr = np.zeros(3, dtype=np.int64).view(_BufferedDeviceArray)
+    try:
+        _launch.set_array_type(_BufferedDeviceArray)
+        assert struct.unpack("<Q", _launch.pack((arr,)))[0] == _Pointer.ptr
+    finally:
+        try:  # the backend's own registration, where CuPy is present
+            import cupy
+
+            _launch.set_array_type(cupy.ndarray)
+        except ImportError:
+            _launch.set_array_type(type(None))
+    with pytest.raises(TypeError, match="class"):
+        _launch.set_array_type(3)
+
+
 @pytest.mark.parametrize("bad, message", [
     ("text", "str is not a device array"),
     (np.complex128(1j), "16 bytes"),

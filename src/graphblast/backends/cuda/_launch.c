@@ -23,6 +23,10 @@ typedef int (*cu_launch_kernel_t)(void *f, unsigned gx, unsigned gy, unsigned gz
 
 static cu_launch_kernel_t cu_launch_kernel = NULL;
 
+/* The device array type (cupy.ndarray), registered by jit.py: checked before the buffer
+ * protocol, which CuPy 13.5 and later also export (it raises for device memory). */
+static PyTypeObject *array_type = NULL;
+
 /* Kernels of graphblast take at most about 30 arguments. */
 #define MAX_ARGS 64
 
@@ -63,7 +67,8 @@ static int pack_one(PyObject *arg, uint64_t *slot, Py_ssize_t position) {
         memcpy(slot, &v, sizeof v);
         return 0;
     }
-    if (PyObject_CheckBuffer(arg)) {  /* a NumPy scalar (host bytes); CuPy arrays have none */
+    if (array_type != NULL && PyObject_TypeCheck(arg, array_type)) goto device_array;
+    if (PyObject_CheckBuffer(arg)) {  /* a NumPy scalar: its host bytes */
         Py_buffer view;
         int ok;
         if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return -1;
@@ -77,7 +82,8 @@ static int pack_one(PyObject *arg, uint64_t *slot, Py_ssize_t position) {
         }
         return 0;
     }
-    {   /* a device array: its data pointer (CuPy: array.data.ptr) */
+device_array:
+    {   /* its data pointer (CuPy: array.data.ptr) */
         PyObject *mem = PyObject_GetAttrString(arg, "data");
         PyObject *ptr;
         void *p;
@@ -92,9 +98,10 @@ static int pack_one(PyObject *arg, uint64_t *slot, Py_ssize_t position) {
         return 0;
     }
 unsupported:
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
     PyErr_Clear();
     PyErr_Format(PyExc_TypeError, "kernel argument %zd: %.100s is not a device array, None, "
-                 "a NumPy scalar, an int or a float", position, Py_TYPE(arg)->tp_name);
+                 "a NumPy scalar, a bool, an int or a float", position, Py_TYPE(arg)->tp_name);
     return -1;
 }
 
@@ -115,9 +122,10 @@ static int pack(PyObject *args, uint64_t *slots, Py_ssize_t *count) {
     return 0;
 }
 
-/* launch(function, grid, block, stream, args): cuLaunchKernel of the CUfunction handle
- * `function` (CuPy: RawKernel.kernel.ptr) with grid x block threads on `stream` (a handle;
- * 0 is the legacy default stream). */
+/* launch(function, grid, block, stream, args) -> status: cuLaunchKernel of the CUfunction
+ * handle `function` (CuPy: RawKernel.kernel.ptr) with grid x block threads on `stream` (a
+ * handle; 0 is the legacy default stream); the driver's status (0 on success) is returned
+ * for the caller to raise CuPy's own error with its name. */
 static PyObject *launch(PyObject *self, PyObject *pyargs) {
     unsigned long long function, stream;
     unsigned int grid, block;
@@ -132,13 +140,23 @@ static PyObject *launch(PyObject *self, PyObject *pyargs) {
     if (pack(args, slots, &n) < 0) return NULL;
     if (load_driver() < 0) return NULL;
     for (i = 0; i < n; i++) params[i] = &slots[i];
+    Py_BEGIN_ALLOW_THREADS
     status = cu_launch_kernel((void *)(uintptr_t)function, grid, 1, 1, block, 1, 1, 0,
                               (void *)(uintptr_t)stream, params, NULL);
-    if (status != 0) {
-        /* 2 is CUDA_ERROR_OUT_OF_MEMORY, named so that memory.is_out_of_memory sees it */
-        return PyErr_Format(PyExc_RuntimeError, "cuLaunchKernel failed: CUDA error %d%s",
-                            status, status == 2 ? " (CUDA_ERROR_OUT_OF_MEMORY)" : "");
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(status);
+}
+
+/* set_array_type(type): the class whose instances are passed by their data pointer. */
+static PyObject *set_array_type(PyObject *self, PyObject *type) {
+    (void)self;
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "set_array_type expects a class");
+        return NULL;
     }
+    Py_INCREF(type);
+    Py_XDECREF((PyObject *)array_type);
+    array_type = (PyTypeObject *)type;
     Py_RETURN_NONE;
 }
 
@@ -153,7 +171,10 @@ static PyObject *pack_bytes(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"launch", launch, METH_VARARGS,
-     "launch(function, grid, block, stream, args): cuLaunchKernel with packed arguments"},
+     "launch(function, grid, block, stream, args) -> status: cuLaunchKernel with packed "
+     "arguments"},
+    {"set_array_type", set_array_type, METH_O,
+     "set_array_type(type): instances of `type` are passed by their data.ptr"},
     {"pack", pack_bytes, METH_O, "pack(args) -> bytes: the 8-byte argument slots"},
     {NULL, NULL, 0, NULL},
 };

@@ -5,6 +5,8 @@ Every function works on the current device and stream.  Those that size an outpu
 and say so: their one host synchronization (reading the length) is the only one they make.
 """
 
+import threading
+
 import cupy as cp
 import numpy as np
 
@@ -83,6 +85,7 @@ def count_host_read():
 
 
 _staging = None  # page-locked host bytes for small reads, grown as needed
+_staging_lock = threading.Lock()  # the copy releases the GIL while it waits
 
 
 def read_small(arr):
@@ -91,14 +94,16 @@ def read_small(arr):
     several microseconds more.  One synchronization, counted."""
     global _staging
     nbytes = arr.nbytes
-    if _staging is None or _staging.nbytes < nbytes:
-        import cupyx
+    with _staging_lock:
+        if _staging is None or _staging.nbytes < nbytes:
+            import cupyx
 
-        _staging = cupyx.empty_pinned(max(nbytes, 256), dtype=np.uint8)
-    host = _staging[:nbytes].view(arr.dtype)
-    arr.get(out=host)
+            _staging = cupyx.empty_pinned(max(nbytes, 256), dtype=np.uint8)
+        host = _staging[:nbytes].view(arr.dtype)
+        arr.get(out=host)
+        out = host.copy()
     count_host_read()
-    return host.copy()
+    return out
 
 
 def total(scan):

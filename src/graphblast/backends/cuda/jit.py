@@ -430,11 +430,31 @@ def run(fn, grid, block, args):
     if _current_stream is None:
         import cupy
 
+        _driver.set_array_type(cupy.ndarray)
         _current_stream = cupy.cuda.get_current_stream
     handle = _handles.get(fn)
     if handle is None:  # each RawKernel is compiled for one device (kernels() keys by it)
         handle = _handles[fn] = fn.kernel.ptr
-    _driver.launch(handle, grid, block, _current_stream().ptr, args)
+    status = _driver.launch(handle, grid, block, _current_stream().ptr, args)
+    if status:
+        _launch_failed(status, handle, grid, block, args)
+
+
+_INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT
+
+
+def _launch_failed(status, handle, grid, block, args):
+    """A launch the driver refused: where the thread has no CUDA context yet (a new thread
+    whose first CUDA call this is), make the device's as CuPy does and retry once; otherwise
+    raise CuPy's error for the status (its message names it)."""
+    import cupy
+
+    if status == _INVALID_CONTEXT:
+        cupy.cuda.runtime.memGetInfo()  # initializes the current device's primary context
+        status = _driver.launch(handle, grid, block, _current_stream().ptr, args)
+        if not status:
+            return
+    raise cupy.cuda.driver.CUDADriverError(status)
 
 
 def launch(fn, threads, args):

@@ -62,12 +62,14 @@ class _Page:
 
     def read(self):
         """Copy the page to the host (one synchronization)."""
-        self.snapshot_seq = next(_write_seq)
+        seq = next(_write_seq)  # slots touched from here on are newer than this copy
+        self.snapshot, self.snapshot_seq = None, 0  # the buffer is overwritten: no stale reads
         if self.host is None:
             self.snapshot = self.array.get()
         else:
             self.array.get(out=self.host)
             self.snapshot = self.host
+        self.snapshot_seq = seq
         count_host_read()
 
 
