@@ -430,7 +430,8 @@ def run(fn, grid, block, args):
     if _current_stream is None:
         import cupy
 
-        _driver.set_array_type(cupy.ndarray)
+        # the base class of every CuPy array (cupy.ndarray derives from it in CuPy 13+)
+        _driver.set_array_type(getattr(cupy._core.core, "_ndarray_base", cupy.ndarray))
         _current_stream = cupy.cuda.get_current_stream
     handle = _handles.get(fn)
     if handle is None:  # each RawKernel is compiled for one device (kernels() keys by it)
