@@ -436,7 +436,13 @@ def run(fn, grid, block, args):
     handle = _handles.get(fn)
     if handle is None:  # each RawKernel is compiled for one device (kernels() keys by it)
         handle = _handles[fn] = fn.kernel.ptr
-    status = _driver.launch(handle, grid, block, _current_stream().ptr, args)
+    try:
+        status = _driver.launch(handle, grid, block, _current_stream().ptr, args)
+    except TypeError as e:  # an argument it cannot pack: CuPy's launch, logged
+        logger.warning("cuda: the compiled launcher could not pack %s's arguments (%s); "
+                       "launched through CuPy", getattr(fn, "name", fn), e)
+        fn((grid,), (block,), args)
+        return
     if status:
         _launch_failed(status, handle, grid, block, args)
 
