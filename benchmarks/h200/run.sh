@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
 #   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, gen, mm, algos-a,
-#                                            algos-b, prims, kron27
+#                                            algos-b, prims, kron27, multi
 # Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
 # Needs .whl/ (the peer wheels) carried along; the real graphs are the repository's tests/data.
 set -uo pipefail
@@ -138,8 +138,54 @@ for stage in "$@"; do
       --out "$OUT/$stage" > /dev/null 2> "$OUT/$stage.log"
     echo "$stage: exit status $?" >> "$OUT/$stage.log"
     ;;
+  multi)
+    # Several GPUs (issue 17), on a machine with 2 or more: tests/group on GPU groups
+    # (GRAPHBLAST_GROUP_KIND=cuda: cuda:0-1, cuda:0-2, cuda:0-3 and all GPUs, NCCL), one
+    # process per test file and group size, then benchmarks/h200/multi_gpu.py (answers
+    # against one GPU, PageRank per iteration on kron-27 per group size, kron scale 30 on 4
+    # GPUs).  MULTI_PARTS: "tests script" (default), "tests" or "script"; MULTI_STEPS: the
+    # script's steps (default all: env,comm,gencheck,check,pagerank,big); DEADLINE: the
+    # script's seconds (default 480).  Within a 10-minute call, for example:
+    #   TEST_TIMEOUT=240 DEADLINE=270 MULTI_STEPS=env,comm,gencheck,check,pagerank bash ... multi
+    #   MULTI_PARTS=script MULTI_STEPS=env,big DEADLINE=540 bash ... multi
+    # Everything lands in $OUT/multi (multi_gpu.json, multi_gpu.log, tests.txt, ...).
+    mkdir -p "$OUT/multi" /tmp/logs
+    export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off (KINDS.md)
+    export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
+    # NCCL from its pip package, where the system has no libnccl for CuPy to load
+    nccl_lib=$($PY -c "import os, nvidia.nccl as m; print(os.path.join(list(m.__path__)[0], 'lib'))" 2>/dev/null)
+    [ -n "$nccl_lib" ] && export LD_LIBRARY_PATH="$nccl_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    { echo "nccl lib: ${nccl_lib:-none}"
+      $PY -c "from cupy.cuda import nccl; print('nccl available:', nccl.available, nccl.get_version() if nccl.available else '')"
+      nvidia-smi topo -m; df -h /dev/shm; } > "$OUT/multi/nccl.txt" 2>&1
+    ngpu=$($PY -c "import cupy; print(cupy.cuda.runtime.getDeviceCount())" 2>/dev/null || echo 0)
+    case " ${MULTI_PARTS:-tests script} " in *" tests "*)
+      sizes=$(for n in 2 3 4 "$ngpu"; do [ "$n" -ge 2 ] && [ "$n" -le "$ngpu" ] && echo "$n"; done | sort -un)
+      files=(tests/group/test_algorithms.py tests/group/test_elementwise.py
+             tests/group/test_indexing.py tests/group/test_products.py
+             "tests/group/test_nccl.py tests/group/test_placement.py tests/group/test_comm.py")
+      for n in $sizes; do
+        for f in "${files[@]}"; do
+          tag=$(basename "${f%% *}" .py)
+          GRAPHBLAST_GROUP_KIND=cuda GRAPHBLAST_GROUP_PARTS=$n timeout "${TEST_TIMEOUT:-300}" \
+            $PY -m pytest -q -rfE -p no:cacheprovider $f > /tmp/logs/multi-N$n-$tag.log 2>&1 &
+        done
+      done
+      wait
+      for f in /tmp/logs/multi-*.log; do
+        echo "== $f: $(head -c 300 "$f" | head -1)"; grep -E "^(FAILED|ERROR)|passed|failed|error" "$f" | tail -40
+      done > "$OUT/multi/tests.txt"
+      tar czf "$OUT/multi/test-logs.tar.gz" -C /tmp/logs $(cd /tmp/logs && ls multi-*.log)
+    esac
+    case " ${MULTI_PARTS:-tests script} " in *" script "*)
+      timeout --kill-after=10 "${STAGE_TIMEOUT:-$(( ${DEADLINE:-480} + 45 ))}" $PY \
+        benchmarks/h200/multi_gpu.py --out "$OUT/multi" --deadline "${DEADLINE:-480}" \
+        --steps "${MULTI_STEPS:-env,comm,gencheck,check,pagerank,big}" > "$OUT/multi/stdout.txt" 2>&1
+      echo "multi_gpu.py: exit status $?" >> "$OUT/multi/stdout.txt"
+    esac
+    ;;
   *)
-    echo "unknown stage $stage (tests, retest, profile, gen, mm, algos-a, algos-b, prims, kron27)" >&2
+    echo "unknown stage $stage (tests, retest, profile, gen, mm, algos-a, algos-b, prims, kron27, multi)" >&2
     exit 2 ;;
   esac
 done

@@ -2,12 +2,19 @@
 placed on N CPU partitions (``"cpu:0-{N-1}"``; N = 1 is the plain CPU device, a group of one),
 and the answers must agree.
 
+On a machine with several GPUs, ``GRAPHBLAST_GROUP_KIND=cuda`` places the copies on GPU groups
+instead (``"cuda:0-{N-1}"``: the CUDA backend on each GPU, the NCCL communicator), N = 2, 3 and
+4 as far as there are GPUs (``GRAPHBLAST_GROUP_PARTS="2,4"`` picks others; N = 1 is then the
+single GPU ``cuda:0``), still against the CPU's answers.  Tests of CPU partitions as such
+(placement, traffic counts) keep their ``cpu:`` groups.
+
 :func:`check` is the harness: it copies the inputs to the group, runs the body on both sets,
 and compares the results and the inputs afterwards (bodies update their inputs in place).
 Integers and booleans must be equal; floats agree to a relative ``1e-9``, since a group sums
 partial results in another order.
 """
 
+import os
 import sys
 
 import numpy as np
@@ -22,11 +29,45 @@ from graphblast.backends.group.storage import PartitionedCSR, PartitionedVector
 # conftest.py as ``conftest``, so its own name is not stable.
 sys.modules.setdefault("grouphelp", sys.modules[__name__])
 
-PARTS = [1, 2, 3, 4]
 REL = 1e-9
+
+KIND = os.environ.get("GRAPHBLAST_GROUP_KIND", "cpu").strip().lower() or "cpu"
+
+
+def _gpu_count():
+    try:
+        import cupy
+
+        return cupy.cuda.runtime.getDeviceCount()
+    except Exception:  # noqa: BLE001 - no CuPy, no driver, no GPU: none usable
+        return 0
+
+
+def _parts():
+    chosen = os.environ.get("GRAPHBLAST_GROUP_PARTS", "").strip()
+    wanted = [int(x) for x in chosen.split(",")] if chosen else None
+    if KIND == "cpu":
+        return wanted or [1, 2, 3, 4]
+    if KIND != "cuda":
+        raise pytest.UsageError(f"GRAPHBLAST_GROUP_KIND must be cpu or cuda, not {KIND!r}")
+    gpus = _gpu_count()
+    if gpus < 2:
+        raise pytest.UsageError(f"GRAPHBLAST_GROUP_KIND=cuda needs at least 2 GPUs; "
+                                f"{gpus} usable here")
+    parts = [p for p in (wanted or [2, 3, 4]) if p <= gpus]
+    if not parts:
+        raise pytest.UsageError(f"GRAPHBLAST_GROUP_PARTS={chosen} asks for more than the "
+                                f"{gpus} GPUs here")
+    return parts
+
+
+PARTS = _parts()
+GPU_GROUPS = KIND == "cuda"
 
 
 def group_of(parts):
+    if KIND == "cuda":
+        return "cuda:0" if parts == 1 else f"cuda:0-{parts - 1}"
     return "cpu" if parts == 1 else f"cpu:0-{parts - 1}"
 
 
@@ -70,10 +111,12 @@ def graph(rng, n, m, weighted=False, symmetric=True, dtype="INT64"):
 
 
 def place(x, parts):
-    """A copy of x on ``parts`` CPU partitions (to_device gives x itself on its own device)."""
+    """A copy of x on the group of ``parts`` members (to_device gives x itself on its own
+    device)."""
     if not isinstance(x, (Matrix, Vector)):
         return x
-    return x.dup() if parts == 1 else x.to_device(group_of(parts))
+    device = group_of(parts)
+    return x.dup() if device == x.device else x.to_device(device)
 
 
 def assert_same(expected, got, parts, rel=REL):

@@ -15,7 +15,7 @@ from collections import defaultdict, deque
 
 import numpy as np
 import pytest
-from grouphelp import graph, matrix, vector
+from grouphelp import GPU_GROUPS, PARTS, graph, group_of, matrix, vector
 
 import graphblast as gb
 import graphblast.backends.group as group_package
@@ -173,3 +173,80 @@ def test_group_backend_over_nccl(fake_cupy, monkeypatch, rng):
             got = u.to_device(name).vxm(B.to_device(name), semiring.plus_times).new()
         assert got.to_device("cpu").isclose(u.vxm(B).new())
     assert set(backend.comm.traffic()) >= {"vxm", "mxv", "gather_vector", "scatter_vector"}
+
+
+def test_collectives_promote_map_and_refuse(fake_cupy):
+    """Parts of different dtypes are gathered as NumPy concatenates them; boolean sums and
+    products are logical (or, and); an array on another GPU than its member's is refused
+    before any NCCL call."""
+    gpus = nccl_module.NcclCommunicator("cuda:0-1", [0, 1])
+    host = NumpyCommunicator("cpu:0-1", 2)
+    parts = [np.arange(3, dtype=np.int32), np.arange(2, dtype=np.int64)]
+    for got, want in zip(gpus.allgather(parts), host.allgather(parts)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    flags = [np.array([True, True, False]), np.array([True, False, False])]
+    for op in ["sum", "prod", "min", "max"]:
+        for got, want in zip(gpus.allreduce(flags, op), host.allreduce(flags, op)):
+            assert got.dtype == np.bool_
+            np.testing.assert_array_equal(got, want)
+
+    class Elsewhere(DeviceArray):
+        @property
+        def data(self):
+            return types.SimpleNamespace(ptr=self.__array_interface__["data"][0], device_id=7)
+
+    stray = np.arange(4).view(Elsewhere)
+    with pytest.raises(ValueError, match="cuda:7"):
+        gpus.allgather([np.arange(2), stray])
+    with pytest.raises(ValueError, match="cuda:7"):
+        gpus.alltoallv([[np.arange(1), np.arange(1)], [stray, np.arange(1)]])
+
+
+@pytest.mark.skipif(not GPU_GROUPS, reason="real NCCL: GRAPHBLAST_GROUP_KIND=cuda on GPUs")
+@pytest.mark.parametrize("piece", [None, 3])
+def test_real_nccl_matches_numpy(monkeypatch, rng, piece):
+    """The collectives on the GPUs of the largest group, NCCL itself, against NumPy: uneven
+    and empty parts, every dtype the primitives move, moves in pieces."""
+    import cupy as cp
+
+    from graphblast.backends import get_backend
+
+    if piece is not None:
+        monkeypatch.setattr(nccl_module, "_PIECE", piece)
+    name = group_of(max(PARTS))
+    comm = get_backend(name).comm
+    assert isinstance(comm, nccl_module.NcclCommunicator)
+    p = comm.size
+    host = NumpyCommunicator("cpu:0-1", p)
+
+    def on(rank, array):
+        with cp.cuda.Device(comm._devices[rank]):
+            return cp.asarray(array)
+
+    for dtype in [np.int64, np.int32, np.float64, np.float32, np.bool_, np.uint8]:
+        parts = [rng.integers(0, 9, int(rng.integers(0, 12))).astype(dtype) for _ in range(p)]
+        parts[p // 2] = parts[p // 2][:0]
+        got = comm.allgather([on(r, x) for r, x in enumerate(parts)])
+        for rank, (g, w) in enumerate(zip(got, host.allgather(parts))):
+            assert g.device.id == comm._devices[rank]
+            np.testing.assert_array_equal(cp.asnumpy(g), w)
+        buckets = [[rng.integers(0, 9, int(rng.integers(0, 7))).astype(dtype) for _ in range(p)]
+                   for _ in range(p)]
+        got = comm.alltoallv([[on(s, b) for b in row] for s, row in enumerate(buckets)])
+        for d, (g_row, w_row) in enumerate(zip(got, host.alltoallv(buckets))):
+            for g, w in zip(g_row, w_row):
+                assert g.device.id == comm._devices[d]
+                np.testing.assert_array_equal(cp.asnumpy(g), w)
+        np.testing.assert_array_equal(
+            comm.gather_to_host([on(r, x) for r, x in enumerate(parts)]),
+            host.gather_to_host(parts))
+    for dtype in [np.int64, np.float64, np.bool_, np.int32]:
+        values = [rng.integers(0, 3, 3).astype(dtype) for _ in range(p)]
+        for op in ["sum", "prod", "min", "max"]:
+            got = comm.allreduce([on(r, x) for r, x in enumerate(values)], op)
+            for rank, (g, w) in enumerate(zip(got, host.allreduce(values, op))):
+                assert g.dtype == w.dtype and g.device.id == comm._devices[rank]
+                np.testing.assert_array_equal(cp.asnumpy(g), w)
+    with pytest.raises(ValueError, match="not on its GPU"):
+        comm.allgather([on((r + 1) % p, np.arange(3)) for r in range(p)])

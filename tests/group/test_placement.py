@@ -4,7 +4,7 @@ the errors of mixing devices."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from grouphelp import matrix, reset_traffic, traffic, vector
+from grouphelp import GPU_GROUPS, PARTS, group_of, matrix, reset_traffic, traffic, vector
 
 import graphblast as gb
 from graphblast import Matrix, Vector, binary, semiring
@@ -165,3 +165,56 @@ def test_mixing_devices_raises(rng, other):
         w(binary.plus)[at] << u2
     assert w.nvals == 0  # nothing was written
     assert G.mxv(g, semiring.plus_times).new().to_device(other).isequal(A2.mxv(u2).new())
+
+
+def test_place_keeps_name_symmetry_and_split():
+    """group.place gives what to_device gives (the same row split), and blocks built on the
+    members themselves make a matrix with their boundaries as the layout."""
+    from graphblast.backends.cpu import backend as cpu
+    from graphblast.backends.group import place
+    from graphblast.generators import kron
+
+    A = kron(9, device="cpu")
+    G, H = place(A, "cpu:0-2"), A.to_device("cpu:0-2")
+    assert G.device == "cpu:0-2" and G.is_symmetric and G.name == A.name
+    assert np.array_equal(G._data.bounds, H._data.bounds)
+    assert G.to_device("cpu").isequal(A, check_dtype=True)
+    assert place(G, "cpu:0-2") is G and place(A, "cpu") is A
+    # blocks made where they live (as a generator on each GPU makes them)
+    n, bounds = A.nrows, np.array([0, 100, 100, A.nrows])
+    indptr, indices, values = A.to_csr()
+    backend = get_backend("cpu:0-2")
+    parts = [cpu.matrix_from_csr(int(hi - lo), n, A.dtype, indptr[lo:hi + 1] - indptr[lo],
+                                 indices[indptr[lo]:indptr[hi]], values[indptr[lo]:indptr[hi]])
+             for lo, hi in zip(bounds[:-1], bounds[1:])]
+    data = backend.place_blocks(n, n, A.dtype, parts, bounds, symmetric=True)
+    B = Matrix._from_data(data, backend, "cpu:0-2", "kron9")
+    assert B.is_symmetric and B.to_device("cpu").isequal(A, check_dtype=True)
+    assert np.array_equal(Vector("FP64", n, device="cpu:0-2")._data.bounds, bounds)
+    with pytest.raises(ValueError, match="do not split"):
+        backend.place_blocks(n, n, A.dtype, parts, [0, 100, n], symmetric=True)
+    with pytest.raises(ValueError, match="block 0"):
+        backend.place_blocks(n, n, A.dtype, parts, [0, 99, 100, n], symmetric=True)
+
+
+@pytest.mark.skipif(not GPU_GROUPS, reason="GPU groups: GRAPHBLAST_GROUP_KIND=cuda on GPUs")
+def test_place_from_one_gpu():
+    """A compact graph on cuda:0 placed on the GPU group GPU to GPU: the row split
+    to_device gives, every block on its own GPU and still compact, the same answers."""
+    from graphblast.algorithms import bfs
+    from graphblast.backends.group import place
+    from graphblast.generators import kron
+
+    device = group_of(max(PARTS))
+    A = kron(12, device="cuda:0")
+    assert A._data.iso_value is not None  # compact on the GPU
+    G, H = place(A, device), A.to_device(device)
+    assert G.device == device and G.is_symmetric
+    assert np.array_equal(G._data.bounds, H._data.bounds)
+    members = get_backend(device).members
+    for part, member in zip(G._data.parts, members):
+        assert part.indptr.device.id == member.device_id
+        assert part.stored_indices.device.id == member.device_id
+        assert part.iso_value is not None and not part.has_values
+    assert G.to_device("cpu").isequal(A.to_device("cpu"), check_dtype=True)
+    assert bfs(G, 3).to_device("cpu").isequal(bfs(A, 3).to_device("cpu"))

@@ -1,7 +1,7 @@
 """mxv, vxm (push and pull), mxm and kronecker on N CPU partitions against one CPU."""
 
 import pytest
-from grouphelp import check, mask_of, matrix, output_args, vector
+from grouphelp import PARTS, check, group_of, mask_of, matrix, output_args, vector
 
 import graphblast as gb
 from graphblast import semiring
@@ -127,3 +127,24 @@ def test_kronecker_and_outer(rng, parts, op):
         return C, u.outer(v, binop).new()
 
     check(parts, body, A, B, u, v, C, M)
+
+
+def test_members_follow_the_group_direction(rng):
+    """The group chooses push or pull for everyone; a member computing its block never
+    chooses the other direction itself, which would build (and keep) its block's transpose."""
+    from graphblast.algorithms import bfs
+    from graphblast.generators import kron
+
+    if max(PARTS) < 2:
+        pytest.skip("no group among the chosen sizes")
+    device = group_of(max(PARTS))
+    A = kron(10, 16, seed=3, device="cpu")
+    G = A.to_device(device)
+    assert bfs(G, 0).to_device("cpu").isequal(bfs(A, 0))
+    assert all(part._transpose is None for part in G._data.parts)
+    u = vector(rng, A.nrows, 0.02, "INT64")
+    for direction in ("push", "pull"):
+        with gb.config.set(direction=direction):
+            got = u.to_device(device).vxm(G, semiring.plus_times).new()
+        assert got.to_device("cpu").isequal(u.vxm(A.apply(gb.unary.one["INT64"]).new()).new())
+    assert all(part._transpose is None for part in G._data.parts)

@@ -15,7 +15,7 @@ import functools
 from ...exceptions import InvalidValue
 from .devices import members_of
 
-__all__ = ["group_backend"]
+__all__ = ["group_backend", "place"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -46,3 +46,20 @@ def group_backend(name):
     from .nccl import NcclCommunicator
 
     return GroupBackend(name, [get_cuda_backend(i) for i in ids], NcclCommunicator(name, ids))
+
+
+def place(matrix, device):
+    """``matrix`` on the device group ``device``, its name and symmetry kept: what
+    ``matrix.to_device(device)`` gives, but a matrix on a GPU placed on GPUs is copied GPU to
+    GPU, and a compact one stays compact (``to_device`` goes through host memory, which a
+    graph of billions of entries makes slow).  Any other pair of devices is ``to_device``."""
+    from ...core.matrix import Matrix
+    from .. import get_backend, parse_device
+    from .devices import is_group_name
+    from .storage import PartitionedCSR
+
+    dev = parse_device(device)
+    if dev == matrix.device or not is_group_name(dev) or isinstance(matrix._data,
+                                                                     PartitionedCSR):
+        return matrix.to_device(dev)
+    return Matrix._from_data(matrix._data, get_backend(dev), dev, matrix.name)

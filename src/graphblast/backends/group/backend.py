@@ -128,8 +128,11 @@ class GroupBackend(Backend):
         return self.matrix(x.nrows, x.ncols, dtype, parts, x.bounds, x.col_bounds)
 
     def place_matrix(self, host):
-        """A host CSR on the members, its rows split by entry count; the split becomes the
-        layout of its row dimension."""
+        """A CSR on the members, its rows split by entry count; the split becomes the
+        layout of its row dimension.  A CSR on a GPU placed on GPUs is copied GPU to GPU
+        (:meth:`place_from_gpu`); anything else goes through host memory."""
+        if _on_gpu(host.indptr) and all(_gpu_of(m) is not None for m in self.members):
+            return self.place_from_gpu(host)
         indptr = to_numpy(host.indptr).astype(INDEX, copy=False)
         indices, values = to_numpy(host.indices), to_numpy(host.values)
         bounds = balanced_bounds(indptr, self.size)
@@ -144,6 +147,74 @@ class GroupBackend(Backend):
 
         A = self.matrix(host.nrows, host.ncols, host.dtype, self.each(block), bounds)
         A.symmetric = host.symmetric
+        return A
+
+    def place_from_gpu(self, src):
+        """A CSR on one GPU on the group's GPUs, copied GPU to GPU (peer copies over NVLink
+        where there is one): the same row split as through the host, and a compact matrix
+        (32-bit indices, one value for every entry) stays compact on every member.  The
+        source may be freed afterwards: every copy has finished when this returns."""
+        import cupy as cp
+
+        p = self.size
+        with cp.cuda.Device(src.indptr.device.id):
+            indptr = src.indptr.astype(INDEX, copy=False)
+            nnz = int(indptr[-1])
+            if nnz == 0:
+                bounds = positional_bounds(src.nrows, p)
+            else:  # balanced_bounds, on the device (the host would need all of indptr)
+                targets = -(-np.arange(1, p, dtype=INDEX) * INDEX(nnz) // INDEX(p))
+                cuts = cp.searchsorted(indptr, cp.asarray(targets), side="left").get()
+                bounds = np.concatenate([[0], cuts, [src.nrows]]).astype(INDEX)
+            starts = indptr[cp.asarray(bounds)].get()
+            # what made src is finished before another GPU's stream reads it
+            cp.cuda.get_current_stream().synchronize()
+        indices = src.stored_indices
+        values = src.values if src.has_values else None
+
+        def copy(array):
+            out = cp.empty(array.shape, dtype=array.dtype)
+            if array.size:
+                out.data.copy_from_device_async(array.data, array.nbytes)
+            return out
+
+        def block(k, m):
+            first, last = int(bounds[k]), int(bounds[k + 1])
+            lo, hi = int(starts[k]), int(starts[k + 1])
+            ptr = copy(indptr[first:last + 1])
+            ptr -= INDEX(lo)
+            return CSR(last - first, src.ncols, src.dtype, ptr, copy(indices[lo:hi]),
+                       None if values is None else copy(values[lo:hi]),
+                       iso_value=src.iso_value if values is None else None)
+
+        parts = self.each(block)
+        self.synchronize()  # the copies are done before src's memory can be reused
+        self._layouts[src.nrows] = bounds
+        A = self.matrix(src.nrows, src.ncols, src.dtype, parts, bounds)
+        A.symmetric = src.symmetric
+        return A
+
+    def place_blocks(self, nrows, ncols, dtype, parts, bounds, symmetric=False):
+        """A matrix from blocks already on the members (``parts[k]``: a CSR of rows
+        ``bounds[k]`` to ``bounds[k + 1] - 1`` on member k, global column ids), as a
+        generator that builds each member's rows where they live makes one; ``bounds``
+        become the layout of the row dimension."""
+        bounds = np.asarray(bounds, dtype=INDEX)
+        if len(parts) != self.size or bounds.shape != (self.size + 1,) or bounds[0] != 0 \
+                or bounds[-1] != nrows or np.any(np.diff(bounds) < 0):
+            raise ValueError(f"{self.name}: {len(parts)} blocks with boundaries {bounds} do "
+                             f"not split {nrows} rows over {self.size} members")
+        for k, part in enumerate(parts):
+            if part.nrows != block_length(bounds, k) or part.ncols != ncols:
+                raise ValueError(f"{self.name}: block {k} is {part.nrows}x{part.ncols}, not "
+                                 f"{block_length(bounds, k)}x{ncols}")
+            where = _gpu_of(self.members[k])
+            on = getattr(getattr(part.indptr, "data", None), "device_id", None)
+            if where is not None and on is not None and on != where:
+                raise ValueError(f"{self.name}: block {k} is on cuda:{on}, not cuda:{where}")
+        self._layouts[nrows] = bounds
+        A = self.matrix(nrows, ncols, dtype, list(parts), bounds)
+        A.symmetric = bool(symmetric)
         return A
 
     def place_vector(self, host):
@@ -220,14 +291,14 @@ class GroupBackend(Backend):
 
     # -- gathered forms --------------------------------------------------------------------
     def allgather_vector(self, u):
-        """``u`` whole on every member (its values only, when it has every position)."""
+        """``u`` whole on every member (its values only, when it has every position: then
+        a GPU member gets it in its full format, without an index array)."""
         if u.nvals == u.size:
-            values = self.comm.allgather(self.each(lambda k, m: u.parts[k].values))
-            indices = self.each(lambda k, m: m.xp.arange(u.size, dtype=INDEX))
-        else:
-            indices = self.comm.allgather(self.each(
-                lambda k, m: u.parts[k].indices + INDEX(u.bounds[k])))
-            values = self.comm.allgather(self.each(lambda k, m: u.parts[k].values))
+            values = self.comm.allgather(self.each(lambda k, m: _all_values(u.parts[k])))
+            return self.each(lambda k, m: _complete(m, u.size, u.dtype, values[k]))
+        indices = self.comm.allgather(self.each(
+            lambda k, m: u.parts[k].indices + INDEX(u.bounds[k])))
+        values = self.comm.allgather(self.each(lambda k, m: u.parts[k].values))
         return [SparseVector(u.size, u.dtype, indices[k], values[k]) for k in range(self.size)]
 
     def allgather_matrix(self, B):
@@ -446,6 +517,34 @@ class GroupBackend(Backend):
             if sync is not None:
                 with self.scope(k):
                     sync()
+
+
+def _on_gpu(array):
+    return hasattr(array, "__cuda_array_interface__")
+
+
+def _gpu_of(member):
+    """The GPU a member backend computes on, or None for the CPU."""
+    return getattr(member, "device_id", None)
+
+
+def _all_values(part):
+    """The values of a block that has every position, in position order: a dense GPU
+    format's value array as it is (no sorted list is made of it)."""
+    if getattr(part, "format", None) in ("full", "bitmap", "sparse"):  # the GPU's formats
+        return part.dense()[1]
+    return part.values
+
+
+def _complete(member, size, dtype, values):
+    """A vector of ``size`` positions, all present, with ``values``: the GPU's full format
+    (its products read the values alone, and take it for what it is: every row an input),
+    a sorted list elsewhere."""
+    if _gpu_of(member) is not None:
+        from ..cuda.vectors import FullVector
+
+        return FullVector(size, dtype, values)
+    return SparseVector(size, dtype, member.xp.arange(size, dtype=INDEX), values)
 
 
 def _read_only(*arrays):

@@ -92,7 +92,9 @@ def _push(g, M, u, semiring, size, bounds):
             Mk = rows_to_global(m.xp, Mk, start, M.nrows)
         return m.vxm(uk, Mk, semiring, None)
 
-    return g.fold_to_owners(g.each(expand), bounds, size, semiring)
+    with _member_direction("push"):
+        partials = g.each(expand)
+    return g.fold_to_owners(partials, bounds, size, semiring)
 
 
 def _pull(g, M, u, semiring, mask):
@@ -109,7 +111,18 @@ def _pull(g, M, u, semiring, mask):
         out = m.mxv(rows_to_global(m.xp, M.parts[k], start, M.nrows), whole[k], semiring, None)
         return vector_to_local(m.xp, out, start, stop, m)
 
-    return g.vector(M.nrows, semiring.return_type, g.each(rows), M.bounds)
+    with _member_direction("pull"):
+        parts = g.each(rows)
+    return g.vector(M.nrows, semiring.return_type, parts, M.bounds)
+
+
+def _member_direction(choice):
+    """The group's choice made the members' too.  A member's own planner sees a block of
+    rows, a vector of the whole dimension and its block of the mask, and could choose the
+    other direction: that would build the transpose of its block (as much memory as the
+    block, and a block's transpose is never reused) to compute what the group's choice
+    computes without it."""
+    return config.set(direction=choice)
 
 
 def mxv(g, A, u, semiring, mask):
