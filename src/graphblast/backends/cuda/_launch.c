@@ -181,6 +181,6 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_launch",
                                     "Kernel launches without CuPy's argument handling.", -1,
-                                    methods};
+                                    methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__launch(void) { return PyModule_Create(&module); }
