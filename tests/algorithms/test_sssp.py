@@ -194,22 +194,36 @@ def test_method_arguments(device):
 @pytest.mark.parametrize("weights, delta, expected", [
     # delta is below the precision at 1e17 (1e17 + 1 == 1e17): the buckets must not stall
     ([1e17, 1.0], 1.0, {0: 0.0, 1: 1e17, 2: 1e17 + 1.0}),
-    # an infinite weight makes infinite distances, reached all the same
-    ([1.0, np.inf], None, {0: 0.0, 1: 1.0, 2: np.inf}),
     # FP32 distances past 2**24, where a unit width is below FP32's precision
     ([np.float32(3e7), np.float32(1.0)], 1.0, {0: 0.0, 1: 3e7, 2: np.float32(3e7) + 1}),
+    # a heavy edge (1.0000001 > delta) whose sum rounds to exactly the bucket's end, 2**52 + 1:
+    # that vertex belongs to the next bucket, which expands it
+    ([2.0**52, 1.0000001, 1.0], 1.0, {0: 0.0, 1: 2.0**52, 2: 2.0**52 + 1, 3: 2.0**52 + 2}),
 ])
 @pytest.mark.parametrize("method", ["delta", "auto"])
 def test_delta_stepping_finishes_past_its_precision(device, monkeypatch, method, weights,
                                                     delta, expected):
-    """Buckets of width delta advance even where lo + delta == lo in floating point (or lo is
-    infinite): the rest is one last bucket, and the distances are Bellman-Ford's."""
+    """Buckets of width delta advance even where lo + delta == lo in floating point: the rest
+    is one last bucket, and the distances are Bellman-Ford's."""
     import importlib
 
     # "auto" goes straight to delta-stepping
     monkeypatch.setattr(importlib.import_module("graphblast.algorithms.sssp"),
                         "SWITCH_ROUNDS", 0)
-    A = gb.Matrix.from_coo([0, 1], [1, 2], weights, nrows=3, ncols=3, device=device)
+    k = len(weights)
+    A = gb.Matrix.from_coo(list(range(k)), list(range(1, k + 1)), weights, nrows=k + 1,
+                           ncols=k + 1, device=device)
     got = sssp(A, 0, method=method, delta=delta).to_dict()
-    assert got == expected
+    if expected is not None:
+        assert got == expected
     assert got == sssp(A, 0, method="bellman-ford").to_dict()
+
+
+def test_infinite_weights_go_to_bellman_ford(device):
+    """Buckets of distance cannot hold an infinite one: "auto" runs Bellman-Ford throughout
+    (an infinite distance is reached all the same), "delta" says why it cannot."""
+    A = gb.Matrix.from_coo([0, 1, 2], [1, 2, 3], [1.0, np.inf, 2.0], nrows=4, ncols=4,
+                           device=device)
+    assert sssp(A, 0).to_dict() == {0: 0.0, 1: 1.0, 2: np.inf, 3: np.inf}
+    with pytest.raises(InvalidValue, match="finite weights"):
+        sssp(A, 0, method="delta")

@@ -154,6 +154,13 @@ def sssp_arguments(A, source, negative_weights, method, delta):
     edge_weights(A, "sssp", allow_negative=negative_weights,
                  negative_hint="pass negative_weights=True to allow them (negative cycles "
                  "then raise NegativeCycle)")
+    if method != "bellman-ford" and A.nvals and A.dtype.np_type.kind == "f" and \
+            A.reduce_scalar(monoid.max).new().value == float("inf"):
+        # buckets of distance cannot hold an infinite one; Bellman-Ford reaches it all the same
+        if method == "delta":
+            raise InvalidValue("sssp: delta-stepping needs finite weights (this matrix holds "
+                               "an infinite one); use method='bellman-ford' or 'auto'")
+        method = "bellman-ford"
     return n, source, negative_weights, method, delta
 
 

@@ -37,29 +37,29 @@ def _relax(frontier, A, dist, min_plus):
 
 
 def _band(dist, lo, hi):
-    """The entries of ``dist`` in [lo, hi]."""
-    return dist.select(select.valuege, lo).new().select(select.valuele, hi).new()
+    """The entries of ``dist`` in [lo, hi)."""
+    return dist.select(select.valuege, lo).new().select(select.valuelt, hi).new()
 
 
 def _delta_stepping(A, dist, delta, min_plus):
     """Buckets of width ``delta`` in order: light edges (<= delta) until the bucket settles,
     then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start).
-    A bucket is closed, [lo, lo + delta]: a heavy edge from it still lands beyond it."""
+    Weights are finite (sssp_arguments sends infinite ones to Bellman-Ford)."""
     light = A.select(select.valuele, delta).new()
     heavy = A.select(select.valuegt, delta).new()
     lo = dist.reduce(monoid.min).new().value
-    while lo is not None:
+    while lo is not None and lo < math.inf:  # an overflowed distance is not expanded
         hi = lo + delta
         if not hi > lo:
-            # delta is below the precision at lo, or lo is infinite: the buckets would stall,
-            # so the rest is one last bucket in which every edge is light (Bellman-Ford)
+            # delta is below the floating-point precision at lo: the buckets would stall, so
+            # the rest is one last bucket in which every edge is light (Bellman-Ford)
             hi, light = math.inf, A
         frontier = _band(dist, lo, hi)
         while frontier.nvals:
             # an improved distance is a bucket entry's plus a weight >= 0, so >= lo already
-            frontier = _relax(frontier, light, dist, min_plus).select(select.valuele, hi).new()
+            frontier = _relax(frontier, light, dist, min_plus).select(select.valuelt, hi).new()
         _relax(_band(dist, lo, hi), heavy, dist, min_plus)
-        lo = dist.select(select.valuegt, hi).new().reduce(monoid.min).new().value
+        lo = dist.select(select.valuege, hi).new().reduce(monoid.min).new().value
     return dist
 
 
@@ -88,7 +88,7 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
 
     It needs about as many rounds as the hop diameter: few on scale-free graphs, thousands on
     grids and road graphs.  Delta-stepping (Meyer and Sanders; LAGraph's
-    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta]``
+    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta)``
     in order: the light edges (weight ``<= delta``) are relaxed from the bucket until it no
     longer changes, then the heavy ones once; empty buckets are skipped.
 
@@ -105,7 +105,7 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     method : {"auto", "bellman-ford", "delta"}, default "auto"
         "auto" runs Bellman-Ford and, if it has not finished after ``SWITCH_ROUNDS`` (32)
         rounds - a long-diameter graph - continues with delta-stepping from the distances
-        found so far.  Negative weights always use Bellman-Ford.
+        found so far.  Negative and infinite weights always use Bellman-Ford.
     delta : float, optional
         Bucket width for delta-stepping; by default 32 times the average weight over the
         average degree (Davidson et al.'s choice for GPUs, where a round's cost is mostly its
@@ -123,7 +123,8 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         For a non-Matrix, a non-square ``A`` or a bad ``source`` (see :func:`bfs`).
     InvalidValue
         If ``A`` holds NaN, negative weights without ``negative_weights=True``, negative
-        weights with ``method="delta"``, a bad ``method`` or a ``delta`` that is not > 0.
+        or infinite weights with ``method="delta"``, a bad ``method`` or a ``delta`` that is
+        not > 0.
     NegativeCycle
         If a negative cycle is reachable from ``source`` (a subclass of InvalidValue).
 
