@@ -9,6 +9,7 @@ Every planner decision reads these; ``"auto"`` lets the planner choose (see ``pl
 """
 
 import contextlib
+import os
 import threading
 
 _DEFAULTS = {
@@ -30,8 +31,9 @@ _DEFAULTS = {
     # pattern graph; see backends/base.py CSR): "auto" on GPUs, "always", or "never"
     "compact_graphs": "auto",
     # GPU kernel launches: "auto" calls the driver directly through graphblast's compiled
-    # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy
-    "kernel_launch": "auto",
+    # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
+    # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
+    "kernel_launch": os.environ.get("GRAPHBLAST_KERNEL_LAUNCH", "auto"),
 }
 
 _CHOICES = {
@@ -49,6 +51,10 @@ class Config:
     def __init__(self):
         self._values = dict(_DEFAULTS)
         self._lock = threading.Lock()
+        launch = self._values["kernel_launch"]  # the one default the environment sets
+        if launch not in _CHOICES["kernel_launch"]:
+            raise ValueError(f"GRAPHBLAST_KERNEL_LAUNCH must be one of "
+                             f"{sorted(_CHOICES['kernel_launch'])}, got {launch!r}")
 
     def __getitem__(self, key):
         try:

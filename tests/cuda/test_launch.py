@@ -1,7 +1,10 @@
 """The compiled kernel launcher (backends/cuda/_launch.c): its argument packing on any
 machine, and on a GPU the same answers as CuPy's launches."""
 
+import os
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -110,3 +113,15 @@ def test_driver_launches_give_cupys_answers(algorithm):
         assert got.isclose(expected, rel_tol=1e-12)
     else:
         assert got.isequal(expected)
+
+
+def test_the_environment_chooses_the_launcher():
+    """GRAPHBLAST_KERNEL_LAUNCH=cupy sets the default for a whole run; a bad value says so."""
+    code = "import graphblast as gb; print(gb.config['kernel_launch'])"
+    for value, expected in (("cupy", "cupy"), ("auto", "auto")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "GRAPHBLAST_KERNEL_LAUNCH": value})
+        assert out.stdout.strip() == expected, out.stderr
+    bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "GRAPHBLAST_KERNEL_LAUNCH": "fast"})
+    assert bad.returncode != 0 and "GRAPHBLAST_KERNEL_LAUNCH must be one of" in bad.stderr
