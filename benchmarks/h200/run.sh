@@ -87,7 +87,7 @@ for stage in "$@"; do
     mkdir -p "$OUT/profile"
     timeout 40 python3 benchmarks/h200/launch_overhead.py --out "$OUT/profile" \
       > "$OUT/profile/launch_overhead.log" 2>&1
-    timeout 40 python3 benchmarks/h200/percall.py --out "$OUT/profile" \
+    timeout 70 python3 benchmarks/h200/percall.py --out "$OUT/profile" \
       > "$OUT/profile/percall.log" 2>&1
     timeout 60 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
       --graphs kron-22 --algos bfs,pagerank >> "$OUT/profile/algos.log" 2>&1
