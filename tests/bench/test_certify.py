@@ -76,3 +76,4 @@ def test_wrong_answers_are_rejected(graph, algorithm, corrupt):
 
 def test_no_certificate_for_triangles(graph):
     assert certify.certify("tc", graph, 3, AlgorithmParams()) is None
+

@@ -460,6 +460,23 @@ def test_an_answer_no_peer_checks_is_certified_or_checked_on_a_smaller_graph(dev
             assert "certified on the graph itself" in ours["check"]["detail"]
 
 
+def test_a_failing_certificate_falls_back_to_a_smaller_graph(device, monkeypatch):
+    """A certificate that cannot run (here: made to raise) leaves the smaller graph's oracle
+    to check the answer, as before certificates existed."""
+    from graphblast.bench import certify
+
+    def broken(*args):
+        raise RuntimeError("no scatter on this device")
+
+    monkeypatch.setattr(runner, "FALLBACK_MAX_EDGES", 2000)
+    monkeypatch.setattr(certify, "certify", broken)
+    suite = _suite([graphs.GraphSpec("kron", 9)], ["bfs"], [], device)
+    _, results = suite.run()
+    ours = results[0]["participants"]["graphblast"]
+    assert ours["status"] == "ok", ours
+    assert ours["check"]["graph"] == "kron-5" and not ours["check"]["same_graph"]
+
+
 # The first call ---------------------------------------------------------------------------
 
 def test_first_call_is_measured_in_a_fresh_process(tmp_path):
