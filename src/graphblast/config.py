@@ -19,10 +19,6 @@ _DEFAULTS = {
     "direction_switch": 0.1,
     # after a pull, push again once the vector holds fewer than 1 / beta of the outputs
     "direction_beta": 18.0,
-    # masked SpMV: "auto", "first" (visit only rows the mask allows) or "last"
-    "mask_first": "auto",
-    # SpMV load balancing on the GPU: "auto", "merge_path" or "row_split"
-    "load_balance": "auto",
     # keep the transpose of a matrix once built (costs a second copy of the matrix)
     "transpose_cache": True,
     # default device for new objects; None means "cuda" when usable, else "cpu"
@@ -38,8 +34,6 @@ _DEFAULTS = {
 
 _CHOICES = {
     "direction": {"auto", "push", "pull"},
-    "mask_first": {"auto", "first", "last"},
-    "load_balance": {"auto", "merge_path", "row_split"},
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
 }
