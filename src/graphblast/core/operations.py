@@ -246,22 +246,13 @@ def _assign_scalar_fast(target, value, mask, accum, replace):
             return False
         typed = value._value_as(target.dtype)
     else:
-        typed = _scalar_value_as(value, target.dtype)
+        typed = Scalar._cast_value(value, target.dtype)
     accum_op = typed_accum(accum, target.dtype)
     new = fast(target, target._data, typed, _mask_arg(mask), accum_op, replace)
     if new is None:
         return False
     target._set_data(new)
     return True
-
-
-def _scalar_value_as(value, dtype):
-    """scalar.value_as, imported on first use (scalar.py imports this module)."""
-    global _scalar_value_as
-    from .scalar import value_as
-
-    _scalar_value_as = value_as
-    return value_as(value, dtype)
 
 
 def _is_0d(value):

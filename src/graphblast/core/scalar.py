@@ -32,14 +32,6 @@ def _infer_scalar_dtype(value):
     raise TypeError(f"Cannot make a Scalar from {type(value).__name__} {value!r}")
 
 
-def value_as(value, dtype):
-    """``Scalar.from_value(value)._value_as(dtype)`` without making the Scalar: a Python or
-    NumPy scalar in the type it infers, then cast to ``dtype`` (a traversal assigns one
-    scalar per level, and the Scalar object cost more than the assign's launch)."""
-    own = _infer_scalar_dtype(value)
-    return cast(cast(np.asarray(value).reshape(1), own), lookup_dtype(dtype))[0]
-
-
 class Scalar:
     """A GraphBLAS scalar: a typed value, or empty.
 
@@ -83,6 +75,14 @@ class Scalar:
         return out
 
     # -- value ---------------------------------------------------------------------------
+    @staticmethod
+    def _cast_value(value, dtype):
+        """``Scalar.from_value(value)._value_as(dtype)`` without making the Scalar: a Python
+        or NumPy scalar in the type it infers, then cast to ``dtype`` (a traversal assigns
+        one scalar per level, and the Scalar object cost more than the assign's launch)."""
+        own = _infer_scalar_dtype(value)
+        return cast(cast(np.asarray(value).reshape(1), own), lookup_dtype(dtype))[0]
+
     def _set_value(self, value):
         if value is None:
             self._value = None
