@@ -517,8 +517,8 @@ def test_scalar_from_value_casts(diff, dtype, value):
                                    np.float32(1.5), np.int8(-3), np.uint64(2**64 - 1)])
 @pytest.mark.parametrize("dtype", ALL_TYPES)
 def test_scalar_value_as_without_a_scalar(dtype, value):
-    """The scalar assign's shortcut (Scalar._cast_value) casts exactly as a Scalar of the value's own
-    type would, then cast to the target's type."""
+    """The scalar assign's shortcut (Scalar._cast_value) casts exactly as a Scalar of the
+    value's own type would, then cast to the target's type."""
     from graphblast.core.scalar import Scalar
 
     with np.errstate(invalid="ignore", over="ignore"):

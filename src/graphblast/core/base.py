@@ -28,16 +28,13 @@ def resolve_device(device):
     configuration each time, as it may change).  A device named by a string is resolved
     once per process: every new collection resolves its device, and the output of each
     ``.new()`` is one."""
-    if device is None:
-        dev = default_device()
-        return dev, get_backend(dev)
     if isinstance(device, str):
         found = _resolved.get(device)
         if found is None:
             dev = parse_device(device)
             found = _resolved[device] = (dev, get_backend(dev))
         return found
-    dev = parse_device(device)
+    dev = default_device() if device is None else parse_device(device)
     return dev, get_backend(dev)
 
 
