@@ -134,8 +134,8 @@ def _cc(graph, xp, labels, params):
         rounds += 1
         new = lab.copy()
         for rows, cols, _ in _chunks(graph, graph.A, xp):
-            _scatter_min(xp, new, rows, lab[cols])
-            _scatter_min(xp, new, cols, lab[rows])  # both directions: weak components
+            _scatter(xp, "min", new, rows, lab[cols])
+            _scatter(xp, "min", new, cols, lab[rows])  # both directions: weak components
         while True:  # pointer jumping: every label to its root
             jumped = new[new]
             if bool((jumped == new).all()):
@@ -154,13 +154,15 @@ def _cc(graph, xp, labels, params):
                    f"propagation, first at {v}: {int(ours[v])} vs {int(lab[v])}")
 
 
-def _scatter_min(xp, target, at, values):
+def _scatter(xp, how, target, at, values):
+    """``target[at] = how(target[at], values)`` with repeated positions combined ("min" or
+    "add"): NumPy's ufunc.at on the host, cupyx's atomic scatter on a GPU."""
     if xp is np:
-        np.minimum.at(target, at, values)
+        getattr(np, {"min": "minimum", "add": "add"}[how]).at(target, at, values)
     else:
         import cupyx
 
-        cupyx.scatter_min(target, at, values)
+        getattr(cupyx, f"scatter_{how}")(target, at, values)
 
 
 def _pagerank(graph, xp, ranks, params):
@@ -171,7 +173,7 @@ def _pagerank(graph, xp, ranks, params):
     share = xp.where(out > 0, r / xp.where(out > 0, out, 1.0), 0.0)
     spread = xp.zeros(n, dtype=xp.float64)
     for rows, cols, _ in _chunks(graph, graph.A, xp):
-        _scatter_add(xp, spread, cols, share[rows])
+        _scatter(xp, "add", spread, cols, share[rows])
     sinks = float(r[out == 0].sum())
     step = (1.0 - d) / n + d * spread + d * sinks / n
     moved = float(xp.abs(step - r).sum())
@@ -182,15 +184,6 @@ def _pagerank(graph, xp, ranks, params):
     if moved <= bound:
         how += f", so they are within {check.PAGERANK_L1_TOLERANCE:g} of the fixed point"
     return moved <= bound, how
-
-
-def _scatter_add(xp, target, at, values):
-    if xp is np:
-        np.add.at(target, at, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(target, at, values)
 
 
 _CHECKS = {"bfs": _bfs, "sssp": _sssp, "cc": _cc, "pagerank": _pagerank}
