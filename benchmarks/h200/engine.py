@@ -54,37 +54,32 @@ def wall_and_reads(run):
     return time.perf_counter() - t0, blocks.host_reads() - r0
 
 
-class _Timed:
-    """A compiled kernel that records CUDA events around each launch."""
-
-    def __init__(self, fn, name, records):
-        self.fn, self.name, self.records = fn, name, records
-
-    def __call__(self, *args, **kwargs):
-        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-        e0.record()
-        self.fn(*args, **kwargs)
-        e1.record()
-        self.records.append((self.name, e0, e1))
-
-
 def kernel_profile(run, label, outdir):
     """GPU time per graphblast kernel (CUDA events) of ``run()`` against its wall time; the
-    rest is CuPy's own kernels, allocations, Python and synchronizations."""
+    rest is CuPy's own kernels, allocations, Python and synchronizations.  Every graphblast
+    launch goes through ``jit.run``, so the events are recorded around it (whichever launcher
+    it uses)."""
     from graphblast.backends.cuda import jit
 
     records = []
-    saved = {}
-    for key, k in list(jit._compiled.items()):
-        saved[key] = k.fns
-        k.fns = tuple(_Timed(f, n, records) for f, n in zip(k.fns, k.names))
+    plain_run = jit.run
+
+    def timed_run(fn, grid, block, args):
+        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+        e0.record()
+        plain_run(fn, grid, block, args)
+        e1.record()
+        records.append((fn, e0, e1))
+
+    jit.run = timed_run
     try:
         wall, reads = wall_and_reads(run)
     finally:
-        for key, fns in saved.items():
-            jit._compiled[key].fns = fns
+        jit.run = plain_run
+    names = {f: n for k in jit._compiled.values() for f, n in zip(k.fns, k.names)}
     per = {}
-    for name, e0, e1 in records:
+    for fn, e0, e1 in records:
+        name = names.get(fn, "?")
         short = name.split("<")[0]
         ms, calls = per.get(short, (0.0, 0))
         per[short] = (ms + cp.cuda.get_elapsed_time(e0, e1), calls + 1)
