@@ -103,6 +103,8 @@ for stage in "$@"; do
     timeout 150 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile" \
       --graphs grid-2048,rgg-22 --algos sssp --sssp-method auto --sssp-delta-scales 1,4,16 \
       >> "$OUT/profile/algos.log" 2>&1
+    # one archive: the device tool brings back a few files per call
+    tar czf "$OUT/profile.tar.gz" -C "$OUT" profile && rm -r "$OUT/profile"
     ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
