@@ -234,6 +234,34 @@ def test_heavy_rows_and_degree_bins(rng, sr, fmt):
                 assert out.isequal(dout.to_device("cpu")), (direction, method)
 
 
+@pytest.mark.parametrize("sr", ["plus_times", "min_plus", "any_pair", "any_secondi"])
+def test_push_of_many_heavy_entries(rng, sr):
+    """A frontier of hundreds of entries longer than PUSH_HEAVY (several of gbk_push_heavy's
+    tiles of 256, rows of one to several chunks) pushed with a complemented mask, against the
+    CPU."""
+    from graphblast.backends.cuda import mxv
+
+    n = 6_000
+    degrees = rng.integers(mxv.PUSH_HEAVY + 1, 5 * 1024, 700)
+    rows = np.r_[np.repeat(np.arange(700), degrees), rng.integers(0, n, 30_000)]
+    cols = rng.integers(0, n, rows.shape[0])
+    vals = rng.integers(1, 9, rows.shape[0])
+    A, dA = (gb.Matrix.from_coo(rows, cols, vals, dtype="INT64", nrows=n, ncols=n,
+                                dup_op=gb.binary.max, device=d) for d in ("cpu", "cuda"))
+    idx = np.r_[np.arange(700), rng.choice(np.arange(700, n), 300, replace=False)]
+    u = Vector.from_coo(idx, rng.integers(1, 5, idx.shape[0]), "INT64", size=n, device="cpu")
+    du = u.to_device("cuda")
+    seen = Vector.from_coo(rng.choice(n, 500, replace=False), True, BOOL, size=n,
+                           device="cpu")
+    dseen = seen.to_device("cuda")
+    semi = getattr(semiring, sr)
+    with gb.config.set(direction="push"):
+        out, dout = Vector("INT64", n, device="cpu"), Vector("INT64", n, device="cuda")
+        out(~seen.S, replace=True) << u.vxm(A, semi)
+        dout(~dseen.S, replace=True) << du.vxm(dA, semi)
+    assert out.isequal(dout.to_device("cpu"))
+
+
 FORMATS = ["sorted", "list", "bitmap", "full"]
 
 

@@ -34,8 +34,12 @@ from .vectors import (
 # (GBK_SMALL_N in spmv.cuh).
 SMALL = 1024
 
-# Rows (pull) or frontier entries (push) longer than this are given a whole block each.
+# Rows longer than this are pulled by a whole block each (or in chunks, below).
 HEAVY = 4096
+# Frontier entries with more edges than this are pushed by gbk_push_heavy, in chunks of
+# GBK_PUSH_CHUNK edges over all its blocks; the lighter ones by `width` lanes each, so that
+# no warp walks more than PUSH_HEAVY / width edges while the others wait.
+PUSH_HEAVY = 256
 # A heavy row is pulled in chunks of this many entries (GBK_CHUNK in spmv.cuh), a block each,
 # except for the monoids that stop a row early, whose rows keep one block.
 CHUNK = 4096
@@ -58,8 +62,8 @@ class View:
     longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
     unbinned traversal (the power of two nearest the average degree)."""
 
-    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "width", "bins", "chunks",
-                 "__weakref__")
+    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "npush_heavy", "width", "bins",
+                 "chunks", "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -71,6 +75,8 @@ class View:
         degrees = M.indptr[1:] - M.indptr[:-1]
         self.heavy_rows = cp.flatnonzero(degrees > HEAVY).astype(INDEX, copy=False)
         self.nheavy = int(self.heavy_rows.shape[0])
+        count_host_read()
+        self.npush_heavy = int(cp.count_nonzero(degrees > PUSH_HEAVY))
         count_host_read()
         avg = M.nvals / max(M.nrows, 1)
         width = 1
@@ -353,8 +359,8 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
         if fold is None:
             fold = scratch.folds[semiring.monoid] = cp.empty(n_out, dtype=t.np_type)
             jit.launch(fns[-1], n_out, (i64(n_out), fold))
-    heavy = HEAVY if v.nheavy else np.iinfo(np.int64).max
-    heavy_list = cp.empty(min(cap_in, v.nheavy), dtype=INDEX) if v.nheavy else None
+    heavy = PUSH_HEAVY if v.npush_heavy else np.iinfo(np.int64).max
+    heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if v.npush_heavy else None
     width = np.int32(v.width)
     passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
     for p in passes:
@@ -364,7 +370,7 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
                 i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind,
                 mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
                 heavy_list, out_idx, out_vals, counters.array))
-        if v.nheavy and cap_in:
+        if v.npush_heavy and cap_in:
             jit.run(heavy_fn, jit.MAX_GRID // 4, 256, (
                 idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
                 epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))

@@ -14,8 +14,8 @@
 //      list and resets it to M::empty().
 //
 // Load balance: entries are taken by groups of `width` lanes; an entry whose row is longer
-// than `heavy` is put on a list (counters[2]) for gbk_push_heavy, which splits each such row
-// over the whole grid.
+// than `heavy` is put on a list (counters[2]) for gbk_push_heavy, which cuts the listed rows
+// into chunks of equal length and deals them to all its blocks.
 // counters[0] counts the outputs and counters[1] sums their degrees in dptr (the row pointers
 // of the matrix a next push would expand), so that one read gives both to the planner.
 #pragma once
@@ -94,29 +94,78 @@ __global__ void gbk_push(idx_t nu, const unsigned long long* nu_ptr, const idx_t
     if (PASS == 1) gbk::add_counts(counters, 0, deg);
 }
 
-// The heavy entries listed by gbk_push (their number is counters[2]), split over the grid.
+#define GBK_PUSH_CHUNK 1024
+
+// The heavy entries listed by gbk_push (their number is counters[2]), cut into chunks of
+// GBK_PUSH_CHUNK edges dealt round-robin to the blocks (blockDim.x == 256): a frontier of one
+// vertex of a million edges keeps the whole GPU busy, and a frontier of hundreds of hubs does
+// not walk them one after another.  The list is read in tiles of 256 entries; each block
+// scans a tile's chunk counts in shared memory and finds each of its chunks' entry by a
+// binary search there, so no scan of the list is kept between launches.
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS>
-__global__ void gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr,
-                               const IDX* col, const MV* mvals, const unsigned char* mbits,
-                               const void* mvals_k, int mkind, int mmode, long long* stamp,
-                               long long epoch, long long* posmap, typename M::t* scratch,
-                               const idx_t* dptr, const idx_t* heavy_list, idx_t* out_idx,
-                               typename M::t* out_vals, unsigned long long* counters) {
+__global__ void __launch_bounds__(256)
+gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr, const IDX* col,
+               const MV* mvals, const unsigned char* mbits, const void* mvals_k, int mkind,
+               int mmode, long long* stamp, long long epoch, long long* posmap,
+               typename M::t* scratch, const idx_t* dptr, const idx_t* heavy_list,
+               idx_t* out_idx, typename M::t* out_vals, unsigned long long* counters) {
     typedef gbk::mv_reads<Mul, VFIRST> reads;
+    __shared__ idx_t s_first[256];      // a tile entry's first edge
+    __shared__ idx_t s_end[256];        // one past its last edge
+    __shared__ idx_t s_t[256];          // its position in the vector's list
+    __shared__ idx_t s_cum[257];        // chunks of the tile before each entry
+    __shared__ idx_t s_warp[8];
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
     const idx_t nheavy = (idx_t)counters[2];
+    const idx_t nblocks = gridDim.x;
     unsigned long long deg = 0;
-    // every block takes a share of every heavy row: a frontier of one vertex of a million
-    // edges keeps the whole GPU busy
-    for (idx_t h = 0; h < nheavy; ++h) {
-        idx_t t = heavy_list[h];
-        idx_t k = u_idx[t];
-        UV u = reads::vector ? u_vals[t] : UV();
-        for (idx_t e = ptr[k] + gbk::global_id(); e < ptr[k + 1]; e += gbk::grid_size())
-            gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, MODE, PASS>(
-                mul, k, u, e, col, mvals, mask, stamp, epoch, posmap, scratch, dptr, out_idx,
-                out_vals, counters, deg);
+    idx_t before = 0;  // chunks of the earlier tiles
+    for (idx_t tile = 0; tile < nheavy; tile += 256) {
+        const idx_t h = tile + threadIdx.x;
+        idx_t chunks = 0;
+        if (h < nheavy) {
+            idx_t t = heavy_list[h];
+            idx_t k = u_idx[t];
+            s_t[threadIdx.x] = t;
+            s_first[threadIdx.x] = ptr[k];
+            s_end[threadIdx.x] = ptr[k + 1];
+            chunks = (ptr[k + 1] - ptr[k] + GBK_PUSH_CHUNK - 1) / GBK_PUSH_CHUNK;
+        }
+        // the block's inclusive scan of `chunks`: within each warp, then across the warps
+        idx_t inc = chunks;
+        for (int d = 1; d < 32; d <<= 1) {
+            idx_t y = __shfl_up_sync(GBK_ALL_LANES, inc, d);
+            if (gbk::lane() >= d) inc += y;
+        }
+        if (gbk::lane() == 31) s_warp[threadIdx.x >> 5] = inc;
+        __syncthreads();
+        for (int w = 0; w < (int)(threadIdx.x >> 5); ++w) inc += s_warp[w];
+        s_cum[threadIdx.x + 1] = inc;
+        if (threadIdx.x == 0) s_cum[0] = 0;
+        __syncthreads();
+        const idx_t in_tile = s_cum[256];
+        // this block's chunks c of the tile: (before + c) % nblocks == blockIdx.x
+        for (idx_t c = ((idx_t)blockIdx.x - before % nblocks + nblocks) % nblocks; c < in_tile;
+             c += nblocks) {
+            int lo = 0, hi = 256;  // the entry i with s_cum[i] <= c < s_cum[i + 1]
+            while (hi - lo > 1) {
+                int mid = (lo + hi) >> 1;
+                if (s_cum[mid] <= c) lo = mid; else hi = mid;
+            }
+            const idx_t first = s_first[lo] + (c - s_cum[lo]) * GBK_PUSH_CHUNK;
+            const idx_t end = first + GBK_PUSH_CHUNK < s_end[lo] ? first + GBK_PUSH_CHUNK
+                                                                 : s_end[lo];
+            const idx_t t = s_t[lo];
+            const idx_t k = u_idx[t];
+            UV u = reads::vector ? u_vals[t] : UV();
+            for (idx_t e = first + threadIdx.x; e < end; e += blockDim.x)
+                gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, MODE, PASS>(
+                    mul, k, u, e, col, mvals, mask, stamp, epoch, posmap, scratch, dptr,
+                    out_idx, out_vals, counters, deg);
+        }
+        before += in_tile;
+        __syncthreads();  // the next tile overwrites the shared arrays
     }
     if (PASS == 1) gbk::add_counts(counters, 0, deg);
 }
