@@ -192,13 +192,26 @@ def mult_adapter(op, a_type, b_type, z_type):
 _EMPTY_BITS = {"FP32": 0x7FE5A5A5, "FP64": 0x7FFDA5A5A5A5A5A5}
 
 
+# The monoids whose atomic fold the hardware has (gbk::atomic_combine): plus on 32- and
+# 64-bit integers and floats, min and max on 32- and 64-bit integers (float min and max keep
+# the compare-and-swap loop, which gives NaN the reductions' meaning).  Code: 1 plus, 2 min,
+# 3 max.
+_NATIVE_ATOMICS = {
+    "plus": (1, {"INT32", "UINT32", "INT64", "UINT64", "FP32", "FP64"}),
+    "min": (2, {"INT32", "UINT32", "INT64", "UINT64"}),
+    "max": (3, {"INT32", "UINT32", "INT64", "UINT64"}),
+}
+
+
 def monoid_adapter(monoid):
     """A typed monoid as the reductions and atomics see it."""
     f = codegen.functor_name(monoid)
     t = monoid.return_type
     name = f"mon_{monoid.parent.name}_{_tag(t)}"
     ct = _c(t)
+    code, types = _NATIVE_ATOMICS.get(monoid.parent.name, (0, ()))
     lines = [f"struct {name} {{", f"    typedef {ct} t;",
+             f"    static constexpr int native = {code if t.name in types else 0};",
              f"    static constexpr bool is_any = {f}::is_any;",
              f"    static constexpr bool has_terminal = {f}::has_terminal;",
              f"    static __device__ __forceinline__ t identity() {{ return {f}::identity(); }}",

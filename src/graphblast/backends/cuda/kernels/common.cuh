@@ -144,6 +144,14 @@ __device__ __forceinline__ T shfl_down(T v, int delta) {
     }
 }
 
+// The unsigned and signed words of 4 and 8 bytes that CUDA's atomics take.
+template <int SIZE> struct std_word;
+template <> struct std_word<4> { typedef unsigned int type; };
+template <> struct std_word<8> { typedef unsigned long long type; };
+template <int SIZE> struct std_signed;
+template <> struct std_signed<4> { typedef int type; };
+template <> struct std_signed<8> { typedef long long type; };
+
 // -- atomic combine with any monoid (compare-and-swap on the aligned word) ---------------------
 template <class M, class T, int SIZE = sizeof(T)>
 struct atomic_op;
@@ -198,7 +206,38 @@ struct atomic_op {
         } while (old != assumed);
     }
 };
+// The fold of val into *addr: the hardware's own atomic where it has the monoid's (M::native:
+// 1 plus, 2 min, 3 max; see jit.py), one operation resolved in L2 however many threads hit
+// the word (a compare-and-swap loop retries once per competing thread, and a push into a hub
+// column has thousands); otherwise atomic_op's loop.  A float sum's accumulator may still be
+// empty (folding's mark): its first value replaces the mark by one compare-and-swap, so that
+// a lone -0.0 stays -0.0.
 template <class M, class T>
-__device__ __forceinline__ void atomic_combine(T* addr, T val) { atomic_op<M, T>::run(addr, val); }
+__device__ __forceinline__ void atomic_combine(T* addr, T val) {
+    constexpr bool is_float = (T)0.5 != (T)0;
+    constexpr bool is_signed = (T)-1 < (T)0;
+    if constexpr (M::native == 1 && is_float) {
+        typedef typename std_word<sizeof(T)>::type W;
+        union { T t; W w; } mark, v;
+        mark.t = M::empty();
+        v.t = val;
+        if (M::is_empty(*(volatile T*)addr) && atomicCAS((W*)addr, mark.w, v.w) == mark.w)
+            return;
+        atomicAdd(addr, val);
+    } else if constexpr (M::native == 1) {
+        typedef typename std_word<sizeof(T)>::type W;
+        atomicAdd((W*)addr, (W)val);  // two's complement: the unsigned sum is the signed one
+    } else if constexpr (M::native == 2 || M::native == 3) {
+        typedef typename std_word<sizeof(T)>::type W;
+        typedef typename std_signed<sizeof(T)>::type S;
+        if constexpr (is_signed) {
+            if (M::native == 2) atomicMin((S*)addr, (S)val); else atomicMax((S*)addr, (S)val);
+        } else {
+            if (M::native == 2) atomicMin((W*)addr, (W)val); else atomicMax((W*)addr, (W)val);
+        }
+    } else {
+        atomic_op<M, T>::run(addr, val);
+    }
+}
 
 }  // namespace gbk

@@ -41,6 +41,9 @@ template <class Mul, bool VFIRST> struct mv_reads {
 // value replaces it, so a lone NaN survives fmin/fmax as it does in a reduction.
 template <class M> struct folding {
     typedef typename M::t t;
+    static constexpr int native = M::native;
+    static __device__ __forceinline__ t empty() { return M::empty(); }
+    static __device__ __forceinline__ bool is_empty(t x) { return M::is_empty(x); }
     static __device__ __forceinline__ t combine(t acc, t v) {
         return M::is_empty(acc) ? v : M::combine(acc, v);
     }
