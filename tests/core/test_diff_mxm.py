@@ -421,3 +421,24 @@ def test_intersection_is_built_where_a_compiler_is():
     assert cpu_mxm._intersect is not None, (
         "a C compiler is present but graphblast.backends.cpu._intersect was not built; "
         "reinstall (pip install -e .) and read the build's output")
+
+
+def test_a_masked_product_with_a_transposed_operand_builds_no_transpose(device):
+    """``C<M> = A @ B'`` under a plain mask is a dot product of rows of A and rows of B: B's
+    transpose is never built (triangle counting's ``L @ L'``); a complemented mask, which
+    expands products, still gets the right answer."""
+    import graphblast as gb
+
+    rng = np.random.default_rng(7)
+    n = 40
+    A, B, M = (gb.Matrix.from_coo(rng.integers(0, n, 300), rng.integers(0, n, 300),
+                                  rng.integers(1, 5, 300), "INT64", nrows=n, ncols=n,
+                                  dup_op=gb.binary.plus, device=device) for _ in range(3))
+    rows, cols, vals = B.to_coo()
+    Bt = gb.Matrix.from_coo(cols, rows, vals, "INT64", nrows=n, ncols=n, device=device)
+    assert B._data._transpose is None
+    got = A.mxm(B.T, gb.semiring.plus_times).new(mask=M.S)
+    assert B._data._transpose is None
+    assert got.isequal(A.mxm(Bt, gb.semiring.plus_times).new(mask=M.S))
+    got = A.mxm(B.T, gb.semiring.min_plus).new(mask=~M.S)
+    assert got.isequal(A.mxm(Bt, gb.semiring.min_plus).new(mask=~M.S))

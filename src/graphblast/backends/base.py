@@ -302,6 +302,12 @@ class Backend:
     def mxm(self, A: CSR, B: CSR, semiring, mask: Optional[MaskArg]) -> CSR:
         raise NotImplementedError
 
+    def mxm_bt(self, A: CSR, BT: CSR, semiring, mask: Optional[MaskArg]) -> CSR:
+        """C = A (+.x) B with B given as its transpose ``BT`` (``mxm(A, M.T)`` passes M).  A
+        backend whose product reads B' anyway (the masked dot product: row i of A against
+        row j of B') overrides this and builds no transpose; by default B is built."""
+        return self.mxm(A, self.transpose(BT), semiring, mask)
+
     def mxv(self, A: CSR, u: SparseVector, semiring, mask: Optional[MaskArg]) -> SparseVector:
         """w = A (+.x) u."""
         raise NotImplementedError

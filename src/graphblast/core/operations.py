@@ -321,6 +321,8 @@ def mxm(A, B, op=None):
     semi = typed_semiring(_default_semiring(op), A.dtype, B.dtype)
 
     def compute(mask):
+        if type(B) is TransposedMatrix:  # B' read as stored: the backend transposes if needed
+            return backend.mxm_bt(A._csr(), B._matrix._data, semi, mask)
         return backend.mxm(A._csr(), B._csr(), semi, mask)
 
     return MatrixExpression("mxm", [A, B], semi, semi.return_type, (A.nrows, B.ncols), backend,

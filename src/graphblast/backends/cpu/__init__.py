@@ -33,6 +33,7 @@ class CPUBackend(Backend):
     matrix_full = staticmethod(_storage.matrix_full)
 
     mxm = staticmethod(_mxm.mxm)
+    mxm_bt = staticmethod(_mxm.mxm_bt)
     mxv = staticmethod(_mxm.mxv)
     vxm = staticmethod(_mxm.vxm)
     kronecker = staticmethod(_mxm.kronecker)
@@ -71,7 +72,7 @@ class CPUBackend(Backend):
 for _name in ("matrix_empty", "vector_empty", "matrix_from_coo", "matrix_from_csr",
               "vector_from_coo", "matrix_to_coo", "cast_matrix", "cast_vector", "vector_as_row",
               "vector_as_column", "matrix_row_as_vector", "matrix_column_as_vector",
-              "full_like_pattern", "vector_full", "matrix_full", "mxm", "mxv", "vxm",
+              "full_like_pattern", "vector_full", "matrix_full", "mxm", "mxm_bt", "mxv", "vxm",
               "kronecker", "ewise_add", "ewise_mult", "ewise_union", "mask_write", "apply",
               "select", "reduce_rowwise", "reduce_scalar", "extract_matrix", "extract_vector",
               "assign_region", "gather_vector", "scatter_vector", "transpose"):

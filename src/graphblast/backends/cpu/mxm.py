@@ -41,8 +41,8 @@ def _scipy_kind(semiring):
 def mxm(A, B, semiring, mask):
     # Under a plain mask only the mask's entries are computed, each a sorted intersection
     # (dot products); a complemented mask drops products before the sort.
-    if mask is not None and not mask.complement and keys_fit(max(A.nrows, B.ncols), A.ncols):
-        return _mxm_dot(A, B, semiring, mask)
+    if _dot_applies(A, B.ncols, mask):
+        return _mxm_dot(A, transpose(B), semiring, mask)
     kind = _scipy_kind(semiring) if mask is None else None
     if kind is not None:
         C = _mxm_scipy(A, B, semiring, kind)
@@ -52,16 +52,29 @@ def mxm(A, B, semiring, mask):
     return _mxm_expand(A, B, semiring, mask)
 
 
-def _mxm_dot(A, B, semiring, mask):
-    """C<M> = A (+.x) B over the entries (i, j) of M only: row i of A against row j of B'.
+def mxm_bt(A, BT, semiring, mask):
+    """C = A (+.x) BT': the masked dot product reads BT's rows as they are (no transpose is
+    built for ``mxm(A, M.T)`` under a plain mask: triangle counting's ``L @ L'``)."""
+    if _dot_applies(A, BT.nrows, mask):
+        return _mxm_dot(A, BT, semiring, mask)
+    return mxm(A, transpose(BT), semiring, mask)
+
+
+def _dot_applies(A, ncols, mask):
+    return (mask is not None and not mask.complement
+            and keys_fit(max(A.nrows, ncols), A.ncols))
+
+
+def _mxm_dot(A, BT, semiring, mask):
+    """C<M> = A (+.x) B over the entries (i, j) of M only: row i of A against row j of B',
+    given as BT.
 
     For each mask entry the shorter of the two rows is expanded and each of its columns k
     looked up in the other row by binary search over row-major keys, so the work is the sum
     over the mask of min(|A(i,:)|, |B'(j,:)|) searches, never the products outside the mask.
     Matches are reduced per mask entry in order of k (``any`` takes the smallest k)."""
     mult, add = semiring.binaryop, semiring.monoid
-    nrows, ncols, t = A.nrows, B.ncols, semiring.return_type
-    BT = transpose(B)
+    nrows, ncols, t = A.nrows, BT.nrows, semiring.return_type
     M = mask.data
     mrows, mcols = row_ids(M.indptr, M.nrows), M.indices
     if not mask.structural:

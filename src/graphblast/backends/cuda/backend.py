@@ -49,6 +49,7 @@ _PRIMITIVES = {
     "mask_write_into": _mask_write_into,
     "matrix_full": _storage.matrix_full,
     "mxm": _mxm.mxm,
+    "mxm_bt": _mxm.mxm_bt,
     "mxv": _mxv.mxv,
     "vxm": _mxv.vxm,
     "kronecker": _mxm.kronecker,

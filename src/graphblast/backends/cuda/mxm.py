@@ -30,7 +30,7 @@ def mxm(A, B, semiring, mask):
     products against B'; otherwise every product is expanded, sorted and reduced, except that
     plus_times on FP32/FP64 without a mask goes to cuSPARSE."""
     if mask is not None and not mask.complement:
-        return blocks.under_mask(_mxm_dot(A, B, semiring, mask), weakref.ref(mask))
+        return mxm_bt(A, transpose(B, config["transpose_cache"]), semiring, mask)
     if mask is None and _cusparse_applies(A, B, semiring):
         return _mxm_cusparse(A, B, semiring)
     C = _mxm_expand(A, B, semiring, mask)
@@ -87,15 +87,22 @@ def _mxm_cusparse(A, B, semiring):
 DOT_WARP_MIN_WORK = 32
 
 
-def _mxm_dot(A, B, semiring, mask):
+def mxm_bt(A, BT, semiring, mask):
+    """C = A (+.x) BT': under a plain mask the dot product reads BT's rows as they are (no
+    transpose is built for ``mxm(A, M.T)``: triangle counting's ``L @ L'``)."""
+    if mask is not None and not mask.complement:
+        return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
+    return mxm(A, transpose(BT, config["transpose_cache"]), semiring, mask)
+
+
+def _mxm_dot(A, BT, semiring, mask):
     """C<M> = A (+.x) B on the mask's entries only, each the sorted intersection of row i of A
-    and row j of B'.  The entries are binned by their work min(|A(i,:)|, |B'(j,:)|): a thread
-    each up to DOT_WARP_MIN_WORK, a warp each above (skewed graphs: a few entries hold most of
-    the work).  One synchronization for the bin's size, one for the result's."""
+    and row j of B' (given as BT).  The entries are binned by their work
+    min(|A(i,:)|, |B'(j,:)|): a thread each up to DOT_WARP_MIN_WORK, a warp each above (skewed
+    graphs: a few entries hold most of the work).  One synchronization for the bin's size, one for the result's."""
     M = mask.data
     t = semiring.monoid.return_type
-    BT = transpose(B, config["transpose_cache"])
-    k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, B.dtype)).fns
+    k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, BT.dtype)).fns
     nm = M.nvals
     vals = cp.empty(nm, dtype=t.np_type)
     flags = cp.empty(nm, dtype=cp.uint8)
