@@ -310,14 +310,19 @@ def test_list_written_into_empty_or_replaced(rng, fz, mask_fmt, complement, stru
 @pytest.mark.parametrize("op, thunk", [("valuegt", 2), ("valueeq", 3), ("rowle", 1500),
                                        ("valuene", 0)])
 def test_select_every_format(rng, fmt, op, thunk):
-    """select on a list (a push's result) keeps it a list and touches only its entries;
-    every format agrees with the CPU, value and positional predicates alike."""
+    """select on a list (a push's result) or a sorted vector gives a list, touching only its
+    entries and reading nothing back; every format agrees with the CPU, value and positional
+    predicates alike."""
+    from graphblast.backends.cuda import blocks
+
     _, dA = _graph(rng)
     u, du = _in_format(rng, fmt, dA)
+    r0 = blocks.host_reads()
     got = du.select(op, thunk).new()
-    assert got.isequal(u.select(op, thunk).new().to_device("cuda"), check_dtype=True)
-    if fmt == "list":
+    if fmt in ("list", "sorted"):
+        assert blocks.host_reads() == r0
         assert _format_of(got) == "sparse"
+    assert got.isequal(u.select(op, thunk).new().to_device("cuda"), check_dtype=True)
 
 
 def test_bellman_ford_round_synchronizes_once(monkeypatch):

@@ -255,7 +255,7 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 
 def select(A, op, thunk):
-    if isinstance(A, ListVector):
+    if _is_list(A):  # a list or a sorted vector: its entries only, no host read
         return _select_list(A, op, thunk)
     if not is_dense(A):
         return NotImplemented
@@ -272,7 +272,8 @@ def select(A, op, thunk):
 
 
 def _select_list(A, op, thunk):
-    """select on a list, touching only its entries (no sort, no host read)."""
+    """select on a list or a sorted vector, touching only its entries (no sort, no host
+    read; the result is an unordered list whose count stays on the device)."""
     _, param = _map_param(op, None, None, thunk)
     return _list_kernel(A, A.dtype, programs.select_list(op, A.dtype), (param,))
 
