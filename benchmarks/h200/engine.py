@@ -129,6 +129,10 @@ def bfs_levels(A, source):
 
 
 def check_levels(levels, graph, source):
+    """Whether the levels reach what SciPy's BFS reaches (and, on small graphs, at SciPy's
+    distances); None past SciPy's 32-bit indices (the bench certifies those answers)."""
+    if graph.nedges > 2**31 - 1:
+        return None
     S = graph.csr()
     ref = csgraph.breadth_first_order(S, source, directed=True, return_predecessors=False)
     dist = csgraph.shortest_path(S, unweighted=True, indices=[source], directed=True)[0] \
@@ -168,7 +172,8 @@ def measure_bfs(graph, source, out):
     kernel_profile(lambda: bfs(A, source), f"bfs {graph.spec.name}", outdir)
     python_profile(lambda: bfs(A, source), f"bfs {graph.spec.name}", outdir)
     print(graph.spec.name, "bfs", f"{rec['bfs_ms']:.3f} ms", f"{nlev} levels",
-          "ok" if rec["checked_vs_scipy"] else "WRONG", f"worst auto ratio {worst:.2f}",
+          {True: "ok", False: "WRONG", None: "not checked"}[rec["checked_vs_scipy"]],
+          f"worst auto ratio {worst:.2f}",
           flush=True)
 
 
@@ -261,7 +266,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
     p.add_argument("--graphs", default="kron-22,urand-22,g500-21,grid-2048")
-    p.add_argument("--skip", default="")
+    p.add_argument("--skip", default="",
+                   help="comma-separated parts to leave out: overhead, bfs, spmv, pagerank")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     out = {"_outdir": args.out}
@@ -279,6 +285,7 @@ def main():
             measure_bfs(graph, source, out)
         if spec.family == "kron" and "spmv" not in skip:
             measure_spmv(graph, out)
+        if spec.family == "kron" and "pagerank" not in skip:
             measure_pagerank(graph, out)
         with open(os.path.join(args.out, "engine.json"), "w") as f:
             json.dump(out, f, indent=1)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
-#   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, gen, mm, algos-a,
-#                                            algos-b, prims, kron27, multi
+#   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, profile27, gen, mm,
+#                                            algos-a, algos-b, prims, kron27, multi
 # Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
 # Needs .whl/ (the peer wheels) carried along; the real graphs are the repository's tests/data.
 set -uo pipefail
@@ -105,6 +105,18 @@ for stage in "$@"; do
       >> "$OUT/profile/algos.log" 2>&1
     # one archive: the device tool brings back a few files per call
     tar czf "$OUT/profile.tar.gz" -C "$OUT" profile && rm -r "$OUT/profile"
+    ;;
+  profile27)
+    # Where kron-27's time goes (issue 15's BFS, CC and PageRank targets): each backend
+    # primitive synchronized around it, and GPU time per kernel of BFS and PageRank.  About
+    # 3 minutes (the graph is built twice, 40 s each).
+    mkdir -p "$OUT/profile27"
+    timeout 200 python3 benchmarks/h200/algos_profile.py --out "$OUT/profile27" \
+      --graphs kron-27 --algos bfs,cc,pagerank > "$OUT/profile27/algos.log" 2>&1
+    # (no SpMV against cuSPARSE: its 32-bit indices stop short of 4.2 billion entries)
+    timeout 200 python3 benchmarks/h200/engine.py --out "$OUT/profile27" --graphs kron-27 \
+      --skip overhead,spmv > "$OUT/profile27/engine.log" 2>&1
+    tar czf "$OUT/profile27.tar.gz" -C "$OUT" profile27 && rm -r "$OUT/profile27"
     ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
