@@ -442,3 +442,23 @@ def test_a_masked_product_with_a_transposed_operand_builds_no_transpose(device):
     assert got.isequal(A.mxm(Bt, gb.semiring.plus_times).new(mask=M.S))
     got = A.mxm(B.T, gb.semiring.min_plus).new(mask=~M.S)
     assert got.isequal(A.mxm(Bt, gb.semiring.min_plus).new(mask=~M.S))
+
+
+@pytest.mark.parametrize("mask", ["none", "complement", "structure"])
+def test_a_transposed_operand_leaves_no_transpose_without_the_cache(device, mask):
+    """With ``transpose_cache=False`` a product with ``B.T`` keeps no transpose on B, whichever
+    path the product takes."""
+    import graphblast as gb
+
+    rng = np.random.default_rng(3)
+    n = 30
+    A, B, M = (gb.Matrix.from_coo(rng.integers(0, n, 200), rng.integers(0, n, 200),
+                                  rng.integers(1, 5, 200), "INT64", nrows=n, ncols=n,
+                                  dup_op=gb.binary.plus, device=device) for _ in range(3))
+    rows, cols, vals = B.to_coo()
+    Bt = gb.Matrix.from_coo(cols, rows, vals, "INT64", nrows=n, ncols=n, device=device)
+    masks = {"none": None, "complement": ~M.S, "structure": M.S}
+    with gb.config.set(transpose_cache=False):
+        got = A.mxm(B.T, gb.semiring.plus_times).new(mask=masks[mask])
+    assert B._data._transpose is None
+    assert got.isequal(A.mxm(Bt, gb.semiring.plus_times).new(mask=masks[mask]))

@@ -9,13 +9,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from ... import plan
+from ...config import config
 from ...dtypes import cast
 from ..base import CSR, SparseVector
 from ._util import (
     INDEX, apply_binary, compressed_keys, keys_fit, linear_keys, mask_allowed, row_ids,
     segment_reduce, segment_starts,
 )
-from .storage import from_scipy_canonical, indptr_from_rows, to_scipy, transpose
+from .storage import from_scipy_canonical, indptr_from_rows, to_scipy
+from .storage import transpose as _transpose
 
 # products expanded at once; bounds the working memory of the general SpGEMM
 _CHUNK = 1 << 22
@@ -24,6 +26,11 @@ try:  # the compiled sorted-row intersection (setup.py; optional)
     from . import _intersect
 except ImportError:  # pragma: no cover - a build without a C compiler
     _intersect = None
+
+
+def _transposed(A):
+    """A', cached on A when ``gb.config["transpose_cache"]`` allows (as Backend.transpose)."""
+    return _transpose(A, cache=config["transpose_cache"])
 
 
 def _scipy_kind(semiring):
@@ -42,7 +49,7 @@ def mxm(A, B, semiring, mask):
     # Under a plain mask only the mask's entries are computed, each a sorted intersection
     # (dot products); a complemented mask drops products before the sort.
     if _dot_applies(A, B.ncols, mask):
-        return _mxm_dot(A, transpose(B), semiring, mask)
+        return _mxm_dot(A, _transposed(B), semiring, mask)
     kind = _scipy_kind(semiring) if mask is None else None
     if kind is not None:
         C = _mxm_scipy(A, B, semiring, kind)
@@ -57,7 +64,7 @@ def mxm_bt(A, BT, semiring, mask):
     built for ``mxm(A, M.T)`` under a plain mask: triangle counting's ``L @ L'``)."""
     if _dot_applies(A, BT.nrows, mask):
         return _mxm_dot(A, BT, semiring, mask)
-    return mxm(A, transpose(BT), semiring, mask)
+    return mxm(A, _transposed(BT), semiring, mask)
 
 
 def _dot_applies(A, ncols, mask):
@@ -256,11 +263,11 @@ def _run_starts(rows, cols):
 def mxv(A, u, semiring, mask):
     """w = A (+.x) u: pull over A's rows, or push over A' from u's entries, whichever the
     planner estimates cheaper."""
-    push_work = _degree_sum(transpose(A), u) if A._transpose is not None else \
+    push_work = _degree_sum(_transposed(A), u) if A._transpose is not None else \
         _degree_sum_cols(A, u)
     choice, _ = plan.direction(push_work, A.nvals)
     if choice == "push":
-        return _push(transpose(A), u, semiring, mask, vector_first=False)
+        return _push(_transposed(A), u, semiring, mask, vector_first=False)
     return _pull(A, u, semiring, mask, vector_first=False)
 
 
@@ -269,7 +276,7 @@ def vxm(u, A, semiring, mask):
     choice, _ = plan.direction(_degree_sum(A, u), A.nvals)
     if choice == "push":
         return _push(A, u, semiring, mask, vector_first=True)
-    return _pull(transpose(A), u, semiring, mask, vector_first=True)
+    return _pull(_transposed(A), u, semiring, mask, vector_first=True)
 
 
 def _degree_sum(A, u):
