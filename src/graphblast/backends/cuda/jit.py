@@ -193,11 +193,12 @@ _EMPTY_BITS = {"FP32": 0x7FE5A5A5, "FP64": 0x7FFDA5A5A5A5A5A5}
 
 
 # The monoids whose atomic fold the hardware has (gbk::atomic_combine): plus on 32- and
-# 64-bit integers and floats, min and max on 32- and 64-bit integers (float min and max keep
-# the compare-and-swap loop, which gives NaN the reductions' meaning).  Code: 1 plus, 2 min,
-# 3 max.
+# 64-bit integers and on FP64, min and max on 32- and 64-bit integers.  FP32 plus keeps the
+# compare-and-swap loop: the hardware's atom.add.f32 flushes subnormal inputs and results to
+# zero, which a plain addition (the reductions', the CPU's) does not; float min and max keep
+# it too (NaN keeps the reductions' meaning).  Code: 1 plus, 2 min, 3 max.
 _NATIVE_ATOMICS = {
-    "plus": (1, {"INT32", "UINT32", "INT64", "UINT64", "FP32", "FP64"}),
+    "plus": (1, {"INT32", "UINT32", "INT64", "UINT64", "FP64"}),
     "min": (2, {"INT32", "UINT32", "INT64", "UINT64"}),
     "max": (3, {"INT32", "UINT32", "INT64", "UINT64"}),
 }
