@@ -27,6 +27,10 @@ static cu_launch_kernel_t cu_launch_kernel = NULL;
  * protocol, which CuPy 13.5 and later also export (it raises for device memory). */
 static PyTypeObject *array_type = NULL;
 
+/* "data" and "ptr", made once: PyObject_GetAttrString would build each name per lookup,
+ * twice per device array of every launch. */
+static PyObject *name_data = NULL, *name_ptr = NULL;
+
 /* Kernels of graphblast take at most about 30 arguments. */
 #define MAX_ARGS 64
 
@@ -84,11 +88,11 @@ static int pack_one(PyObject *arg, uint64_t *slot, Py_ssize_t position) {
     }
 device_array:
     {   /* its data pointer (CuPy: array.data.ptr) */
-        PyObject *mem = PyObject_GetAttrString(arg, "data");
+        PyObject *mem = PyObject_GetAttr(arg, name_data);
         PyObject *ptr;
         void *p;
         if (mem == NULL) goto unsupported;
-        ptr = PyObject_GetAttrString(mem, "ptr");
+        ptr = PyObject_GetAttr(mem, name_ptr);
         Py_DECREF(mem);
         if (ptr == NULL) goto unsupported;
         p = PyLong_AsVoidPtr(ptr);
@@ -183,4 +187,9 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_launch",
                                     "Kernel launches without CuPy's argument handling.", -1,
                                     methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__launch(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__launch(void) {
+    name_data = PyUnicode_InternFromString("data");
+    name_ptr = PyUnicode_InternFromString("ptr");
+    if (name_data == NULL || name_ptr == NULL) return NULL;
+    return PyModule_Create(&module);
+}
