@@ -54,11 +54,14 @@ def extract_matrix(A, rows, cols):
                        new_cols, vals)
     else:
         J = _index_array(cols)
+        # an inverse map of A's columns where it is not much larger than the work (a
+        # column of a matrix of 2**40 columns, A[:, j], stays O(entries))
+        if A.ncols <= 4 * (c.shape[0] + J.shape[0]) + 1024:
+            out = _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols)
+            if out is not None:
+                return out
         order = cp.argsort(J)
         sorted_j = J[order]
-        repeats = (sorted_j[1:] == sorted_j[:-1]).any()
-        if not blocks.read_small(repeats.reshape(1))[0]:  # one read: J repeats nothing
-            return _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols)
         lo = cp.searchsorted(sorted_j, c, side="left")
         cnt = cp.searchsorted(sorted_j, c, side="right") - lo
         scan = blocks.exclusive_scan(cnt)
@@ -70,18 +73,28 @@ def extract_matrix(A, rows, cols):
 
 
 def _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols):
-    """The columns of a list that repeats none (a permutation: triangle counting's A[p, p]):
-    each stored column maps to at most one new column, through an inverse map of A's columns,
-    instead of two binary searches per entry and an expansion; the rows, gathered in order,
-    are then sorted within by one radix sort of (row, column), and no duplicate can arise."""
+    """The columns of a list that repeats none (a permutation: triangle counting's A[p, p]),
+    or None when J repeats one.  Each stored column maps to at most one new column through an
+    inverse map of A's columns, instead of two binary searches per entry and an expansion;
+    the rows, gathered in order, are sorted within by one radix sort of (row, column) unless
+    J ascends, and no duplicate can arise.  One read (whether J repeats, whether it
+    ascends)."""
+    positions = cp.arange(J.shape[0], dtype=INDEX)
     inv = cp.full(A.ncols, -1, dtype=INDEX)
-    inv[J] = cp.arange(J.shape[0], dtype=INDEX)
+    inv[J] = positions
+    # a repeated column leaves one of its positions unmapped (one write wins)
+    repeats = (inv[J] != positions).any()
+    ascends = (J[1:] > J[:-1]).all()
+    repeats, ascends = blocks.read_small(cp.stack([repeats, ascends]))
+    if repeats:
+        return None
     new_cols = inv[c]
     if J.shape[0] < A.ncols:  # a column outside the list drops its entries
         keep = cp.flatnonzero(new_cols >= 0)
         new_rows, new_cols, vals = new_rows[keep], new_cols[keep], vals[keep]
-    order = blocks.sort_pairs(new_rows, new_cols, nrows, ncols)
-    new_rows, new_cols, vals = new_rows[order], new_cols[order], vals[order]
+    if not ascends:
+        order = blocks.sort_pairs(new_rows, new_cols, nrows, ncols)
+        new_rows, new_cols, vals = new_rows[order], new_cols[order], vals[order]
     return CSR(nrows, ncols, A.dtype, blocks.indptr_from_sorted_rows(new_rows, nrows),
                new_cols, vals)
 
