@@ -12,6 +12,14 @@ def test_direction_by_work():
     assert choice == "push" and "100" in reason and "1000" in reason
 
 
+def test_direction_weighs_the_pushed_products():
+    """A costlier pushed product (an atomic fold by compare-and-swap) moves the switch."""
+    assert plan.direction(50, 1000)[0] == "push"
+    choice, reason = plan.direction(50, 1000, push_weight=5)
+    assert choice == "pull" and "50 x 5 > 0.1 x pull work 1000" in reason
+    assert plan.direction(20, 1000, push_weight=5)[0] == "push"
+
+
 def test_direction_hysteresis_after_a_pull():
     n = 18_000
     # after a pull, a vector of n/18 entries or more keeps pulling, whatever the work

@@ -17,7 +17,8 @@ def _log(decision, choice, reason):
     return choice, reason
 
 
-def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=False):
+def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=False,
+              push_weight=1):
     """Push (expand the vector's entries) or pull (visit every allowed row) for mxv/vxm.
 
     Beamer's direction optimization, for any semiring.  ``push_work`` is the exact number of
@@ -27,7 +28,9 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=Fal
     Hysteresis: after a pull (``previous``), the next step pushes again only once the vector
     has fewer than ``n / config["direction_beta"]`` of the ``n`` outputs' entries, so that
     a frontier that grows and shrinks does not flap.  ``bound``: ``push_work`` is an upper
-    bound (entries x the largest degree), not the exact sum.
+    bound (entries x the largest degree), not the exact sum.  ``push_weight``: what one
+    pushed product costs over BFS's (a fold by compare-and-swap under contention costs more;
+    the backend says), multiplying ``push_work`` before the comparison.
     """
     forced = config["direction"]
     if forced != "auto":
@@ -39,12 +42,13 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=Fal
             return _log("direction", "pull", f"after a pull, vector entries {nu} >= "
                                               f"{n} / {beta:g}")
         return _log("direction", "push", f"after a pull, vector entries {nu} < {n} / {beta:g}")
-    if push_work <= switch * pull_work:
+    weight = "" if push_weight == 1 else f" x {push_weight:g}"
+    if push_work * push_weight <= switch * pull_work:
         work = f"at most {push_work}" if bound else f"{push_work}"
         return _log("direction", "push",
-                    f"push work {work} <= {switch:g} x pull work {pull_work:.0f}")
+                    f"push work {work}{weight} <= {switch:g} x pull work {pull_work:.0f}")
     return _log("direction", "pull",
-                f"push work {push_work} > {switch:g} x pull work {pull_work:.0f}")
+                f"push work {push_work}{weight} > {switch:g} x pull work {pull_work:.0f}")
 
 
 # Vectors up to this size may always be held as a bitmap on the GPU (n bytes of presence and

@@ -262,6 +262,20 @@ def test_push_of_many_heavy_entries(rng, sr):
     assert out.isequal(dout.to_device("cpu"))
 
 
+def test_a_fold_by_compare_and_swap_weighs_its_pushed_products():
+    """plus on FP32 (a compare-and-swap loop) weighs each pushed product FOLD_LOOP_WEIGHT
+    times; plus on FP64 and INT64 (the hardware's atomics), min (idempotent) and any_pair do
+    not."""
+    from graphblast.backends.cuda import mxv
+    from graphblast.dtypes import FP32, FP64
+
+    assert mxv._push_weight(semiring.plus_times[FP32]) == mxv.FOLD_LOOP_WEIGHT
+    assert mxv._push_weight(semiring.times_times[INT64]) == mxv.FOLD_LOOP_WEIGHT
+    for sr in (semiring.plus_times[FP64], semiring.plus_times[INT64], semiring.min_plus[FP32],
+               semiring.any_pair[BOOL], semiring.any_secondi[INT64]):
+        assert mxv._push_weight(sr) == 1, sr
+
+
 FORMATS = ["sorted", "list", "bitmap", "full"]
 
 

@@ -204,6 +204,13 @@ _NATIVE_ATOMICS = {
 }
 
 
+def native_atomic(monoid):
+    """Whether the typed monoid folds by the hardware's own atomic (else a compare-and-swap
+    loop)."""
+    _, types = _NATIVE_ATOMICS.get(monoid.parent.name, (0, ()))
+    return monoid.return_type.name in types
+
+
 def monoid_adapter(monoid):
     """A typed monoid as the reductions and atomics see it."""
     f = codegen.functor_name(monoid)

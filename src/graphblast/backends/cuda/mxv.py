@@ -192,7 +192,7 @@ def _product(A, u, semiring, mask, vfirst):
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
-    choice, _ = _direction(A, push_m, u, mask, n_out)
+    choice, _ = _direction(A, push_m, u, mask, n_out, _push_weight(semiring))
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
     if choice == "push":
@@ -216,7 +216,25 @@ def _orientations(A, vfirst):
     return (A, A._transpose) if vfirst else (A._transpose, A)
 
 
-def _direction(A, push_m, u, mask, n_out):
+# A pushed product that folds into its output by a compare-and-swap loop costs this many of
+# BFS's (first-claim) pushed products, for a monoid that is not idempotent (a min or max
+# loop stops when the value does not improve; plus retries once per competing thread).
+# Measured on kron-22, plus_times FP32 (the primitives' sweep, H200, 2026-12-02): push took
+# 0.71 ms against pull's 1.25 ms at 1 % density (1.4 million products) but 5.3 ms against
+# 1.4 ms at 5 % (6.5 million), where the planner's 0.1 pushed: the break-even is near 2.5
+# million products, a fifth of the unweighted threshold.
+FOLD_LOOP_WEIGHT = 5
+
+
+def _push_weight(semiring):
+    monoid = semiring.monoid
+    if (_mode(semiring) == programs.PUSH_FOLD and not monoid.is_idempotent
+            and not jit.native_atomic(monoid)):
+        return FOLD_LOOP_WEIGHT
+    return 1
+
+
+def _direction(A, push_m, u, mask, n_out, push_weight=1):
     """plan.direction from the vector's entry count and exact degree sum (from its counters
     when the kernel that made it summed them, else one reduction) and the mask's size.
 
@@ -235,10 +253,12 @@ def _direction(A, push_m, u, mask, n_out):
         return plan.direction(0, pull_work, nu, n_out, previous=previous)
     if nu is not None and push_m is not None:
         most = nu * max_degree(push_m)
-        if most <= config["direction_switch"] * pull_work:
-            return plan.direction(most, pull_work, nu, n_out, previous=previous, bound=True)
+        if most * push_weight <= config["direction_switch"] * pull_work:
+            return plan.direction(most, pull_work, nu, n_out, previous=previous, bound=True,
+                                  push_weight=push_weight)
     nu, push_work = _entries_and_degrees(A, push_m, u)
-    return plan.direction(push_work, pull_work, nu, n_out, previous=previous)
+    return plan.direction(push_work, pull_work, nu, n_out, previous=previous,
+                          push_weight=push_weight)
 
 
 def _entries_and_degrees(A, push_m, u):
