@@ -423,19 +423,27 @@ def test_intersection_is_built_where_a_compiler_is():
         "reinstall (pip install -e .) and read the build's output")
 
 
+def _three_and_a_transpose(device, seed, n, nvals):
+    """Three random INT64 n x n matrices A, B, M and B' built apart from B (building it from
+    B would cache it on B)."""
+    import graphblast as gb
+
+    rng = np.random.default_rng(seed)
+    A, B, M = (gb.Matrix.from_coo(rng.integers(0, n, nvals), rng.integers(0, n, nvals),
+                                  rng.integers(1, 5, nvals), "INT64", nrows=n, ncols=n,
+                                  dup_op=gb.binary.plus, device=device) for _ in range(3))
+    rows, cols, vals = B.to_coo()
+    Bt = gb.Matrix.from_coo(cols, rows, vals, "INT64", nrows=n, ncols=n, device=device)
+    return A, B, M, Bt
+
+
 def test_a_masked_product_with_a_transposed_operand_builds_no_transpose(device):
     """``C<M> = A @ B'`` under a plain mask is a dot product of rows of A and rows of B: B's
     transpose is never built (triangle counting's ``L @ L'``); a complemented mask, which
     expands products, still gets the right answer."""
     import graphblast as gb
 
-    rng = np.random.default_rng(7)
-    n = 40
-    A, B, M = (gb.Matrix.from_coo(rng.integers(0, n, 300), rng.integers(0, n, 300),
-                                  rng.integers(1, 5, 300), "INT64", nrows=n, ncols=n,
-                                  dup_op=gb.binary.plus, device=device) for _ in range(3))
-    rows, cols, vals = B.to_coo()
-    Bt = gb.Matrix.from_coo(cols, rows, vals, "INT64", nrows=n, ncols=n, device=device)
+    A, B, M, Bt = _three_and_a_transpose(device, 7, 40, 300)
     assert B._data._transpose is None
     got = A.mxm(B.T, gb.semiring.plus_times).new(mask=M.S)
     assert B._data._transpose is None
@@ -450,13 +458,7 @@ def test_a_transposed_operand_leaves_no_transpose_without_the_cache(device, mask
     path the product takes."""
     import graphblast as gb
 
-    rng = np.random.default_rng(3)
-    n = 30
-    A, B, M = (gb.Matrix.from_coo(rng.integers(0, n, 200), rng.integers(0, n, 200),
-                                  rng.integers(1, 5, 200), "INT64", nrows=n, ncols=n,
-                                  dup_op=gb.binary.plus, device=device) for _ in range(3))
-    rows, cols, vals = B.to_coo()
-    Bt = gb.Matrix.from_coo(cols, rows, vals, "INT64", nrows=n, ncols=n, device=device)
+    A, B, M, Bt = _three_and_a_transpose(device, 3, 30, 200)
     masks = {"none": None, "complement": ~M.S, "structure": M.S}
     with gb.config.set(transpose_cache=False):
         got = A.mxm(B.T, gb.semiring.plus_times).new(mask=masks[mask])
