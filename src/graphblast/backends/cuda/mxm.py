@@ -99,10 +99,14 @@ def _mxm_dot(A, BT, semiring, mask):
     """C<M> = A (+.x) B on the mask's entries only, each the sorted intersection of row i of A
     and row j of B' (given as BT).  The entries are binned by their work
     min(|A(i,:)|, |B'(j,:)|): a thread each up to DOT_WARP_MIN_WORK, a warp each above (skewed
-    graphs: a few entries hold most of the work).  One synchronization for the bin's size, one for the result's."""
+    graphs: a few entries hold most of the work).  Column indices are read as int32 where the
+    dimension fits.  One synchronization for the bin's size, one for the result's."""
     M = mask.data
     t = semiring.monoid.return_type
-    k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, BT.dtype)).fns
+    idx32 = max(A.ncols, BT.ncols) <= _INT32_MAX
+    a_idx = _narrow_indices(A) if idx32 else A.indices
+    bt_idx = a_idx if BT is A else (_narrow_indices(BT) if idx32 else BT.indices)
+    k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, BT.dtype, idx32)).fns
     nm = M.nvals
     vals = cp.empty(nm, dtype=t.np_type)
     flags = cp.empty(nm, dtype=cp.uint8)
@@ -115,13 +119,20 @@ def _mxm_dot(A, BT, semiring, mask):
         # each entry's row given, not searched: a binary search over the row pointers per
         # entry was ~log2(n) dependent loads before any work
         common = (mrows, M.indices, M.values,
-                  np.int32(programs.mask_kind(mask)), A.indptr, A.indices, A.values,
-                  BT.indptr, BT.indices, BT.values, vals, flags)
+                  np.int32(programs.mask_kind(mask)), A.indptr, a_idx, A.values,
+                  BT.indptr, bt_idx, BT.values, vals, flags)
         jit.launch(k_thread, nm, (i64(nm),) + common + (i64(DOT_WARP_MIN_WORK),))
         nlong = long_e.shape[0]
         if nlong:
             jit.launch_warps(k_warp, nlong, (i64(nlong), long_e) + common)
     return blocks.compact_entries(M, flags, dtype=t, values=vals)
+
+
+def _narrow_indices(A):
+    """A's column indices as int32 (a compact matrix's as stored; else a copy for this call,
+    half the bytes each binary search of the dot product reads)."""
+    stored = A.stored_indices
+    return stored if stored.dtype == np.int32 else stored.astype(np.int32)
 
 
 def _row_chunks(A, wscan, total_work, ncols):

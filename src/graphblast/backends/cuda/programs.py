@@ -240,18 +240,19 @@ def select_list(op, a_type):
     return ("select_list", jit.op_key(op), a_type), build
 
 
-def dot(semiring, a_type, b_type):
+def dot(semiring, a_type, b_type, idx32):
     """Masked SpGEMM by dot products over the mask's entries: a thread per entry with little
-    work, a warp per entry with much (binned by the launcher)."""
+    work, a warp per entry with much (binned by the launcher); 32-bit column indices when
+    ``idx32``."""
     monoid = semiring.monoid
 
     def build():
         mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, monoid.return_type)
         mon = jit.monoid_adapter(monoid)
-        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}"
+        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}, {_idx(idx32)}"
         return jit.Program(["masked_spgemm.cuh"], [mul, mon], [
             f"gbk_mxm_dot<{args}>", f"gbk_mxm_dot_warp<{args}>"])
-    return ("dot", jit.op_key(semiring.binaryop), monoid, a_type, b_type), build
+    return ("dot", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
 
 
 def spgemm(semiring, a_type, b_type):

@@ -77,10 +77,11 @@ __device__ __forceinline__ T from_bits(unsigned long long bits) {
 
 // -- searches in sorted int64 arrays -------------------------------------------------------
 // First position in [lo, hi) whose value is >= key.
-__device__ __forceinline__ idx_t lower_bound(const idx_t* a, idx_t lo, idx_t hi, idx_t key) {
+template <class I>
+__device__ __forceinline__ idx_t lower_bound(const I* a, idx_t lo, idx_t hi, idx_t key) {
     while (lo < hi) {
         idx_t mid = lo + ((hi - lo) >> 1);
-        if (a[mid] < key) lo = mid + 1; else hi = mid;
+        if ((idx_t)a[mid] < key) lo = mid + 1; else hi = mid;
     }
     return lo;
 }

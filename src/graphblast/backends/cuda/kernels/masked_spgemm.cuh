@@ -12,15 +12,18 @@
 // gbk_mxm_dot_warp takes the others (listed in `long_e`) with one warp each, its lanes
 // striding over the shorter list and binary-searching the longer one.
 
+// Column indices are IDX: int where the dimension fits (half the bytes a search reads), else
+// long long.
+//
 // One thread per mask entry (i, j); walks the shorter of the two lists and finds each of its
 // k in the longer one by a binary search that only moves forward (mkind: see gbk::mask_value).
 // out[e]/flag[e] are the value and presence of C(i, j) for mask entry e.  Entries with more
 // work than long_min are left to the warp kernel (flag 0 here, set there).
-template <class Mul, class M, class A, class B>
+template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
                             const void* m_vals, int mkind, const idx_t* a_indptr,
-                            const idx_t* a_idx,
-                            const A* a_vals, const idx_t* bt_indptr, const idx_t* bt_idx,
+                            const IDX* a_idx,
+                            const A* a_vals, const idx_t* bt_indptr, const IDX* bt_idx,
                             const B* bt_vals, typename M::t* out, unsigned char* flag,
                             idx_t long_min) {
     typedef typename M::t T;
@@ -40,13 +43,13 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
         bool a_short = (ea - pa) <= (eb - pb);
         idx_t ps = a_short ? pa : pb, es = a_short ? ea : eb;
         idx_t pl = a_short ? pb : pa, el = a_short ? eb : ea;
-        const idx_t* s_idx = a_short ? a_idx : bt_idx;
-        const idx_t* l_idx = a_short ? bt_idx : a_idx;
+        const IDX* s_idx = a_short ? a_idx : bt_idx;
+        const IDX* l_idx = a_short ? bt_idx : a_idx;
         for (; ps < es && pl < el; ++ps) {
-            idx_t k = s_idx[ps];
+            idx_t k = (idx_t)s_idx[ps];
             pl = gbk::lower_bound(l_idx, pl, el, k);
             if (pl == el) break;
-            if (l_idx[pl] != k) continue;
+            if ((idx_t)l_idx[pl] != k) continue;
             idx_t ia = a_short ? ps : pl, ib = a_short ? pl : ps;
             T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
             acc = have ? M::combine(acc, z) : z;
@@ -65,11 +68,11 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
 // entries l, l + 32, ... of the shorter list and binary-searches each in the longer one; the
 // lanes' partial results are folded into lane 0.  `any` keeps the match of the smallest k,
 // as the thread kernel and the CPU backend do.
-template <class Mul, class M, class A, class B>
+template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_rows,
                                  const idx_t* m_idx, const void* m_vals, int mkind,
-                                 const idx_t* a_indptr, const idx_t* a_idx, const A* a_vals,
-                                 const idx_t* bt_indptr, const idx_t* bt_idx,
+                                 const idx_t* a_indptr, const IDX* a_idx, const A* a_vals,
+                                 const idx_t* bt_indptr, const IDX* bt_idx,
                                  const B* bt_vals, typename M::t* out, unsigned char* flag) {
     typedef typename M::t T;
     Mul mul(0);
@@ -83,15 +86,15 @@ __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* 
         bool a_short = (ea - pa) <= (eb - pb);
         idx_t ps = a_short ? pa : pb, es = a_short ? ea : eb;
         idx_t pl = a_short ? pb : pa, el = a_short ? eb : ea;
-        const idx_t* s_idx = a_short ? a_idx : bt_idx;
-        const idx_t* l_idx = a_short ? bt_idx : a_idx;
+        const IDX* s_idx = a_short ? a_idx : bt_idx;
+        const IDX* l_idx = a_short ? bt_idx : a_idx;
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_DOT_NONE;
         for (idx_t q = ps + gbk::lane(); q < es; q += 32) {
-            idx_t k = s_idx[q];
+            idx_t k = (idx_t)s_idx[q];
             idx_t at = gbk::lower_bound(l_idx, pl, el, k);
-            if (at == el || l_idx[at] != k) continue;
+            if (at == el || (idx_t)l_idx[at] != k) continue;
             pl = at;  // this lane's next k is larger: search from here
             idx_t ia = a_short ? q : at, ib = a_short ? at : q;
             T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
