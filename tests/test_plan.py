@@ -18,6 +18,11 @@ def test_direction_weighs_the_pushed_products():
     choice, reason = plan.direction(50, 1000, push_weight=5)
     assert choice == "pull" and "50 x 5 > 0.1 x pull work 1000" in reason
     assert plan.direction(20, 1000, push_weight=5)[0] == "push"
+    # after a pull, the weight shrinks the vector that may push again: n / (beta x weight)
+    n = 18_000
+    assert plan.direction(0, 10**9, nu=999, n=n, previous="pull")[0] == "push"
+    assert plan.direction(0, 10**9, nu=999, n=n, previous="pull", push_weight=5)[0] == "pull"
+    assert plan.direction(0, 10**9, nu=199, n=n, previous="pull", push_weight=5)[0] == "push"
 
 
 def test_direction_hysteresis_after_a_pull():

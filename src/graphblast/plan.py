@@ -30,14 +30,15 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=Fal
     a frontier that grows and shrinks does not flap.  ``bound``: ``push_work`` is an upper
     bound (entries x the largest degree), not the exact sum.  ``push_weight``: what one
     pushed product costs over BFS's (a fold by compare-and-swap under contention costs more;
-    the backend says), multiplying ``push_work`` before the comparison.
+    the backend says), multiplying ``push_work`` before the comparison and ``beta`` after a
+    pull.
     """
     forced = config["direction"]
     if forced != "auto":
         return _log("direction", forced, "forced by gb.config")
     switch = config["direction_switch"]
     if previous == "pull" and nu is not None and n:
-        beta = config["direction_beta"]
+        beta = config["direction_beta"] * push_weight
         if nu * beta >= n:
             return _log("direction", "pull", f"after a pull, vector entries {nu} >= "
                                               f"{n} / {beta:g}")

@@ -104,13 +104,13 @@ def _mxm_dot(A, BT, semiring, mask):
     M = mask.data
     t = semiring.monoid.return_type
     idx32 = max(A.ncols, BT.ncols) <= _INT32_MAX
-    a_idx = _narrow_indices(A) if idx32 else A.indices
-    bt_idx = a_idx if BT is A else (_narrow_indices(BT) if idx32 else BT.indices)
     k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, BT.dtype, idx32)).fns
     nm = M.nvals
     vals = cp.empty(nm, dtype=t.np_type)
     flags = cp.empty(nm, dtype=cp.uint8)
     if nm:
+        a_idx = _narrow_indices(A) if idx32 else A.indices
+        bt_idx = a_idx if BT is A else (_narrow_indices(BT) if idx32 else BT.indices)
         mrows = blocks.row_ids(M)
         work = cp.minimum(A.indptr[mrows + 1] - A.indptr[mrows],
                           BT.indptr[M.indices + 1] - BT.indptr[M.indices])

@@ -250,7 +250,8 @@ def _direction(A, push_m, u, mask, n_out, push_weight=1):
     previous = u.made_by if isinstance(u, DeviceVector) else None
     nu = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
     if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
-        return plan.direction(0, pull_work, nu, n_out, previous=previous)
+        return plan.direction(0, pull_work, nu, n_out, previous=previous,
+                              push_weight=push_weight)
     if nu is not None and push_m is not None:
         most = nu * max_degree(push_m)
         if most * push_weight <= config["direction_switch"] * pull_work:

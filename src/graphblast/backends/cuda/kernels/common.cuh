@@ -75,7 +75,7 @@ __device__ __forceinline__ T from_bits(unsigned long long bits) {
     return v.t;
 }
 
-// -- searches in sorted int64 arrays -------------------------------------------------------
+// -- searches in sorted index arrays (int64, or int32 widened per comparison) ---------------
 // First position in [lo, hi) whose value is >= key.
 template <class I>
 __device__ __forceinline__ idx_t lower_bound(const I* a, idx_t lo, idx_t hi, idx_t key) {
