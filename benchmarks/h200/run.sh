@@ -59,7 +59,8 @@ for stage in "$@"; do
     ;;
   retest)
     # What changed since the last full run (2026-12-02: the GPU engine, gather/scatter, the
-    # algorithms, symmetric matrices) and the GPU-specific suites, in parallel processes.
+    # algorithms, symmetric matrices; fourth session: extract, the masked dot product) and the
+    # GPU-specific suites, in parallel processes.
     mkdir -p /tmp/logs
     opts="-q -rfE -p no:cacheprovider --device cuda"
     timeout 300 python3 -m pytest $opts tests/cuda > /tmp/logs/r0.log 2>&1 &
@@ -73,6 +74,10 @@ for stage in "$@"; do
       > /tmp/logs/r4.log 2>&1 &
     timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "combinations and (mxv or vxm)" \
       > /tmp/logs/r5.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "not (mxv or vxm)" \
+      > /tmp/logs/r6.log 2>&1 &
+    timeout 300 python3 -m pytest $opts tests/core/test_diff_extract_assign.py \
+      > /tmp/logs/r7.log 2>&1 &
     wait
     for f in /tmp/logs/r*.log; do
       echo "== $f"; grep -E "^(FAILED|ERROR)|passed|failed|error" "$f" | tail -30
