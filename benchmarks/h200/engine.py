@@ -69,7 +69,7 @@ def kernel_profile(run, label, outdir):
         e0.record()
         plain_run(fn, grid, block, args)
         e1.record()
-        records.append((fn, e0, e1))
+        records.append((fn, grid, e0, e1))
 
     jit.run = timed_run
     try:
@@ -78,9 +78,11 @@ def kernel_profile(run, label, outdir):
         jit.run = plain_run
     names = {f: n for k in jit._compiled.values() for f, n in zip(k.fns, k.names)}
     per = {}
-    for fn, e0, e1 in records:
+    for fn, grid, e0, e1 in records:
         name = names.get(fn, "?")
-        short = name.split("<")[0]
+        # by kernel and grid: the launches of one kernel for different bins (pull's degree
+        # bins, push's light and heavy entries) come apart
+        short = f"{name.split('<')[0]} x{grid}"
         ms, calls = per.get(short, (0.0, 0))
         per[short] = (ms + cp.cuda.get_elapsed_time(e0, e1), calls + 1)
     lines = [f"{label}: wall {wall * 1e3:.3f} ms, {len(records)} graphblast launches, "
