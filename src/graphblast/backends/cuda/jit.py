@@ -205,10 +205,10 @@ _NATIVE_ATOMICS = {
 
 
 def native_atomic(monoid):
-    """Whether the typed monoid folds by the hardware's own atomic (else a compare-and-swap
-    loop)."""
-    _, types = _NATIVE_ATOMICS.get(monoid.parent.name, (0, ()))
-    return monoid.return_type.name in types
+    """The typed monoid's code in _NATIVE_ATOMICS when the hardware's own atomic folds it,
+    else 0 (a compare-and-swap loop)."""
+    code, types = _NATIVE_ATOMICS.get(monoid.parent.name, (0, ()))
+    return code if monoid.return_type.name in types else 0
 
 
 def monoid_adapter(monoid):
@@ -217,9 +217,8 @@ def monoid_adapter(monoid):
     t = monoid.return_type
     name = f"mon_{monoid.parent.name}_{_tag(t)}"
     ct = _c(t)
-    code, types = _NATIVE_ATOMICS.get(monoid.parent.name, (0, ()))
     lines = [f"struct {name} {{", f"    typedef {ct} t;",
-             f"    static constexpr int native = {code if t.name in types else 0};",
+             f"    static constexpr int native = {native_atomic(monoid)};",
              f"    static constexpr bool is_any = {f}::is_any;",
              f"    static constexpr bool has_terminal = {f}::has_terminal;",
              f"    static __device__ __forceinline__ t identity() {{ return {f}::identity(); }}",
@@ -441,9 +440,10 @@ _handles = {}  # RawKernel -> its CUfunction handle
 
 def run(fn, grid, block, args):
     """Launch the RawKernel ``fn`` as ``grid`` blocks of ``block`` threads on the current
-    stream: through the compiled launcher (``_launch.c``: the driver called directly, about
-    5 us less than CuPy's call for twenty arguments) unless ``gb.config["kernel_launch"]``
-    is "cupy" or the launcher is not built."""
+    stream: through the compiled launcher (``_launch.c``: the arguments packed in C and the
+    driver called directly, without CuPy's argument handling; design.md has the measured
+    difference) unless ``gb.config["kernel_launch"]`` is "cupy" or the launcher is not
+    built."""
     global _current_stream
     if _driver is None or config["kernel_launch"] == "cupy":
         fn((grid,), (block,), args)

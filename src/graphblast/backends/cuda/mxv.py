@@ -192,7 +192,7 @@ def _product(A, u, semiring, mask, vfirst):
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
-    choice, _ = _direction(A, push_m, u, mask, n_out, _push_weight(semiring))
+    choice, _ = _direction(A, push_m, u, mask, n_out, semiring)
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
     if choice == "push":
@@ -234,7 +234,7 @@ def _push_weight(semiring):
     return 1
 
 
-def _direction(A, push_m, u, mask, n_out, push_weight=1):
+def _direction(A, push_m, u, mask, n_out, semiring):
     """plan.direction from the vector's entry count and exact degree sum (from its counters
     when the kernel that made it summed them, else one reduction) and the mask's size.
 
@@ -246,6 +246,7 @@ def _direction(A, push_m, u, mask, n_out, push_weight=1):
         return plan.direction(0, 0)
     if isinstance(u, FullVector):
         return "pull", "a full vector: every row is an input"
+    push_weight = _push_weight(semiring)
     pull_work = A.nvals * _allowed_fraction(mask, n_out)
     previous = u.made_by if isinstance(u, DeviceVector) else None
     nu = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
