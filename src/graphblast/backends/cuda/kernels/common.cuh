@@ -231,6 +231,11 @@ __device__ __forceinline__ void atomic_combine(T* addr, T val) {
     } else if constexpr (M::native == 2 || M::native == 3) {
         typedef typename std_word<sizeof(T)>::type W;
         typedef typename std_signed<sizeof(T)>::type S;
+        // min and max only move one way: a value that would not change the word now never
+        // will, so it costs a read instead of an atomic (FastSV hooks millions of vertices
+        // onto one root: their atomics would all queue on that word)
+        const T now = *(volatile T*)addr;
+        if (M::combine(now, val) == now) return;
         if constexpr (is_signed) {
             if (M::native == 2) atomicMin((S*)addr, (S)val); else atomicMax((S*)addr, (S)val);
         } else {

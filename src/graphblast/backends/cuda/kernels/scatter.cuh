@@ -13,7 +13,7 @@ __global__ void gbk_scatter_atomic(idx_t n, const idx_t* pos, const typename M::
                                    typename M::t* acc, unsigned char* flag) {
     for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
         idx_t t = pos[e];
-        flag[t] = 1;
+        if (!flag[t]) flag[t] = 1;  // a hot position: reads are shared, stores queue
         gbk::atomic_combine<gbk::folding<M> >(&acc[t], vals[e]);
     }
 }
