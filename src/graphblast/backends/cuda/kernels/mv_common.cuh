@@ -122,6 +122,29 @@ __device__ __forceinline__ void add_counts(unsigned long long* counters,
     }
 }
 
+// The exclusive prefix sum of v over the block and the block's total (blockDim.x a multiple
+// of 32, at most 256): a scan within each warp by shuffles, then over the warps' totals.
+// Every thread of the block must call it.
+__device__ __forceinline__ long long block_exclusive_scan(long long v, long long& total) {
+    __shared__ long long s_warp[8];
+    long long inc = v;
+    for (int d = 1; d < 32; d <<= 1) {
+        long long y = __shfl_up_sync(GBK_ALL_LANES, inc, d);
+        if (lane() >= d) inc += y;
+    }
+    if (lane() == 31) s_warp[threadIdx.x >> 5] = inc;
+    __syncthreads();
+    const int warp = threadIdx.x >> 5;
+    long long before = 0;
+    total = 0;
+    for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
+        if (w < warp) before += s_warp[w];
+        total += s_warp[w];
+    }
+    __syncthreads();  // s_warp is free again for the next call
+    return before + inc - v;
+}
+
 // A slot in an output list for each lane of the active lanes that wants one: one atomic per
 // warp (appending outputs one atomic each would serialize on the counter).
 __device__ __forceinline__ long long append_slot(unsigned long long* counter, bool want) {

@@ -114,7 +114,6 @@ gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr, const IDX
     __shared__ idx_t s_end[256];        // one past its last edge
     __shared__ idx_t s_t[256];          // its position in the vector's list
     __shared__ idx_t s_cum[257];        // chunks of the tile before each entry
-    __shared__ idx_t s_warp[8];
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
     const idx_t nheavy = (idx_t)counters[2];
@@ -132,17 +131,9 @@ gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr, const IDX
             s_end[threadIdx.x] = ptr[k + 1];
             chunks = (ptr[k + 1] - ptr[k] + GBK_PUSH_CHUNK - 1) / GBK_PUSH_CHUNK;
         }
-        // the block's inclusive scan of `chunks`: within each warp, then across the warps
-        idx_t inc = chunks;
-        for (int d = 1; d < 32; d <<= 1) {
-            idx_t y = __shfl_up_sync(GBK_ALL_LANES, inc, d);
-            if (gbk::lane() >= d) inc += y;
-        }
-        if (gbk::lane() == 31) s_warp[threadIdx.x >> 5] = inc;
-        __syncthreads();
-        for (int w = 0; w < (int)(threadIdx.x >> 5); ++w) inc += s_warp[w];
-        s_cum[threadIdx.x + 1] = inc;
-        if (threadIdx.x == 0) s_cum[0] = 0;
+        long long in_all;
+        s_cum[threadIdx.x] = gbk::block_exclusive_scan(chunks, in_all);
+        if (threadIdx.x == 0) s_cum[256] = in_all;
         __syncthreads();
         const idx_t in_tile = s_cum[256];
         // this block's chunks c of the tile: (before + c) % nblocks == blockIdx.x

@@ -39,6 +39,38 @@ __device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, idx_
     return M::is_any || reached_terminal<M>(acc);
 }
 
+// Edges e, e + stride, e + 2 stride, e + 3 stride of a pulled row folded into (acc, have), in
+// that order, for a monoid that never stops early: the four column indices are loaded, then
+// the four vector entries, so that each lane has four gathers in flight rather than one (the
+// gathers are the pull's cost: random reads of the vector).
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
+__device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, idx_t stride,
+                                            const IDX* col, const MV* mvals, const UV* xv,
+                                            const unsigned char* xbits, typename M::t& acc,
+                                            bool& have) {
+    typedef mv_reads<Mul, VFIRST> reads;
+    idx_t k[4];
+    MV m[4];
+    UV x[4];
+    bool in[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        k[i] = (idx_t)col[e + i * stride];
+        m[i] = reads::matrix ? mvals[e + i * stride] : MV();
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) in[i] = xbits == nullptr || xbits[k[i]];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) x[i] = reads::vector && in[i] ? xv[k[i]] : UV();
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        if (!in[i]) continue;
+        typename M::t z = mv_call<VFIRST>::run(mul, m[i], x[i], o, k[i]);
+        acc = have ? M::combine(acc, z) : z;
+        have = true;
+    }
+}
+
 // The (acc, have, first) of a whole block (blockDim.x <= 256) combined into thread 0's, as
 // group_fold does for a group of lanes; every thread of the block must call it.
 template <class M>
@@ -104,13 +136,22 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_NONE;
-        for (idx_t base = lo; base < hi; base += width) {
-            idx_t e = base + sub;
-            bool stop = e < hi && gbk::pull_edge<Mul, M, MV, UV, VFIRST>(
-                                      mul, o, e, (idx_t)col[e], mvals, xv, xbits, acc, have,
-                                      first);
-            // a monoid without a terminal value never stops early: no vote
-            if ((M::is_any || M::has_terminal) && __any_sync(lanes, stop)) break;
+        if (M::is_any || M::has_terminal) {
+            for (idx_t base = lo; base < hi; base += width) {
+                idx_t e = base + sub;
+                bool stop = e < hi && gbk::pull_edge<Mul, M, MV, UV, VFIRST>(
+                                          mul, o, e, (idx_t)col[e], mvals, xv, xbits, acc,
+                                          have, first);
+                if (__any_sync(lanes, stop)) break;
+            }
+        } else {  // no early stop, so no vote: four edges a lane at a time
+            idx_t e = lo + sub;
+            for (; e + 3 * width < hi; e += 4 * width)
+                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, width, col, mvals, xv,
+                                                         xbits, acc, have);
+            for (; e < hi; e += width)
+                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv,
+                                                       xbits, acc, have, first);
         }
         gbk::group_fold<M>(acc, have, first, lanes, width);
         if (sub == 0) {
@@ -203,7 +244,13 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_NONE;
-        for (idx_t e = lo + threadIdx.x; e < hi; e += blockDim.x)
+        const idx_t stride = blockDim.x;
+        idx_t e = lo + threadIdx.x;
+        if (!M::is_any)  // `any` keeps the first entry, which the one-at-a-time loop finds
+            for (; e + 3 * stride < hi; e += 4 * stride)
+                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, stride, col, mvals, xv,
+                                                         xbits, acc, have);
+        for (; e < hi; e += stride)
             gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv, xbits,
                                                    acc, have, first);
         gbk::block_fold<M>(acc, have, first);
@@ -255,7 +302,6 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
     __shared__ unsigned char upresent[GBK_SMALL_N];
     __shared__ unsigned char allowed[GBK_SMALL_N];
     __shared__ unsigned char oflag[GBK_SMALL_N];
-    __shared__ long long counts[GBK_SMALL_BLOCK];
     UV* udense = (UV*)u_raw;
     T* oval = (T*)o_raw;
     Mul mul(0);
@@ -354,21 +400,14 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
             ++c;
             if (dptr) deg += gbk::degree(dptr, i);
         }
-    counts[tid] = c;
-    __syncthreads();
+    long long total;
+    long long k = gbk::block_exclusive_scan(c, total);
     if (tid == 0) {
-        long long run = 0;
-        for (int t = 0; t < nthreads; ++t) {
-            long long v = counts[t];
-            counts[t] = run;
-            run += v;
-        }
-        counters[0] = (unsigned long long)run;
+        counters[0] = (unsigned long long)total;
         counters[1] = 0;
     }
     __syncthreads();
     if (deg) atomicAdd(&counters[1], deg);
-    long long k = counts[tid];
     for (idx_t i = lo; i < hi; ++i)
         if (oflag[i]) {
             out_idx[k] = i;
