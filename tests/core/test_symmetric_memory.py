@@ -114,3 +114,35 @@ def test_compact_graphs_hold_32_bit_indices_and_no_pattern_values(device, weight
 def test_compact_setting_is_checked():
     with pytest.raises(ValueError, match="compact_graphs"):
         gb.config.set(compact_graphs="sometimes")
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_column_selects_keep_a_compact_graph_compact(device, weighted):
+    """select.colle / colgt of a compact graph (connected components' sample): the entries
+    the wide graph gives, as a compact matrix (32-bit indices, a pattern stays iso), and the
+    graph itself is not widened.  A star's hub row (more entries than one warp copies on the
+    GPU) and rows left empty are part of it."""
+    with gb.config.set(compact_graphs="never"):
+        wide = generators.kron(11, weighted=weighted, device=device)
+    with gb.config.set(compact_graphs="always"):
+        A = generators.kron(11, weighted=weighted, device=device)
+    n = A.nrows
+    for op in (gb.select.colle, gb.select.colgt):
+        for thunk in (-5, 0, n // 8 - 1, n // 2, n - 1, n + 3):
+            got = A.select(op, thunk).new()
+            assert got.isequal(wide.select(op, thunk).new(), check_dtype=True), (op, thunk)
+            assert got._data.stored_indices.dtype == A._data.stored_indices.dtype
+            assert got._data.has_values == weighted
+    assert A._data._wide is None and A._data.has_values == weighted
+    hub = 9000
+    rows = np.r_[np.zeros(hub, np.int64), np.arange(1, 50)]
+    cols = np.r_[np.arange(1, hub + 1), np.zeros(49, np.int64)]
+    vals = np.arange(rows.size, dtype=np.float32)
+    S = gb.Matrix.from_coo(rows, cols, vals, nrows=hub + 1, ncols=hub + 1, device=device)
+    for op, thunk in ((gb.select.colle, hub - 7), (gb.select.colgt, 6), (gb.select.colle, 0)):
+        r, c, v = S.select(op, thunk).new().to_coo()
+        keep = cols <= thunk if op is gb.select.colle else cols > thunk
+        order = np.lexsort((cols[keep], rows[keep]))
+        np.testing.assert_array_equal(r, rows[keep][order])
+        np.testing.assert_array_equal(c, cols[keep][order])
+        np.testing.assert_array_equal(v, vals[keep][order])

@@ -194,6 +194,8 @@ def _template_programs(kinds):
     for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends", "gbk_csr_unsorted"):
         progs.append(programs.structure(name)[1]())
     progs.append(programs.list_degrees()[1]())
+    progs += [programs.column_select(idx32, word)[1]()
+              for idx32 in (True, False) for word in (1, 2, 4, 8)]
     # the any_pair push (a constant product): BFS's step
     progs.append(programs.push(semiring.any_pair[BOOL], BOOL, BOOL, True, True,
                                programs.PUSH_FIRST)[1]())

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ...dtypes import cast
-from ..base import SparseVector
+from ..base import CSR, SparseVector
 from ._util import INDEX, apply_binary, coo_of, positions, segment_reduce
 from .ewise import _rebuild
 from .storage import with_values
@@ -40,11 +40,27 @@ def _index_unary(op, vals, rows, cols, thunk):
 
 
 def select(A, op, thunk):
+    if op.name in ("colle", "colgt") and isinstance(A, CSR):
+        return _select_columns(A, op.name == "colle", int(thunk))
     rows, cols, vals = coo_of(A)
     i, j = positions(A, rows, cols)
     keep = _index_unary(op, vals, i, j, thunk)
     keep = keep if keep.dtype == np.bool_ else keep != 0
     return _rebuild(A, rows[keep], cols[keep], vals[keep], A.dtype)
+
+
+def _select_columns(A, low, k):
+    """select.colle (``low``: the columns <= k) or colgt (> k) read from the stored column
+    indices, so that a compact matrix stays compact: 32-bit indices, and a pattern (iso)
+    keeps no value array (connected components' sample of a graph)."""
+    col = A.stored_indices
+    k = min(max(k, -1), A.ncols)  # within the indices' type
+    keep = col <= k if low else col > k
+    scan = np.zeros(keep.shape[0] + 1, dtype=INDEX)
+    np.cumsum(keep, out=scan[1:])
+    iso = A.iso_value if not A.has_values else None
+    vals = None if iso is not None else A.values[keep]
+    return CSR(A.nrows, A.ncols, A.dtype, scan[A.indptr], col[keep], vals, iso_value=iso)
 
 
 def reduce_rowwise(A, monoid):

@@ -4,7 +4,7 @@ import cupy as cp
 import numpy as np
 
 from ...dtypes import INT64
-from ..base import SparseVector
+from ..base import CSR, SparseVector
 from . import blocks, jit, programs
 from .blocks import INDEX, i64
 
@@ -43,8 +43,46 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 def select(A, op, thunk):
     """The entries for which an index-unary predicate is true."""
+    if op.name in ("colle", "colgt") and isinstance(A, CSR):
+        return _select_columns(A, op.name == "colle", int(thunk))
     keep = _map(A, op, None, _thunk_param(op, thunk))
     return blocks.compact_entries(A, keep)
+
+
+# Rows whose kept range is longer than this are copied by a block each, not a warp.
+LONG_RANGE = 4096
+
+
+def _select_columns(A, low, k):
+    """select.colle (``low``: the columns <= k) or colgt (> k) of a CSR matrix: each sorted row
+    keeps one contiguous range, found by a binary search, so no flag per entry is made; the
+    column indices keep their stored width and an iso matrix stays iso (a graph's sample
+    costs its kept entries, not a widened copy of the graph).  Two synchronizations."""
+    n = A.nrows
+    cut = min(max(k + 1, 0), A.ncols)
+    col = A.stored_indices
+    iso = A.iso_value if not A.has_values else None
+    vals = None if iso is not None else A.values  # an iso matrix's value stays iso_value
+    word = np.dtype(A.dtype.np_type).itemsize
+    fn_cut, fn_copy = jit.kernels(*programs.column_select(col.dtype == np.int32, word)).fns
+    first = cp.empty(n, dtype=INDEX)
+    count = cp.empty(n, dtype=INDEX)
+    if n:
+        jit.launch(fn_cut, n, (i64(n), A.indptr, col, i64(cut), np.int32(low), first, count))
+    out_ptr = blocks.exclusive_scan(count)
+    total = blocks.total(out_ptr)
+    out_col = cp.empty(total, dtype=col.dtype)
+    out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
+    if total:
+        words = (lambda v: None if v is None else v.view(f"u{word}"))
+        args = (i64(n), first, out_ptr, col, words(vals), i64(LONG_RANGE))
+        jit.launch_warps(fn_copy, n, (*args, np.int32(0), out_col, words(out_vals)))
+        nlong = int(cp.count_nonzero(count > LONG_RANGE))
+        blocks.count_host_read()
+        if nlong:
+            jit.run(fn_copy, min(nlong, jit.MAX_GRID), 256,
+                    (*args, np.int32(1), out_col, words(out_vals)))
+    return CSR(n, A.ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
 
 
 # Average segment length from which a warp per segment beats a thread per segment.

@@ -24,6 +24,16 @@ def structure(name):
     return _one(("structure", name), ["structure.cuh"], [name])
 
 
+def column_select(idx32, value_bytes):
+    """gbk_column_cut and gbk_copy_ranges for column indices of 32 (idx32) or 64 bits and
+    values copied as words of ``value_bytes`` bytes (1, 2, 4 or 8)."""
+    idx = "int" if idx32 else "idx_t"
+    word = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
+            8: "unsigned long long"}[value_bytes]
+    return _one(("column_select", idx32, value_bytes), ["structure.cuh"],
+                [f"gbk_column_cut<{idx}>", f"gbk_copy_ranges<{idx}, {word}>"])
+
+
 def match(vec):
     return _one(("match", vec), ["ewise.cuh"], [f"gbk_match<{_TF[vec]}>"])
 

@@ -41,3 +41,40 @@ __global__ void gbk_csr_unsorted(idx_t nnz, idx_t nrows, const idx_t* indptr,
         if (indptr[gbk::row_of(indptr, nrows, p)] != p) *unsorted = 1;
     }
 }
+
+// select.colle / select.colgt on sorted rows, without a flag per entry: row i keeps its
+// entries below column `cut` (low) or from `cut` on (!low), one contiguous range, found by a
+// binary search per row.  first[i] is where the range starts, count[i] its length.
+template <class IDX>
+__global__ void gbk_column_cut(idx_t nrows, const idx_t* indptr, const IDX* col, idx_t cut,
+                               int low, idx_t* first, idx_t* count) {
+    for (idx_t i = gbk::global_id(); i < nrows; i += gbk::grid_size()) {
+        const idx_t lo = indptr[i], hi = indptr[i + 1];
+        const idx_t c = gbk::lower_bound(col, lo, hi, cut);
+        first[i] = low ? lo : c;
+        count[i] = low ? c - lo : hi - c;
+    }
+}
+
+// The kept ranges copied to out_ptr[i]: a warp per row, or with `longest` > 0 a block per row
+// for the rows longer than that (the others are left to the warps, which skip the long ones:
+// a hub's range would keep one warp busy long after the rest are done).  W is a word of the
+// values' size; vals null: an iso matrix, no values.
+template <class IDX, class W>
+__global__ void gbk_copy_ranges(idx_t nrows, const idx_t* first, const idx_t* out_ptr,
+                                const IDX* col, const W* vals, idx_t longest, int by_block,
+                                IDX* out_col, W* out_vals) {
+    const idx_t step = by_block ? gridDim.x : gbk::warp_count();
+    const idx_t start = by_block ? (idx_t)blockIdx.x : gbk::global_warp();
+    const int sub = by_block ? threadIdx.x : gbk::lane();
+    const int width = by_block ? blockDim.x : 32;
+    for (idx_t i = start; i < nrows; i += step) {
+        const idx_t n = out_ptr[i + 1] - out_ptr[i];
+        if ((n > longest) != (bool)by_block) continue;
+        const idx_t src = first[i], dst = out_ptr[i];
+        for (idx_t k = sub; k < n; k += width) {
+            out_col[dst + k] = col[src + k];
+            if (vals) out_vals[dst + k] = vals[src + k];
+        }
+    }
+}
