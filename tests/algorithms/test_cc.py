@@ -94,16 +94,22 @@ def test_gap_graphs(device, kind, scale, gap_graph):
 @pytest.mark.parametrize("directed", [False, True])
 @pytest.mark.parametrize("n, degree", [(2000, 1.0), (2000, 3.0), (500, 12.0), (3000, 0.6)])
 def test_sampling_phase(device, rng, monkeypatch, n, degree, directed):
-    """The rounds that skip the largest component's inner edges, forced on small graphs (one
-    full round first) with many components of every size and a giant one."""
+    """The rounds that skip the largest component's inner edges, forced on small graphs (after
+    rounds on every edge or on a sample) with many components of every size and a giant
+    one."""
     import importlib
 
     cc = importlib.import_module("graphblast.algorithms.connected_components")
 
     monkeypatch.setattr(cc, "SAMPLE_MIN_VERTICES", 0)
     monkeypatch.setattr(cc, "SAMPLE_MIN_DEGREE", 0)
-    for rounds in (1, 2):
+    # every edge in the first rounds, then a sampled eighth (the large graphs' path: any
+    # subset of the edges must give the same labels), then a sample of no edge at all
+    for rounds, min_edges, share in ((1, np.inf, 8), (2, np.inf, 8), (2, 0, 8), (1, 0, 8),
+                                     (2, 0, 2 * n)):
         monkeypatch.setattr(cc, "SAMPLE_ROUNDS", rounds)
+        monkeypatch.setattr(cc, "SAMPLE_MIN_EDGES", min_edges)
+        monkeypatch.setattr(cc, "SAMPLE_SHARE", share)
         M = sp.random_array((n, n), density=min(1.0, degree / n), rng=rng, format="coo")
         perm = rng.permutation(n)
         M = sp.coo_array((M.data, (perm[M.row], perm[M.col])), shape=(n, n))
