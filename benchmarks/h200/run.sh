@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
-#   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, profile27, gen, mm,
-#                                            algos-a, algos-b, prims, kron27, multi
+#   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, profile27, ab, ncu,
+#                                            gen, mm, algos-a, algos-b, prims, kron27, multi
 # Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
 # Needs .whl/ (the peer wheels) carried along; the real graphs are the repository's tests/data.
 set -uo pipefail
@@ -122,6 +122,41 @@ for stage in "$@"; do
     timeout 200 python3 benchmarks/h200/engine.py --out "$OUT/profile27" --graphs kron-27 \
       --skip overhead,spmv > "$OUT/profile27/engine.log" 2>&1
     tar czf "$OUT/profile27.tar.gz" -C "$OUT" profile27 && rm -r "$OUT/profile27"
+    ;;
+  ab)
+    # The committed code against the working tree, one after the other on the same machine
+    # (timings are compared only within one call): .base/ holds the committed sources, made
+    # before the call with
+    #   rm -rf .base && mkdir .base && git archive HEAD src setup.py pyproject.toml README.md \
+    #     LICENSE | tar -x -C .base
+    # and named in carry.  engine.py on AB_GRAPHS (default kron-22: per call, BFS, SpMV against
+    # cuSPARSE, PageRank; "none": left out), then algos_profile.py for the algorithms AB_ALGOS
+    # (e.g. cc,pagerank; none by default) on AB_ALGOS_GRAPHS (default kron-27).  About 2
+    # minutes a side with kron-27.
+    (cd .base && python3 setup.py build_ext --inplace -q) >> "$OUT/setup.log" 2>&1
+    for side in base new; do
+      src=$PWD/src
+      [ $side = base ] && src=$PWD/.base/src
+      mkdir -p "$OUT/ab/$side"
+      if [ "${AB_GRAPHS:-kron-22}" != none ]; then
+        PYTHONPATH=$PWD/.site:$src timeout 150 python3 benchmarks/h200/engine.py \
+          --out "$OUT/ab/$side" --graphs "${AB_GRAPHS:-kron-22}" > "$OUT/ab/$side/engine.log" 2>&1
+      fi
+      if [ -n "${AB_ALGOS:-}" ]; then
+        PYTHONPATH=$PWD/.site:$src timeout 200 python3 benchmarks/h200/algos_profile.py \
+          --out "$OUT/ab/$side" --graphs "${AB_ALGOS_GRAPHS:-kron-27}" --algos "$AB_ALGOS" \
+          > "$OUT/ab/$side/algos.log" 2>&1
+      fi
+    done
+    tar czf "$OUT/ab.tar.gz" -C "$OUT" ab && rm -r "$OUT/ab"
+    ;;
+  ncu)
+    # Nsight Compute on the pull kernels of SpMV on kron-22 (spmv_ncu.py: the second of four
+    # FP32 plus_times products, then the FP64 pattern products of PageRank's step).
+    timeout 150 ncu --clock-control none --kernel-name regex:gbk_pull --launch-skip 6 \
+      --launch-count 30 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+      --section Occupancy --section WarpStateStats --section LaunchStats \
+      python3 benchmarks/h200/spmv_ncu.py > "$OUT/ncu.txt" 2>&1
     ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
