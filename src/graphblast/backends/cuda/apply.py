@@ -57,7 +57,8 @@ def _select_columns(A, low, k):
     """select.colle (``low``: the columns <= k) or colgt (> k) of a CSR matrix: each sorted row
     keeps one contiguous range, found by a binary search, so no flag per entry is made; the
     column indices keep their stored width and an iso matrix stays iso (a graph's sample
-    costs its kept entries, not a widened copy of the graph).  Two synchronizations."""
+    costs its kept entries, not a widened copy of the graph).  Two synchronizations
+    (the entry count, the long rows)."""
     n = A.nrows
     cut = min(max(k + 1, 0), A.ncols)
     col = A.stored_indices
@@ -75,13 +76,13 @@ def _select_columns(A, low, k):
     out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
     if total:
         words = (lambda v: None if v is None else v.view(f"u{word}"))
-        args = (i64(n), first, out_ptr, col, words(vals), i64(LONG_RANGE))
-        jit.launch_warps(fn_copy, n, (*args, np.int32(0), out_col, words(out_vals)))
-        nlong = int(cp.count_nonzero(count > LONG_RANGE))
-        blocks.count_host_read()
-        if nlong:
-            jit.run(fn_copy, min(nlong, jit.MAX_GRID), 256,
-                    (*args, np.int32(1), out_col, words(out_vals)))
+        tail = (first, out_ptr, col, words(vals), i64(LONG_RANGE), out_col, words(out_vals))
+        jit.launch_warps(fn_copy, n, (i64(n), None, *tail))
+        long_rows = cp.flatnonzero(count > LONG_RANGE)
+        blocks.count_host_read()  # (flatnonzero sizes its result on the host)
+        if long_rows.shape[0]:
+            jit.run(fn_copy, min(long_rows.shape[0], jit.MAX_GRID), 256,
+                    (i64(long_rows.shape[0]), long_rows, *tail))
     return CSR(n, A.ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
 
 

@@ -56,23 +56,25 @@ __global__ void gbk_column_cut(idx_t nrows, const idx_t* indptr, const IDX* col,
     }
 }
 
-// The kept ranges copied to out_ptr[i]: a warp per row, or with `longest` > 0 a block per row
-// for the rows longer than that (the others are left to the warps, which skip the long ones:
-// a hub's range would keep one warp busy long after the rest are done).  W is a word of the
+// The kept ranges copied to out_ptr[i]: with `rows` null a warp per row i < n, skipping the
+// rows longer than `longest` (a hub's range would keep one warp busy long after the rest are
+// done); with `rows`, a block per listed row rows[0..n-1] (the long ones).  W is a word of the
 // values' size; vals null: an iso matrix, no values.
 template <class IDX, class W>
-__global__ void gbk_copy_ranges(idx_t nrows, const idx_t* first, const idx_t* out_ptr,
-                                const IDX* col, const W* vals, idx_t longest, int by_block,
-                                IDX* out_col, W* out_vals) {
-    const idx_t step = by_block ? gridDim.x : gbk::warp_count();
+__global__ void gbk_copy_ranges(idx_t n, const idx_t* rows, const idx_t* first,
+                                const idx_t* out_ptr, const IDX* col, const W* vals,
+                                idx_t longest, IDX* out_col, W* out_vals) {
+    const bool by_block = rows != nullptr;
+    const idx_t step = by_block ? (idx_t)gridDim.x : gbk::warp_count();
     const idx_t start = by_block ? (idx_t)blockIdx.x : gbk::global_warp();
-    const int sub = by_block ? threadIdx.x : gbk::lane();
-    const int width = by_block ? blockDim.x : 32;
-    for (idx_t i = start; i < nrows; i += step) {
-        const idx_t n = out_ptr[i + 1] - out_ptr[i];
-        if ((n > longest) != (bool)by_block) continue;
+    const int sub = by_block ? (int)threadIdx.x : gbk::lane();
+    const int width = by_block ? (int)blockDim.x : 32;
+    for (idx_t h = start; h < n; h += step) {
+        const idx_t i = by_block ? rows[h] : h;
+        const idx_t len = out_ptr[i + 1] - out_ptr[i];
+        if (!by_block && len > longest) continue;
         const idx_t src = first[i], dst = out_ptr[i];
-        for (idx_t k = sub; k < n; k += width) {
+        for (idx_t k = sub; k < len; k += width) {
             out_col[dst + k] = col[src + k];
             if (vals) out_vals[dst + k] = vals[src + k];
         }
