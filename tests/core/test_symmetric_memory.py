@@ -146,3 +146,27 @@ def test_column_selects_keep_a_compact_graph_compact(device, weighted):
         np.testing.assert_array_equal(r, rows[keep][order])
         np.testing.assert_array_equal(c, cols[keep][order])
         np.testing.assert_array_equal(v, vals[keep][order])
+    # the same star as a compact pattern graph (32-bit indices, no values): the hub's row is
+    # copied by a block on the GPU, the other rows by warps
+    from types import SimpleNamespace
+
+    from graphblast.generators._device import to_matrix
+
+    xp = np
+    if device != "cpu":
+        import cupy as xp
+    star = SimpleNamespace(nrows=hub + 1, ncols=hub + 1,
+                           indptr=xp.asarray(np.r_[0, hub + np.arange(hub + 1)]),
+                           indices=xp.asarray(np.r_[np.arange(1, hub + 1), np.zeros(hub)]
+                                              .astype(np.int32)), values=None)
+    with gb.config.set(compact_graphs="always"):
+        P = to_matrix(star, gb.dtypes.BOOL, device)
+    assert P._data.stored_indices.dtype == np.int32 and not P._data.has_values
+    wide = gb.Matrix.from_coo(np.r_[np.zeros(hub, np.int64), np.arange(1, hub + 1)],
+                              np.r_[np.arange(1, hub + 1), np.zeros(hub, np.int64)], True,
+                              nrows=hub + 1, ncols=hub + 1, device=device)
+    for op, thunk in ((gb.select.colle, hub - 7), (gb.select.colgt, 6), (gb.select.colle, 0)):
+        got = P.select(op, thunk).new()
+        assert got.isequal(wide.select(op, thunk).new(), check_dtype=True), (op, thunk)
+        assert got._data.stored_indices.dtype == np.int32 and not got._data.has_values
+    assert P._data._wide is None and not P._data.has_values

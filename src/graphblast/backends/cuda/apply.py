@@ -78,7 +78,7 @@ def _select_columns(A, low, k):
         words = (lambda v: None if v is None else v.view(f"u{word}"))
         tail = (first, out_ptr, col, words(vals), i64(LONG_RANGE), out_col, words(out_vals))
         jit.launch_warps(fn_copy, n, (i64(n), None, *tail))
-        long_rows = cp.flatnonzero(count > LONG_RANGE)
+        long_rows = cp.flatnonzero(count > LONG_RANGE).astype(INDEX, copy=False)
         blocks.count_host_read()  # (flatnonzero sizes its result on the host)
         if long_rows.shape[0]:
             jit.run(fn_copy, min(long_rows.shape[0], jit.MAX_GRID), 256,
