@@ -10,13 +10,14 @@
 // Load balance: the launcher bins the mask entries by their work min(|A(i,:)|, |B'(j,:)|).
 // gbk_mxm_dot takes every entry whose work is at most `long_min` with one thread;
 // gbk_mxm_dot_warp takes the others (listed in `long_e`) with one warp each, its lanes
-// striding over the shorter list and binary-searching the longer one.
+// striding over the shorter list and searching the longer one (gbk::gallop).
 
 // Column indices are IDX: int where the dimension fits (half the bytes a search reads), else
 // long long.
 //
 // One thread per mask entry (i, j); walks the shorter of the two lists and finds each of its
-// k in the longer one by a binary search that only moves forward (mkind: see gbk::mask_value).
+// k in the longer one by a galloping search that only moves forward (mkind: see
+// gbk::mask_value).
 // out[e]/flag[e] are the value and presence of C(i, j) for mask entry e.  Entries with more
 // work than long_min are left to the warp kernel (flag 0 here, set there).
 template <class Mul, class M, class A, class B, class IDX>
@@ -47,7 +48,7 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
         const IDX* l_idx = a_short ? bt_idx : a_idx;
         for (; ps < es && pl < el; ++ps) {
             idx_t k = (idx_t)s_idx[ps];
-            pl = gbk::lower_bound(l_idx, pl, el, k);
+            pl = gbk::gallop(l_idx, pl, el, k);
             if (pl == el) break;
             if ((idx_t)l_idx[pl] != k) continue;
             idx_t ia = a_short ? ps : pl, ib = a_short ? pl : ps;
@@ -65,7 +66,7 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
 
 // One warp per listed mask entry e = long_e[w] (an entry the thread kernel skipped; its mask
 // value was checked there, so flag[e] is 0 unless this finds a match).  Lane l takes the
-// entries l, l + 32, ... of the shorter list and binary-searches each in the longer one; the
+// entries l, l + 32, ... of the shorter list and searches each in the longer one; the
 // lanes' partial results are folded into lane 0.  `any` keeps the match of the smallest k,
 // as the thread kernel and the CPU backend do.
 template <class Mul, class M, class A, class B, class IDX>
@@ -93,9 +94,9 @@ __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* 
         idx_t first = GBK_DOT_NONE;
         for (idx_t q = ps + gbk::lane(); q < es; q += 32) {
             idx_t k = (idx_t)s_idx[q];
-            idx_t at = gbk::lower_bound(l_idx, pl, el, k);
-            if (at == el || (idx_t)l_idx[at] != k) continue;
+            idx_t at = gbk::gallop(l_idx, pl, el, k);
             pl = at;  // this lane's next k is larger: search from here
+            if (at == el || (idx_t)l_idx[at] != k) continue;
             idx_t ia = a_short ? q : at, ib = a_short ? at : q;
             T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
             if (M::is_any) {
