@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the H200 machine (see ../../shared/DEVICE.md), from the repository root:
 #   bash benchmarks/h200/run.sh STAGE...     stages: tests, retest, profile, profile27, ab, ncu,
-#                                            gen, mm, algos-a, algos-b, prims, kron27, multi
+#                                            reorder, gen, mm, algos-a, algos-b, prims, kron27,
+#                                            multi
 # Logs and results go to $OUT; the committed copies live in benchmarks/results/h200/.
 # Needs .whl/ (the peer wheels) carried along; the real graphs are the repository's tests/data.
 set -uo pipefail
@@ -157,6 +158,12 @@ for stage in "$@"; do
       --launch-count 30 --section SpeedOfLight --section MemoryWorkloadAnalysis \
       --section Occupancy --section WarpStateStats --section LaunchStats \
       python3 benchmarks/h200/spmv_ncu.py > "$OUT/ncu.txt" 2>&1
+    ;;
+  reorder)
+    # Whether numbering the columns by degree speeds up pull (reorder.py: the library's own
+    # pull on A and on A[:, order], and cuSPARSE on both, kron-22).
+    timeout 200 python3 benchmarks/h200/reorder.py --graphs kron-22 --out "$OUT" \
+      > "$OUT/reorder.log" 2>&1
     ;;
   gen)
     timeout 300 python3 benchmarks/h200/generators.py > "$OUT/generators.txt" 2>&1 ;;
