@@ -218,3 +218,32 @@ def test_place_from_one_gpu():
         assert part.iso_value is not None and not part.has_values
     assert G.to_device("cpu").isequal(A.to_device("cpu"), check_dtype=True)
     assert bfs(G, 3).to_device("cpu").isequal(bfs(A, 3).to_device("cpu"))
+
+
+
+@pytest.mark.parametrize("size", [2, 3])
+def test_positional_operations_leave_compact_blocks_compact(size):
+    """tril, a column bound, a row bound and rowindex on a graph whose blocks are compact
+    (32-bit indices, no values, as a generator makes them on each GPU): the single device's
+    answers, and no block widened by them (a block is shown in global coordinates through a
+    view that shares its stored arrays, and what the operation widens is the view's)."""
+    from graphblast import indexunary, select
+    from graphblast.backends.base import CSR
+    from graphblast.generators import kron
+
+    A = kron(9, device="cpu")
+    n, indptr, indices = A.nrows, *A.to_csr()[:2]
+    bounds = np.linspace(0, n, size + 1).astype(np.int64)
+    parts = [CSR(int(hi - lo), n, A.dtype, indptr[lo:hi + 1] - indptr[lo],
+                 indices[indptr[lo]:indptr[hi]].astype(np.int32), None, iso_value=np.True_)
+             for lo, hi in zip(bounds[:-1], bounds[1:])]
+    device = f"cpu:0-{size - 1}"
+    G = Matrix._from_data(get_backend(device).place_blocks(n, n, A.dtype, parts, bounds),
+                          get_backend(device), device, "kron9")
+    for op, thunk in ((select.tril, -1), (select.colle, 100), (select.rowgt, 300)):
+        got = G.select(op, thunk).new().to_device("cpu")
+        assert got.isequal(A.select(op, thunk).new(), check_dtype=True), op
+    got = G.apply(indexunary.rowindex, 0).new().to_device("cpu")
+    assert got.isequal(A.apply(indexunary.rowindex, 0).new(), check_dtype=True)
+    for block in G._data.parts:
+        assert block._wide is None and not block.has_values

@@ -175,11 +175,14 @@ def vector_to_local(xp, v, start, stop, member):
 
 def rows_to_global(xp, A, start, nrows):
     """Row block ``A`` (its first row is row ``start``) as a matrix of ``nrows`` rows, the
-    others empty."""
+    others empty.  It shares the block's arrays as they are stored (32-bit indices, no value
+    array for a pattern), so that what the operation widens is this view's, not the block's."""
     before = xp.zeros(start, dtype=INDEX)
     after = xp.full(nrows - start - A.nrows, A.nvals, dtype=INDEX)
     indptr = xp.concatenate([before, A.indptr.astype(INDEX, copy=False), after])
-    return CSR(nrows, A.ncols, A.dtype, indptr, A.indices, A.values)
+    iso = A.iso_value if not A.has_values else None
+    return CSR(nrows, A.ncols, A.dtype, indptr, A.stored_indices,
+               None if iso is not None else A.values, iso_value=iso)
 
 
 def rows_to_local(xp, A, start, stop, member):
