@@ -170,3 +170,20 @@ def test_column_selects_keep_a_compact_graph_compact(device, weighted):
         assert got.isequal(wide.select(op, thunk).new(), check_dtype=True), (op, thunk)
         assert got._data.stored_indices.dtype == np.int32 and not got._data.has_values
     assert P._data._wide is None and not P._data.has_values
+
+
+def test_exports_leave_a_compact_graph_compact(device):
+    """to_coo, to_csr, to_dense and to_edgelist of a compact graph give the wide graph's
+    arrays and leave no wide copy (indices or values) cached on its device."""
+    with gb.config.set(compact_graphs="never"):
+        wide = generators.kron(7, device=device)
+    with gb.config.set(compact_graphs="always"):
+        A = generators.kron(7, device=device)
+    for got, want in zip(A.to_coo(), wide.to_coo()):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    for got, want in zip(A.to_csr(), wide.to_csr()):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(A.to_dense(fill_value=False), wide.to_dense(fill_value=False))
+    np.testing.assert_array_equal(A.to_edgelist()[0], wide.to_edgelist()[0])
+    assert A._data._wide is None and not A._data.has_values

@@ -75,9 +75,16 @@ class _MatrixMethods:
         return csr.indptr, _stored_indices(csr), _values_view(csr, self._backend.xp)
 
     def _coo_host(self):
-        rows, cols, vals = self._backend.matrix_to_coo(self._csr())
+        d = self._csr()
         b = self._backend
-        return b.to_host(rows), b.to_host(cols), b.to_host(vals)
+        if not hasattr(d, "stored_indices"):  # a matrix split over a group of devices
+            rows, cols, vals = b.matrix_to_coo(d)
+            return b.to_host(rows), b.to_host(cols), b.to_host(vals)
+        # from the arrays as stored, with the rows made on the host: exporting a compact
+        # graph (32-bit indices, no values) does not leave wide copies cached on its device
+        indptr = b.to_host(d.indptr)
+        rows = np.repeat(np.arange(d.nrows, dtype=np.int64), np.diff(indptr))
+        return rows, b.to_host(_stored_indices(d)), _host_values(d, b)
 
     @host_guarded
     def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
@@ -97,7 +104,7 @@ class _MatrixMethods:
         """(indptr, col_indices, values) NumPy arrays."""
         d = self._csr()
         b = self._backend
-        v = b.to_host(d.values)
+        v = _host_values(d, b)
         if dtype is not None:
             from ..dtypes import cast
 
@@ -644,6 +651,14 @@ def _values_view(data, xp):
     if getattr(data, "iso_value", None) is None or getattr(data, "has_values", True):
         return data.values
     return xp.broadcast_to(xp.asarray(data.iso_value, dtype=data.dtype.np_type), (data.nvals,))
+
+
+def _host_values(data, backend):
+    """The values as a NumPy array, an iso matrix's made on the host (none made, or cached,
+    on its device)."""
+    if getattr(data, "iso_value", None) is not None and not getattr(data, "has_values", True):
+        return np.full(data.nvals, data.iso_value, dtype=data.dtype.np_type)
+    return backend.to_host(data.values)
 
 
 def _index(x, name, device):
