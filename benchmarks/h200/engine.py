@@ -181,18 +181,23 @@ def measure_bfs(graph, source, out):
 
 def measure_bfs_levels(graph, source, out):
     """The per-level record of the BFS from the benchmark's own source (the record's figure;
-    measure_bfs starts at the hub), by the planner's choice."""
+    measure_bfs starts at the hub): the planner's choice, forced push and forced pull."""
     from graphblast.algorithms import bfs
 
     A = graph.A
     t, _ = timed(lambda: bfs(A, source), repeat=5, warmup=1)
-    bfs_levels(A, source)
-    sync()
-    _, recs = bfs_levels(A, source)
-    out[graph.spec.name + ":bfs-bench-source"] = {"source": source, "bfs_ms": t * 1e3,
-                                                  "levels_auto": recs}
+    rec = {"source": source, "bfs_ms": t * 1e3}
+    for mode in ("auto", "push", "pull"):  # the forced ones say what the planner could have had
+        with gb.config.set(direction=mode):
+            bfs_levels(A, source)
+            sync()
+            _, rec[f"levels_{mode}"] = bfs_levels(A, source)
+    out[graph.spec.name + ":bfs-bench-source"] = rec
     print(graph.spec.name, f"bfs from {source}: {t * 1e3:.3f} ms;",
-          [(r["frontier"], round(r["ms"], 2), r["direction"]) for r in recs], flush=True)
+          [(a["frontier"], round(a["ms"], 2), a["direction"], round(p["ms"], 2),
+            round(q["ms"], 2))
+           for a, p, q in zip(rec["levels_auto"], rec["levels_push"], rec["levels_pull"])],
+          flush=True)
 
 
 def measure_spmv(graph, out):
