@@ -60,14 +60,15 @@ for stage in "$@"; do
     ;;
   retest)
     # What changed since the last full run (2026-12-02: the GPU engine, gather/scatter, the
-    # algorithms, symmetric matrices; fourth session: extract, the masked dot product) and the
-    # GPU-specific suites, in parallel processes.
+    # algorithms, symmetric matrices; fourth session: extract, the masked dot product; fifth:
+    # the column selects, compact exports) and the GPU-specific suites, in parallel processes.
     mkdir -p /tmp/logs
     opts="-q -rfE -p no:cacheprovider --device cuda"
     timeout 300 python3 -m pytest $opts tests/cuda > /tmp/logs/r0.log 2>&1 &
     timeout 300 python3 -m pytest $opts tests/algorithms tests/core/test_symmetric_memory.py \
       > /tmp/logs/r1.log 2>&1 &
     timeout 300 python3 -m pytest $opts tests/core/test_vector_index.py \
+      tests/core/test_diff_apply_select.py -k "not combinations or select" \
       > /tmp/logs/r2.log 2>&1 &
     timeout 300 python3 -m pytest $opts tests/core/test_diff_mxm.py -k "catalogue and mxv" \
       > /tmp/logs/r3.log 2>&1 &
