@@ -77,7 +77,7 @@ class _MatrixMethods:
     def _coo_host(self):
         d = self._csr()
         b = self._backend
-        if not hasattr(d, "stored_indices"):  # a matrix split over a group of devices
+        if getattr(d, "parts", None) is not None:  # a matrix split over a group of devices
             rows, cols, vals = b.matrix_to_coo(d)
             return b.to_host(rows), b.to_host(cols), b.to_host(vals)
         # from the arrays as stored, with the rows made on the host: exporting a compact
