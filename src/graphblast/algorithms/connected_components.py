@@ -72,15 +72,15 @@ def connected_components(A):
 
     With sampling (LAGraph's ``LG_CC_FastSV6``, after Afforest), two rounds run on every
     edge, or past 2^24 edges on a sample, the edges into the vertices of the first eighth
-    of the ids (``select.colle``; LAGraph takes each row's first four entries); pointer
-    jumping
-    (``f = f[f]`` until it holds) then hangs every vertex from its tree's root, and the root
-    carried by most of 864 random vertices, ``key``, names the largest component so far, K.
-    Any subset of the edges serves: the sample only decides which edges are skipped later.  Later rounds never read K's inner edges: they pull over
-    the rows outside K only (``mngp<outside>``), and the vertices outside K with a neighbour
-    in K send their grandparents to ``key`` (``mngp(min)[to_key] << gp``).  This is exact:
-    only roots are ever parents after the jumping, so K's other vertices keep following
-    ``key`` and K stays connected without its inner edges.
+    of the ids (``select.colle``; LAGraph takes each row's first four entries: any subset
+    of the edges serves, the sample only decides which edges are skipped later).  Pointer
+    jumping (``f = f[f]`` until it holds) then hangs every vertex from its tree's root, and
+    the root carried by most of 864 random vertices, ``key``, names the largest component so
+    far, K.  Later rounds never read K's inner edges: they pull over the rows outside K only
+    (``mngp<outside>``), and the vertices outside K with a neighbour in K send their
+    grandparents to ``key`` (``mngp(min)[to_key] << gp``).  This is exact: only roots are
+    ever parents after the jumping, so K's other vertices keep following ``key`` and K stays
+    connected without its inner edges.
 
     Parameters
     ----------

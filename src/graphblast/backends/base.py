@@ -38,8 +38,9 @@ class CSR:
     compact matrix (a graph at scale: the generators make one on a GPU) stores less and
     makes those on first use, once: its column indices as int32 where the columns fit
     (``stored_indices``), and, when every entry has the same value (a pattern graph:
-    ``iso_value``), no value array at all.  Traversal kernels read the compact form directly, so a BFS, PageRank or connected
-    components on a compact graph never makes the wide arrays.
+    ``iso_value``), no value array at all.  The traversal kernels, the column selects and the
+    exports read the compact form directly, so a BFS, PageRank or connected components on a
+    compact graph never makes the wide arrays.
     """
 
     __slots__ = ("nrows", "ncols", "dtype", "indptr", "_indices", "_values", "iso_value",
@@ -92,6 +93,12 @@ class CSR:
     @values.setter
     def values(self, array):
         self._values, self.iso_value = array, None
+
+    @property
+    def pattern_value(self):
+        """The one value of an iso matrix that stores no value array (a pattern not widened
+        yet), else None: what a matrix made from its stored arrays keeps as its iso value."""
+        return self.iso_value if self._values is None else None
 
     @property
     def has_values(self):

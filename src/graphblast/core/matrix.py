@@ -82,8 +82,9 @@ class _MatrixMethods:
             return b.to_host(rows), b.to_host(cols), b.to_host(vals)
         # from the arrays as stored, with the rows made on the host: exporting a compact
         # graph (32-bit indices, no values) does not leave wide copies cached on its device
-        indptr = b.to_host(d.indptr)
-        rows = np.repeat(np.arange(d.nrows, dtype=np.int64), np.diff(indptr))
+        from ..backends.cpu._util import row_ids
+
+        rows = row_ids(b.to_host(d.indptr), d.nrows)
         return rows, b.to_host(_stored_indices(d)), _host_values(d, b)
 
     @host_guarded
@@ -648,16 +649,18 @@ def _stored_indices(data):
 
 def _values_view(data, xp):
     """The values, where an iso matrix's are a broadcast of its one value (no array made)."""
-    if getattr(data, "iso_value", None) is None or getattr(data, "has_values", True):
+    iso = getattr(data, "pattern_value", None)
+    if iso is None:
         return data.values
-    return xp.broadcast_to(xp.asarray(data.iso_value, dtype=data.dtype.np_type), (data.nvals,))
+    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.np_type), (data.nvals,))
 
 
 def _host_values(data, backend):
     """The values as a NumPy array, an iso matrix's made on the host (none made, or cached,
     on its device)."""
-    if getattr(data, "iso_value", None) is not None and not getattr(data, "has_values", True):
-        return np.full(data.nvals, data.iso_value, dtype=data.dtype.np_type)
+    iso = getattr(data, "pattern_value", None)
+    if iso is not None:
+        return np.full(data.nvals, iso, dtype=data.dtype.np_type)
     return backend.to_host(data.values)
 
 

@@ -58,7 +58,7 @@ def _select_columns(A, low, k):
     keep = col <= k if low else col > k
     scan = np.zeros(keep.shape[0] + 1, dtype=INDEX)
     np.cumsum(keep, out=scan[1:])
-    iso = A.iso_value if not A.has_values else None
+    iso = A.pattern_value
     vals = None if iso is not None else A.values[keep]
     return CSR(A.nrows, A.ncols, A.dtype, scan[A.indptr], col[keep], vals, iso_value=iso)
 

@@ -62,8 +62,8 @@ def _select_columns(A, low, k):
     n = A.nrows
     cut = min(max(k + 1, 0), A.ncols)
     col = A.stored_indices
-    iso = A.iso_value if not A.has_values else None
-    vals = None if iso is not None else A.values  # an iso matrix's value stays iso_value
+    iso = A.pattern_value
+    vals = None if iso is not None else A.values
     word = np.dtype(A.dtype.np_type).itemsize
     fn_cut, fn_copy = jit.kernels(*programs.column_select(col.dtype == np.int32, word)).fns
     first = cp.empty(n, dtype=INDEX)

@@ -180,7 +180,7 @@ def rows_to_global(xp, A, start, nrows):
     before = xp.zeros(start, dtype=INDEX)
     after = xp.full(nrows - start - A.nrows, A.nvals, dtype=INDEX)
     indptr = xp.concatenate([before, A.indptr.astype(INDEX, copy=False), after])
-    iso = A.iso_value if not A.has_values else None
+    iso = A.pattern_value
     return CSR(nrows, A.ncols, A.dtype, indptr, A.stored_indices,
                None if iso is not None else A.values, iso_value=iso)
 
