@@ -25,6 +25,36 @@ def test_direction_weighs_the_pushed_products():
     assert plan.direction(0, 10**9, nu=199, n=n, previous="pull", push_weight=5)[0] == "push"
 
 
+def test_direction_weighs_products_that_miss_the_cache():
+    """A pushed product whose claim misses the cache moves the switch like a costlier
+    product, but not the count rule after a pull (push's output is small by then)."""
+    assert plan.direction(50, 1000)[0] == "push"
+    choice, reason = plan.direction(50, 1000, miss_weight=4)
+    assert choice == "pull" and "50 x 4 > 0.1 x pull work 1000" in reason
+    choice, reason = plan.direction(10, 1000, push_weight=2, miss_weight=3.5)
+    assert choice == "push" and "x 7 <=" in reason
+    assert plan.direction(0, 10**9, nu=999, n=18_000, previous="pull",
+                          miss_weight=4)[0] == "push"
+
+
+def test_first_hit_work():
+    """Rows that stop at their first product scan about nvals / push_work entries each."""
+    # 1000 rows; a vector whose degree sum is a tenth of the entries: 10 entries a row
+    assert plan.first_hit_work(10**6, 10**5, 10**6, 1000) == 10_000
+    # never more than the allowed rows' entries
+    assert plan.first_hit_work(5000, 10, 10**6, 1000) == 5000
+    # no early stop, or an empty vector: pull's work as given
+    assert plan.first_hit_work(5000, 10, 10**6, None) == 5000
+    assert plan.first_hit_work(5000, 0, 10**6, 1000) == 5000
+    # a wide frontier of hubs makes pull cheap: the planner pulls where the entry count
+    # alone would push (kron-27's third BFS level: 339 million products, 4.2 billion entries
+    # over 63 million rows with an entry)
+    nvals, rows, push_work = 4_223_264_758, 63_073_992, 338_848_527
+    assert plan.direction(push_work, nvals)[0] == "push"
+    pull = plan.first_hit_work(nvals, push_work, nvals, rows)
+    assert plan.direction(push_work, pull)[0] == "pull"
+
+
 def test_direction_hysteresis_after_a_pull():
     n = 18_000
     # after a pull, a vector of n/18 entries or more keeps pulling, whatever the work

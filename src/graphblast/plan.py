@@ -18,20 +18,23 @@ def _log(decision, choice, reason):
 
 
 def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=False,
-              push_weight=1):
+              push_weight=1, miss_weight=1):
     """Push (expand the vector's entries) or pull (visit every allowed row) for mxv/vxm.
 
     Beamer's direction optimization, for any semiring.  ``push_work`` is the exact number of
     products push makes (the vector's degree sum, summed on the device); ``pull_work`` the
-    entries pull may visit (the matrix's entries in the rows the mask allows).  Push wins
-    when it does at most ``config["direction_switch"]`` (1/alpha) of pull's work.
+    entries pull may visit (the matrix's entries in the rows the mask allows, or fewer when
+    each row stops at its first product: ``first_hit_work``).  Push wins when it does at
+    most ``config["direction_switch"]`` (1/alpha) of pull's work.
     Hysteresis: after a pull (``previous``), the next step pushes again only once the vector
     has fewer than ``n / config["direction_beta"]`` of the ``n`` outputs' entries, so that
     a frontier that grows and shrinks does not flap.  ``bound``: ``push_work`` is an upper
     bound (entries x the largest degree), not the exact sum.  ``push_weight``: what one
     pushed product costs over BFS's (a fold by compare-and-swap under contention costs more;
     the backend says), multiplying ``push_work`` before the comparison and ``beta`` after a
-    pull.
+    pull.  ``miss_weight``: what one pushed product costs over one whose writes stay in the
+    cache (the backend says, from the output's size), in the comparison only: after a pull
+    the count rule holds, as push's output is then small.
     """
     forced = config["direction"]
     if forced != "auto":
@@ -43,13 +46,25 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=Fal
             return _log("direction", "pull", f"after a pull, vector entries {nu} >= "
                                               f"{n} / {beta:g}")
         return _log("direction", "push", f"after a pull, vector entries {nu} < {n} / {beta:g}")
-    weight = "" if push_weight == 1 else f" x {push_weight:g}"
-    if push_work * push_weight <= switch * pull_work:
+    weight = push_weight * miss_weight
+    weighted = "" if weight == 1 else f" x {weight:.3g}"
+    if push_work * weight <= switch * pull_work:
         work = f"at most {push_work}" if bound else f"{push_work}"
         return _log("direction", "push",
-                    f"push work {work}{weight} <= {switch:g} x pull work {pull_work:.0f}")
+                    f"push work {work}{weighted} <= {switch:g} x pull work {pull_work:.0f}")
     return _log("direction", "pull",
-                f"push work {push_work}{weight} > {switch:g} x pull work {pull_work:.0f}")
+                f"push work {push_work}{weighted} > {switch:g} x pull work {pull_work:.0f}")
+
+
+def first_hit_work(pull_work, push_work, nvals, rows):
+    """The entries a pull visits when each row stops at its first product (an "any" monoid):
+    an entry falls in the vector's set with probability ``push_work / nvals`` (the vector's
+    degree sum counts exactly the entries whose column it holds), so each of the ``rows``
+    rows that may be visited scans about ``nvals / push_work`` entries before it stops; never
+    more than ``pull_work``.  ``rows`` None: no early stop, ``pull_work`` itself."""
+    if rows is None or push_work <= 0:
+        return pull_work
+    return min(pull_work, rows * nvals / push_work)
 
 
 # Vectors up to this size may always be held as a bitmap on the GPU (n bytes of presence and

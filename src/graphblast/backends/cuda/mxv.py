@@ -119,17 +119,23 @@ def view(M):
     return v
 
 
-_max_degrees = weakref.WeakKeyDictionary()  # CSR -> its longest row's length
+_row_stats = weakref.WeakKeyDictionary()  # CSR -> (its longest row's length, nonempty rows)
 
 
-def max_degree(M):
-    """The length of M's longest row, read once per matrix (one synchronization): the
-    planner's bound on a vector's degree sum, count x this, before it pays for the sum."""
-    found = _max_degrees.get(M)
+def row_stats(M):
+    """(the length of M's longest row, the number of rows with an entry), read once per
+    matrix (one synchronization): the planner's bound on a vector's degree sum (count x the
+    longest row) before it pays for the sum, and the rows a first-hit pull scans."""
+    found = _row_stats.get(M)
     if found is None:
-        found = int((M.indptr[1:] - M.indptr[:-1]).max()) if M.nrows else 0
-        count_host_read()
-        _max_degrees[M] = found
+        if M.nrows:
+            degrees = M.indptr[1:] - M.indptr[:-1]
+            longest, nonempty = blocks.read_small(cp.stack(
+                [degrees.max(), cp.count_nonzero(degrees).astype(degrees.dtype)]))
+            found = (int(longest), int(nonempty))
+        else:
+            found = (0, 0)
+        _row_stats[M] = found
     return found
 
 
@@ -192,7 +198,7 @@ def _product(A, u, semiring, mask, vfirst):
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
-    choice, _ = _direction(A, push_m, u, mask, n_out, semiring)
+    choice, _ = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
     if choice == "push":
@@ -234,7 +240,35 @@ def _push_weight(semiring):
     return 1
 
 
-def _direction(A, push_m, u, mask, n_out, semiring):
+# A pushed product that misses L2 costs this many that hit: push claims each output by an
+# atomic on an 8-byte stamp and tests the mask, both n-sized arrays read in random order.
+# Measured on the H200 (benchmarks/h200/direction.py, BFS levels from 4 sources each,
+# 2026-12-02): push made 18-39 billion products a second on kron-22 and g500-21 (stamps of
+# 34 and 17 MB, inside the 50 MB L2) and 4.2-4.8 billion on kron-27 (1.07 GB of stamps).
+L2_MISS_WEIGHT = 4
+_CLAIM_BYTES = 9  # a stamp and a mask byte per output
+
+
+_l2 = {}  # device id -> its L2 cache's bytes
+
+
+def _l2_bytes():
+    dev = cp.cuda.runtime.getDevice()
+    size = _l2.get(dev)
+    if size is None:
+        size = _l2[dev] = cp.cuda.runtime.getDeviceProperties(dev)["l2CacheSize"]
+    return size
+
+
+def _miss_weight(n_out):
+    """The cost of one pushed product over one whose claim hits L2, by the share of random
+    claims that miss: 1 - L2 / (the claims' footprint), for uniformly spread claims."""
+    footprint = n_out * _CLAIM_BYTES
+    miss = max(0.0, 1.0 - _l2_bytes() / footprint) if footprint else 0.0
+    return 1 + (L2_MISS_WEIGHT - 1) * miss
+
+
+def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
     """plan.direction from the vector's entry count and exact degree sum (from its counters
     when the kernel that made it summed them, else one reduction) and the mask's size.
 
@@ -247,20 +281,30 @@ def _direction(A, push_m, u, mask, n_out, semiring):
     if isinstance(u, FullVector):
         return "pull", "a full vector: every row is an input"
     push_weight = _push_weight(semiring)
-    pull_work = A.nvals * _allowed_fraction(mask, n_out)
+    allowed = _allowed_fraction(mask, n_out)
+    pull_work = A.nvals * allowed
     previous = u.made_by if isinstance(u, DeviceVector) else None
     nu = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
     if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
         return plan.direction(0, pull_work, nu, n_out, previous=previous,
                               push_weight=push_weight)
+    weights = {"push_weight": push_weight, "miss_weight": _miss_weight(n_out)}
+    # Pull over an "any" monoid stops each row at its first product: the rows it scans
+    # (those with an entry, in the share the mask allows) bound its work with the sum.
+    first_hit_rows = None
+    if semiring.monoid.parent.name == "any":
+        rows = row_stats(pull_m)[1] if pull_m is not None else n_out
+        first_hit_rows = rows * allowed
     if nu is not None and push_m is not None:
-        most = nu * max_degree(push_m)
-        if most * push_weight <= config["direction_switch"] * pull_work:
-            return plan.direction(most, pull_work, nu, n_out, previous=previous, bound=True,
-                                  push_weight=push_weight)
+        most = nu * row_stats(push_m)[0]
+        pull_most = plan.first_hit_work(pull_work, most, A.nvals, first_hit_rows)
+        if most * push_weight * weights["miss_weight"] <= config["direction_switch"] * pull_most:
+            return plan.direction(most, pull_most, nu, n_out, previous=previous, bound=True,
+                                  **weights)
     nu, push_work = _entries_and_degrees(A, push_m, u)
-    return plan.direction(push_work, pull_work, nu, n_out, previous=previous,
-                          push_weight=push_weight)
+    return plan.direction(push_work, plan.first_hit_work(pull_work, push_work, A.nvals,
+                                                         first_hit_rows),
+                          nu, n_out, previous=previous, **weights)
 
 
 def _entries_and_degrees(A, push_m, u):
