@@ -671,3 +671,25 @@ def test_wait_and_chaining(diff):
 
     diff.check(body, a)
 
+
+
+def test_dense_entries_match():
+    """The in-place comparison of densely stored vectors (the GPU's bitmap and full
+    formats), with NumPy as the array module: positions absent from both bitmaps are never
+    compared, NaN equals nothing, a tolerance applies to float values."""
+    from graphblast.core.base import dense_entries_match
+    from graphblast.dtypes import FP64, INT64
+
+    bits = np.array([1, 0, 1, 1], np.uint8)
+    a = np.array([1.0, 7.0, 3.0, 4.0])
+    b = np.array([1.0, -5.0, 3.0, 4.0])  # differs only where absent
+    assert dense_entries_match(np, (bits, a), (bits, b), FP64, None)
+    assert not dense_entries_match(np, (bits, a), (bits[::-1].copy(), b), FP64, None)
+    assert not dense_entries_match(np, (bits, a), (bits, b + 1), FP64, None)
+    assert dense_entries_match(np, (None, a), (None, a.copy()), FP64, None)
+    assert dense_entries_match(np, (np.ones(4, np.uint8), a), (None, a), INT64, None)
+    nan = np.array([np.nan, 1.0])
+    assert not dense_entries_match(np, (None, nan), (None, nan.copy()), FP64, None)
+    close = a * (1 + 1e-9)
+    assert not dense_entries_match(np, (None, a), (None, close), FP64, None)
+    assert dense_entries_match(np, (None, a), (None, close), FP64, (1e-7, 0.0))

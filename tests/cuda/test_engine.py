@@ -382,3 +382,29 @@ def test_value_range_reads_once(rng, fmt):
     assert (int(got[0]), int(got[1])) == (vals.min(), vals.max())
     empty = Vector(INT64, N, device="cuda")
     assert empty._backend.value_range(empty._data) is None
+
+
+@pytest.mark.parametrize("fa", ["sorted", "list", "bitmap", "full"])
+@pytest.mark.parametrize("fb", ["sorted", "list", "bitmap", "full"])
+@pytest.mark.parametrize("change", ["same", "value", "structure"])
+def test_isequal_reads_every_format(rng, fa, fb, change):
+    """isequal/isclose compare a bitmap or full vector in place (no compaction): the same
+    answers as the CPU backend's for every pair of formats, with a changed value or entry."""
+    _, A_gpu = _graph(rng)
+    a_cpu, a = _in_format(rng, fa, A_gpu)
+    twin_cpu, twin = _in_format(rng, fb, A_gpu)
+    # twin: a's entries held in fb's format (twin's own structure and values overwritten)
+    twin(replace=True, mask=a.S) << a
+    twin_cpu(replace=True, mask=a_cpu.S) << a_cpu
+    i = int(a_cpu.to_coo()[0][0])
+    if change == "value":
+        twin[i] << 99
+        twin_cpu[i] << 99
+    elif change == "structure":
+        del twin[i]
+        del twin_cpu[i]
+    assert twin.to_device("cpu").isequal(twin_cpu)
+    assert a.isequal(twin) == a_cpu.isequal(twin_cpu) == (change == "same")
+    assert twin.isequal(a) == (change == "same")
+    close = a.apply(gb.binary.plus, right=0).new(dtype=gb.dtypes.FP64)
+    assert close.isclose(a) and a.isclose(close)

@@ -199,6 +199,11 @@ class Collection:
             return by_partition(ops._data(self), ops._data(other),
                                 lambda xp, mine, theirs: entries_match(xp, mine, theirs, dtype,
                                                                        tolerance))
+        dense = getattr(self._data, "dense_entries", None)
+        if dense is not None and dense() is not None:
+            theirs = getattr(ops._data(other), "dense_entries", lambda: None)()
+            if theirs is not None:
+                return dense_entries_match(self._backend.xp, dense(), theirs, dtype, tolerance)
         return entries_match(self._backend.xp, self._entries(), other._entries(), dtype,
                              tolerance)
 
@@ -252,16 +257,34 @@ def entries_match(xp, mine, theirs, dtype, tolerance):
     same = xp.asarray(True)
     for m, t in zip(mine, theirs):
         same &= xp.array_equal(m, t)
+    same &= xp.all(_values_equal(xp, a, b, dtype, tolerance))
+    return bool(same)
+
+
+def dense_entries_match(xp, mine, theirs, dtype, tolerance):
+    """``entries_match`` for two vectors stored densely, ``(presence or None, values)`` each
+    (None: every position present), compared in place: no compaction to indices.  The
+    caller has checked that the entry counts are equal, so a full vector against a bitmap
+    only needs the values."""
+    (bits_a, a), (bits_b, b) = mine, theirs
+    same = _values_equal(xp, a, b, dtype, tolerance)
+    if bits_a is not None and bits_b is not None:
+        present = bits_a != 0
+        return bool(xp.array_equal(present, bits_b != 0) & xp.all(same | ~present))
+    return bool(xp.all(same))
+
+
+def _values_equal(xp, a, b, dtype, tolerance):
+    """Elementwise: ``a`` and ``b`` equal in ``dtype`` (NaN equals nothing), or within
+    ``tolerance`` (rel_tol, abs_tol) for a float ``dtype``."""
     if tolerance is not None and dtype.is_float:
         a, b = a.astype(np.float64), b.astype(np.float64)
         rel_tol, abs_tol = tolerance
         with np.errstate(invalid="ignore", over="ignore"):
             scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
-            same &= xp.all((a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol)))
-    else:
-        with np.errstate(invalid="ignore"):
-            same &= xp.all(a.astype(dtype.np_type) == b.astype(dtype.np_type))
-    return bool(same)
+            return (a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol))
+    with np.errstate(invalid="ignore"):
+        return a.astype(dtype.np_type) == b.astype(dtype.np_type)
 
 
 def _is_collection(x):

@@ -219,6 +219,11 @@ class DeviceVector(SparseVector):
         """(bits or None, values) of this vector as a dense operand (a list is scattered)."""
         raise NotImplementedError
 
+    def dense_entries(self):
+        """(bits or None, values) when stored densely (a bitmap, or full: None), else None:
+        what ``isequal`` compares in place, without compacting to indices."""
+        return None
+
 
 class ListVector(DeviceVector):
     """Indices (sorted when ``ordered``) and values in buffers of some capacity."""
@@ -275,6 +280,9 @@ class BitmapVector(DeviceVector):
     def dense(self):
         return self.bits, self.vals
 
+    def dense_entries(self):
+        return self.bits, self.vals
+
     def __repr__(self):
         return f"BitmapVector({self.size}, {self.dtype})"
 
@@ -310,7 +318,14 @@ class FullVector(DeviceVector):
     def _to_sorted(self):
         return cp.arange(self.size, dtype=INDEX), self.vals
 
+    @property
+    def values(self):  # in position order already: no index array made
+        return self.vals
+
     def dense(self):
+        return None, self.vals
+
+    def dense_entries(self):
         return None, self.vals
 
     def __repr__(self):
