@@ -12,6 +12,7 @@ from ..base import CSR, IndexArg, SparseVector, order_free_monoid
 from . import blocks, jit, programs
 from .blocks import I64, INDEX
 from .storage import as_row, coo_to_csr, from_row, vector_from_coo
+from .vectors import FullVector
 
 
 def _index_array(index):
@@ -159,6 +160,8 @@ def gather_vector(u, I):
     indices.  I's values are in range (the core checked them)."""
     pos = _positions(I)
     if u.nvals == u.size:
+        if isinstance(I, FullVector):  # a full result, kept full (no index array)
+            return FullVector(I.size, u.dtype, u.values[pos])
         return SparseVector(I.size, u.dtype, I.indices, u.values[pos])
     if u.nvals == 0 or I.nvals == 0:
         return SparseVector(I.size, u.dtype, I.indices[:0], u.values[:0])
