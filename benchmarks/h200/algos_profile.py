@@ -23,8 +23,9 @@ from graphblast.bench import graphs
 from engine import sync, timed, wall_and_reads  # this folder's engine.py (run as a script)
 
 
-def primitive_profile(backend, run):
-    """Seconds and calls per backend primitive during ``run()``."""
+def primitive_profile(backend, run, calls=None):
+    """Seconds and calls per backend primitive during ``run()``; ``calls``, a list: each
+    call's (name, seconds) appended in order."""
     per = {}
     saved = {}
     for name, fn in list(vars(backend).items()):
@@ -39,8 +40,11 @@ def primitive_profile(backend, run):
                 return _fn(*a, **k)
             finally:
                 sync()
+                dt = time.perf_counter() - t0
                 s, c = per.get(_name, (0.0, 0))
-                per[_name] = (s + time.perf_counter() - t0, c + 1)
+                per[_name] = (s + dt, c + 1)
+                if calls is not None:
+                    calls.append((_name, dt))
         setattr(backend, name, timed)
     try:
         wall, reads = wall_and_reads(run)
@@ -50,9 +54,10 @@ def primitive_profile(backend, run):
     return wall, reads, per
 
 
-def report(label, run, backend, out):
+def report(label, run, backend, out, trace=False):
     median, times = timed(run, repeat=3)
-    wall, reads, per = primitive_profile(backend, run)
+    calls = [] if trace else None
+    wall, reads, per = primitive_profile(backend, run, calls)
     lines = [f"== {label}: warm {median * 1e3:.2f} ms (runs "
              + ", ".join(f"{t * 1e3:.1f}" for t in times)
              + f"); synchronized {wall * 1e3:.2f} ms, {reads} host reads"]
@@ -61,6 +66,9 @@ def report(label, run, backend, out):
         total += s
         lines.append(f"  {name:24s} {c:6d} calls {s * 1e3:10.2f} ms")
     lines.append(f"  {'(outside primitives)':24s} {'':6s}       {(wall - total) * 1e3:10.2f} ms")
+    if trace:  # every call in order (nested ones, such as a primitive calling another, too)
+        lines.append("  calls in order: " + ", ".join(f"{name} {dt * 1e3:.2f}"
+                                                       for name, dt in calls))
     prof = cProfile.Profile()
     prof.enable()
     run()
@@ -101,6 +109,8 @@ def main():
     p.add_argument("--sssp-delta-scales", default="1",
                    help="comma-separated multiples of sssp's default bucket width, for the "
                         "delta and auto methods (1: the default)")
+    p.add_argument("--trace", action="store_true",
+                   help="also list every primitive call in order with its time")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     backend = get_backend("cuda:0")
@@ -117,7 +127,7 @@ def main():
             labels = algorithms.connected_components(graph.A)
             print(name, "cc", check_cc(graph, labels), flush=True)
             report(f"{name} cc", lambda: algorithms.connected_components(graph.A), backend,
-                   args.out)
+                   args.out, args.trace)
         if "sssp" in algos:
             from graphblast.algorithms.sssp import _default_delta
             from graphblast.algorithms._validate import distance_type
@@ -136,7 +146,8 @@ def main():
                        backend, args.out)
             graph.drop_weighted()
         if "tc" in algos:
-            report(f"{name} tc", lambda: algorithms.triangle_count(graph.A), backend, args.out)
+            report(f"{name} tc", lambda: algorithms.triangle_count(graph.A), backend, args.out,
+                   args.trace)
         if "pagerank" in algos:
             report(f"{name} pagerank", lambda: algorithms.pagerank(graph.A, tol=None, max_iter=10),
                    backend, args.out)

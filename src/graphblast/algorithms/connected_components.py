@@ -24,10 +24,12 @@ KEY_PROBES = 864
 
 
 def _fastsv(S, f, gp, rounds, rows=None, to_key=None):
-    """Up to ``rounds`` FastSV rounds on the rows ``rows`` of S (all rows when None); the
-    entries of ``to_key`` (value: key) send their labels to key; returns (f, gp, converged)."""
+    """Up to ``rounds`` FastSV rounds on the rows ``rows`` of S (all rows when None: the
+    other rows' smallest grandparent is their own, which hooks nothing, so they are left out
+    of ``mngp``); the entries of ``to_key`` (value: key) send their labels to key; returns
+    (f, gp, converged)."""
     for _ in range(rounds):
-        mngp = gp.dup()
+        mngp = gp.dup(mask=rows)
         mngp(mask=rows, accum=binary.min) << S.mxv(gp, semiring.min_second[INT64])
         if to_key is not None:
             mngp(binary.min)[to_key] << gp                  # K's border hooks K through key
@@ -76,11 +78,13 @@ def connected_components(A):
     of the edges serves, the sample only decides which edges are skipped later).  Pointer
     jumping (``f = f[f]`` until it holds) then hangs every vertex from its tree's root, and
     the root carried by most of 864 random vertices, ``key``, names the largest component so
-    far, K.  Later rounds never read K's inner edges: they pull over the rows outside K only
-    (``mngp<outside>``), and the vertices outside K with a neighbour in K send their
-    grandparents to ``key`` (``mngp(min)[to_key] << gp``).  This is exact: only roots are
-    ever parents after the jumping, so K's other vertices keep following ``key`` and K stays
-    connected without its inner edges.
+    far, K.  Later rounds never read K's inner edges: ``mngp`` holds only the rows outside K
+    that have an edge (``mngp<rows>``: an isolated vertex or one of K has its own
+    grandparent as its smallest, which hooks nothing), and the vertices outside K with a
+    neighbour in K send their grandparents to ``key`` (``mngp(min)[to_key] << gp``).  This
+    is exact: only roots are ever parents after the jumping, so K's other vertices keep
+    following ``key`` and K stays connected without its inner edges; the shortcutting
+    ``f(min) << min(mngp, gp)`` still runs over every vertex, so K follows ``key``'s root.
 
     Parameters
     ----------
@@ -130,8 +134,8 @@ def connected_components(A):
     if sampled or not done:  # K's inner edges are never read again: K hangs from its root
         f = _flatten(f)
         key = _largest_label(f)
-        rows = f.select(select.valuene, key).new().S
-        border = Vector(BOOL, n, device=A.device)
-        border(rows) << S.mxv(f.select(select.valueeq, key).new(), semiring.any_pair)
-        f, gp, done = _fastsv(S, f, gp, n, rows, border.apply(binary.second, key).new(INT64))
+        rows = S.mxv(Vector.from_scalar(True, n, BOOL, device=A.device), semiring.any_pair).new(
+            mask=f.select(select.valuene, key).new().S)  # the rows in play: outside K, an edge
+        border = S.mxv(f.select(select.valueeq, key).new(), semiring.any_pair).new(mask=rows.S)
+        f, gp, done = _fastsv(S, f, gp, n, rows.S, border.apply(binary.second, key).new(INT64))
     return f
