@@ -177,6 +177,8 @@ def _pairs(I, u):
         return _positions(I), vals
     if I.nvals == 0 or u.nvals == 0:
         return _positions(I)[:0], u.values[:0]
+    if I.nvals == I.size:  # every i: u's own entries, in order (no search of u per i)
+        return _positions(I)[u.indices], u.values
     at = cp.minimum(cp.searchsorted(u.indices, I.indices), u.nvals - 1)
     keep = cp.flatnonzero(u.indices[at] == I.indices)
     return _positions(I)[keep], u.values[at[keep]]
