@@ -73,6 +73,24 @@ def test_direction_forced_and_configurable():
         assert plan.direction(1, 10**9, nu=999, n=2000, previous="pull")[0] == "push"
 
 
+def test_choose_direction_is_direction_without_the_reason(caplog):
+    """The backends' fast entry takes the same decisions and logs the same reasons."""
+    cases = [((10, 1000), {}), ((200, 1000), {}), ((50, 1000), {"push_weight": 5}),
+             ((7, 1000), {"bound": True, "miss_weight": 3.5}),
+             ((0, 10**9), {"nu": 999, "n": 18_000, "previous": "pull"}),
+             ((0, 10**9), {"nu": 1000, "n": 18_000, "previous": "pull"})]
+    for args, kwargs in cases:
+        with caplog.at_level("DEBUG", logger="graphblast"):
+            caplog.clear()
+            choice = plan.choose_direction(*args, **kwargs)
+            logged = caplog.messages[-1]
+        assert (choice, logged) == (plan.direction(*args, **kwargs)[0],
+                                    f"direction: {choice} ({plan.direction(*args, **kwargs)[1]})")
+    with gb.config.set(direction="pull"):
+        assert plan.choose_direction(10, 1000) == "pull"
+    assert plan.direction(7, 1000, bound=True)[1] == "push work at most 7 <= 0.1 x pull work 1000"
+
+
 def test_vector_format():
     assert plan.vector_format(1000, None)[0] == "bitmap"
     assert plan.vector_format(plan.BITMAP_ALWAYS, 0)[0] == "bitmap"

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 import graphblast as gb
-from graphblast import Matrix, Vector, binary, monoid, semiring
+from graphblast import Matrix, Vector, binary, generators, monoid, semiring
 from graphblast.backends.cuda import blocks
 from graphblast.dtypes import BOOL, INT64
 
@@ -65,6 +65,21 @@ def main():
         "nvals": lambda: w.nvals,
         "dup": lambda: u.dup(),
     }
+    # BFS's first level on a graph past the one-block kernel's size: the planner runs
+    # (auto) or is skipped (push forced); the difference is auto's own cost
+    big = generators.kron(18, device="cuda")
+    nb = big.nrows
+    q1 = Vector.from_coo([int(big.reduce_rowwise(monoid.plus[INT64]).new().to_coo()[0][0])],
+                         True, BOOL, size=nb, device="cuda")
+    seen = q1.dup()
+    wb = Vector(BOOL, nb, device="cuda")
+
+    def first_level():
+        wb(~seen.S, replace=True) << q1.vxm(big, semiring.any_pair[BOOL])
+
+    cases["kron-18 first level, auto"] = first_level
+    cases["kron-18 first level, push forced"] = first_level
+    settings = {"kron-18 first level, push forced": {"direction": "push"}}
     lines = []
     for name, fn in cases.items():
         # the same call with CuPy's own kernel launches (gb.config kernel_launch), to show
@@ -72,9 +87,10 @@ def main():
         # the lower figure kept (the first measurement of a case carried warm-up effects)
         ours, theirs = [], []
         for _ in range(2):
-            ours.append(per_call(fn))
-            with gb.config.set(kernel_launch="cupy"):
-                theirs.append(per_call(fn))
+            with gb.config.set(**settings.get(name, {})):
+                ours.append(per_call(fn))
+                with gb.config.set(kernel_launch="cupy"):
+                    theirs.append(per_call(fn))
         synced, queued, reads = min(ours)
         cupy_synced, cupy_queued, _ = min(theirs)
         lines.append(f"{name:28s} {synced:8.1f} us synchronized {queued:8.1f} us queued "
@@ -83,14 +99,16 @@ def main():
         print(lines[-1], flush=True)
     with open(os.path.join(args.out, "percall.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    for name in ("masked vxm any_pair", "ewise_add new"):
+    for name in ("masked vxm any_pair", "ewise_add new", "kron-18 first level, auto",
+                 "kron-18 first level, push forced"):
         fn = cases[name]
         prof = cProfile.Profile()
-        prof.enable()
-        for _ in range(1000):
-            fn()
-        sync()
-        prof.disable()
+        with gb.config.set(**settings.get(name, {})):
+            prof.enable()
+            for _ in range(1000):
+                fn()
+            sync()
+            prof.disable()
         for key in ("tottime", "cumulative"):
             s = io.StringIO()
             pstats.Stats(prof, stream=s).sort_stats(key).print_stats(45)

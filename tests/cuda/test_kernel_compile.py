@@ -187,11 +187,15 @@ def _template_programs(kinds):
                   programs.map_dense(binary.first[t], t, "right")[1](),
                   programs.select_dense(select_ge[t], t)[1](),
                   programs.select_list(select_ge[t], t)[1]()]
-        progs += [programs.merge_kept(t)[1](), programs.compact_dense(t)[1](),
+        progs += [programs.merge_kept(t)[1](),
                   programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
         progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair
                                      else semiring.any_pair[t], t, t)[1]())
-    for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends", "gbk_csr_unsorted"):
+    progs += [programs.value_range(t)[1]() for t in ALL_TYPES
+              if t.np_type.kind in "iu" and t.name != "BOOL"]
+    for name in ("gbk_expand", "gbk_pair_run_starts", "gbk_pair_run_ends", "gbk_csr_unsorted",
+                 "gbk_row_run_firsts", "gbk_row_run_lengths", "gbk_degree_classes_count",
+                 "gbk_degree_classes_fill"):
         progs.append(programs.structure(name)[1]())
     progs.append(programs.list_degrees()[1]())
     progs += [programs.column_select(idx32, word)[1]()

@@ -278,13 +278,13 @@ def _values_equal(xp, a, b, dtype, tolerance):
     """Elementwise: ``a`` and ``b`` equal in ``dtype`` (NaN equals nothing), or within
     ``tolerance`` (rel_tol, abs_tol) for a float ``dtype``."""
     if tolerance is not None and dtype.is_float:
-        a, b = a.astype(np.float64), b.astype(np.float64)
+        a, b = a.astype(np.float64, copy=False), b.astype(np.float64, copy=False)
         rel_tol, abs_tol = tolerance
         with np.errstate(invalid="ignore", over="ignore"):
             scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
             return (a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol))
-    with np.errstate(invalid="ignore"):
-        return a.astype(dtype.np_type) == b.astype(dtype.np_type)
+    with np.errstate(invalid="ignore"):  # (no copy where the values are in dtype already)
+        return a.astype(dtype.np_type, copy=False) == b.astype(dtype.np_type, copy=False)
 
 
 def _is_collection(x):

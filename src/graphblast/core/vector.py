@@ -10,6 +10,7 @@ from .base import Collection, as_values, dense_fill, infer_dtype, next_name, res
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
 from .matrix import Matrix, _array_module, _check_dim, _index, _infer_dim, _typed_dup
+from .ss import VectorSS
 
 _INDEX_OUT = np.uint64
 
@@ -54,6 +55,11 @@ class Vector(Collection):
     @property
     def shape(self):
         return (self._data.size,)
+
+    @property
+    def ss(self):
+        """SuiteSparse extensions python-graphblas exposes under ``.ss``: ``v.ss.sort``."""
+        return VectorSS(self)
 
     # -- constructors --------------------------------------------------------------------
     @classmethod

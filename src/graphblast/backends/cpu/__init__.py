@@ -50,6 +50,7 @@ class CPUBackend(Backend):
     assign_region = staticmethod(_extract.assign_region)
     gather_vector = staticmethod(_extract.gather_vector)
     scatter_vector = staticmethod(_extract.scatter_vector)
+    sort_vector = staticmethod(_extract.sort_vector)
 
     @staticmethod
     def transpose(A):
@@ -75,7 +76,7 @@ for _name in ("matrix_empty", "vector_empty", "matrix_from_coo", "matrix_from_cs
               "full_like_pattern", "vector_full", "matrix_full", "mxm", "mxm_bt", "mxv", "vxm",
               "kronecker", "ewise_add", "ewise_mult", "ewise_union", "mask_write", "apply",
               "select", "reduce_rowwise", "reduce_scalar", "extract_matrix", "extract_vector",
-              "assign_region", "gather_vector", "scatter_vector", "transpose"):
+              "assign_region", "gather_vector", "scatter_vector", "sort_vector", "transpose"):
     setattr(CPUBackend, _name, staticmethod(host_guarded(getattr(CPUBackend, _name), _name)))
 del _name
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ...dtypes import UINT64
 from ..base import CSR, IndexArg, SparseVector, order_free_monoid
 from ._util import INDEX, compressed_keys, coo_of, member
 from .storage import as_row, from_row, indptr_from_rows
@@ -187,3 +188,23 @@ def scatter_vector(I, u, size, dtype, dup_op):
         monoid.np_ufunc.at(acc, targets, vals)
     where = np.flatnonzero(present)
     return SparseVector(size, dtype, where, acc[where])
+
+
+# -- SuiteSparse's GxB_Vector_sort (python-graphblas's v.ss.sort) -----------------------------
+
+def sort_vector(v, descending):
+    """(values, permutation): v's values sorted, ascending or ``descending``, equal values in
+    increasing index order, at positions 0..nvals-1 of two vectors of v's size; entry k of
+    the permutation (UINT64) is the index in v of the k-th value.  NaN sorts above every
+    number (NumPy's order): last ascending, first descending."""
+    vals = v.values
+    n = vals.shape[0]
+    if descending:
+        # A stable sort of the reversed values puts equal values in decreasing index order;
+        # read backwards, that is decreasing values with equal ones by increasing index.
+        order = (n - 1) - np.argsort(vals[::-1], kind="stable")[::-1]
+    else:
+        order = np.argsort(vals, kind="stable")
+    pos = np.arange(n, dtype=INDEX)
+    return (SparseVector(v.size, v.dtype, pos, vals[order]),
+            SparseVector(v.size, UINT64, pos, v.indices[order].astype(np.uint64)))

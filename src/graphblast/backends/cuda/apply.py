@@ -57,8 +57,8 @@ def _select_columns(A, low, k):
     """select.colle (``low``: the columns <= k) or colgt (> k) of a CSR matrix: each sorted row
     keeps one contiguous range, found by a binary search, so no flag per entry is made; the
     column indices keep their stored width and an iso matrix stays iso (a graph's sample
-    costs its kept entries, not a widened copy of the graph).  Two synchronizations
-    (the entry count, the long rows)."""
+    costs its kept entries, not a widened copy of the graph).  One synchronization (the
+    entry count and the number of long rows, read together)."""
     n = A.nrows
     cut = min(max(k + 1, 0), A.ncols)
     col = A.stored_indices
@@ -68,21 +68,23 @@ def _select_columns(A, low, k):
     fn_cut, fn_copy = jit.kernels(*programs.column_select(col.dtype == np.int32, word)).fns
     first = cp.empty(n, dtype=INDEX)
     count = cp.empty(n, dtype=INDEX)
+    # the rows keeping more than LONG_RANGE entries: at most this many
+    long_rows = cp.empty(A.nvals // (LONG_RANGE + 1) + 1, dtype=INDEX)
+    nlong = cp.zeros(1, dtype=cp.uint64)
     if n:
-        jit.launch(fn_cut, n, (i64(n), A.indptr, col, i64(cut), np.int32(low), first, count))
+        jit.launch(fn_cut, n, (i64(n), A.indptr, col, i64(cut), np.int32(low),
+                               i64(LONG_RANGE), first, count, long_rows, nlong))
     out_ptr = blocks.exclusive_scan(count)
-    total = blocks.total(out_ptr)
+    total, nlong = (int(x) for x in blocks.read_small(cp.stack(
+        [out_ptr[-1], nlong[0].astype(INDEX)])))
     out_col = cp.empty(total, dtype=col.dtype)
     out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
     if total:
         words = (lambda v: None if v is None else v.view(f"u{word}"))
         tail = (first, out_ptr, col, words(vals), i64(LONG_RANGE), out_col, words(out_vals))
-        jit.launch_warps(fn_copy, n, (i64(n), None, *tail))
-        long_rows = cp.flatnonzero(count > LONG_RANGE).astype(INDEX, copy=False)
-        blocks.count_host_read()  # (flatnonzero sizes its result on the host)
-        if long_rows.shape[0]:
-            jit.run(fn_copy, min(long_rows.shape[0], jit.MAX_GRID), 256,
-                    (i64(long_rows.shape[0]), long_rows, *tail))
+        jit.launch_warps(fn_copy, (n + 31) // 32, (i64(n), None, *tail))
+        if nlong:
+            jit.run(fn_copy, min(nlong, jit.MAX_GRID), 256, (i64(nlong), long_rows, *tail))
     return CSR(n, A.ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
 
 
@@ -128,34 +130,36 @@ def reduce_values(values, a_type, present, monoid):
     """The monoid over ``values`` (only where ``present``, when given) as a NumPy scalar, or
     None when nothing is present: two passes of gbk_reduce_all, and one transfer (the value
     and whether there is one, read together)."""
-    return reduce_values_many(values, a_type, present, [monoid])[0]
-
-
-def reduce_values_many(values, a_type, present, monoids):
-    """:func:`reduce_values` for several monoids over the same values, read in one transfer
-    (a Vector index's smallest and largest position)."""
     n = values.shape[0]
     nblocks = jit.grid_for(n)
-    sizes = [8] * len(monoids)  # an 8-byte slot each, so every value is aligned
-    result = cp.empty(sum(sizes) + len(monoids), dtype=cp.uint8)  # values' bytes, then "have"
-    at = 0
-    for k, (monoid, size) in enumerate(zip(monoids, sizes)):
-        t = monoid.return_type
-        part = cp.empty(nblocks, dtype=t.np_type)
-        part_have = cp.empty(nblocks, dtype=cp.uint8)
-        (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
-        jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, present, part, part_have))
-        (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
-        have = sum(sizes) + k
-        jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have,
-                                 result[at:at + t.np_type.itemsize].view(t.np_type),
-                                 result[have:have + 1]))
-        at += size
+    t = monoid.return_type
+    part = cp.empty(nblocks, dtype=t.np_type)
+    part_have = cp.empty(nblocks, dtype=cp.uint8)
+    result = cp.empty(9, dtype=cp.uint8)  # an 8-byte slot for the value, then "have"
+    (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
+    jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, present, part, part_have))
+    (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
+    jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have,
+                                result[:t.np_type.itemsize].view(t.np_type), result[8:]))
     host = blocks.read_small(result)
-    out, at = [], 0
-    for k, (monoid, size) in enumerate(zip(monoids, sizes)):
-        t = monoid.return_type.np_type
-        value = host[at:at + t.itemsize].view(t)[0]
-        out.append(value if host[sum(sizes) + k] else None)
-        at += size
-    return out
+    return host[:t.np_type.itemsize].view(t.np_type)[0] if host[8] else None
+
+
+def value_range(values, a_type, present):
+    """(smallest, largest) of integer ``values`` (only where ``present``, when given) as
+    NumPy scalars, or None when nothing is present: one pass of gbk_value_range over the
+    values, one over its partials, and one transfer."""
+    n = values.shape[0]
+    nblocks = jit.grid_for(n)
+    t = a_type.np_type
+    lo, hi = cp.empty(nblocks, dtype=t), cp.empty(nblocks, dtype=t)
+    have = cp.empty(nblocks, dtype=cp.uint8)
+    result = cp.empty(17, dtype=cp.uint8)  # two 8-byte slots, then "have"
+    out_lo, out_hi = (result[at:at + t.itemsize].view(t) for at in (0, 8))
+    (fn,) = jit.kernels(*programs.value_range(a_type)).fns
+    jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, values, present, lo, hi, have))
+    jit.run(fn, 1, jit.BLOCK, (i64(nblocks), lo, hi, have, out_lo, out_hi, result[16:]))
+    host = blocks.read_small(result)
+    if not host[16]:
+        return None
+    return host[:t.itemsize].view(t)[0], host[8:8 + t.itemsize].view(t)[0]

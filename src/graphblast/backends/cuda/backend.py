@@ -67,6 +67,7 @@ _PRIMITIVES = {
     "assign_region": _extract.assign_region,
     "gather_vector": _extract.gather_vector,
     "scatter_vector": _extract.scatter_vector,
+    "sort_vector": _extract.sort_vector,
 }
 
 

@@ -129,10 +129,18 @@ def row_ids(A):
 
 
 def indptr_from_sorted_rows(rows, nrows):
-    """CSR row pointers from the (sorted) row of every entry."""
+    """CSR row pointers from the (sorted) row of every entry: the length of each row's run,
+    written where the run ends (gbk_row_run_firsts / gbk_row_run_lengths), then scanned."""
     indptr = cp.zeros(nrows + 1, dtype=INDEX)
-    if rows.shape[0]:
-        cp.cumsum(cp.bincount(rows, minlength=nrows), dtype=INDEX, out=indptr[1:])
+    n = rows.shape[0]
+    if n:
+        rows = rows.astype(INDEX, copy=False)
+        first = cp.empty(nrows, dtype=INDEX)
+        count = cp.zeros(nrows, dtype=INDEX)
+        jit.launch(_fn(programs.structure("gbk_row_run_firsts")), n, (i64(n), rows, first))
+        jit.launch(_fn(programs.structure("gbk_row_run_lengths")), n,
+                   (i64(n), rows, first, count))
+        cp.cumsum(count, out=indptr[1:])
     return indptr
 
 
@@ -205,18 +213,6 @@ def compact_entries(like, flags, dtype=None, values=None):
     if isinstance(like, SparseVector):
         return SparseVector(like.size, dtype, out_idx, out_vals)
     return CSR(like.nrows, like.ncols, dtype, scan[like.indptr], out_idx, out_vals)
-
-
-def compact_dense(flags, vals, size, dtype):
-    """A SparseVector of the flagged positions of a dense result.  One synchronization."""
-    scan = exclusive_scan(flags)
-    count = total(scan)
-    out_idx = cp.empty(count, dtype=INDEX)
-    out_vals = cp.empty(count, dtype=dtype.np_type)
-    if count:
-        jit.launch(_fn(programs.compact_dense(dtype)), size,
-                   (i64(size), flags, scan, vals, out_idx, out_vals))
-    return SparseVector(size, dtype, out_idx, out_vals)
 
 
 def indptr_or_none(data):

@@ -19,7 +19,7 @@ from ... import plan
 from ...dtypes import INT64
 from ..base import SparseVector
 from . import blocks, jit, programs
-from .apply import reduce_values, reduce_values_many
+from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast, dense_of,
@@ -285,10 +285,8 @@ def cast_vector(v, dtype):
 
 
 def value_range(v):
-    """(smallest, largest) value of a vector, or None when it has none: two reductions over
-    its values (a dense vector's in place, else the sorted list's), read in one transfer."""
-    from ...ops import monoid
-
+    """(smallest, largest) value of an integer vector, or None when it has none: one pass
+    over its values (a dense vector's in place, else the list's), read in one transfer."""
     if is_dense(v):
         bits, vals = v.dense()
     elif isinstance(v, ListVector):
@@ -297,9 +295,7 @@ def value_range(v):
         bits, vals = None, v.values
     if vals.shape[0] == 0 or v.size == 0:
         return None
-    lo, hi = reduce_values_many(vals, v.dtype, bits,
-                                [monoid.min[v.dtype], monoid.max[v.dtype]])
-    return None if lo is None else (lo, hi)
+    return _value_range(vals, v.dtype, bits)
 
 
 def reduce_scalar(A, monoid):

@@ -23,7 +23,7 @@ import numpy as np
 from ... import plan
 from ...config import config
 from . import blocks, jit, programs
-from .blocks import INDEX, count_host_read, i64
+from .blocks import INDEX, i64
 from .storage import transpose
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
@@ -60,10 +60,12 @@ BINS = ((1, 4, 4), (5, 32, 8), (33, HEAVY, 32))
 class View:
     """A CSR matrix prepared for traversal: 32-bit column indices where they fit, the rows
     longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
-    unbinned traversal (the power of two nearest the average degree)."""
+    unbinned traversal (the power of two nearest the average degree).  The rows of every
+    class are found in two passes over the row pointers and one read of the class sizes
+    (gbk_degree_classes_*), in one array (``classes``)."""
 
-    __slots__ = ("col", "idx32", "heavy_rows", "nheavy", "npush_heavy", "width", "bins",
-                 "chunks", "__weakref__")
+    __slots__ = ("col", "idx32", "classes", "heavy_rows", "nheavy", "npush_heavy", "width",
+                 "bins", "chunks", "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -72,30 +74,39 @@ class View:
             self.col = stored if stored.dtype == np.int32 else stored.astype(np.int32)
         else:
             self.col = M.indices
-        degrees = M.indptr[1:] - M.indptr[:-1]
-        self.heavy_rows = cp.flatnonzero(degrees > HEAVY).astype(INDEX, copy=False)
-        self.nheavy = int(self.heavy_rows.shape[0])
-        count_host_read()
-        self.npush_heavy = int(cp.count_nonzero(degrees > PUSH_HEAVY))
-        count_host_read()
+        # the bins' degree bounds, then the heavy rows'; a small matrix has no bins (its
+        # first three classes are empty)
+        binned = M.nrows >= BIN_ROWS
+        bounds = [BINS[0][0], *(hi + 1 for _, hi, _ in BINS)] if binned else [HEAVY + 1] * 4
+        bounds = [i64(b) for b in (*bounds, np.iinfo(np.int64).max)]
+        n = M.nrows
+        count = cp.zeros(5, dtype=cp.uint64)
+        fn_count = jit.kernels(*programs.structure("gbk_degree_classes_count")).fns[0]
+        fn_fill = jit.kernels(*programs.structure("gbk_degree_classes_fill")).fns[0]
+        if n:
+            jit.launch_warps(fn_count, (n + 31) // 32, (i64(n), M.indptr, *bounds,
+                                                        i64(PUSH_HEAVY + 1), count))
+        sizes = [int(c) for c in blocks.read_small(count)]
+        starts = np.concatenate([[0], np.cumsum(sizes[:4])]).astype(np.uint64)
+        self.classes = cp.empty(int(starts[4]), dtype=INDEX)
+        if starts[4]:
+            jit.launch_warps(fn_fill, (n + 31) // 32, (i64(n), M.indptr, *bounds,
+                                                       cp.asarray(starts[:4]), self.classes))
+        rows = [self.classes[int(starts[c]):int(starts[c + 1])] for c in range(4)]
+        self.heavy_rows, self.nheavy = rows[3], sizes[3]
+        self.npush_heavy = sizes[4]
+        self.bins = [(rows[c], sizes[c], lanes) for c, (_, _, lanes) in enumerate(BINS)
+                     if binned and sizes[c]]
         avg = M.nvals / max(M.nrows, 1)
         width = 1
         while width < 32 and width * 2 <= max(avg, 1):
             width *= 2
         self.width = width
         self.chunks = None
-        self.bins = []
-        if M.nrows >= BIN_ROWS:
-            for lo, hi, lanes in BINS:
-                rows = cp.flatnonzero((degrees >= lo) & (degrees <= hi)).astype(INDEX,
-                                                                               copy=False)
-                count_host_read()
-                if rows.shape[0]:
-                    self.bins.append((rows, int(rows.shape[0]), lanes))
 
     def arrays(self):
         """The arrays the view adds to its matrix (for memory_usage)."""
-        extra = [self.heavy_rows] + [rows for rows, _, _ in self.bins]
+        extra = [self.classes]
         if self.chunks is not None:
             extra += list(self.chunks[:2])
         return extra + ([self.col] if self.idx32 else [])
@@ -198,7 +209,7 @@ def _product(A, u, semiring, mask, vfirst):
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
-    choice, _ = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
+    choice = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
     if choice == "push":
@@ -232,12 +243,18 @@ def _orientations(A, vfirst):
 FOLD_LOOP_WEIGHT = 5
 
 
+_push_weights = {}  # semiring -> _push_weight (a per-call decision reads it)
+
+
 def _push_weight(semiring):
-    monoid = semiring.monoid
-    if (_mode(semiring) == programs.PUSH_FOLD and not monoid.is_idempotent
-            and not jit.native_atomic(monoid)):
-        return FOLD_LOOP_WEIGHT
-    return 1
+    found = _push_weights.get(semiring)
+    if found is None:
+        monoid = semiring.monoid
+        found = _push_weights[semiring] = (
+            FOLD_LOOP_WEIGHT if (_mode(semiring) == programs.PUSH_FOLD
+                                 and not monoid.is_idempotent
+                                 and not jit.native_atomic(monoid)) else 1)
+    return found
 
 
 # A pushed product that misses L2 costs this many that hit: push claims each output by an
@@ -249,46 +266,47 @@ L2_MISS_WEIGHT = 4
 _CLAIM_BYTES = 9  # a stamp and a mask byte per output
 
 
-_l2 = {}  # device id -> its L2 cache's bytes
-
-
-def _l2_bytes():
-    dev = cp.cuda.runtime.getDevice()
-    size = _l2.get(dev)
-    if size is None:
-        size = _l2[dev] = cp.cuda.runtime.getDeviceProperties(dev)["l2CacheSize"]
-    return size
+_miss_weights = {}  # (device id, output size) -> _miss_weight
 
 
 def _miss_weight(n_out):
     """The cost of one pushed product over one whose claim hits L2, by the share of random
     claims that miss: 1 - L2 / (the claims' footprint), for uniformly spread claims."""
-    footprint = n_out * _CLAIM_BYTES
-    miss = max(0.0, 1.0 - _l2_bytes() / footprint) if footprint else 0.0
-    return 1 + (L2_MISS_WEIGHT - 1) * miss
+    dev = cp.cuda.runtime.getDevice()
+    found = _miss_weights.get((dev, n_out))
+    if found is None:
+        l2 = cp.cuda.runtime.getDeviceProperties(dev)["l2CacheSize"]
+        footprint = n_out * _CLAIM_BYTES
+        miss = max(0.0, 1.0 - l2 / footprint) if footprint else 0.0
+        found = _miss_weights[(dev, n_out)] = 1 + (L2_MISS_WEIGHT - 1) * miss
+    return found
 
 
 def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
-    """plan.direction from the vector's entry count and exact degree sum (from its counters
-    when the kernel that made it summed them, else one reduction) and the mask's size.
+    """plan.choose_direction from the vector's entry count and exact degree sum (from its
+    counters when the kernel that made it summed them, else one reduction) and the mask's
+    size.
 
     The exact sum is computed only when the decision needs it: when the host knows the
     entry count, the count alone settles the choice after a pull (the hysteresis), and
     ``count x the largest degree`` settles it for push when even that bound is small (a
-    BFS's first level: one vertex, whose degree sum would cost a launch and a wait)."""
+    BFS's first level: one vertex, whose degree sum would cost a launch and a wait).  The
+    weights are cached per semiring and output size: this runs before every product."""
     if config["direction"] != "auto":  # forced: no counts to read
-        return plan.direction(0, 0)
+        return config["direction"]
     if isinstance(u, FullVector):
-        return "pull", "a full vector: every row is an input"
+        return "pull"  # a full vector: every row is an input
     push_weight = _push_weight(semiring)
     allowed = _allowed_fraction(mask, n_out)
     pull_work = A.nvals * allowed
-    previous = u.made_by if isinstance(u, DeviceVector) else None
-    nu = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
+    if isinstance(u, DeviceVector):
+        previous, nu = u.made_by, u.known_nvals()
+    else:
+        previous, nu = None, u.nvals
     if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
-        return plan.direction(0, pull_work, nu, n_out, previous=previous,
-                              push_weight=push_weight)
-    weights = {"push_weight": push_weight, "miss_weight": _miss_weight(n_out)}
+        return plan.choose_direction(0, pull_work, nu, n_out, previous=previous,
+                                     push_weight=push_weight)
+    miss_weight = _miss_weight(n_out)
     # Pull over an "any" monoid stops each row at its first product: the rows it scans
     # (those with an entry, in the share the mask allows) bound its work with the sum.
     first_hit_rows = None
@@ -298,13 +316,14 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
     if nu is not None and push_m is not None:
         most = nu * row_stats(push_m)[0]
         pull_most = plan.first_hit_work(pull_work, most, A.nvals, first_hit_rows)
-        if most * push_weight * weights["miss_weight"] <= config["direction_switch"] * pull_most:
-            return plan.direction(most, pull_most, nu, n_out, previous=previous, bound=True,
-                                  **weights)
+        if most * push_weight * miss_weight <= config["direction_switch"] * pull_most:
+            return plan.choose_direction(most, pull_most, nu, n_out, previous=previous,
+                                         bound=True, push_weight=push_weight,
+                                         miss_weight=miss_weight)
     nu, push_work = _entries_and_degrees(A, push_m, u)
-    return plan.direction(push_work, plan.first_hit_work(pull_work, push_work, A.nvals,
-                                                         first_hit_rows),
-                          nu, n_out, previous=previous, **weights)
+    return plan.choose_direction(
+        push_work, plan.first_hit_work(pull_work, push_work, A.nvals, first_hit_rows), nu,
+        n_out, previous=previous, push_weight=push_weight, miss_weight=miss_weight)
 
 
 def _entries_and_degrees(A, push_m, u):

@@ -20,7 +20,9 @@ def _one(key, headers, names):
 # -- structure and write-back ----------------------------------------------------------------
 
 def structure(name):
-    """gbk_expand, gbk_pair_run_starts, gbk_pair_run_ends or gbk_csr_unsorted."""
+    """gbk_expand, gbk_pair_run_starts, gbk_pair_run_ends, gbk_csr_unsorted,
+    gbk_row_run_firsts, gbk_row_run_lengths, gbk_degree_classes_count or
+    gbk_degree_classes_fill."""
     return _one(("structure", name), ["structure.cuh"], [name])
 
 
@@ -40,11 +42,6 @@ def match(vec):
 
 def merge_kept(dtype):
     return _one(("merge_kept", dtype), ["ewise.cuh"], [f"gbk_merge_kept<{dtype.c_type}>"])
-
-
-def compact_dense(dtype):
-    return _one(("compact_dense", dtype), ["ewise.cuh"],
-                [f"gbk_compact_dense<{dtype.c_type}>"])
 
 
 def mask_allows(vec):
@@ -109,6 +106,11 @@ def reduce_all(monoid, a_type):
         ad = jit.monoid_adapter(monoid)
         return jit.Program(["reduce.cuh"], [ad], [f"gbk_reduce_all<{ad.name}, {a_type.c_type}>"])
     return ("all", monoid, a_type), build
+
+
+def value_range(a_type):
+    """gbk_value_range over an integer type."""
+    return _one(("value_range", a_type), ["reduce.cuh"], [f"gbk_value_range<{a_type.c_type}>"])
 
 
 # -- products --------------------------------------------------------------------------------

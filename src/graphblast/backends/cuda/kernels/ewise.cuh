@@ -118,15 +118,3 @@ __global__ void gbk_merge_kept(idx_t nx, const idx_t* x_idx, const T* x_vals,
         out_vals[k] = x_vals[e];
     }
 }
-
-// Compaction of a dense result (SpMV/SpMSpV): the flagged positions, in order.
-template <class T>
-__global__ void gbk_compact_dense(idx_t n, const unsigned char* flags, const idx_t* scan,
-                                  const T* vals, idx_t* out_idx, T* out_vals) {
-    for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
-        if (!flags[e]) continue;
-        idx_t k = scan[e];
-        out_idx[k] = e;
-        out_vals[k] = vals[e];
-    }
-}

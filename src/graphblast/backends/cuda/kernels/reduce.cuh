@@ -111,6 +111,56 @@ gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* 
     }
 }
 
+// The smallest and the largest of an integer array in one pass (a Vector index's range,
+// checked before every gather and scatter): block b writes its share's to out_lo[b],
+// out_hi[b] and whether it had an entry to out_have[b] (entries with a_have[e] == 0 are
+// skipped when a_have is given).  Run again with one block on the partials (a_lo = the
+// smallest, a_hi = the largest of each block) to finish; the first pass passes a twice.
+template <class A>
+__global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
+gbk_value_range(idx_t n, const A* a_lo, const A* a_hi, const unsigned char* a_have,
+                A* out_lo, A* out_hi, unsigned char* out_have) {
+    __shared__ A wlo[GBK_REDUCE_BLOCK / 32];
+    __shared__ A whi[GBK_REDUCE_BLOCK / 32];
+    __shared__ int whave[GBK_REDUCE_BLOCK / 32];
+    A lo = 0, hi = 0;
+    bool have = false;
+    for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
+        if (a_have && !a_have[e]) continue;
+        const A l = a_lo[e], h = a_hi[e];
+        lo = (!have || l < lo) ? l : lo;
+        hi = (!have || h > hi) ? h : hi;
+        have = true;
+    }
+    for (int d = 16; d > 0; d >>= 1) {
+        const A ol = gbk::shfl_down(lo, d), oh = gbk::shfl_down(hi, d);
+        if (__shfl_down_sync(GBK_ALL_LANES, (int)have, d)) {
+            lo = (!have || ol < lo) ? ol : lo;
+            hi = (!have || oh > hi) ? oh : hi;
+            have = true;
+        }
+    }
+    const int w = threadIdx.x >> 5;
+    if (gbk::lane() == 0) {
+        wlo[w] = lo;
+        whi[w] = hi;
+        whave[w] = have;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        have = false;
+        for (int k = 0; k < (int)(blockDim.x >> 5); ++k) {
+            if (!whave[k]) continue;
+            lo = (!have || wlo[k] < lo) ? wlo[k] : lo;
+            hi = (!have || whi[k] > hi) ? whi[k] : hi;
+            have = true;
+        }
+        out_lo[blockIdx.x] = lo;
+        out_hi[blockIdx.x] = hi;
+        out_have[blockIdx.x] = have;
+    }
+}
+
 // out[s] = the left fold, in input order, of v[offsets[s] : offsets[s + 1]] with a binary
 // adapter F (build's dup_op need not be associative): acc = F(acc, v[e]) in F's input type X.
 template <class F, class X, class D>

@@ -15,6 +15,74 @@ __global__ void gbk_expand(idx_t total, idx_t n, const idx_t* scan, idx_t* src, 
     }
 }
 
+// CSR row pointers from the sorted row of every entry, in two passes without atomics (a
+// histogram's atomics serialize on a long row: 37 ms for the 90 million entries of
+// triangle counting's g500-21, against two reads of the rows): gbk_row_run_firsts writes
+// where each row's run starts, gbk_row_run_lengths the length of each run to count[row]
+// (count pre-zeroed: an empty row keeps 0); an inclusive scan of count gives the pointers.
+__global__ void gbk_row_run_firsts(idx_t n, const idx_t* rows, idx_t* first) {
+    for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
+        if (p == 0 || rows[p] != rows[p - 1]) first[rows[p]] = p;
+}
+
+__global__ void gbk_row_run_lengths(idx_t n, const idx_t* rows, const idx_t* first,
+                                    idx_t* count) {
+    for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
+        if (p + 1 == n || rows[p + 1] != rows[p]) count[rows[p]] = p + 1 - first[rows[p]];
+}
+
+// Rows by degree class, for the traversal kernels' view of a matrix (mxv.py's View): class c
+// holds the rows whose degree is in [b_c, b_{c+1}) (c = 0..3), and count[4] counts the rows
+// of degree >= also.  Two passes over the row pointers instead of a comparison, a count and
+// a compaction per class (12 ms for the 134 million rows of kron-27's sample, against two
+// reads of its row pointers): gbk_degree_classes_count counts each class (count[0..4],
+// pre-zeroed); gbk_degree_classes_fill writes each class's rows from out[cursor[c]] on,
+// each warp's rows of a class together, reserved by one atomic (so rows stay grouped by the
+// warp's window of 32, in increasing order within it, and the windows in any order).
+namespace gbk {
+__device__ __forceinline__ int degree_class(idx_t d, idx_t b0, idx_t b1, idx_t b2, idx_t b3,
+                                            idx_t b4) {
+    return d < b0 ? -1 : d < b1 ? 0 : d < b2 ? 1 : d < b3 ? 2 : d < b4 ? 3 : -1;
+}
+}  // namespace gbk
+
+__global__ void gbk_degree_classes_count(idx_t n, const idx_t* indptr, idx_t b0, idx_t b1,
+                                         idx_t b2, idx_t b3, idx_t b4, idx_t also,
+                                         unsigned long long* count) {
+    const int lane = gbk::lane();
+    for (idx_t i0 = gbk::global_warp() * 32; i0 < n; i0 += gbk::warp_count() * 32) {
+        const idx_t i = i0 + lane;
+        const idx_t d = i < n ? indptr[i + 1] - indptr[i] : -1;
+        const int c = gbk::degree_class(d, b0, b1, b2, b3, b4);
+        for (int k = 0; k < 4; ++k) {
+            const unsigned mask = __ballot_sync(GBK_ALL_LANES, c == k);
+            if (lane == 0 && mask) atomicAdd(count + k, (unsigned long long)__popc(mask));
+        }
+        const unsigned big = __ballot_sync(GBK_ALL_LANES, d >= also);
+        if (lane == 0 && big) atomicAdd(count + 4, (unsigned long long)__popc(big));
+    }
+}
+
+__global__ void gbk_degree_classes_fill(idx_t n, const idx_t* indptr, idx_t b0, idx_t b1,
+                                        idx_t b2, idx_t b3, idx_t b4,
+                                        unsigned long long* cursor, idx_t* out) {
+    const int lane = gbk::lane();
+    const unsigned below = (1u << lane) - 1u;
+    for (idx_t i0 = gbk::global_warp() * 32; i0 < n; i0 += gbk::warp_count() * 32) {
+        const idx_t i = i0 + lane;
+        const idx_t d = i < n ? indptr[i + 1] - indptr[i] : -1;
+        const int c = gbk::degree_class(d, b0, b1, b2, b3, b4);
+        for (int k = 0; k < 4; ++k) {
+            const unsigned mask = __ballot_sync(GBK_ALL_LANES, c == k);
+            if (!mask) continue;
+            unsigned long long at = 0;
+            if (lane == 0) at = atomicAdd(cursor + k, (unsigned long long)__popc(mask));
+            at = __shfl_sync(GBK_ALL_LANES, at, 0);
+            if (c == k) out[at + __popc(mask & below)] = i;
+        }
+    }
+}
+
 // flags[p] = 1 where a run of equal (row, col) pairs starts in sorted COO arrays.
 __global__ void gbk_pair_run_starts(idx_t n, const idx_t* rows, const idx_t* cols,
                                     unsigned char* flags) {
@@ -44,39 +112,83 @@ __global__ void gbk_csr_unsorted(idx_t nnz, idx_t nrows, const idx_t* indptr,
 
 // select.colle / select.colgt on sorted rows, without a flag per entry: row i keeps its
 // entries below column `cut` (low) or from `cut` on (!low), one contiguous range, found by a
-// binary search per row.  first[i] is where the range starts, count[i] its length.
+// binary search per row.  first[i] is where the range starts, count[i] its length; a row
+// keeping more than `longest` entries is appended to long_rows (its count in *nlong), for
+// gbk_copy_ranges' block-per-row pass.
 template <class IDX>
 __global__ void gbk_column_cut(idx_t nrows, const idx_t* indptr, const IDX* col, idx_t cut,
-                               int low, idx_t* first, idx_t* count) {
+                               int low, idx_t longest, idx_t* first, idx_t* count,
+                               idx_t* long_rows, unsigned long long* nlong) {
     for (idx_t i = gbk::global_id(); i < nrows; i += gbk::grid_size()) {
         const idx_t lo = indptr[i], hi = indptr[i + 1];
         const idx_t c = gbk::lower_bound(col, lo, hi, cut);
         first[i] = low ? lo : c;
         count[i] = low ? c - lo : hi - c;
+        if (count[i] > longest) long_rows[atomicAdd(nlong, 1ULL)] = i;
     }
 }
 
-// The kept ranges copied to out_ptr[i]: with `rows` null a warp per row i < n, skipping the
-// rows longer than `longest` (a hub's range would keep one warp busy long after the rest are
-// done); with `rows`, a block per listed row rows[0..n-1] (the long ones).  W is a word of the
-// values' size; vals null: an iso matrix, no values.
+namespace gbk {
+// The lane l of a group of 32 consecutive rows whose output range holds position q, from
+// the rows' starts (lane l holds row l's, nondecreasing; empty rows repeat a start): the
+// last lane whose start is <= q, by a binary search over the lanes with shuffles.  Every
+// lane of the warp must call it.
+__device__ __forceinline__ int group_row(idx_t start, idx_t q) {
+    int l = 0;
+    for (int step = 16; step > 0; step >>= 1)
+        if (__shfl_sync(GBK_ALL_LANES, start, l + step) <= q) l += step;
+    return l;
+}
+}  // namespace gbk
+
+// The kept ranges copied to out_ptr[i].  With `rows` null: a warp per group of 32
+// consecutive rows i < n, whose ranges are contiguous in the output, so the lanes copy the
+// group's span together, coalesced (a warp per row left most lanes idle on the short rows
+// of a graph's sample: 10.9 ms for kron-27's 134 million rows, against one pass over the
+// entries); a range longer than `longest` is jumped over, left to the second pass.  With
+// `rows`: a block per listed row rows[0..n-1] (the long ones).  W is a word of the values'
+// size; vals null: an iso matrix, no values.
 template <class IDX, class W>
 __global__ void gbk_copy_ranges(idx_t n, const idx_t* rows, const idx_t* first,
                                 const idx_t* out_ptr, const IDX* col, const W* vals,
                                 idx_t longest, IDX* out_col, W* out_vals) {
-    const bool by_block = rows != nullptr;
-    const idx_t step = by_block ? (idx_t)gridDim.x : gbk::warp_count();
-    const idx_t start = by_block ? (idx_t)blockIdx.x : gbk::global_warp();
-    const int sub = by_block ? (int)threadIdx.x : gbk::lane();
-    const int width = by_block ? (int)blockDim.x : 32;
-    for (idx_t h = start; h < n; h += step) {
-        const idx_t i = by_block ? rows[h] : h;
-        const idx_t len = out_ptr[i + 1] - out_ptr[i];
-        if (!by_block && len > longest) continue;
-        const idx_t src = first[i], dst = out_ptr[i];
-        for (idx_t k = sub; k < len; k += width) {
-            out_col[dst + k] = col[src + k];
-            if (vals) out_vals[dst + k] = vals[src + k];
+    if (rows != nullptr) {
+        for (idx_t h = blockIdx.x; h < n; h += gridDim.x) {
+            const idx_t i = rows[h];
+            const idx_t len = out_ptr[i + 1] - out_ptr[i];
+            const idx_t src = first[i], dst = out_ptr[i];
+            for (idx_t k = threadIdx.x; k < len; k += blockDim.x) {
+                out_col[dst + k] = col[src + k];
+                if (vals) out_vals[dst + k] = vals[src + k];
+            }
+        }
+        return;
+    }
+    const int lane = gbk::lane();
+    for (idx_t i0 = gbk::global_warp() * 32; i0 < n; i0 += gbk::warp_count() * 32) {
+        const idx_t start = out_ptr[i0 + lane < n ? i0 + lane : n];
+        const idx_t end = out_ptr[i0 + 32 < n ? i0 + 32 : n];
+        idx_t base = __shfl_sync(GBK_ALL_LANES, start, 0);
+        while (base < end) {
+            // the range holding `base` (the same for every lane): a long one is skipped whole
+            const int lb = gbk::group_row(start, base);
+            const idx_t lb_next = __shfl_sync(GBK_ALL_LANES, start, lb < 31 ? lb + 1 : 31);
+            const idx_t lb_end = lb == 31 ? end : lb_next;
+            if (lb_end - __shfl_sync(GBK_ALL_LANES, start, lb) > longest) {
+                base = lb_end;
+                continue;
+            }
+            const idx_t q = base + lane;
+            const int l = gbk::group_row(start, q);
+            const idx_t l_start = __shfl_sync(GBK_ALL_LANES, start, l);
+            const idx_t l_next = __shfl_sync(GBK_ALL_LANES, start, l < 31 ? l + 1 : 31);
+            const idx_t l_end = l == 31 ? end : l_next;
+            if (q < end && l_end - l_start <= longest) {
+                const idx_t src = first[i0 + l] + (q - l_start);
+                out_col[q] = col[src];
+                if (vals) out_vals[q] = vals[src];
+            }
+            base += 32;
         }
     }
 }
