@@ -196,8 +196,9 @@ def test_sort_every_format(rng, device, fmt, descending):
     assert v[p].new().isequal(w)  # the permutation gathers the sorted values (u[I])
 
 
-def test_sort_device_group_unsupported():
-    """A Vector split over a device group is not sorted: the error says to move it."""
+def test_sort_device_group():
+    """A Vector split over a device group is sorted too, the results on the same group."""
     v = Vector.from_coo([0, 1, 2], [3, 1, 2], size=4, device="cpu:0-1")
-    with pytest.raises(gb.exceptions.NotImplementedException, match="to_device"):
-        v.ss.sort()
+    w, p = v.ss.sort(binary.gt)
+    assert w.device == p.device == v.device
+    assert w.to_dict() == {0: 3, 1: 2, 2: 1} and p.to_dict() == {0: 0, 1: 2, 2: 1}

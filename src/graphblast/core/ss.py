@@ -8,7 +8,7 @@ results:
 """
 
 from ..dtypes import BOOL
-from ..exceptions import DomainMismatch, NotImplementedException
+from ..exceptions import DomainMismatch
 from ..ops import binary
 from .operations import typed_binary
 
@@ -66,8 +66,10 @@ class VectorSS:
             return None, None
         backend = v._backend
         if not hasattr(backend, "sort_vector"):
-            raise NotImplementedException(f"v.ss.sort is not available on {v.device}; move "
-                                          "the Vector to one device with to_device first")
+            # a device group has no sort of its own yet: sorted on the host, then placed
+            # back on the group (one gather and one scatter of the vector)
+            w, p = v.to_device("cpu").ss.sort(op, values=values, permutation=permutation)
+            return tuple(None if x is None else x.to_device(v.device) for x in (w, p))
         descending = _ORDERS[name]
         if typed.type is v.dtype:
             w, p = backend.sort_vector(v._data, descending)
