@@ -172,18 +172,23 @@ def test_column_selects_keep_a_compact_graph_compact(device, weighted):
     assert P._data._wide is None and not P._data.has_values
 
 
-def test_exports_leave_a_compact_graph_compact(device):
-    """to_coo, to_csr, to_dense and to_edgelist of a compact graph give the wide graph's
-    arrays and leave no wide copy (indices or values) cached on its device."""
+@pytest.mark.parametrize("weighted", [False, True])
+def test_exports_leave_a_compact_graph_compact(device, weighted, tmp_path):
+    """to_coo, to_csr, to_dense, to_edgelist and mmwrite of a compact graph give the wide
+    graph's arrays and leave no wide copy (indices or values) cached on its device."""
     with gb.config.set(compact_graphs="never"):
-        wide = generators.kron(7, device=device)
+        wide = generators.kron(7, weighted=weighted, device=device)
     with gb.config.set(compact_graphs="always"):
-        A = generators.kron(7, device=device)
+        A = generators.kron(7, weighted=weighted, device=device)
+    gb.io.mmwrite(tmp_path / "compact.mtx", A)
+    gb.io.mmwrite(tmp_path / "wide.mtx", wide)
+    assert (tmp_path / "compact.mtx").read_bytes() == (tmp_path / "wide.mtx").read_bytes()
     for got, want in zip(A.to_coo(), wide.to_coo()):
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
     for got, want in zip(A.to_csr(), wide.to_csr()):
         np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(A.to_dense(fill_value=False), wide.to_dense(fill_value=False))
+    fill = 0 if weighted else False
+    np.testing.assert_array_equal(A.to_dense(fill_value=fill), wide.to_dense(fill_value=fill))
     np.testing.assert_array_equal(A.to_edgelist()[0], wide.to_edgelist()[0])
-    assert A._data._wide is None and not A._data.has_values
+    assert A._data._wide is None and A._data.has_values == weighted

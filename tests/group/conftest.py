@@ -71,6 +71,14 @@ def group_of(parts):
     return "cpu" if parts == 1 else f"cpu:0-{parts - 1}"
 
 
+@pytest.fixture(autouse=True)
+def _objects_on_the_cpu():
+    """The reference objects are made on the CPU even where a GPU makes CUDA the default
+    device (the comparisons below need them there)."""
+    with gb.config.set(device="cpu"):
+        yield
+
+
 @pytest.fixture(params=PARTS, ids=lambda p: f"N{p}")
 def parts(request):
     return request.param

@@ -827,7 +827,9 @@ def mmwrite(target, matrix, engine="auto", *, comment="", field=None, precision=
                            f"{symmetry!r}")
     if precision is not None and (not isinstance(precision, (int, np.integer)) or precision < 1):
         raise InvalidValue(f"precision must be a positive number of digits, not {precision!r}")
-    rows, cols, values = matrix._coo_host()  # int64, not copied (storage is immutable)
+    rows, cols, values = matrix._coo_host()  # not copied (storage is immutable)
+    # the writer reads 64-bit indices; a compact graph's columns are stored in 32 bits
+    cols = cols.astype(np.int64, copy=False)
     rows, cols, values = _writer_triangle(rows, cols, values, dtype, nrows, ncols, symmetry,
                                           field, fmt)
     if field == "integer" and dtype.is_float:
