@@ -137,9 +137,14 @@ for stage in "$@"; do
     # (e.g. cc,pagerank; none by default) on AB_ALGOS_GRAPHS (default kron-27).  About 2
     # minutes a side with kron-27.
     (cd .base && python3 setup.py build_ext --inplace -q) >> "$OUT/setup.log" 2>&1
-    for side in base new; do
+    # AB_ORDER (default "base new") may repeat and reorder the sides: "new base new base"
+    # tells the host's drift from the change (each run lands in ab/<k>-<side>)
+    k=0
+    for which in ${AB_ORDER:-base new}; do
+      k=$((k + 1))
       src=$PWD/src
-      [ $side = base ] && src=$PWD/.base/src
+      [ $which = base ] && src=$PWD/.base/src
+      side=$k-$which
       mkdir -p "$OUT/ab/$side"
       if [ "${AB_GRAPHS:-kron-22}" != none ]; then
         PYTHONPATH=$PWD/.site:$src timeout 150 python3 benchmarks/h200/engine.py \
