@@ -40,19 +40,23 @@ def test_scipy_roundtrip_every_format(rng, device):
         assert B.isequal(A, check_dtype=True), fmt
 
 
-def test_scipy_zero_copy_on_cpu(rng):
+def test_scipy_zero_copy_export_on_cpu(rng):
+    """The CPU's CSR export shares the Matrix's arrays, read-only; an import copies (the
+    Matrix never shares the caller's arrays), whatever the index width."""
     A = _matrix(rng, "cpu")
     S = gb.io.to_scipy_sparse(A)
     indptr, indices, values = A._csr().indptr, A._csr().indices, A._csr().values
     assert np.shares_memory(S.data, values) and np.shares_memory(S.indices, indices)
     assert np.shares_memory(S.indptr, indptr)
+    assert not (S.data.flags.writeable or S.indices.flags.writeable or S.indptr.flags.writeable)
     B = gb.io.from_scipy_sparse(S, device="cpu")  # (the default device may be a GPU)
-    assert np.shares_memory(B._csr().values, S.data)
-    # int32 indices (SciPy's usual choice) are converted, the values are still shared
+    assert B.isequal(A, check_dtype=True)
+    assert not np.shares_memory(B._csr().values, S.data)
+    assert not np.shares_memory(B._csr().indices, S.indices)
     S32 = sp.csr_array((S.data, S.indices.astype(np.int32), S.indptr.astype(np.int32)),
                        shape=S.shape)
     C = gb.io.from_scipy_sparse(S32, device="cpu")
-    assert C.isequal(A) and np.shares_memory(C._csr().values, S32.data)
+    assert C.isequal(A) and not np.shares_memory(C._csr().values, S32.data)
 
 
 def test_scipy_explicit_zeros_duplicates_and_unsorted(device):

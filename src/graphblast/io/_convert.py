@@ -123,9 +123,9 @@ def from_scipy_sparse(A, *, dup_op=None, name=None, device=None):
 
     Notes
     -----
-    A CSR array in canonical form (``has_canonical_format``) with int64 indices is wrapped
-    without a copy on the CPU; SciPy uses int32 indices for small matrices, which are
-    converted.
+    The Matrix never shares ``A``'s arrays (later writes to ``A`` do not reach it).  A CSR
+    array in canonical form (``has_canonical_format``) is copied as it is, without sorting or
+    checking for duplicates.
     """
     import scipy.sparse as sp
 
@@ -141,8 +141,10 @@ def from_scipy_sparse(A, *, dup_op=None, name=None, device=None):
         indptr = A.indptr.astype(np.int64, copy=False)
         indices = A.indices.astype(np.int64, copy=False)
         if A.has_canonical_format and _csr_in_range(indptr, indices, ncols):
-            return matrix_from_valid_csr(nrows, ncols, dtype, indptr, indices, A.data, name,
-                                         device)
+            # copies (the CSR storage is immutable; A's arrays stay A's)
+            return matrix_from_valid_csr(nrows, ncols, dtype, np.array(indptr, copy=True),
+                                         np.array(indices, copy=True),
+                                         np.array(A.data, copy=True), name, device)
         rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
         cols, values = indices, A.data
     else:
@@ -173,8 +175,9 @@ def to_scipy_sparse(A, format="csr"):
 
     Notes
     -----
-    For a Matrix on the CPU, ``format="csr"`` shares the Matrix's arrays (zero copy): treat the
-    result as read-only.  Other formats and devices copy.
+    For a Matrix on the CPU, ``format="csr"`` shares the Matrix's arrays (zero copy), as
+    read-only views: writing into the result raises instead of changing the Matrix (copy it,
+    ``S.copy()``, to change it).  Other formats and devices copy.
     """
     import scipy.sparse as sp
 
@@ -192,13 +195,21 @@ def to_scipy_sparse(A, format="csr"):
     else:
         data = _storage(A)
         if A.device == "cpu":
-            indptr, indices, values = data.indptr, data.indices, data.values
+            indptr, indices, values = (_read_only(x) for x in (data.indptr, data.indices,
+                                                               data.values))
         else:
             indptr, indices, values = A.to_csr()
             indptr, indices = indptr.astype(np.int64), indices.astype(np.int64)
         S = sp.csr_array((values, indices, indptr), shape=A.shape, copy=False)
         S.has_canonical_format = True  # the core's invariant: sorted rows, no duplicates
     return S if fmt == "csr" else S.asformat(fmt)
+
+
+def _read_only(array):
+    """A view of ``array`` that cannot be written through."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 # -- NetworkX -----------------------------------------------------------------------------

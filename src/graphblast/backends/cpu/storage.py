@@ -60,8 +60,19 @@ def as_index_array(name, idx):
     return arr.astype(INDEX, copy=False)
 
 
+def _owned(array, given):
+    """``array`` as storage may hold it: contiguous, and a copy where it shares memory with
+    the caller's ``given`` (storage is immutable: the caller's later writes must not reach
+    it)."""
+    if isinstance(given, np.ndarray) and np.may_share_memory(array, given):
+        return np.array(array, order="C", copy=True)
+    return np.ascontiguousarray(array)
+
+
 def matrix_from_coo(nrows, ncols, dtype, rows, cols, values, dup_op):
-    """CSR from COO arrays (validated), combining duplicates with ``dup_op``."""
+    """CSR from COO arrays (validated), combining duplicates with ``dup_op``.  The storage
+    never shares the caller's arrays."""
+    given_cols, given_values = cols, values
     rows = as_index_array("row", rows)
     cols = as_index_array("column", cols)
     n = rows.shape[0]
@@ -92,7 +103,8 @@ def matrix_from_coo(nrows, ncols, dtype, rows, cols, values, dup_op):
         values = _combine_duplicates(values, starts, dup_op, dtype)
         rows = rows[starts]
         cols = cols[starts]
-    return CSR(nrows, ncols, dtype, indptr_from_rows(rows, nrows), cols, values)
+    return CSR(nrows, ncols, dtype, indptr_from_rows(rows, nrows), _owned(cols, given_cols),
+               _owned(values, given_values))
 
 
 def _canonical_csr(nrows, ncols, rows, cols, values):
