@@ -119,6 +119,11 @@ def test_machine_versions_and_bound(smoke):
     assert m["cpu_cores"] >= 1 and m["cpu_model"]
     assert doc["versions"]["numpy"] and doc["versions"]["graphblast"]
     assert doc["copy_bandwidth"]["bytes_per_s"] > 0
+    # the host's yardstick at the start and at the end of the run, in its header too
+    host = doc["host_reference"]
+    assert host["start_us"] > 0 and host["end_us"] > 0 and host["steps"] > 0
+    with open(os.path.join(smoke[1], "results.md")) as f:
+        assert f"Host reference (a {host['steps']:,}-step Python loop" in f.read()
     for rec in doc["results"]:
         if rec["algorithm"] == "pagerank":
             per = rec["per_iteration"]

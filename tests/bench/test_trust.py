@@ -372,7 +372,11 @@ def test_merge_combines_stages(device, tmp_path, capfd):
     assert doc["options"]["graphs"] == ["grid-8", "kron-6"]
     assert len(doc["results"]) == 4 and len(doc["parts"]) == 2
     assert list(doc["summary"]) == list(report.SUMMARY_KEYS)
-    assert "Merged from these runs" in (tmp_path / "m" / "results.md").read_text()
+    text = (tmp_path / "m" / "results.md").read_text()
+    assert "Merged from these runs" in text
+    # each run's host yardstick is listed with it (host-bound figures move with the host)
+    assert all(p["host_reference"]["start_us"] > 0 for p in doc["parts"])
+    assert text.count("host reference") == 2
     # merged and written into a README in one call: the section shows the merged record
     readme = tmp_path / "README.md"
     readme.write_text(report.README_BEGIN + "\nold\n" + report.README_END + "\n")

@@ -241,7 +241,8 @@ def run(options, command, progress_stream=None):
     """
     from . import first_call as first_call_mod
     from .primitives import run_primitives
-    from .runner import Progress, Suite, copy_bandwidth, describe_failure, recover_memory
+    from .runner import (HOST_REFERENCE_STEPS, Progress, Suite, copy_bandwidth,
+                         describe_failure, host_reference, recover_memory)
 
     started, t0 = report.timestamp(), time.perf_counter()
     device, smoke = options["device"], options["smoke"]
@@ -251,7 +252,7 @@ def run(options, command, progress_stream=None):
     out = options["out"]
     earlier = _load_resume(options["resume"])
     state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
-             "suite": None}
+             "suite": None, "host": {"start_us": host_reference(), "end_us": None}}
     if earlier is not None:
         state["first_call"] = earlier.get("first_call")
         # graphblast's own figure: kept on a resume, measured again on a refresh
@@ -277,6 +278,7 @@ def run(options, command, progress_stream=None):
             "machine": machine,
             "versions": versions,
             "copy_bandwidth": state["bandwidth"],
+            "host_reference": dict(state["host"], steps=HOST_REFERENCE_STEPS),
             "peers": suite.peer_report if suite else {},
             "graphs": list(suite.described) if suite else [],
             "results": list(suite.results) if suite else [],
@@ -366,6 +368,7 @@ def run(options, command, progress_stream=None):
             save()
     finally:
         progress.close()
+    state["host"]["end_us"] = host_reference()
     doc = document(True)
     return finish(doc, out, plots=options["plots"])
 

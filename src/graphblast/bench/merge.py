@@ -66,7 +66,8 @@ def merge_docs(docs, command):
                                 "complete": doc.get("complete", True),
                                 "gpu": (doc.get("machine") or {}).get("gpu"),
                                 "copy_bandwidth_GBps": (doc.get("copy_bandwidth") or {})
-                                .get("GBps")})
+                                .get("GBps"),
+                                "host_reference": doc.get("host_reference")})
         for a in doc["options"].get("algorithms", []):
             if a not in algorithms:
                 algorithms.append(a)
@@ -99,7 +100,8 @@ def merge_docs(docs, command):
     options.update(graphs=graph_order, algorithms=algorithms)
     order = {(a, g): (graph_order.index(g), algorithms.index(a)) for a, g in records}
     merged.update(
-        options=options, copy_bandwidth=base.get("copy_bandwidth"), peers=peers,
+        options=options, copy_bandwidth=base.get("copy_bandwidth"),
+        host_reference=base.get("host_reference"), peers=peers,
         graphs=[graphs[g] for g in graph_order if g in graphs],
         results=[records[k] for k in sorted(records, key=order.get)],
         per_call_overhead=overhead if overhead is not None else base.get("per_call_overhead"),

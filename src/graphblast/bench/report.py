@@ -2,7 +2,8 @@
 
 results.json holds, at the top level: ``command``, ``options``, ``machine`` (CPU model and
 cores, memory, GPU name, driver and CUDA versions), ``versions`` (every library involved),
-``copy_bandwidth``, ``peers`` (available or not, and why), ``graphs``, ``results`` (one
+``copy_bandwidth``, ``host_reference`` (the host's speed at the start and the end of the
+run), ``peers`` (available or not, and why), ``graphs``, ``results`` (one
 record per algorithm and graph, with every participant's timing, GTEPS, check and speedup),
 ``per_call_overhead``, ``summary`` and ``summary_notes``, and ``primitives`` when run.
 
@@ -431,13 +432,15 @@ def write_markdown(path, doc):
         lines += ["Merged from these runs (each measurement and each ratio comes from one "
                   "run; `--merge`):", ""]
         lines += [f"- `{p['command']}` (started {p['started']}, {p['wall_s']:.0f} s"
-                  + ("" if p.get("complete", True) else ", incomplete") + ")"
+                  + ("" if p.get("complete", True) else ", incomplete")
+                  + _host_text(p.get("host_reference")) + ")"
                   for p in doc["parts"]]
         lines += [""]
     lines += [
         f"Command: `{doc['command']}`", "",
         (f"Device: {doc['options']['device']}. CPU: {m['cpu_model']} ({m['cpu_cores']} "
-         f"cores). {gpu_text}Copy bandwidth: {bw['GBps']:.4g} GB/s ({bw['method']})."), "",
+         f"cores). {gpu_text}Copy bandwidth: {bw['GBps']:.4g} GB/s ({bw['method']})."
+         + ("" if doc.get("parts") else _host_sentence(doc.get("host_reference")))), "",
         (f"Started {doc['started']}, {doc['wall_s']:.1f} s in all. Times are medians of up to "
          f"{doc['options']['repeat']} runs after {doc['options']['warmup']} warm-up run(s); "
          "a peer's cell shows its time and, in parentheses, graphblast's speedup over it "
@@ -778,3 +781,22 @@ def write_readme_section(readme, record_dir):
     with open(readme, "w") as f:
         f.write(head + section + tail)
     return section
+
+
+def _host_text(host):
+    """A run's host yardstick, for the list of merged runs ("" when not recorded)."""
+    if not host or host.get("start_us") is None:
+        return ""
+    end = host.get("end_us")
+    return (f"; host reference {host['start_us']:.0f} us at the start"
+            + ("" if end is None else f", {end:.0f} us at the end"))
+
+
+def _host_sentence(host):
+    """The host yardstick of a single run, as a sentence ("" when not recorded)."""
+    if not host or host.get("start_us") is None:
+        return ""
+    end = host.get("end_us")
+    return (f" Host reference (a {host.get('steps', 20000):,}-step Python loop, the "
+            f"yardstick of the host-bound figures): {host['start_us']:.0f} us at the start"
+            + ("" if end is None else f", {end:.0f} us at the end") + ".")

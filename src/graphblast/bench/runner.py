@@ -182,6 +182,30 @@ def time_call(fn, *, sync=None, warmup=1, repeat=5, time_limit=math.inf, min_tim
     return Timing(samples, warm, note), result
 
 
+HOST_REFERENCE_STEPS = 20_000
+
+
+def host_reference(repeat=7):
+    """Microseconds a fixed piece of pure Python takes on this host (the median of ``repeat``
+    runs of a ``HOST_REFERENCE_STEPS``-step loop): the yardstick of the host-bound figures.
+    A call's Python path, a BFS level on a long-diameter graph and an SSSP round are bound by
+    the host, and a shared host's speed drifts from one run to the next (the H200 machine's
+    ran the same per-call benchmark at 63 and at 38 us within one device call), so each run
+    records how fast its host was when it started and when it ended."""
+    def loop():
+        total = 0
+        for k in range(HOST_REFERENCE_STEPS):
+            total += k & 7
+        return total
+
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        loop()
+        samples.append(time.perf_counter() - t0)
+    return float(np.median(samples) * 1e6)
+
+
 def copy_bandwidth(device, nbytes, repeat=5):
     """Copy bandwidth of ``device`` in bytes per second, read plus write (STREAM's copy).
 
