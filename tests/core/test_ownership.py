@@ -26,6 +26,13 @@ BUILDERS = {
                                              device=d["device"]),
     "from_csr": lambda d: gb.Matrix.from_csr(d["indptr"], d["cols"], d["vals"], nrows=4,
                                              ncols=4, device=d["device"]),
+    "from_csc": lambda d: gb.Matrix.from_csc(d["indptr"], d["cols"], d["vals"], nrows=4,
+                                             ncols=4, device=d["device"]),
+    "from_dcsr": lambda d: gb.Matrix.from_dcsr(d["crows"], d["dindptr"], d["cols"], d["vals"],
+                                               nrows=4, ncols=4, device=d["device"]),
+    "from_edgelist": lambda d: gb.Matrix.from_edgelist(d["edges"], d["vals"], nrows=4,
+                                                       ncols=4, device=d["device"]),
+    "from_dense": lambda d: gb.Matrix.from_dense(d["dense"], 0.0, device=d["device"]),
     "from_scipy_csr": lambda d: gb.io.from_scipy_sparse(
         sp.csr_array((d["vals"], d["cols"], d["indptr"]), shape=(4, 4)), device=d["device"]),
     "from_scipy_coo": lambda d: gb.io.from_scipy_sparse(
@@ -39,9 +46,15 @@ def test_a_matrix_does_not_share_its_inputs(device, build):
             "cols": np.array([2, 0, 3, 1], dtype=np.int64),
             "indptr": np.array([0, 1, 3, 3, 4], dtype=np.int64),
             "vals": np.array([1.5, 2.5, 3.5, 4.5]), "device": device}
+    data["crows"] = np.array([0, 1, 3], dtype=np.int64)
+    data["dindptr"] = np.array([0, 1, 3, 4], dtype=np.int64)
+    data["edges"] = np.stack([data["rows"], data["cols"]], axis=1)
+    data["dense"] = np.zeros((4, 4))
+    data["dense"][data["rows"], data["cols"]] = data["vals"]
     A = BUILDERS[build](data)
     want = [x.copy() for x in A.to_coo()]
-    _mutate(data["rows"], data["cols"], data["indptr"], data["vals"])
+    _mutate(data["rows"], data["cols"], data["indptr"], data["vals"], data["crows"],
+            data["dindptr"], data["edges"], data["dense"])
     _same(A, want)
 
 
