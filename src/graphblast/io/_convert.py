@@ -141,10 +141,12 @@ def from_scipy_sparse(A, *, dup_op=None, name=None, device=None):
         indptr = A.indptr.astype(np.int64, copy=False)
         indices = A.indices.astype(np.int64, copy=False)
         if A.has_canonical_format and _csr_in_range(indptr, indices, ncols):
-            # copies (the CSR storage is immutable; A's arrays stay A's)
-            return matrix_from_valid_csr(nrows, ncols, dtype, np.array(indptr, copy=True),
-                                         np.array(indices, copy=True),
-                                         np.array(A.data, copy=True), name, device)
+            # copies (the CSR storage is immutable; A's arrays stay A's): int32 indices were
+            # copied by their conversion already
+            return matrix_from_valid_csr(
+                nrows, ncols, dtype, indptr.copy() if indptr is A.indptr else indptr,
+                indices.copy() if indices is A.indices else indices, A.data.copy(), name,
+                device)
         rows = np.repeat(np.arange(nrows, dtype=np.int64), np.diff(indptr))
         cols, values = indices, A.data
     else:
