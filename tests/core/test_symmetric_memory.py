@@ -118,7 +118,8 @@ def test_compact_setting_is_checked():
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_column_selects_keep_a_compact_graph_compact(device, weighted):
-    """select.colle / colgt of a compact graph (connected components' sample): the entries
+    """select.colle / colgt / tril / triu of a compact graph (connected components' sample,
+    triangle counting's L): the entries
     the wide graph gives, as a compact matrix (32-bit indices, a pattern stays iso), and the
     graph itself is not widened.  A star's hub row (more entries than one warp copies on the
     GPU) and rows left empty are part of it."""
@@ -133,15 +134,31 @@ def test_column_selects_keep_a_compact_graph_compact(device, weighted):
             assert got.isequal(wide.select(op, thunk).new(), check_dtype=True), (op, thunk)
             assert got._data.stored_indices.dtype == A._data.stored_indices.dtype
             assert got._data.has_values == weighted
+    r, c, v = wide.to_coo()
+    r, c = r.astype(np.int64), c.astype(np.int64)
+    for op, keeps in ((gb.select.tril, lambda k: c <= r + k),
+                      (gb.select.triu, lambda k: c >= r + k)):
+        for thunk in (-n - 10, -5, -1, 0, 1, n // 2, n + 3):
+            got = A.select(op, thunk).new()
+            keep = keeps(thunk)
+            gr, gc, gv = got.to_coo()
+            np.testing.assert_array_equal(gr, r[keep])
+            np.testing.assert_array_equal(gc, c[keep])
+            np.testing.assert_array_equal(gv, v[keep])
+            assert got._data.stored_indices.dtype == A._data.stored_indices.dtype
+            assert got._data.has_values == weighted
     assert A._data._wide is None and A._data.has_values == weighted
     hub = 9000
     rows = np.r_[np.zeros(hub, np.int64), np.arange(1, 50)]
     cols = np.r_[np.arange(1, hub + 1), np.zeros(49, np.int64)]
     vals = np.arange(rows.size, dtype=np.float32)
     S = gb.Matrix.from_coo(rows, cols, vals, nrows=hub + 1, ncols=hub + 1, device=device)
-    for op, thunk in ((gb.select.colle, hub - 7), (gb.select.colgt, 6), (gb.select.colle, 0)):
+    keeps = {gb.select.colle: lambda k: cols <= k, gb.select.colgt: lambda k: cols > k,
+             gb.select.tril: lambda k: cols <= rows + k, gb.select.triu: lambda k: cols >= rows + k}
+    for op, thunk in ((gb.select.colle, hub - 7), (gb.select.colgt, 6), (gb.select.colle, 0),
+                      (gb.select.tril, hub - 7), (gb.select.triu, 6), (gb.select.tril, -1)):
         r, c, v = S.select(op, thunk).new().to_coo()
-        keep = cols <= thunk if op is gb.select.colle else cols > thunk
+        keep = keeps[op](thunk)
         order = np.lexsort((cols[keep], rows[keep]))
         np.testing.assert_array_equal(r, rows[keep][order])
         np.testing.assert_array_equal(c, cols[keep][order])

@@ -43,8 +43,8 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 def select(A, op, thunk):
     """The entries for which an index-unary predicate is true."""
-    if op.name in ("colle", "colgt") and isinstance(A, CSR):
-        return _select_columns(A, op.name == "colle", int(thunk))
+    if op.name in _RANGE_SELECTS and isinstance(A, CSR):
+        return _select_columns(A, op.name, int(thunk))
     keep = _map(A, op, None, _thunk_param(op, thunk))
     return blocks.compact_entries(A, keep)
 
@@ -53,14 +53,27 @@ def select(A, op, thunk):
 LONG_RANGE = 4096
 
 
-def _select_columns(A, low, k):
-    """select.colle (``low``: the columns <= k) or colgt (> k) of a CSR matrix: each sorted row
-    keeps one contiguous range, found by a binary search, so no flag per entry is made; the
-    column indices keep their stored width and an iso matrix stays iso (a graph's sample
-    costs its kept entries, not a widened copy of the graph).  One synchronization (the
-    entry count and the number of long rows, read together)."""
+# The selects that keep one range of each sorted row: (keeps the columns below the cut, the
+# cut of row i is cut(k) + row_step * i).
+_RANGE_SELECTS = {
+    "colle": (True, lambda k: k + 1, 0),   # j <= k
+    "colgt": (False, lambda k: k + 1, 0),  # j > k
+    "tril": (True, lambda k: k + 1, 1),    # j <= i + k
+    "triu": (False, lambda k: k, 1),       # j >= i + k
+}
+
+
+def _select_columns(A, name, k):
+    """select.colle, colgt, tril or triu of a CSR matrix: each sorted row keeps one
+    contiguous range, found by a binary search, so no flag per entry is made; the column
+    indices keep their stored width and an iso matrix stays iso (a graph's sample costs its
+    kept entries, and triangle counting's L a copy of half the graph, not a widened copy of
+    the whole).  One synchronization (the entry count and the number of long rows, read
+    together)."""
     n = A.nrows
-    cut = min(max(k + 1, 0), A.ncols)
+    low, first_cut, row_step = _RANGE_SELECTS[name]
+    # clamped so that every row's cut, the base plus at most n, stays far inside int64
+    cut = min(max(first_cut(k), -n), A.ncols)
     col = A.stored_indices
     iso = A.pattern_value
     vals = None if iso is not None else A.values
@@ -72,7 +85,7 @@ def _select_columns(A, low, k):
     long_rows = cp.empty(A.nvals // (LONG_RANGE + 1) + 1, dtype=INDEX)
     nlong = cp.zeros(1, dtype=cp.uint64)
     if n:
-        jit.launch(fn_cut, n, (i64(n), A.indptr, col, i64(cut), np.int32(low),
+        jit.launch(fn_cut, n, (i64(n), A.indptr, col, i64(cut), i64(row_step), np.int32(low),
                                i64(LONG_RANGE), first, count, long_rows, nlong))
     out_ptr = blocks.exclusive_scan(count)
     total, nlong = (int(x) for x in blocks.read_small(cp.stack(

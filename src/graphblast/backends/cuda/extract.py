@@ -1,17 +1,19 @@
 """Extract (C = A(I, J)) and the region write of assign (C(I, J) = Z) on the GPU.
 
 Rows are gathered by expanding the selected rows' lengths; columns are mapped arithmetically
-for a range, through an inverse map for a list that repeats no column (a permutation), and
-through a sorted copy of the list otherwise (a list may repeat or reorder columns, after which
-the rows are sorted again).
+for a range, through an inverse map for a list that repeats no column, and through a sorted
+copy of the list otherwise (a list may repeat or reorder columns, after which the rows are
+sorted again).  A permutation of all the columns (A[p, p]) copies each row renamed and sorts
+it in place instead (no per-entry row ids, no sort of all the entries).
 """
 
 import cupy as cp
+import numpy as np
 
 from ...dtypes import UINT64
-from ..base import CSR, IndexArg, SparseVector, order_free_monoid
+from ..base import CSR, INT32_MAX, IndexArg, SparseVector, order_free_monoid
 from . import blocks, jit, programs
-from .blocks import I64, INDEX
+from .blocks import I64, INDEX, i64
 from .storage import as_row, coo_to_csr, from_row, vector_from_coo
 from .vectors import BitmapVector, Counters, FullVector
 
@@ -39,6 +41,12 @@ def _gather_rows(A, rows):
 
 
 def extract_matrix(A, rows, cols):
+    distinct_unknown = True
+    if cols.kind == "list" and cols.count == A.ncols:
+        out = _extract_permuted_columns(A, rows, _index_array(cols))
+        if out is not None:
+            return out
+        distinct_unknown = False  # the list repeats a column
     new_rows, pos = _gather_rows(A, rows)
     c = A.indices if pos is None else A.indices[pos]
     vals = A.values if pos is None else A.values[pos]
@@ -58,7 +66,7 @@ def extract_matrix(A, rows, cols):
         J = _index_array(cols)
         # an inverse map of A's columns where it is not much larger than the work (a
         # column of a matrix of 2**40 columns, A[:, j], stays O(entries))
-        if A.ncols <= 4 * (c.shape[0] + J.shape[0]) + 1024:
+        if distinct_unknown and A.ncols <= 4 * (c.shape[0] + J.shape[0]) + 1024:
             out = _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols)
             if out is not None:
                 return out
@@ -74,9 +82,99 @@ def extract_matrix(A, rows, cols):
     return coo_to_csr(nrows, ncols, A.dtype, new_rows, new_cols, vals, dup="error")
 
 
+# The longest row gbk_permute_rows_block sorts in shared memory (GBK_PERMUTE_BLOCK_MAX).
+PERMUTE_BLOCK_MAX = 2048
+_NO_BOUND = np.iinfo(np.int64).max
+
+
+def _extract_permuted_columns(A, rows, J):
+    """A[I, J] for J a permutation of all of A's columns (triangle counting's A[p, p]), or
+    None when J repeats a column.  The new rows are the source rows, copied with their
+    columns renamed through the inverse of J and sorted again where they are: a warp per row
+    of up to 32 entries, a block per row of up to PERMUTE_BLOCK_MAX (gbk_permute_rows_*),
+    one radix sort of the entries of the longer rows.  Nothing is made per entry but the
+    result: no (row, column) key, no sort of all the entries, no row id; a compact matrix's
+    32-bit indices are read as stored and an iso matrix stays iso (its value array is never
+    made).  One synchronization (the result's size, whether J repeats, the rows' classes),
+    and one more where rows are longer than PERMUTE_BLOCK_MAX."""
+    nrows = rows.count
+    src = None if rows.kind == "all" else _index_array(rows)
+    starts = A.indptr[:-1] if src is None else A.indptr[src]
+    out_ptr = blocks.exclusive_scan((A.indptr[1:] if src is None else A.indptr[src + 1])
+                                    - starts)
+    idx32_out = A.ncols <= INT32_MAX
+    name_type = cp.int32 if idx32_out else INDEX
+    positions = cp.arange(A.ncols, dtype=name_type)
+    inv = cp.full(A.ncols, -1, dtype=name_type)
+    inv[J] = positions
+    # [rows by class (up to 32 entries, up to PERMUTE_BLOCK_MAX, longer), two unused counts,
+    #  the result's size, whether J repeats a column (one write wins, another is unmapped)]
+    info = cp.zeros(7, dtype=INDEX)
+    bounds = [i64(b) for b in (1, 33, PERMUTE_BLOCK_MAX + 1, _NO_BOUND, _NO_BOUND)]
+    if nrows:
+        jit.launch_warps(_structure_kernel("gbk_degree_classes_count"),
+                         (nrows + 31) // 32,
+                         (i64(nrows), out_ptr, *bounds, i64(_NO_BOUND), info[:5].view(cp.uint64)))
+    info[5] = out_ptr[-1]
+    info[6] = (inv[J] != positions).any()
+    sizes = [int(x) for x in blocks.read_small(info)]
+    if sizes[6]:
+        return None
+    total = sizes[5]
+    col = A.stored_indices
+    iso = A.pattern_value
+    vals = None if iso is not None else A.values
+    word = A.dtype.np_type.itemsize
+    out_col = cp.empty(total, dtype=name_type)
+    out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
+    n_short, n_block, n_long = sizes[:3]
+    if total:
+        classes = cp.empty(n_short + n_block + n_long, dtype=INDEX)
+        cursor = cp.asarray(np.array([0, n_short, n_short + n_block, classes.shape[0]],
+                                     dtype=np.uint64))
+        jit.launch_warps(_structure_kernel("gbk_degree_classes_fill"),
+                         (nrows + 31) // 32, (i64(nrows), out_ptr, *bounds, cursor, classes))
+        fn_warp, fn_block = jit.kernels(*programs.permute_rows(
+            col.dtype == np.int32, idx32_out, word)).fns
+        words = (lambda v: None if v is None else v.view(f"u{word}"))
+        tail = (src, A.indptr, col, words(vals), inv, out_ptr, out_col, words(out_vals))
+        if n_short:
+            jit.launch_warps(fn_warp, n_short, (i64(n_short), classes[:n_short], *tail))
+        if n_block:
+            jit.run(fn_block, min(n_block, jit.MAX_GRID), jit.BLOCK,
+                    (i64(n_block), classes[n_short:n_short + n_block], *tail))
+        if n_long:
+            _permute_long_rows(A, classes[n_short + n_block:], src, inv, out_ptr, vals,
+                               out_col, out_vals)
+    return CSR(nrows, A.ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
+
+
+def _structure_kernel(name):
+    return jit.kernels(*programs.structure(name)).fns[0]
+
+
+def _permute_long_rows(A, long_rows, src, inv, out_ptr, vals, out_col, out_vals):
+    """The rows of _extract_permuted_columns longer than a block sorts: their entries renamed
+    and sorted by (row, new column) in one radix sort, then written to their rows (sorting
+    keeps each row's entries where they were, so entry e of the sorted order goes where
+    entry e of the unsorted order was).  One synchronization (their entry count)."""
+    dst_starts = out_ptr[long_rows]
+    lscan = blocks.exclusive_scan(out_ptr[long_rows + 1] - dst_starts)
+    count = blocks.total(lscan)
+    k, occ = blocks.expand(lscan, long_rows.shape[0], count)
+    source = long_rows if src is None else src[long_rows]
+    pos = A.indptr[source][k] + occ
+    names = inv[A.stored_indices[pos]].astype(INDEX)
+    order = blocks.sort_pairs(k, names, long_rows.shape[0], A.ncols)
+    dst = dst_starts[k] + occ
+    out_col[dst] = names[order].astype(out_col.dtype)
+    if vals is not None:
+        out_vals[dst] = vals[pos[order]]
+
+
 def _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols):
-    """The columns of a list that repeats none (a permutation: triangle counting's A[p, p]),
-    or None when J repeats one.  Each stored column maps to at most one new column through an
+    """The columns of a list that repeats none (a subset of the columns, in any order), or
+    None when J repeats one.  Each stored column maps to at most one new column through an
     inverse map of A's columns, instead of two binary searches per entry and an expansion;
     the rows, gathered in order, are sorted within by one radix sort of (row, column) unless
     J ascends, and no duplicate can arise.  One read (whether J repeats, whether it

@@ -110,18 +110,18 @@ __global__ void gbk_csr_unsorted(idx_t nnz, idx_t nrows, const idx_t* indptr,
     }
 }
 
-// select.colle / select.colgt on sorted rows, without a flag per entry: row i keeps its
-// entries below column `cut` (low) or from `cut` on (!low), one contiguous range, found by a
-// binary search per row.  first[i] is where the range starts, count[i] its length; a row
-// keeping more than `longest` entries is appended to long_rows (its count in *nlong), for
-// gbk_copy_ranges' block-per-row pass.
+// select.colle / colgt (row_step 0) and tril / triu (row_step 1) on sorted rows, without a
+// flag per entry: row i keeps its entries below column cut + row_step * i (low) or from
+// there on (!low), one contiguous range, found by a binary search per row.  first[i] is
+// where the range starts, count[i] its length; a row keeping more than `longest` entries is
+// appended to long_rows (its count in *nlong), for gbk_copy_ranges' block-per-row pass.
 template <class IDX>
 __global__ void gbk_column_cut(idx_t nrows, const idx_t* indptr, const IDX* col, idx_t cut,
-                               int low, idx_t longest, idx_t* first, idx_t* count,
-                               idx_t* long_rows, unsigned long long* nlong) {
+                               idx_t row_step, int low, idx_t longest, idx_t* first,
+                               idx_t* count, idx_t* long_rows, unsigned long long* nlong) {
     for (idx_t i = gbk::global_id(); i < nrows; i += gbk::grid_size()) {
         const idx_t lo = indptr[i], hi = indptr[i + 1];
-        const idx_t c = gbk::lower_bound(col, lo, hi, cut);
+        const idx_t c = gbk::lower_bound(col, lo, hi, cut + row_step * i);
         first[i] = low ? lo : c;
         count[i] = low ? c - lo : hi - c;
         if (count[i] > longest) long_rows[atomicAdd(nlong, 1ULL)] = i;
@@ -190,5 +190,103 @@ __global__ void gbk_copy_ranges(idx_t n, const idx_t* rows, const idx_t* first,
             }
             base += 32;
         }
+    }
+}
+
+// A[I, J] for J a permutation of all the columns (triangle counting's A[p, p]): new row r is
+// source row src[r] (src null: row r) with every column c renamed inv[c], sorted again by the
+// new names, written from out_ptr[r] on.  The source rows are canonical (increasing columns),
+// so a row's new names are distinct.  Each row is sorted where it is small: a warp per row of
+// at most 32 entries, in registers (a bitonic network over the lanes); a block per row of at
+// most GBK_PERMUTE_BLOCK_MAX entries, in shared memory.  Longer rows are left to the caller
+// (one radix sort of their entries).  This replaces a sort of every entry's 64-bit (row,
+// column) key: the rows keep their places, only their entries move.  The values move as
+// words W of their size; vals null: an iso matrix, no values.  `rows` lists the rows each
+// kernel takes (a degree class of out_ptr: gbk_degree_classes_*).
+#define GBK_PERMUTE_BLOCK_MAX 2048
+
+namespace gbk {
+// a key above every column name (the padding of a sorting network)
+template <class T> __device__ __forceinline__ T max_value();
+template <> __device__ __forceinline__ int max_value<int>() { return 0x7fffffff; }
+template <> __device__ __forceinline__ long long max_value<long long>() {
+    return 0x7fffffffffffffffLL;
+}
+}  // namespace gbk
+
+template <class IDX, class OUT, class W>
+__global__ void gbk_permute_rows_warp(idx_t n, const idx_t* rows, const idx_t* src,
+                                      const idx_t* indptr, const IDX* col, const W* vals,
+                                      const OUT* inv, const idx_t* out_ptr, OUT* out_col,
+                                      W* out_vals) {
+    const int lane = gbk::lane();
+    for (idx_t w = gbk::global_warp(); w < n; w += gbk::warp_count()) {
+        const idx_t r = rows[w];
+        const idx_t p = indptr[src ? src[r] : r];
+        const idx_t dst = out_ptr[r];
+        const int len = (int)(out_ptr[r + 1] - dst);
+        OUT key = lane < len ? inv[col[p + lane]] : gbk::max_value<OUT>();
+        int pos = lane;
+        for (int k = 2; k <= 32; k <<= 1) {
+            for (int j = k >> 1; j > 0; j >>= 1) {
+                const OUT other = __shfl_xor_sync(GBK_ALL_LANES, key, j);
+                const int other_pos = __shfl_xor_sync(GBK_ALL_LANES, pos, j);
+                // the lower lane of a pair keeps the smaller key where this run ascends
+                const bool keep_small = ((lane & j) == 0) == ((lane & k) == 0);
+                if (keep_small ? other < key : other > key) {
+                    key = other;
+                    pos = other_pos;
+                }
+            }
+        }
+        if (lane < len) {
+            out_col[dst + lane] = key;
+            if (vals) out_vals[dst + lane] = vals[p + pos];
+        }
+    }
+}
+
+template <class IDX, class OUT, class W>
+__global__ void gbk_permute_rows_block(idx_t n, const idx_t* rows, const idx_t* src,
+                                       const idx_t* indptr, const IDX* col, const W* vals,
+                                       const OUT* inv, const idx_t* out_ptr, OUT* out_col,
+                                       W* out_vals) {
+    __shared__ OUT skey[GBK_PERMUTE_BLOCK_MAX];
+    __shared__ short spos[GBK_PERMUTE_BLOCK_MAX];
+    for (idx_t h = blockIdx.x; h < n; h += gridDim.x) {
+        const idx_t r = rows[h];
+        const idx_t p = indptr[src ? src[r] : r];
+        const idx_t dst = out_ptr[r];
+        const int len = (int)(out_ptr[r + 1] - dst);
+        int size = 64;
+        while (size < len) size <<= 1;
+        for (int t = threadIdx.x; t < size; t += blockDim.x) {
+            skey[t] = t < len ? inv[col[p + t]] : gbk::max_value<OUT>();
+            spos[t] = (short)t;
+        }
+        __syncthreads();
+        for (int k = 2; k <= size; k <<= 1) {
+            for (int j = k >> 1; j > 0; j >>= 1) {
+                for (int t = threadIdx.x; t < size; t += blockDim.x) {
+                    const int partner = t ^ j;
+                    if (partner <= t) continue;
+                    const OUT a = skey[t], b = skey[partner];
+                    // ascending runs put the smaller key first, descending ones the larger
+                    if ((t & k) == 0 ? a > b : a < b) {
+                        skey[t] = b;
+                        skey[partner] = a;
+                        const short q = spos[t];
+                        spos[t] = spos[partner];
+                        spos[partner] = q;
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        for (int t = threadIdx.x; t < len; t += blockDim.x) {
+            out_col[dst + t] = skey[t];
+            if (vals) out_vals[dst + t] = vals[p + spos[t]];
+        }
+        __syncthreads();  // the next row reuses the shared arrays
     }
 }
