@@ -76,7 +76,7 @@ def triangle_count(A, *, symmetrize=False):
     Cost: only the entries of the mask are computed, each a sorted intersection costing
     ``min(deg_L(i), deg_L(j))`` (at most ``O(m sqrt(m))`` in all, far less on the
     degree-ordered graph of a skewed one), plus ``O(m)`` for the symmetry check, the degrees
-    and ``L``, and the permutation (a sort of the ``m`` entries) when the rule applies.
+    and ``L``, and the permutation (each row renamed and sorted again) when the rule applies.
 
     Examples
     --------

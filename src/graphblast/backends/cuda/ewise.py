@@ -90,12 +90,13 @@ def mask_write(C, Z, mask, replace):
     """``C<mask, replace> = Z``: Z where the mask allows, C elsewhere unless ``replace``.
 
     When Z was computed under this very mask (the products pass the mask to the primitive, and
-    the GPU kernels apply it exactly), Z already holds only allowed entries: with ``replace``
-    it is the result as it is.
+    the GPU kernels apply it exactly), Z already holds only allowed entries: with ``replace``,
+    or into an empty C (``expr.new(mask=M)``: triangle counting's C<L> = L L'), it is the
+    result as it is.
     """
     if mask is None:
         return Z
-    if replace and blocks.computed_under(Z, mask):
+    if blocks.computed_under(Z, mask) and (replace or C.nvals == 0):
         return Z
     keep_z = blocks.mask_allows(mask, Z)
     if replace:

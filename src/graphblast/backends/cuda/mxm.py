@@ -99,8 +99,10 @@ def _mxm_dot(A, BT, semiring, mask):
     """C<M> = A (+.x) B on the mask's entries only, each the sorted intersection of row i of A
     and row j of B' (given as BT).  The entries are binned by their work
     min(|A(i,:)|, |B'(j,:)|): a thread each up to DOT_WARP_MIN_WORK, a warp each above (skewed
-    graphs: a few entries hold most of the work).  Column indices are read as int32 where the
-    dimension fits.  One synchronization for the bin's size, one for the result's."""
+    graphs: a few entries hold most of the work), in two passes over the mask's rows
+    (gbk_dot_bin_*).  Column indices are read as int32 where the dimension fits; a structural
+    mask's values are not read (an iso mask's are never made).  One synchronization for the
+    bin's size, one for the result's."""
     M = mask.data
     t = semiring.monoid.return_type
     idx32 = max(A.ncols, BT.ncols) <= _INT32_MAX
@@ -111,19 +113,23 @@ def _mxm_dot(A, BT, semiring, mask):
     if nm:
         a_idx = _narrow_indices(A) if idx32 else A.indices
         bt_idx = a_idx if BT is A else (_narrow_indices(BT) if idx32 else BT.indices)
-        mrows = blocks.row_ids(M)
-        work = cp.minimum(A.indptr[mrows + 1] - A.indptr[mrows],
-                          BT.indptr[M.indices + 1] - BT.indptr[M.indices])
-        long_e = cp.flatnonzero(work > DOT_WARP_MIN_WORK)
-        del work
-        # each entry's row given, not searched: a binary search over the row pointers per
-        # entry was ~log2(n) dependent loads before any work
-        common = (mrows, M.indices, M.values,
-                  np.int32(programs.mask_kind(mask)), A.indptr, a_idx, A.values,
-                  BT.indptr, bt_idx, BT.values, vals, flags)
+        m_idx = M.indices
+        # each entry's row given, not searched (a binary search over the row pointers per
+        # entry was ~log2(n) dependent loads before any work), and the long entries counted
+        # in the same pass
+        k_count, k_fill = jit.kernels(*programs.dot_bins()).fns
+        mrows = cp.empty(nm, dtype=INDEX)
+        counts = cp.zeros(2, dtype=cp.uint64)  # the long entries, then the fill's cursor
+        bins = (i64(M.nrows), M.indptr, m_idx, A.indptr, BT.indptr, i64(DOT_WARP_MIN_WORK))
+        jit.launch_warps(k_count, M.nrows, bins + (mrows, counts[:1]))
+        mkind = programs.mask_kind(mask)
+        common = (mrows, m_idx, None if mkind == 0 else M.values, np.int32(mkind), A.indptr,
+                  a_idx, A.values, BT.indptr, bt_idx, BT.values, vals, flags)
         jit.launch(k_thread, nm, (i64(nm),) + common + (i64(DOT_WARP_MIN_WORK),))
-        nlong = long_e.shape[0]
+        nlong = int(blocks.read_small(counts[:1])[0])  # (the thread kernel runs meanwhile)
         if nlong:
+            long_e = cp.empty(nlong, dtype=INDEX)
+            jit.launch_warps(k_fill, M.nrows, bins + (counts[1:], long_e))
             jit.launch_warps(k_warp, nlong, (i64(nlong), long_e) + common)
     return blocks.compact_entries(M, flags, dtype=t, values=vals)
 

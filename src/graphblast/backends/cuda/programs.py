@@ -264,6 +264,11 @@ def select_list(op, a_type):
     return ("select_list", jit.op_key(op), a_type), build
 
 
+def dot_bins():
+    """gbk_dot_bin_count and gbk_dot_bin_fill: the masked dot product's entries by work."""
+    return _one(("dot_bins",), ["masked_spgemm.cuh"], ["gbk_dot_bin_count", "gbk_dot_bin_fill"])
+
+
 def dot(semiring, a_type, b_type, idx32):
     """Masked SpGEMM by dot products over the mask's entries: a thread per entry with little
     work, a warp per entry with much (binned by the launcher); 32-bit column indices when

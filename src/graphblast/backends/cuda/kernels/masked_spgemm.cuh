@@ -128,3 +128,54 @@ __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* 
         }
     }
 }
+
+// The launcher's bins, in two passes over the mask's rows with a warp per row (each entry's
+// row written, not searched; its work computed in place of a chain of gathers over every
+// entry): gbk_dot_bin_count writes m_rows and counts in *nlong the entries whose work
+// min(|A(i,:)|, |B'(j,:)|) exceeds long_min, the ones gbk_mxm_dot leaves to the warp kernel;
+// gbk_dot_bin_fill lists them in long_e, each warp's of a row together (reserved by one
+// atomic), so a row's entries stay side by side for the warp kernel.
+__global__ void gbk_dot_bin_count(idx_t nrows, const idx_t* m_indptr, const idx_t* m_idx,
+                                  const idx_t* a_indptr, const idx_t* bt_indptr,
+                                  idx_t long_min, idx_t* m_rows, unsigned long long* nlong) {
+    for (idx_t i = gbk::global_warp(); i < nrows; i += gbk::warp_count()) {
+        const idx_t p0 = m_indptr[i], p1 = m_indptr[i + 1];
+        if (p0 == p1) continue;  // the same for the whole warp
+        const idx_t wa = a_indptr[i + 1] - a_indptr[i];
+        unsigned long long mine = 0;
+        for (idx_t e = p0 + gbk::lane(); e < p1; e += 32) {
+            m_rows[e] = i;
+            const idx_t j = m_idx[e];
+            const idx_t wb = bt_indptr[j + 1] - bt_indptr[j];
+            if ((wa < wb ? wa : wb) > long_min) ++mine;
+        }
+        for (int d = 16; d > 0; d >>= 1) mine += __shfl_down_sync(GBK_ALL_LANES, mine, d);
+        if (gbk::lane() == 0 && mine) atomicAdd(nlong, mine);
+    }
+}
+
+__global__ void gbk_dot_bin_fill(idx_t nrows, const idx_t* m_indptr, const idx_t* m_idx,
+                                 const idx_t* a_indptr, const idx_t* bt_indptr,
+                                 idx_t long_min, unsigned long long* cursor, idx_t* long_e) {
+    const int lane = gbk::lane();
+    const unsigned below = (1u << lane) - 1u;
+    for (idx_t i = gbk::global_warp(); i < nrows; i += gbk::warp_count()) {
+        const idx_t p0 = m_indptr[i], p1 = m_indptr[i + 1];
+        const idx_t wa = a_indptr[i + 1] - a_indptr[i];
+        if (p0 == p1 || wa <= long_min) continue;  // no long entry in this row
+        for (idx_t base = p0; base < p1; base += 32) {
+            const idx_t e = base + lane;
+            bool is_long = false;
+            if (e < p1) {
+                const idx_t j = m_idx[e];
+                is_long = bt_indptr[j + 1] - bt_indptr[j] > long_min;
+            }
+            const unsigned mask = __ballot_sync(GBK_ALL_LANES, is_long);
+            if (!mask) continue;
+            unsigned long long at = 0;
+            if (lane == 0) at = atomicAdd(cursor, (unsigned long long)__popc(mask));
+            at = __shfl_sync(GBK_ALL_LANES, at, 0);
+            if (is_long) long_e[at + __popc(mask & below)] = e;
+        }
+    }
+}
