@@ -128,6 +128,38 @@ def row_ids(A):
     return rows
 
 
+_NO_BOUND = np.iinfo(np.int64).max
+
+
+def degree_classes(indptr, n, bounds, also=_NO_BOUND):
+    """The rows of a CSR structure by degree class: class c holds the rows whose degree is in
+    [bounds[c], bounds[c + 1]) (c = 0..3; a bound of None is no bound), each class in
+    increasing row order, all in one array.  Returns (that array, the four classes' sizes,
+    the number of rows of degree >= ``also``).  Two passes over the row pointers
+    (gbk_degree_classes_*), a scan of the per-window counts, one synchronization."""
+    bounds = [i64(_NO_BOUND if b is None else b) for b in bounds]
+    nwin = (n + 31) // 32
+    wcount = cp.empty((nwin, 4), dtype=INDEX)
+    big = cp.zeros(1, dtype=cp.uint64)
+    if n:
+        jit.launch_warps(_fn(programs.structure("gbk_degree_classes_count")), nwin,
+                         (i64(n), indptr, *bounds, i64(also), wcount, big))
+    inclusive = cp.cumsum(wcount, axis=0)
+    totals = cp.zeros(5, dtype=INDEX)
+    if nwin:
+        totals[:4] = inclusive[-1]
+    totals[4:] = big.view(INDEX)
+    host = read_small(totals)
+    sizes = [int(x) for x in host[:4]]
+    starts = np.concatenate([[0], np.cumsum(sizes[:3])]).astype(np.int64)
+    classes = cp.empty(sum(sizes), dtype=INDEX)
+    if classes.shape[0]:
+        offsets = inclusive - wcount + cp.asarray(starts)  # each window's place in its class
+        jit.launch_warps(_fn(programs.structure("gbk_degree_classes_fill")), nwin,
+                         (i64(n), indptr, *bounds, offsets, classes))
+    return classes, sizes, int(host[4])
+
+
 def indptr_from_sorted_rows(rows, nrows):
     """CSR row pointers from the (sorted) row of every entry: the length of each row's run,
     written where the run ends (gbk_row_run_firsts / gbk_row_run_lengths), then scanned."""

@@ -84,7 +84,6 @@ def extract_matrix(A, rows, cols):
 
 # The longest row gbk_permute_rows_block sorts in shared memory (GBK_PERMUTE_BLOCK_MAX).
 PERMUTE_BLOCK_MAX = 2048
-_NO_BOUND = np.iinfo(np.int64).max
 
 
 def _extract_permuted_columns(A, rows, J):
@@ -95,8 +94,8 @@ def _extract_permuted_columns(A, rows, J):
     one radix sort of the entries of the longer rows.  Nothing is made per entry but the
     result: no (row, column) key, no sort of all the entries, no row id; a compact matrix's
     32-bit indices are read as stored and an iso matrix stays iso (its value array is never
-    made).  One synchronization (the result's size, whether J repeats, the rows' classes),
-    and one more where rows are longer than PERMUTE_BLOCK_MAX."""
+    made).  Two synchronizations (the rows' classes; the result's size and whether J
+    repeats), and one more where rows are longer than PERMUTE_BLOCK_MAX."""
     nrows = rows.count
     src = None if rows.kind == "all" else _index_array(rows)
     starts = A.indptr[:-1] if src is None else A.indptr[src]
@@ -107,33 +106,21 @@ def _extract_permuted_columns(A, rows, J):
     positions = cp.arange(A.ncols, dtype=name_type)
     inv = cp.full(A.ncols, -1, dtype=name_type)
     inv[J] = positions
-    # [rows by class (up to 32 entries, up to PERMUTE_BLOCK_MAX, longer), two unused counts,
-    #  the result's size, whether J repeats a column (one write wins, another is unmapped)]
-    info = cp.zeros(7, dtype=INDEX)
-    bounds = [i64(b) for b in (1, 33, PERMUTE_BLOCK_MAX + 1, _NO_BOUND, _NO_BOUND)]
-    if nrows:
-        jit.launch_warps(_structure_kernel("gbk_degree_classes_count"),
-                         (nrows + 31) // 32,
-                         (i64(nrows), out_ptr, *bounds, i64(_NO_BOUND), info[:5].view(cp.uint64)))
-    info[5] = out_ptr[-1]
-    info[6] = (inv[J] != positions).any()
-    sizes = [int(x) for x in blocks.read_small(info)]
-    if sizes[6]:
+    # the result's size and whether J repeats a column (one write wins, another is unmapped),
+    # read with the rows' classes: up to 32 entries, up to PERMUTE_BLOCK_MAX, longer
+    check = cp.stack([out_ptr[-1], (inv[J] != positions).any().astype(INDEX)])
+    classes, (n_short, n_block, n_long, _), _ = blocks.degree_classes(
+        out_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX + 1, None, None])
+    total, repeats = (int(x) for x in blocks.read_small(check))
+    if repeats:
         return None
-    total = sizes[5]
     col = A.stored_indices
     iso = A.pattern_value
     vals = None if iso is not None else A.values
     word = A.dtype.np_type.itemsize
     out_col = cp.empty(total, dtype=name_type)
     out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
-    n_short, n_block, n_long = sizes[:3]
     if total:
-        classes = cp.empty(n_short + n_block + n_long, dtype=INDEX)
-        cursor = cp.asarray(np.array([0, n_short, n_short + n_block, classes.shape[0]],
-                                     dtype=np.uint64))
-        jit.launch_warps(_structure_kernel("gbk_degree_classes_fill"),
-                         (nrows + 31) // 32, (i64(nrows), out_ptr, *bounds, cursor, classes))
         fn_warp, fn_block = jit.kernels(*programs.permute_rows(
             col.dtype == np.int32, idx32_out, word)).fns
         words = (lambda v: None if v is None else v.view(f"u{word}"))
@@ -147,10 +134,6 @@ def _extract_permuted_columns(A, rows, J):
             _permute_long_rows(A, classes[n_short + n_block:], src, inv, out_ptr, vals,
                                out_col, out_vals)
     return CSR(nrows, A.ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
-
-
-def _structure_kernel(name):
-    return jit.kernels(*programs.structure(name)).fns[0]
 
 
 def _permute_long_rows(A, long_rows, src, inv, out_ptr, vals, out_col, out_vals):

@@ -61,8 +61,8 @@ class View:
     """A CSR matrix prepared for traversal: 32-bit column indices where they fit, the rows
     longer than HEAVY, the bins of the other rows (large matrices), and the lanes per row for
     unbinned traversal (the power of two nearest the average degree).  The rows of every
-    class are found in two passes over the row pointers and one read of the class sizes
-    (gbk_degree_classes_*), in one array (``classes``)."""
+    class, in increasing order, are found in two passes over the row pointers and one read
+    of the class sizes (blocks.degree_classes), in one array (``classes``)."""
 
     __slots__ = ("col", "idx32", "classes", "heavy_rows", "nheavy", "npush_heavy", "width",
                  "bins", "chunks", "__weakref__")
@@ -78,23 +78,11 @@ class View:
         # first three classes are empty)
         binned = M.nrows >= BIN_ROWS
         bounds = [BINS[0][0], *(hi + 1 for _, hi, _ in BINS)] if binned else [HEAVY + 1] * 4
-        bounds = [i64(b) for b in (*bounds, np.iinfo(np.int64).max)]
-        n = M.nrows
-        count = cp.zeros(5, dtype=cp.uint64)
-        fn_count = jit.kernels(*programs.structure("gbk_degree_classes_count")).fns[0]
-        fn_fill = jit.kernels(*programs.structure("gbk_degree_classes_fill")).fns[0]
-        if n:
-            jit.launch_warps(fn_count, (n + 31) // 32, (i64(n), M.indptr, *bounds,
-                                                        i64(PUSH_HEAVY + 1), count))
-        sizes = [int(c) for c in blocks.read_small(count)]
-        starts = np.concatenate([[0], np.cumsum(sizes[:4])]).astype(np.uint64)
-        self.classes = cp.empty(int(starts[4]), dtype=INDEX)
-        if starts[4]:
-            jit.launch_warps(fn_fill, (n + 31) // 32, (i64(n), M.indptr, *bounds,
-                                                       cp.asarray(starts[:4]), self.classes))
+        self.classes, sizes, self.npush_heavy = blocks.degree_classes(
+            M.indptr, M.nrows, [*bounds, None], also=PUSH_HEAVY + 1)
+        starts = np.concatenate([[0], np.cumsum(sizes)])
         rows = [self.classes[int(starts[c]):int(starts[c + 1])] for c in range(4)]
         self.heavy_rows, self.nheavy = rows[3], sizes[3]
-        self.npush_heavy = sizes[4]
         self.bins = [(rows[c], sizes[c], lanes) for c, (_, _, lanes) in enumerate(BINS)
                      if binned and sizes[c]]
         avg = M.nvals / max(M.nrows, 1)
