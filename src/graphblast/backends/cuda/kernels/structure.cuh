@@ -41,8 +41,8 @@ __global__ void gbk_row_run_lengths(idx_t n, const idx_t* rows, const idx_t* fir
 // rows of class c from offsets[4 w + c] on (an exclusive scan of wcount over the windows,
 // plus the class's start).  The order is the rows' own, as a compaction's would be: the
 // traversal kernels' warps then take neighbouring rows together (a grid's or a geometric
-// graph's neighbours share cache lines; rows in the order of an atomic's arrivals cost
-// PageRank 25 % on rgg-22).
+// graph's neighbours share cache lines; with the rows in the order of an atomic's arrivals,
+// the record had PageRank 25 % slower on rgg-22).
 namespace gbk {
 __device__ __forceinline__ int degree_class(idx_t d, idx_t b0, idx_t b1, idx_t b2, idx_t b3,
                                             idx_t b4) {
