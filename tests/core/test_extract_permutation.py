@@ -1,6 +1,6 @@
 """``A[I, p]`` with ``p`` a permutation of all the columns (triangle counting's ``A[p, p]``),
 against NumPy: rows of every length class the GPU sorts differently (up to 32 entries in a
-warp, up to 2,048 in a block, longer ones by a radix sort), values of 1, 2, 4 and 8 bytes, and
+warp, up to 8,192 in a block, longer ones by a radix sort), values of 1, 2, 4 and 8 bytes, and
 the storage forms (int64 indices; a compact matrix's int32 indices, with values or iso)."""
 
 import numpy as np
@@ -10,8 +10,8 @@ import graphblast as gb
 from graphblast.io._convert import matrix_from_valid_csr
 
 # row lengths on both sides of each class boundary, and empty rows
-LENGTHS = [0, 1, 2, 31, 32, 33, 64, 100, 2047, 2048, 2049, 3000, 0, 5]
-NCOLS = 3100
+LENGTHS = [0, 1, 2, 31, 32, 33, 64, 100, 2048, 4097, 8191, 8192, 8193, 9000, 0, 5]
+NCOLS = 9100
 
 
 def _csr(rng, dtype):

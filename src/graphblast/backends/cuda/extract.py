@@ -82,8 +82,9 @@ def extract_matrix(A, rows, cols):
     return coo_to_csr(nrows, ncols, A.dtype, new_rows, new_cols, vals, dup="error")
 
 
-# The longest row gbk_permute_rows_block sorts in shared memory (GBK_PERMUTE_BLOCK_MAX).
-PERMUTE_BLOCK_MAX = 2048
+# The longest row gbk_permute_rows_block sorts in shared memory (gbk::permute_block), for
+# 32-bit and 64-bit column names.
+PERMUTE_BLOCK_MAX = {True: 8192, False: 4096}
 
 
 def _extract_permuted_columns(A, rows, J):
@@ -110,7 +111,7 @@ def _extract_permuted_columns(A, rows, J):
     # read with the rows' classes: up to 32 entries, up to PERMUTE_BLOCK_MAX, longer
     check = cp.stack([out_ptr[-1], (inv[J] != positions).any().astype(INDEX)])
     classes, (n_short, n_block, n_long, _), _ = blocks.degree_classes(
-        out_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX + 1, None, None])
+        out_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX[idx32_out] + 1, None, None])
     total, repeats = (int(x) for x in blocks.read_small(check))
     if repeats:
         return None

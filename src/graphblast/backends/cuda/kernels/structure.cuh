@@ -198,14 +198,17 @@ __global__ void gbk_copy_ranges(idx_t n, const idx_t* rows, const idx_t* first,
 // new names, written from out_ptr[r] on.  The source rows are canonical (increasing columns),
 // so a row's new names are distinct.  Each row is sorted where it is small: a warp per row of
 // at most 32 entries, in registers (a bitonic network over the lanes); a block per row of at
-// most GBK_PERMUTE_BLOCK_MAX entries, in shared memory.  Longer rows are left to the caller
+// most permute_block<OUT>::max entries (what 48 KB of shared memory holds: 8,192 32-bit names
+// or 4,096 64-bit ones, with their 16-bit places), in shared memory.  Longer rows are left
+// to the caller
 // (one radix sort of their entries).  This replaces a sort of every entry's 64-bit (row,
 // column) key: the rows keep their places, only their entries move.  The values move as
 // words W of their size; vals null: an iso matrix, no values.  `rows` lists the rows each
 // kernel takes (a degree class of out_ptr: gbk_degree_classes_*).
-#define GBK_PERMUTE_BLOCK_MAX 2048
-
 namespace gbk {
+template <class OUT> struct permute_block { static const int max = 4096; };
+template <> struct permute_block<int> { static const int max = 8192; };
+
 // a key above every column name (the padding of a sorting network)
 template <class T> __device__ __forceinline__ T max_value();
 template <> __device__ __forceinline__ int max_value<int>() { return 0x7fffffff; }
@@ -251,8 +254,8 @@ __global__ void gbk_permute_rows_block(idx_t n, const idx_t* rows, const idx_t* 
                                        const idx_t* indptr, const IDX* col, const W* vals,
                                        const OUT* inv, const idx_t* out_ptr, OUT* out_col,
                                        W* out_vals) {
-    __shared__ OUT skey[GBK_PERMUTE_BLOCK_MAX];
-    __shared__ short spos[GBK_PERMUTE_BLOCK_MAX];
+    __shared__ OUT skey[gbk::permute_block<OUT>::max];
+    __shared__ short spos[gbk::permute_block<OUT>::max];
     for (idx_t h = blockIdx.x; h < n; h += gridDim.x) {
         const idx_t r = rows[h];
         const idx_t p = indptr[src ? src[r] : r];
