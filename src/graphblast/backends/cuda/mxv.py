@@ -46,6 +46,7 @@ CHUNK = 4096
 _EARLY_EXIT = frozenset({"any", "lor", "land"})
 
 _INT32_MAX = 2**31 - 1
+_INT32 = tuple(np.int32(k) for k in range(32))  # the kernels' small int flags, made once
 
 
 # -- the matrix as the traversal kernels read it -----------------------------------------------
@@ -501,11 +502,12 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     out_idx = cp.empty(max(n_out, 1), dtype=INDEX)
     out_vals = cp.empty(max(n_out, 1), dtype=t.np_type)
     counters = Counters(zeroed=False)  # the kernel writes the whole slot
+    # the sizes are Python ints, which both launchers pass as 64-bit; the 32-bit flags are
+    # made once (this is the per-call path of every small product)
     jit.run(fn, 1, 256, (
-        i64(n_out), i64(n_in), M.indptr, M.indices, M.values, i64(cap), nu_ptr, idx, vals,
-        np.int32(mmode), np.int32(listed), i64(nm), nm_ptr, m_idx, mbits, m_vals,
-        np.int32(mkind), dptr, out_idx,
-        out_vals, counters.array))
+        n_out, n_in, M.indptr, M.indices, M.values, cap, nu_ptr, idx, vals,
+        _INT32[mmode], _INT32[listed], nm, nm_ptr, m_idx, mbits, m_vals, _INT32[mkind], dptr,
+        out_idx, out_vals, counters.array))
     counters.touch()
     out = ListVector(n_out, t, out_idx, out_vals, counters, ordered=True, deg_of=dptr)
     out._under_mask = ref
