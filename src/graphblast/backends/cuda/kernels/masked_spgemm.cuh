@@ -9,8 +9,8 @@
 
 // Load balance: the launcher bins the mask entries by their work min(|A(i,:)|, |B'(j,:)|).
 // gbk_mxm_dot takes every entry whose work is at most `long_min` with one thread;
-// gbk_mxm_dot_warp takes the others (listed in `long_e`) with one warp each, its lanes
-// striding over the shorter list and searching the longer one (gbk::gallop).
+// gbk_mxm_dot_warp takes the others (listed in `long_e`) with one warp each, through shared
+// memory or by galloping searches (see there).
 
 // Column indices are IDX: int where the dimension fits (half the bytes a search reads), else
 // long long.
@@ -65,17 +65,32 @@ __global__ void gbk_mxm_dot(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
 }
 
 // One warp per listed mask entry e = long_e[w] (an entry the thread kernel skipped; its mask
-// value was checked there, so flag[e] is 0 unless this finds a match).  Lane l takes the
-// entries l, l + 32, ... of the shorter list and searches each in the longer one; the
-// lanes' partial results are folded into lane 0.  `any` keeps the match of the smallest k,
-// as the thread kernel and the CPU backend do.
+// value was checked there, so flag[e] is 0 unless this finds a match), blockDim.x == 256.
+// Two ways to intersect the shorter list S with the longer L, by their sizes:
+// - L at most GBK_DOT_MERGE_RATIO times S (lists of like sizes, most of the work of a
+//   degree-ordered graph): L goes through shared memory a tile of GBK_DOT_TILE at a time,
+//   loaded by the warp in coalesced reads, and each lane takes an element of S (32
+//   consecutive ones at a time) and binary-searches the tile; S moves on by the elements the
+//   tile covers, so each list is read once, a 32-byte sector per 8 indices.  (The search below
+//   reads L at random, a sector per probe: the L2's sector rate bounded it.)
+// - otherwise lane l takes the entries l, l + 32, ... of S and searches each in L by galloping
+//   from where its last search ended (gbk::gallop).
+// The lanes' partial results are folded into lane 0.  `any` keeps the match of the smallest
+// k, as the thread kernel and the CPU backend do.
+#define GBK_DOT_TILE 256
+#define GBK_DOT_MERGE_RATIO 16
+
 template <class Mul, class M, class A, class B, class IDX>
-__global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_rows,
-                                 const idx_t* m_idx, const void* m_vals, int mkind,
-                                 const idx_t* a_indptr, const IDX* a_idx, const A* a_vals,
-                                 const idx_t* bt_indptr, const IDX* bt_idx,
-                                 const B* bt_vals, typename M::t* out, unsigned char* flag) {
+__global__ void __launch_bounds__(256)
+gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_rows,
+                 const idx_t* m_idx, const void* m_vals, int mkind,
+                 const idx_t* a_indptr, const IDX* a_idx, const A* a_vals,
+                 const idx_t* bt_indptr, const IDX* bt_idx,
+                 const B* bt_vals, typename M::t* out, unsigned char* flag) {
     typedef typename M::t T;
+    __shared__ IDX tiles[8][GBK_DOT_TILE];
+    IDX* tile = tiles[threadIdx.x >> 5];
+    const int lane = gbk::lane();
     Mul mul(0);
     for (idx_t w = gbk::global_warp(); w < nlong; w += gbk::warp_count()) {
         idx_t e = long_e[w];
@@ -92,22 +107,75 @@ __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* 
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_DOT_NONE;
-        for (idx_t q = ps + gbk::lane(); q < es; q += 32) {
-            idx_t k = (idx_t)s_idx[q];
-            idx_t at = gbk::gallop(l_idx, pl, el, k);
-            pl = at;  // this lane's next k is larger: search from here
-            if (at == el || (idx_t)l_idx[at] != k) continue;
-            idx_t ia = a_short ? q : at, ib = a_short ? at : q;
-            T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
-            if (M::is_any) {
-                acc = z;
-                first = k;
-                have = true;
-                break;
+        if (el - pl <= GBK_DOT_MERGE_RATIO * (es - ps)) {
+            bool stop = false;
+            while (ps < es && pl < el && !stop) {
+                const int n = (int)((el - pl) < GBK_DOT_TILE ? (el - pl) : GBK_DOT_TILE);
+                const idx_t last = (idx_t)l_idx[pl + n - 1];
+                if (last < (idx_t)s_idx[ps]) {  // no element of S left in this tile
+                    pl += n;
+                    continue;
+                }
+                for (int t = lane; t < n; t += 32) tile[t] = l_idx[pl + t];
+                __syncwarp();
+                const idx_t lowest = (idx_t)tile[0];
+                while (ps < es) {
+                    const idx_t q = ps + lane;
+                    const idx_t k = q < es ? (idx_t)s_idx[q] : GBK_DOT_NONE;
+                    const bool here = k <= last;  // S ascends: the lanes here are a prefix
+                    if (here && k >= lowest) {
+                        int lo = 0, hi = n;
+                        while (lo < hi) {
+                            const int mid = (lo + hi) >> 1;
+                            if ((idx_t)tile[mid] < k) lo = mid + 1; else hi = mid;
+                        }
+                        if (lo < n && (idx_t)tile[lo] == k) {
+                            const idx_t at = pl + lo;
+                            idx_t ia = a_short ? q : at, ib = a_short ? at : q;
+                            T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
+                            if (M::is_any) {
+                                if (!have) {  // a lane's first match is its smallest k
+                                    acc = z;
+                                    first = k;
+                                }
+                            } else {
+                                acc = have ? M::combine(acc, z) : z;
+                            }
+                            have = true;
+                        }
+                    }
+                    const unsigned covered = __ballot_sync(GBK_ALL_LANES, here);
+                    ps += __popc(covered);
+                    // `any` stops at the first 32 that hold a match (the smallest k is among
+                    // them); a terminal value ends the fold
+                    if (__any_sync(GBK_ALL_LANES,
+                                   M::is_any ? have : gbk::reached_terminal<M>(acc) && have)) {
+                        stop = true;
+                        break;
+                    }
+                    if (covered != GBK_ALL_LANES) break;  // the rest of S is past this tile
+                }
+                __syncwarp();  // the tile is read before the next one overwrites it
+                pl += n;
             }
-            acc = have ? M::combine(acc, z) : z;
-            have = true;
-            if (gbk::reached_terminal<M>(acc)) break;
+        } else {
+            for (idx_t q = ps + lane; q < es; q += 32) {
+                idx_t k = (idx_t)s_idx[q];
+                idx_t at = gbk::gallop(l_idx, pl, el, k);
+                pl = at;  // this lane's next k is larger: search from here
+                if (at == el || (idx_t)l_idx[at] != k) continue;
+                idx_t ia = a_short ? q : at, ib = a_short ? at : q;
+                T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
+                if (M::is_any) {
+                    acc = z;
+                    first = k;
+                    have = true;
+                    break;
+                }
+                acc = have ? M::combine(acc, z) : z;
+                have = true;
+                if (gbk::reached_terminal<M>(acc)) break;
+            }
         }
         if (M::is_any) {
             for (int d = 16; d > 0; d >>= 1) {
@@ -122,7 +190,7 @@ __global__ void gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* 
         } else {
             gbk::warp_fold<M>(acc, have);
         }
-        if (gbk::lane() == 0 && have) {
+        if (lane == 0 && have) {
             out[e] = acc;
             flag[e] = 1;
         }
