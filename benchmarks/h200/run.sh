@@ -41,7 +41,7 @@ for stage in "$@"; do
       "tests/core/test_diff_mxm.py -k not(vxm)"
       "tests/core/test_diff_ewise.py"
       "tests/core/test_diff_extract_assign.py tests/core/test_vector_index.py tests/core/test_extract_permutation.py"
-      "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py"
+      "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py tests/core/test_masked_dot.py"
       "tests/core/test_diff_misc.py tests/core/test_sort.py tests/core/test_ownership.py tests/core/test_errors.py tests/core/test_compat_programs.py tests/core/test_symmetric_memory.py"
       "tests/algorithms"
       "tests/io tests/generators tests/cuda tests/ops"
