@@ -488,7 +488,8 @@ def from_torch(t, *, dup_op=None, missing_value=None, dtype=None, name=None, dev
     """A Vector or Matrix from a PyTorch tensor: dense (1-D or 2-D), ``sparse_coo`` or
     ``sparse_csr``.
 
-    Dense and CSR tensors are read through DLPack (no copy on the tensor's device); COO
+    Dense and CSR tensors are read through DLPack (on the tensor's device, without a trip
+    through the host; the Matrix keeps copies, never the tensor's memory); COO
     tensors are read without coalescing, so duplicates are an error unless ``dup_op`` is given.
     The default device is the tensor's (``cuda:N`` for a GPU tensor).
     """

@@ -195,9 +195,11 @@ def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
     """matrix_from_csr where the index arrays are on the GPU (a host one is copied there).
 
     The checks are the host path's, with its errors, from one transfer of a few reductions.
-    Arrays already canonical (every row strictly increasing) are wrapped as they are; others
-    are sorted by coo_to_csr, which refuses duplicates."""
-    # The core has made both 1-D integer arrays; int64 ones are kept, not copied.
+    Arrays already canonical (every row strictly increasing) are kept (copied where they are
+    the caller's device arrays); others are sorted by coo_to_csr, which refuses
+    duplicates."""
+    # The core has made both 1-D integer arrays; int64 ones are read as they are.
+    indptr_in, indices_in = indptr, indices
     indptr = cp.asarray(indptr).astype(INDEX, copy=False)
     indices = cp.asarray(indices).astype(INDEX, copy=False)
     nnz = indices.shape[0]
@@ -216,9 +218,13 @@ def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
                            f"{values.shape[0]} values for {nnz} indices")
     if bounds and (bounds[0] < 0 or bounds[1] >= ncols):
         raise _out_of_range("column", indices, ncols)
+    given = (indptr_in, indices_in, values)
     values = _values(values, dtype)
     if blocks.rows_strictly_increasing(indptr, indices, nrows):
-        return CSR(nrows, ncols, dtype, indptr, indices, values)
+        # wrapped, but never the caller's own arrays (storage is immutable)
+        return CSR(nrows, ncols, dtype, *(
+            cp.array(x, copy=True) if _on_device(g) and cp.may_share_memory(x, g) else x
+            for x, g in zip((indptr, indices, values), given)))
     rows, _ = blocks.expand(indptr, nrows, nnz, want_occ=False)
     return coo_to_csr(nrows, ncols, dtype, rows, indices, values, dup="error")
 
