@@ -84,3 +84,20 @@ def test_exports_do_not_share_the_matrix(device):
         S.data[0] = 99.0
     _same(A, want)
     assert gb.io.to_scipy_sparse(A).copy().data.flags.writeable
+
+
+def test_device_arrays_are_not_shared(device):
+    """Matrix.from_csr of CuPy arrays already canonical keeps copies of them."""
+    if device == "cpu":
+        pytest.skip("device arrays are CuPy arrays on a GPU")
+    import cupy as cp
+
+    indptr = cp.asarray([0, 1, 3, 3, 4], dtype=cp.int64)
+    cols = cp.asarray([2, 0, 3, 1], dtype=cp.int64)
+    vals = cp.asarray([1.5, 2.5, 3.5, 4.5])
+    A = gb.Matrix.from_csr(indptr, cols, vals, nrows=4, ncols=4, device=device)
+    want = [x.copy() for x in A.to_coo()]
+    cols[...] = cols[::-1].copy()
+    vals[...] = -vals
+    indptr[1] = 2
+    _same(A, want)
