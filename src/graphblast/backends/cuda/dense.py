@@ -104,7 +104,9 @@ def mask_write_into(owner, C, Z, mask, replace):
     """``C<mask, replace> = Z`` (Z has C's type), in place in C where owner alone holds it."""
     if mask is None:
         return Z
-    if replace and blocks.computed_under(Z, mask):
+    # Z computed under this very mask holds only what it allows: with replace, or into an
+    # empty C (``expr.new(mask=M)``), it is the result as it is
+    if blocks.computed_under(Z, mask) and (replace or _known(C) == 0):
         return Z
     if not (is_dense(C) or is_dense(Z) or is_dense(mask.data)):
         if not (isinstance(C, DeviceVector) or isinstance(Z, DeviceVector)):
