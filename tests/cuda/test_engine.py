@@ -193,6 +193,24 @@ def test_first_level_decides_without_a_read(caplog):
     assert out.to_device("cpu").isequal(expected)
 
 
+def test_a_product_made_under_its_mask_is_not_filtered_again(monkeypatch):
+    """``v.vxm(A).new(mask=M)``: the product applies M itself, so the write into the new
+    (empty) output launches nothing more."""
+    from graphblast import generators
+
+    A = generators.kron(12, device="cuda")
+    q = Vector.from_coo([0, 1, 2], True, BOOL, size=A.nrows, device="cuda")
+    visited = Vector.from_coo([0, 5], True, BOOL, size=A.nrows, device="cuda")
+    q.vxm(A, semiring.any_pair[BOOL]).new(mask=~visited.S)  # compile
+    seen = _launches(monkeypatch)
+    out = q.vxm(A, semiring.any_pair[BOOL]).new(mask=~visited.S)
+    assert not any("filter" in name or "write" in name for name, _ in seen), seen
+    cpu = A.to_device("cpu")
+    expected = q.to_device("cpu").vxm(cpu, semiring.any_pair[BOOL]).new(
+        mask=~visited.to_device("cpu").S)
+    assert out.to_device("cpu").isequal(expected)
+
+
 @pytest.mark.parametrize("sr", ["plus_times", "min_plus", "max_first", "any_pair", "lor_land",
                                 "any_secondi"])
 @pytest.mark.parametrize("fmt", ["sorted", "full"])
