@@ -232,18 +232,23 @@ def _orientations(A, vfirst):
 FOLD_LOOP_WEIGHT = 5
 
 
-_push_weights = {}  # semiring -> _push_weight (a per-call decision reads it)
+_semiring_terms = {}  # semiring -> (_push_weight, whether its monoid is "any")
+
+
+def _terms(semiring):
+    """The planner's per-semiring terms, looked up once (a per-call decision reads them)."""
+    found = _semiring_terms.get(semiring)
+    if found is None:
+        monoid = semiring.monoid
+        weight = (FOLD_LOOP_WEIGHT if (_mode(semiring) == programs.PUSH_FOLD
+                                       and not monoid.is_idempotent
+                                       and not jit.native_atomic(monoid)) else 1)
+        found = _semiring_terms[semiring] = (weight, monoid.parent.name == "any")
+    return found
 
 
 def _push_weight(semiring):
-    found = _push_weights.get(semiring)
-    if found is None:
-        monoid = semiring.monoid
-        found = _push_weights[semiring] = (
-            FOLD_LOOP_WEIGHT if (_mode(semiring) == programs.PUSH_FOLD
-                                 and not monoid.is_idempotent
-                                 and not jit.native_atomic(monoid)) else 1)
-    return found
+    return _terms(semiring)[0]
 
 
 # A pushed product that misses L2 costs this many that hit: push claims each output by an
@@ -279,17 +284,23 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
     The exact sum is computed only when the decision needs it: when the host knows the
     entry count, the count alone settles the choice after a pull (the hysteresis), and
     ``count x the largest degree`` settles it for push when even that bound is small (a
-    BFS's first level: one vertex, whose degree sum would cost a launch and a wait).  The
-    weights are cached per semiring and output size: this runs before every product."""
-    if config["direction"] != "auto":  # forced: no counts to read
-        return config["direction"]
+    BFS's first level: one vertex, whose degree sum would cost a launch and a wait); when
+    the host has the exact sum already (a vector made by a product, whose count was read),
+    it decides at once (the same choice: the bound only ever settles what the sum would).
+    The weights are cached per semiring and output size: this runs before every product."""
+    forced = config["direction"]
+    if forced != "auto":  # forced: no counts to read
+        return forced
     if isinstance(u, FullVector):
         return "pull"  # a full vector: every row is an input
-    push_weight = _push_weight(semiring)
-    allowed = _allowed_fraction(mask, n_out)
+    push_weight, first_hit = _terms(semiring)
+    allowed = 1.0 if mask is None else _allowed_fraction(mask, n_out)
     pull_work = A.nvals * allowed
+    exact = None
     if isinstance(u, DeviceVector):
         previous, nu = u.made_by, u.known_nvals()
+        if push_m is not None and u.deg_of is push_m.indptr and u.counters is not None:
+            exact = u.counters.peek()  # (count, degree sum) when the host has them already
     else:
         previous, nu = None, u.nvals
     if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
@@ -299,9 +310,14 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
     # Pull over an "any" monoid stops each row at its first product: the rows it scans
     # (those with an entry, in the share the mask allows) bound its work with the sum.
     first_hit_rows = None
-    if semiring.monoid.parent.name == "any":
+    if first_hit:
         rows = row_stats(pull_m)[1] if pull_m is not None else n_out
         first_hit_rows = rows * allowed
+    if exact is not None:  # the exact sum costs nothing: no bound needed (after a push)
+        nu, push_work = exact
+        return plan.choose_direction(
+            push_work, plan.first_hit_work(pull_work, push_work, A.nvals, first_hit_rows),
+            nu, n_out, previous=previous, push_weight=push_weight, miss_weight=miss_weight)
     if nu is not None and push_m is not None:
         most = nu * row_stats(push_m)[0]
         pull_most = plan.first_hit_work(pull_work, most, A.nvals, first_hit_rows)
