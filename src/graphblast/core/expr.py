@@ -1,6 +1,8 @@
 """Delayed expressions: ``A.mxm(B)``, ``v.vxm(A)``, ``A @ B``, ``A | B`` ... are built here and
 computed only when assigned (``C << expr``, ``C(mask) << expr``) or materialized (``.new()``)."""
 
+from ..backends.base import CSR
+from ..dtypes import lookup_dtype
 from ._types import types
 
 
@@ -46,6 +48,13 @@ class Expression:
 
     def new(self, dtype=None, *, mask=None, name=None, **opts):
         """Compute into a new object (of ``dtype``, under ``mask`` if given)."""
+        if mask is None and self.device is not None:
+            # no mask, no accumulator, nothing in the output: the result is the computed
+            # storage cast to the type, without an empty output made first and written into
+            # (``out << expr`` for a new out; every ``.new()`` of an algorithm's loop)
+            out_dtype = self.dtype if dtype is None else lookup_dtype(dtype)
+            data = _cast(self.backend, self.compute(None), out_dtype)
+            return self.output_type._from_data(data, self.backend, self.device, name)
         out = self._empty_output(dtype, name)
         if mask is None:
             out.update(self)
@@ -230,3 +239,17 @@ def _matmul(left, right, op):
     if isinstance(right, Vector):
         return left.inner(right, op)
     return left.vxm(right, op)
+
+
+def _cast(backend, data, dtype):
+    """Storage ``data`` in ``dtype`` (itself when it has that type already)."""
+    if data.dtype is dtype:
+        return data
+    return backend.cast_matrix(data, dtype) if _is_matrix_data(data) else \
+        backend.cast_vector(data, dtype)
+
+
+def _is_matrix_data(data):
+    """Whether storage is a matrix's: told by its class, since reading the arrays of a device
+    group's storage would gather them."""
+    return isinstance(data, CSR)

@@ -18,7 +18,8 @@ from ..ops.base import (
 )
 from ..ops.swapped import swap_semiring as _swap_semiring
 from ._types import types as _types
-from .expr import InfixExpr, MatrixExpression, ScalarExpression, VectorExpression
+from .expr import (InfixExpr, MatrixExpression, ScalarExpression, VectorExpression, _cast,
+                   _is_matrix_data)
 from .index import as_list
 from .mask import Mask
 
@@ -170,21 +171,6 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
     else:
         Z = _cast(backend, T, target.dtype)
     target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
-
-
-def _cast(backend, data, dtype):
-    if data.dtype is dtype:
-        return data
-    return backend.cast_matrix(data, dtype) if _is_matrix_data(data) else \
-        backend.cast_vector(data, dtype)
-
-
-def _is_matrix_data(data):
-    """Whether storage is a matrix's: told by its class, since reading the arrays of a device
-    group's storage would gather them."""
-    from ..backends.base import CSR
-
-    return isinstance(data, CSR)
 
 
 def typed_accum(accum, dtype):
