@@ -252,6 +252,28 @@ def test_heavy_rows_and_degree_bins(rng, sr, fmt):
                 assert out.isequal(dout.to_device("cpu")), (direction, method)
 
 
+def test_degree_bins_hold_their_rows_in_order(rng):
+    """The traversal view's bins and heavy rows: every non-empty row in exactly the class its
+    degree says, each class in increasing row order (warps working at once then take
+    neighbouring rows)."""
+    from graphblast.backends.cuda import mxv
+
+    n = 70_000
+    degrees = rng.choice([0, 1, 3, 5, 20, 33, 100, 4_097], size=n,
+                         p=[0.1, 0.3, 0.2, 0.15, 0.15, 0.05, 0.0499, 0.0001])
+    rows = np.repeat(np.arange(n), degrees)
+    cols = np.concatenate([rng.choice(n, d, replace=False) for d in degrees if d])
+    A = gb.Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
+    v = mxv.view(A._data)
+    got = {lanes: cupy.asnumpy(r) for r, _, lanes in v.bins}
+    for lo, hi, lanes in mxv.BINS:
+        want = np.flatnonzero((degrees >= lo) & (degrees <= hi))
+        np.testing.assert_array_equal(got.get(lanes, np.zeros(0, np.int64)), want)
+    np.testing.assert_array_equal(cupy.asnumpy(v.heavy_rows),
+                                  np.flatnonzero(degrees > mxv.HEAVY))
+    assert v.npush_heavy == int(np.count_nonzero(degrees > mxv.PUSH_HEAVY))
+
+
 @pytest.mark.parametrize("sr", ["plus_times", "min_plus", "any_pair", "any_secondi"])
 def test_push_of_many_heavy_entries(rng, sr):
     """A frontier of hundreds of entries longer than PUSH_HEAVY (several of gbk_push_heavy's
