@@ -94,9 +94,13 @@ class Counters:
 
     def __init__(self, known=None, zeroed=True):
         device = cp.cuda.runtime.getDevice()
-        pages = _pages.setdefault(device, [])
-        page = next((p for p in pages if p.free), None)
-        if page is None:
+        pages = _pages.get(device)
+        if pages is None:
+            pages = _pages[device] = []
+        for page in pages:  # the first page with a free slot (a loop: every result makes one)
+            if page.free:
+                break
+        else:
             page = _Page()
             pages.append(page)
         self.page = page
