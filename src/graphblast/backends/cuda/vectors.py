@@ -367,10 +367,13 @@ def mask_view(mask):
     (None, None, 0, 0) for no mask; values only for a value mask; mode 1, or 2 when
     complemented."""
     if mask is None:
-        return None, None, np.int32(0), np.int32(0)
+        return None, None, _INT32[0], _INT32[0]
     bits, vals = dense_of(mask.data)
     kind = programs.mask_kind(mask)
-    return bits, (vals if kind else None), np.int32(kind), np.int32(2 if mask.complement else 1)
+    return bits, (vals if kind else None), _INT32[kind], _INT32[2 if mask.complement else 1]
+
+
+_INT32 = tuple(np.int32(k) for k in range(32))  # the kernels' small int flags, made once
 
 
 def as_bitmap(v):
