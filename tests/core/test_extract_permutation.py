@@ -100,3 +100,20 @@ def test_columns_repeated_take_the_general_path(device):
                            device=device)
     B = A[:, [2, 2, 0]].new()
     assert B.to_dicts() == {0: {0: 2, 1: 2, 2: 1}}
+
+
+@pytest.mark.parametrize("nvals", [0, 20, 3000, 9000])
+def test_vector_permuted(device, rng, nvals):
+    """``v[p]`` for a permutation of all the positions: the vector as one row, renamed and
+    sorted (a warp, a block or the radix sort by its length)."""
+    size = 9500
+    idx = np.sort(rng.choice(size, nvals, replace=False))
+    vals = rng.integers(-50, 50, nvals)
+    v = gb.Vector.from_coo(idx, vals, gb.dtypes.INT32, size=size, device=device)
+    p = rng.permutation(size)
+    dense = np.zeros(size, dtype=np.int32)
+    present = np.zeros(size, dtype=bool)
+    dense[idx], present[idx] = vals, True
+    got_idx, got_vals = v[p].new().to_coo()
+    np.testing.assert_array_equal(got_idx, np.flatnonzero(present[p]))
+    np.testing.assert_array_equal(got_vals, dense[p][present[p]])
