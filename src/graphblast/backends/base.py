@@ -196,6 +196,18 @@ _ORDER_FREE_INTEGER = frozenset({"plus", "times", "lor", "land", "lxor", "bor", 
                                  "bxor"})
 
 
+# The selects that keep one contiguous range of each sorted row, which the backends read
+# from the stored column indices (a compact matrix stays compact): name -> (whether the
+# range is below the cut, the cut for thunk k, its step per row: row i cuts at
+# cut(k) + step * i).
+RANGE_SELECTS = {
+    "colle": (True, lambda k: k + 1, 0),   # j <= k
+    "colgt": (False, lambda k: k + 1, 0),  # j > k
+    "tril": (True, lambda k: k + 1, 1),    # j <= i + k
+    "triu": (False, lambda k: k, 1),       # j >= i + k
+}
+
+
 def order_free_monoid(op, dtype):
     """The typed monoid of the binary ``op`` typed on ``dtype`` when combining values with it
     in any order gives one result (a scatter may then combine by atomics or ``ufunc.at``),

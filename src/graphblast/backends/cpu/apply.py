@@ -3,7 +3,7 @@
 import numpy as np
 
 from ...dtypes import cast
-from ..base import CSR, SparseVector
+from ..base import CSR, RANGE_SELECTS, SparseVector
 from ._util import INDEX, apply_binary, coo_of, positions, segment_reduce
 from .ewise import _rebuild
 from .storage import with_values
@@ -40,7 +40,7 @@ def _index_unary(op, vals, rows, cols, thunk):
 
 
 def select(A, op, thunk):
-    if op.name in _RANGE_SELECTS and isinstance(A, CSR):
+    if op.name in RANGE_SELECTS and isinstance(A, CSR):
         return _select_columns(A, op.name, int(thunk))
     rows, cols, vals = coo_of(A)
     i, j = positions(A, rows, cols)
@@ -49,22 +49,12 @@ def select(A, op, thunk):
     return _rebuild(A, rows[keep], cols[keep], vals[keep], A.dtype)
 
 
-# The selects that keep one range of each sorted row: (keeps the columns below the cut, the
-# cut of row i is cut(k) + row_step * i), as in the CUDA backend.
-_RANGE_SELECTS = {
-    "colle": (True, lambda k: k + 1, 0),   # j <= k
-    "colgt": (False, lambda k: k + 1, 0),  # j > k
-    "tril": (True, lambda k: k + 1, 1),    # j <= i + k
-    "triu": (False, lambda k: k, 1),       # j >= i + k
-}
-
-
 def _select_columns(A, name, k):
     """select.colle, colgt, tril or triu read from the stored column indices, so that a
     compact matrix stays compact: 32-bit indices, and a pattern (iso) keeps no value array
     (connected components' sample of a graph, triangle counting's L)."""
     col = A.stored_indices
-    low, first_cut, row_step = _RANGE_SELECTS[name]
+    low, first_cut, row_step = RANGE_SELECTS[name]
     cut = min(max(first_cut(k), -A.nrows), A.ncols)  # every row's cut stays within int64
     if row_step:
         cut = cut + np.repeat(np.arange(A.nrows, dtype=INDEX), np.diff(A.indptr))

@@ -4,7 +4,7 @@ import cupy as cp
 import numpy as np
 
 from ...dtypes import INT64
-from ..base import CSR, SparseVector
+from ..base import CSR, RANGE_SELECTS, SparseVector
 from . import blocks, jit, programs
 from .blocks import INDEX, i64
 
@@ -43,7 +43,7 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 def select(A, op, thunk):
     """The entries for which an index-unary predicate is true."""
-    if op.name in _RANGE_SELECTS and isinstance(A, CSR):
+    if op.name in RANGE_SELECTS and isinstance(A, CSR):
         return _select_columns(A, op.name, int(thunk))
     keep = _map(A, op, None, _thunk_param(op, thunk))
     return blocks.compact_entries(A, keep)
@@ -51,16 +51,6 @@ def select(A, op, thunk):
 
 # Rows whose kept range is longer than this are copied by a block each, not a warp.
 LONG_RANGE = 4096
-
-
-# The selects that keep one range of each sorted row: (keeps the columns below the cut, the
-# cut of row i is cut(k) + row_step * i).
-_RANGE_SELECTS = {
-    "colle": (True, lambda k: k + 1, 0),   # j <= k
-    "colgt": (False, lambda k: k + 1, 0),  # j > k
-    "tril": (True, lambda k: k + 1, 1),    # j <= i + k
-    "triu": (False, lambda k: k, 1),       # j >= i + k
-}
 
 
 def _select_columns(A, name, k):
@@ -71,7 +61,7 @@ def _select_columns(A, name, k):
     the whole).  One synchronization (the entry count and the number of long rows, read
     together)."""
     n = A.nrows
-    low, first_cut, row_step = _RANGE_SELECTS[name]
+    low, first_cut, row_step = RANGE_SELECTS[name]
     # clamped so that every row's cut, the base plus at most n, stays far inside int64
     cut = min(max(first_cut(k), -n), A.ncols)
     col = A.stored_indices

@@ -44,8 +44,10 @@ __global__ void gbk_row_run_lengths(idx_t n, const idx_t* rows, const idx_t* fir
 // graph's neighbours share cache lines; with the rows in the order of an atomic's arrivals,
 // the record had PageRank 25 % slower on rgg-22).
 namespace gbk {
-__device__ __forceinline__ int degree_class(idx_t d, idx_t b0, idx_t b1, idx_t b2, idx_t b3,
-                                            idx_t b4) {
+// The degree d of row i (-1 past the end, n) and its class (-1: in none).
+__device__ __forceinline__ int degree_class(const idx_t* indptr, idx_t n, idx_t i, idx_t b0,
+                                            idx_t b1, idx_t b2, idx_t b3, idx_t b4, idx_t& d) {
+    d = i < n ? indptr[i + 1] - indptr[i] : -1;
     return d < b0 ? -1 : d < b1 ? 0 : d < b2 ? 1 : d < b3 ? 2 : d < b4 ? 3 : -1;
 }
 }  // namespace gbk
@@ -55,9 +57,8 @@ __global__ void gbk_degree_classes_count(idx_t n, const idx_t* indptr, idx_t b0,
                                          idx_t* wcount, unsigned long long* big) {
     const int lane = gbk::lane();
     for (idx_t i0 = gbk::global_warp() * 32; i0 < n; i0 += gbk::warp_count() * 32) {
-        const idx_t i = i0 + lane;
-        const idx_t d = i < n ? indptr[i + 1] - indptr[i] : -1;
-        const int c = gbk::degree_class(d, b0, b1, b2, b3, b4);
+        idx_t d;
+        const int c = gbk::degree_class(indptr, n, i0 + lane, b0, b1, b2, b3, b4, d);
         for (int k = 0; k < 4; ++k) {
             const unsigned mask = __ballot_sync(GBK_ALL_LANES, c == k);
             if (lane == 0) wcount[4 * (i0 >> 5) + k] = __popc(mask);
@@ -73,12 +74,11 @@ __global__ void gbk_degree_classes_fill(idx_t n, const idx_t* indptr, idx_t b0, 
     const int lane = gbk::lane();
     const unsigned below = (1u << lane) - 1u;
     for (idx_t i0 = gbk::global_warp() * 32; i0 < n; i0 += gbk::warp_count() * 32) {
-        const idx_t i = i0 + lane;
-        const idx_t d = i < n ? indptr[i + 1] - indptr[i] : -1;
-        const int c = gbk::degree_class(d, b0, b1, b2, b3, b4);
+        idx_t d;
+        const int c = gbk::degree_class(indptr, n, i0 + lane, b0, b1, b2, b3, b4, d);
         for (int k = 0; k < 4; ++k) {
             const unsigned mask = __ballot_sync(GBK_ALL_LANES, c == k);
-            if (c == k) out[offsets[4 * (i0 >> 5) + k] + __popc(mask & below)] = i;
+            if (c == k) out[offsets[4 * (i0 >> 5) + k] + __popc(mask & below)] = i0 + lane;
         }
     }
 }
