@@ -111,12 +111,16 @@ def test_from_csr_canonical(itype):
                    ncols=8)
 
 
-def test_canonical_csr_is_wrapped_without_a_copy():
+def test_canonical_csr_is_copied_not_shared():
+    """The Matrix owns its arrays, as on the CPU: a later write by the caller changes nothing."""
     indptr, indices, values = cupy.asarray(INDPTR), cupy.asarray(INDICES), cupy.asarray(VALS)
-    data = gb.Matrix.from_csr(indptr, indices, values, device="cuda")._csr()
-    assert data.indptr.data.ptr == indptr.data.ptr
-    assert data.indices.data.ptr == indices.data.ptr
-    assert data.values.data.ptr == values.data.ptr
+    A = gb.Matrix.from_csr(indptr, indices, values, device="cuda")
+    data = A._csr()
+    assert data.indptr.data.ptr != indptr.data.ptr
+    assert data.indices.data.ptr != indices.data.ptr
+    assert data.values.data.ptr != values.data.ptr
+    indices[0], values[0] = 3, -1.0
+    _same(A, gb.Matrix.from_csr(INDPTR, INDICES, VALS, device="cpu"))
 
 
 @pytest.mark.parametrize("itype", INDEX_TYPES)
@@ -166,7 +170,7 @@ def test_from_csr_large(rng, shape):
     d_indices = cupy.asarray(indices)
     A = gb.Matrix.from_csr(cupy.asarray(indptr), d_indices, cupy.asarray(values),
                            ncols=shape[1], device="cuda")
-    assert A._csr().indices.data.ptr == d_indices.data.ptr
+    d_indices[:] = 0  # the Matrix holds its own copy
     _same(A, gb.Matrix.from_csr(indptr, indices, values, ncols=shape[1], device="cpu"))
     # one pair swapped inside the longest row, far from the start
     row = int(np.argmax(np.diff(indptr)))
