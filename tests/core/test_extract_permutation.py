@@ -1,7 +1,8 @@
 """``A[I, p]`` with ``p`` a permutation of all the columns (triangle counting's ``A[p, p]``),
-against NumPy: rows of every length class the GPU sorts differently (up to 32 entries in a
-warp, up to 8,192 in a block, longer ones by a radix sort), values of 1, 2, 4 and 8 bytes, and
-the storage forms (int64 indices; a compact matrix's int32 indices, with values or iso)."""
+or a list of distinct columns that leaves some out (their entries dropped), against NumPy:
+rows of every length class the GPU sorts differently (up to 32 entries in a warp, up to 8,192
+in a block, longer ones by a radix sort), values of 1, 2, 4 and 8 bytes, and the storage forms
+(int64 indices; a compact matrix's int32 indices, with values or iso)."""
 
 import numpy as np
 import pytest
@@ -51,11 +52,13 @@ def _dense(indptr, indices, values, dtype, storage):
 @pytest.mark.parametrize("storage", ["wide", "compact", "iso"])
 @pytest.mark.parametrize("dtype", ["BOOL", "INT16", "FP32", "FP64"])
 @pytest.mark.parametrize("rows", ["all", "permutation", "repeats"])
-def test_columns_permuted(device, rng, dtype, storage, rows):
+@pytest.mark.parametrize("columns", ["all", "most", "a third"])
+def test_columns_permuted(device, rng, dtype, storage, rows, columns):
     indptr, indices, values = _csr(rng, dtype)
     A = _matrix(indptr, indices, values, dtype, storage, device)
     nrows = A.nrows
-    p = rng.permutation(NCOLS)
+    kept = {"all": NCOLS, "most": NCOLS - 7, "a third": NCOLS // 3}[columns]
+    p = rng.permutation(NCOLS)[:kept]
     index = {"all": slice(None), "permutation": rng.permutation(nrows),
              "repeats": rng.integers(0, nrows, 2 * nrows)}[rows]
     B = A[index, p].new()
@@ -65,7 +68,7 @@ def test_columns_permuted(device, rng, dtype, storage, rows):
     assert B.shape == want.shape and B.dtype == A.dtype
     assert B.nvals == int(want_present.sum())
     # row-major order with increasing columns in each row: the CSR of the result is canonical
-    keys = r.astype(np.int64) * NCOLS + c.astype(np.int64)
+    keys = r.astype(np.int64) * p.shape[0] + c.astype(np.int64)
     assert np.all(keys[1:] > keys[:-1])
     assert np.all(want_present[r, c])
     np.testing.assert_array_equal(v, want[r, c])
@@ -90,6 +93,24 @@ def test_square_permutation_of_a_graph(device, rng):
     r, c, _ = A.to_coo()
     want = gb.Matrix.from_coo(q[r], q[c], True, gb.dtypes.BOOL, nrows=n, ncols=n,
                               device=device)
+    assert A[p, p].new().isequal(want, check_dtype=True)
+
+
+def test_square_subgraph_of_the_vertices_with_an_edge(device, rng):
+    """Triangle counting's A[p, p] with p the vertices that have an edge, by a given order:
+    the graph without its isolated vertices, renamed (no entry is dropped)."""
+    n = 3000
+    rows, cols = rng.integers(0, n // 2, 5000) * 2, rng.integers(0, n // 2, 5000) * 2
+    keep = rows != cols
+    rows, cols = rows[keep], cols[keep]  # odd vertices are isolated
+    A = gb.Matrix.from_coo(np.r_[rows, cols], np.r_[cols, rows], 1, gb.dtypes.INT8,
+                           nrows=n, ncols=n, dup_op=gb.binary.any, device=device)
+    p = rng.permutation(np.unique(np.r_[rows, cols]))
+    q = np.full(n, -1, dtype=np.int64)
+    q[p] = np.arange(p.shape[0])
+    r, c, v = A.to_coo()
+    want = gb.Matrix.from_coo(q[r], q[c], v, gb.dtypes.INT8, nrows=p.shape[0],
+                              ncols=p.shape[0], device=device)
     assert A[p, p].new().isequal(want, check_dtype=True)
 
 

@@ -42,7 +42,7 @@ def _gather_rows(A, rows):
 
 def extract_matrix(A, rows, cols):
     distinct_unknown = True
-    if cols.kind == "list" and cols.count == A.ncols:
+    if cols.kind == "list" and PERMUTE_SHARE * cols.count >= A.ncols:
         out = _extract_permuted_columns(A, rows, _index_array(cols))
         if out is not None:
             return out
@@ -85,45 +85,55 @@ def extract_matrix(A, rows, cols):
 # The longest row gbk_permute_rows_block sorts in shared memory (gbk::permute_block), for
 # 32-bit and 64-bit column names.
 PERMUTE_BLOCK_MAX = {True: 8192, False: 4096}
+# A column list of at least this share of the columns is extracted by renaming each row in
+# place: its inverse map (one name per column of A) is then at most 4 names per listed column.
+PERMUTE_SHARE = 4
 
 
 def _extract_permuted_columns(A, rows, J):
-    """A[I, J] for J a permutation of all of A's columns (triangle counting's A[p, p]), or
-    None when J repeats a column.  The new rows are the source rows, copied with their
-    columns renamed through the inverse of J and sorted again where they are: a warp per row
-    of up to 32 entries, a block per row of up to PERMUTE_BLOCK_MAX (gbk_permute_rows_*),
-    one radix sort of the entries of the longer rows.  Nothing is made per entry but the
-    result: no (row, column) key, no sort of all the entries, no row id; a compact matrix's
-    32-bit indices are read as stored and an iso matrix stays iso (its value array is never
-    made).  Two synchronizations (the rows' classes; the result's size and whether J
-    repeats), and one more where rows are longer than PERMUTE_BLOCK_MAX."""
-    nrows = rows.count
+    """A[I, J] for J a list of distinct columns (a permutation of all of them: triangle
+    counting's A[p, p]; or a share of them: its vertices with an edge), or None when J
+    repeats a column.  The new rows are the source rows, copied with their columns renamed
+    through the inverse of J (those not in J dropped) and sorted again where they are: a
+    warp per row of up to 32 entries, a block per row of up to PERMUTE_BLOCK_MAX
+    (gbk_permute_rows_*), one radix sort of the entries of the longer rows.  Nothing is made
+    per entry but the result: no (row, column) key, no sort of all the entries, no row id; a
+    compact matrix's 32-bit indices are read as stored and an iso matrix stays iso (its
+    value array is never made).  Where J leaves columns out, one more pass counts each new
+    row's kept entries first.  Two synchronizations (the rows' classes; the result's size
+    and whether J repeats), and one more where rows are longer than PERMUTE_BLOCK_MAX."""
+    nrows, ncols = rows.count, J.shape[0]
     src = None if rows.kind == "all" else _index_array(rows)
     starts = A.indptr[:-1] if src is None else A.indptr[src]
-    out_ptr = blocks.exclusive_scan((A.indptr[1:] if src is None else A.indptr[src + 1])
-                                    - starts)
-    idx32_out = A.ncols <= INT32_MAX
+    in_ptr = blocks.exclusive_scan((A.indptr[1:] if src is None else A.indptr[src + 1])
+                                   - starts)
+    idx32_out = ncols <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
-    positions = cp.arange(A.ncols, dtype=name_type)
+    positions = cp.arange(ncols, dtype=name_type)
     inv = cp.full(A.ncols, -1, dtype=name_type)
     inv[J] = positions
+    col = A.stored_indices
+    word = A.dtype.np_type.itemsize
+    fn_warp, fn_block, fn_kept = jit.kernels(*programs.permute_rows(
+        col.dtype == np.int32, idx32_out, word)).fns
+    out_ptr = in_ptr
+    if ncols < A.ncols and nrows:  # a distinct J leaves columns out: count what each row keeps
+        kept = cp.empty(nrows, dtype=INDEX)
+        jit.launch_warps(fn_kept, nrows, (i64(nrows), src, A.indptr, col, inv, kept))
+        out_ptr = blocks.exclusive_scan(kept)
     # the result's size and whether J repeats a column (one write wins, another is unmapped),
-    # read with the rows' classes: up to 32 entries, up to PERMUTE_BLOCK_MAX, longer
+    # read with the rows' classes (by source length): up to 32, up to PERMUTE_BLOCK_MAX, more
     check = cp.stack([out_ptr[-1], (inv[J] != positions).any().astype(INDEX)])
     classes, (n_short, n_block, n_long, _), _ = blocks.degree_classes(
-        out_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX[idx32_out] + 1, None, None])
+        in_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX[idx32_out] + 1, None, None])
     total, repeats = (int(x) for x in blocks.read_small(check))
     if repeats:
         return None
-    col = A.stored_indices
     iso = A.pattern_value
     vals = None if iso is not None else A.values
-    word = A.dtype.np_type.itemsize
     out_col = cp.empty(total, dtype=name_type)
     out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
     if total:
-        fn_warp, fn_block = jit.kernels(*programs.permute_rows(
-            col.dtype == np.int32, idx32_out, word)).fns
         words = (lambda v: None if v is None else v.view(f"u{word}"))
         tail = (src, A.indptr, col, words(vals), inv, out_ptr, out_col, words(out_vals))
         if n_short:
@@ -132,24 +142,31 @@ def _extract_permuted_columns(A, rows, J):
             jit.run(fn_block, min(n_block, jit.MAX_GRID), jit.BLOCK,
                     (i64(n_block), classes[n_short:n_short + n_block], *tail))
         if n_long:
-            _permute_long_rows(A, classes[n_short + n_block:], src, inv, out_ptr, vals,
-                               out_col, out_vals)
-    return CSR(nrows, A.ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
+            _permute_long_rows(A, classes[n_short + n_block:], src, inv, ncols, in_ptr,
+                               out_ptr, vals, out_col, out_vals)
+    return CSR(nrows, ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
 
 
-def _permute_long_rows(A, long_rows, src, inv, out_ptr, vals, out_col, out_vals):
+def _permute_long_rows(A, long_rows, src, inv, ncols, in_ptr, out_ptr, vals, out_col,
+                       out_vals):
     """The rows of _extract_permuted_columns longer than a block sorts: their entries renamed
-    and sorted by (row, new column) in one radix sort, then written to their rows (sorting
-    keeps each row's entries where they were, so entry e of the sorted order goes where
-    entry e of the unsorted order was).  One synchronization (their entry count)."""
-    dst_starts = out_ptr[long_rows]
-    lscan = blocks.exclusive_scan(out_ptr[long_rows + 1] - dst_starts)
+    (those J drops left out) and sorted by (row, new column) in one radix sort, then written
+    to their rows (sorting keeps each row's entries where they were, so entry e of the sorted
+    order goes where entry e of the unsorted order was); ``ncols``: the names' range.  One
+    synchronization (their entry count)."""
+    lscan = blocks.exclusive_scan(in_ptr[long_rows + 1] - in_ptr[long_rows])
     count = blocks.total(lscan)
     k, occ = blocks.expand(lscan, long_rows.shape[0], count)
     source = long_rows if src is None else src[long_rows]
     pos = A.indptr[source][k] + occ
     names = inv[A.stored_indices[pos]].astype(INDEX)
-    order = blocks.sort_pairs(k, names, long_rows.shape[0], A.ncols)
+    dst_starts = out_ptr[long_rows]
+    if out_ptr is not in_ptr:  # J drops columns: the kept entries' places in their rows
+        keep = cp.flatnonzero(names >= 0)
+        k, pos, names = k[keep], pos[keep], names[keep]
+        kscan = blocks.exclusive_scan(out_ptr[long_rows + 1] - dst_starts)
+        occ = cp.arange(k.shape[0], dtype=INDEX) - kscan[k]
+    order = blocks.sort_pairs(k, names, long_rows.shape[0], ncols)
     dst = dst_starts[k] + occ
     out_col[dst] = names[order].astype(out_col.dtype)
     if vals is not None:

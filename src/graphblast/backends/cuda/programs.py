@@ -37,15 +37,17 @@ def column_select(idx32, value_bytes):
 
 
 def permute_rows(idx32_in, idx32_out, value_bytes):
-    """gbk_permute_rows_warp and gbk_permute_rows_block: rows copied with their columns
-    renamed by a permutation and sorted again; column indices of 32 or 64 bits in and out,
-    values moved as words of ``value_bytes`` bytes (1, 2, 4 or 8)."""
+    """gbk_permute_rows_warp, gbk_permute_rows_block and gbk_permute_rows_kept: rows copied
+    with their columns renamed through a list of distinct columns (those not in it dropped)
+    and sorted again; column indices of 32 or 64 bits in and out, values moved as words of
+    ``value_bytes`` bytes (1, 2, 4 or 8)."""
     idx, out = ("int" if idx32_in else "idx_t"), ("int" if idx32_out else "long long")
     word = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
             8: "unsigned long long"}[value_bytes]
     return _one(("permute_rows", idx32_in, idx32_out, value_bytes), ["structure.cuh"],
                 [f"gbk_permute_rows_warp<{idx}, {out}, {word}>",
-                 f"gbk_permute_rows_block<{idx}, {out}, {word}>"])
+                 f"gbk_permute_rows_block<{idx}, {out}, {word}>",
+                 f"gbk_permute_rows_kept<{idx}, {out}>"])
 
 
 def match(vec):

@@ -193,10 +193,11 @@ __global__ void gbk_copy_ranges(idx_t n, const idx_t* rows, const idx_t* first,
     }
 }
 
-// A[I, J] for J a permutation of all the columns (triangle counting's A[p, p]): new row r is
-// source row src[r] (src null: row r) with every column c renamed inv[c], sorted again by the
-// new names, written from out_ptr[r] on.  The source rows are canonical (increasing columns),
-// so a row's new names are distinct.  Each row is sorted where it is small: a warp per row of
+// A[I, J] for J a list of distinct columns (triangle counting's A[p, p]): new row r is source
+// row src[r] (src null: row r) with every column c renamed inv[c] (-1: c is not in J, the
+// entry is dropped), sorted again by the new names, written from out_ptr[r] on (out_ptr
+// counts the kept entries: gbk_permute_rows_kept where J leaves columns out).  The source
+// rows are canonical (increasing columns), so a row's new names are distinct.  Each row is sorted where it is small: a warp per row of
 // at most 32 entries, in registers (a bitonic network over the lanes); a block per row of at
 // most permute_block<OUT>::max entries (what 48 KB of shared memory holds: 8,192 32-bit names
 // or 4,096 64-bit ones, with their 16-bit places), in shared memory.  Longer rows are left
@@ -215,7 +216,31 @@ template <> __device__ __forceinline__ int max_value<int>() { return 0x7fffffff;
 template <> __device__ __forceinline__ long long max_value<long long>() {
     return 0x7fffffffffffffffLL;
 }
+
+// entry q's new name, or the padding key where the entry is dropped (sorted past the kept)
+template <class IDX, class OUT>
+__device__ __forceinline__ OUT permuted_name(const IDX* col, const OUT* inv, idx_t q) {
+    const OUT name = inv[col[q]];
+    return name >= 0 ? name : max_value<OUT>();
+}
 }  // namespace gbk
+
+// The entries of each new row that J keeps (a warp per row; kept[r] for row r).
+template <class IDX, class OUT>
+__global__ void gbk_permute_rows_kept(idx_t n, const idx_t* src, const idx_t* indptr,
+                                      const IDX* col, const OUT* inv, idx_t* kept) {
+    const int lane = gbk::lane();
+    for (idx_t r = gbk::global_warp(); r < n; r += gbk::warp_count()) {
+        const idx_t s = src ? src[r] : r;
+        const idx_t end = indptr[s + 1];
+        idx_t count = 0;
+        for (idx_t base = indptr[s]; base < end; base += 32) {
+            const idx_t q = base + lane;
+            count += __popc(__ballot_sync(GBK_ALL_LANES, q < end && inv[col[q]] >= 0));
+        }
+        if (lane == 0) kept[r] = count;
+    }
+}
 
 template <class IDX, class OUT, class W>
 __global__ void gbk_permute_rows_warp(idx_t n, const idx_t* rows, const idx_t* src,
@@ -225,10 +250,12 @@ __global__ void gbk_permute_rows_warp(idx_t n, const idx_t* rows, const idx_t* s
     const int lane = gbk::lane();
     for (idx_t w = gbk::global_warp(); w < n; w += gbk::warp_count()) {
         const idx_t r = rows[w];
-        const idx_t p = indptr[src ? src[r] : r];
+        const idx_t s = src ? src[r] : r;
+        const idx_t p = indptr[s];
+        const int len = (int)(indptr[s + 1] - p);
         const idx_t dst = out_ptr[r];
-        const int len = (int)(out_ptr[r + 1] - dst);
-        OUT key = lane < len ? inv[col[p + lane]] : gbk::max_value<OUT>();
+        const int kept = (int)(out_ptr[r + 1] - dst);
+        OUT key = lane < len ? gbk::permuted_name(col, inv, p + lane) : gbk::max_value<OUT>();
         int pos = lane;
         for (int k = 2; k <= 32; k <<= 1) {
             for (int j = k >> 1; j > 0; j >>= 1) {
@@ -242,7 +269,7 @@ __global__ void gbk_permute_rows_warp(idx_t n, const idx_t* rows, const idx_t* s
                 }
             }
         }
-        if (lane < len) {
+        if (lane < kept) {
             out_col[dst + lane] = key;
             if (vals) out_vals[dst + lane] = vals[p + pos];
         }
@@ -258,13 +285,15 @@ __global__ void gbk_permute_rows_block(idx_t n, const idx_t* rows, const idx_t* 
     __shared__ short spos[gbk::permute_block<OUT>::max];
     for (idx_t h = blockIdx.x; h < n; h += gridDim.x) {
         const idx_t r = rows[h];
-        const idx_t p = indptr[src ? src[r] : r];
+        const idx_t s = src ? src[r] : r;
+        const idx_t p = indptr[s];
+        const int len = (int)(indptr[s + 1] - p);
         const idx_t dst = out_ptr[r];
-        const int len = (int)(out_ptr[r + 1] - dst);
+        const int kept = (int)(out_ptr[r + 1] - dst);
         int size = 64;
         while (size < len) size <<= 1;
         for (int t = threadIdx.x; t < size; t += blockDim.x) {
-            skey[t] = t < len ? inv[col[p + t]] : gbk::max_value<OUT>();
+            skey[t] = t < len ? gbk::permuted_name(col, inv, p + t) : gbk::max_value<OUT>();
             spos[t] = (short)t;
         }
         __syncthreads();
@@ -286,7 +315,7 @@ __global__ void gbk_permute_rows_block(idx_t n, const idx_t* rows, const idx_t* 
                 __syncthreads();
             }
         }
-        for (int t = threadIdx.x; t < len; t += blockDim.x) {
+        for (int t = threadIdx.x; t < kept; t += blockDim.x) {
             out_col[dst + t] = skey[t];
             if (vals) out_vals[dst + t] = vals[p + spos[t]];
         }
