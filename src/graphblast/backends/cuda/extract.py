@@ -3,8 +3,9 @@
 Rows are gathered by expanding the selected rows' lengths; columns are mapped arithmetically
 for a range, through an inverse map for a list that repeats no column, and through a sorted
 copy of the list otherwise (a list may repeat or reorder columns, after which the rows are
-sorted again).  A permutation of all the columns (A[p, p]) copies each row renamed and sorts
-it in place instead (no per-entry row ids, no sort of all the entries).
+sorted again).  A list of distinct columns covering at least a quarter of them (a permutation:
+A[p, p]) copies each row renamed and sorts it in place instead (no per-entry row ids, no sort
+of all the entries).
 """
 
 import cupy as cp
