@@ -39,15 +39,17 @@ __device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, idx_
     return M::is_any || reached_terminal<M>(acc);
 }
 
-// Edges e, e + stride, e + 2 stride, e + 3 stride of a pulled row folded into (acc, have), in
-// that order, for a monoid that never stops early: the four column indices are loaded, then
-// the four vector entries, so that each lane has four gathers in flight rather than one (the
-// gathers are the pull's cost: random reads of the vector).
+// The edges e, e + stride, e + 2 stride, e + 3 stride below hi of a pulled row folded into
+// (acc, have), in that order, for a monoid that never stops early: the column indices are
+// loaded, then the vector entries, so that each lane has up to four gathers in flight rather
+// than one (the gathers are the pull's cost: random reads of the vector).  Predicated on hi,
+// so that a row's last edges, and the rows of at most four edges a lane (most rows of the
+// binned pull), keep their gathers in flight too.
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, idx_t stride,
-                                            const IDX* col, const MV* mvals, const UV* xv,
-                                            const unsigned char* xbits, typename M::t& acc,
-                                            bool& have) {
+                                            idx_t hi, const IDX* col, const MV* mvals,
+                                            const UV* xv, const unsigned char* xbits,
+                                            typename M::t& acc, bool& have) {
     typedef mv_reads<Mul, VFIRST> reads;
     idx_t k[4];
     MV m[4];
@@ -55,11 +57,13 @@ __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, id
     bool in[4];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        k[i] = (idx_t)col[e + i * stride];
-        m[i] = reads::matrix ? mvals[e + i * stride] : MV();
+        const idx_t q = e + i * stride;
+        in[i] = q < hi;
+        k[i] = in[i] ? (idx_t)col[q] : 0;
+        m[i] = reads::matrix && in[i] ? mvals[q] : MV();
     }
 #pragma unroll
-    for (int i = 0; i < 4; ++i) in[i] = xbits == nullptr || xbits[k[i]];
+    for (int i = 0; i < 4; ++i) in[i] = in[i] && (xbits == nullptr || xbits[k[i]]);
 #pragma unroll
     for (int i = 0; i < 4; ++i) x[i] = reads::vector && in[i] ? xv[k[i]] : UV();
 #pragma unroll
@@ -145,13 +149,9 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
                 if (__any_sync(lanes, stop)) break;
             }
         } else {  // no early stop, so no vote: four edges a lane at a time
-            idx_t e = lo + sub;
-            for (; e + 3 * width < hi; e += 4 * width)
-                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, width, col, mvals, xv,
+            for (idx_t e = lo + sub; e < hi; e += 4 * width)
+                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, width, hi, col, mvals, xv,
                                                          xbits, acc, have);
-            for (; e < hi; e += width)
-                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv,
-                                                       xbits, acc, have, first);
         }
         gbk::group_fold<M>(acc, have, first, lanes, width);
         if (sub == 0) {
@@ -245,14 +245,15 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
         bool have = false;
         idx_t first = GBK_NONE;
         const idx_t stride = blockDim.x;
-        idx_t e = lo + threadIdx.x;
-        if (!M::is_any)  // `any` keeps the first entry, which the one-at-a-time loop finds
-            for (; e + 3 * stride < hi; e += 4 * stride)
-                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, stride, col, mvals, xv,
+        if (!M::is_any) {  // `any` keeps the first entry, which the one-at-a-time loop finds
+            for (idx_t e = lo + threadIdx.x; e < hi; e += 4 * stride)
+                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, stride, hi, col, mvals, xv,
                                                          xbits, acc, have);
-        for (; e < hi; e += stride)
-            gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv, xbits,
-                                                   acc, have, first);
+        } else {
+            for (idx_t e = lo + threadIdx.x; e < hi; e += stride)
+                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv,
+                                                       xbits, acc, have, first);
+        }
         gbk::block_fold<M>(acc, have, first);
         if (threadIdx.x == 0 && have) {
             gbk::atomic_combine<gbk::folding<M> >(&out[o], acc);
