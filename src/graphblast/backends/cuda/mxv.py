@@ -26,7 +26,7 @@ from . import blocks, jit, programs
 from .blocks import INDEX, i64
 from .storage import transpose
 from .vectors import (
-    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
+    _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
     dense_of, device_count, mask_view,
 )
 
@@ -46,7 +46,6 @@ CHUNK = 4096
 _EARLY_EXIT = frozenset({"any", "lor", "land"})
 
 _INT32_MAX = 2**31 - 1
-_INT32 = tuple(np.int32(k) for k in range(32))  # the kernels' small int flags, made once
 
 
 # -- the matrix as the traversal kernels read it -----------------------------------------------

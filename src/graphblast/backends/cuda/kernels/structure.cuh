@@ -197,15 +197,15 @@ __global__ void gbk_copy_ranges(idx_t n, const idx_t* rows, const idx_t* first,
 // row src[r] (src null: row r) with every column c renamed inv[c] (-1: c is not in J, the
 // entry is dropped), sorted again by the new names, written from out_ptr[r] on (out_ptr
 // counts the kept entries: gbk_permute_rows_kept where J leaves columns out).  The source
-// rows are canonical (increasing columns), so a row's new names are distinct.  Each row is sorted where it is small: a warp per row of
-// at most 32 entries, in registers (a bitonic network over the lanes); a block per row of at
-// most permute_block<OUT>::max entries (what 48 KB of shared memory holds: 8,192 32-bit names
-// or 4,096 64-bit ones, with their 16-bit places), in shared memory.  Longer rows are left
-// to the caller
-// (one radix sort of their entries).  This replaces a sort of every entry's 64-bit (row,
-// column) key: the rows keep their places, only their entries move.  The values move as
-// words W of their size; vals null: an iso matrix, no values.  `rows` lists the rows each
-// kernel takes (a degree class of out_ptr: gbk_degree_classes_*).
+// rows are canonical (increasing columns), so a row's new names are distinct.  Each row is
+// sorted where it is small: a warp per row of at most 32 entries, in registers (a bitonic
+// network over the lanes); a block per row of at most permute_block<OUT>::max entries (what
+// 48 KB of shared memory holds: 8,192 32-bit names or 4,096 64-bit ones, with their 16-bit
+// places), in shared memory.  Longer rows are left to the caller (one radix sort of their
+// entries).  This replaces a sort of every entry's 64-bit (row, column) key: the rows keep
+// their places, only their entries move.  The values move as words W of their size; vals
+// null: an iso matrix, no values.  `rows` lists the rows each kernel takes (a degree class
+// of the source rows' lengths: gbk_degree_classes_*).
 namespace gbk {
 template <class OUT> struct permute_block { static const int max = 4096; };
 template <> struct permute_block<int> { static const int max = 8192; };
