@@ -299,3 +299,82 @@ def test_lists_and_arrays_unchanged(device):
     w = Vector(gb.dtypes.INT64, 5, device=device)
     w[[4, 1]] << Vector.from_coo([0, 1], [7, 8], size=2, device=device)
     assert w.to_dict() == {1: 8, 4: 7}
+
+
+# -- a Matrix indexed by Vectors of positions (GxB_Matrix_extract_Vector) ------------------------
+
+def _matrix(rng, nrows, ncols, density, dtype, device):
+    present = rng.random((nrows, ncols)) < density
+    vals = _values(rng, nrows * ncols, dtype).reshape(nrows, ncols)
+    r, c = np.nonzero(present)
+    return gb.Matrix.from_coo(r, c, vals[r, c], dtype, nrows=nrows, ncols=ncols,
+                              device=device), vals, present
+
+
+@pytest.mark.parametrize("itype", INDEX_TYPES)
+@pytest.mark.parametrize("dtype", ["BOOL", "INT32", "FP64"])
+@pytest.mark.parametrize("kind", ["full", "sparse", "distinct", "empty"])
+def test_matrix_extract_with_vector_indices(device, rng, dtype, itype, kind):
+    """``A[I, J]`` with Vectors of positions: the lists are their values in the order of
+    their entries (a sparse I lists only its entries), exactly as the same arrays would."""
+    A, vals, present = _matrix(rng, 30, 40, 0.3, dtype, device)
+    index_lists = []
+    for target, isize in ((30, 25), (40, 50)):
+        if kind == "distinct":
+            pos, here = rng.permutation(target).astype(np.int64), np.ones(target, dtype=bool)
+        else:
+            pos, here = _positions(rng, isize, target, {"full": 1.0, "sparse": 0.4,
+                                                         "empty": 0.0}[kind], itype)
+            pos = pos.astype(np.int64)
+        I = _vec(pos.astype(gb.dtypes.lookup_dtype(itype).np_type), here, itype, device)
+        index_lists.append((I, pos[here]))
+    (I, rows), (J, cols) = index_lists
+    got = A[I, J].new()
+    want = A[rows, cols].new()
+    assert got.shape == (rows.shape[0], cols.shape[0])
+    assert got.isequal(want, check_dtype=True)
+    r, c, v = got.to_coo()
+    assert np.all(present[rows[r], cols[c]])
+    np.testing.assert_array_equal(v, vals[rows[r], cols[c]])
+    # a row or a column of it, with an int on the other side
+    assert A[3, J].new().isequal(A[3, cols].new())
+    assert A[I, 5].new().isequal(A[rows, 5].new())
+
+
+def test_matrix_assign_with_vector_indices(device, rng):
+    """``C[I, J] << B`` and ``C(accum)[I, J] << B`` with Vectors of positions write the same
+    region as the arrays of their values."""
+    I = Vector.from_coo([0, 1, 2], [4, 0, 2], size=3, device=device)
+    J = Vector.from_coo([0, 1], [1, 3], size=2, device=device)
+    B = gb.Matrix.from_coo([0, 1, 2], [0, 1, 0], [1, 2, 3], gb.dtypes.INT64, nrows=3, ncols=2,
+                           device=device)
+    for accum in (None, binary.plus):
+        C, D = (gb.Matrix.from_coo([4, 0], [1, 0], [10, 20], gb.dtypes.INT64, nrows=5, ncols=4,
+                                   device=device) for _ in range(2))
+        C(accum=accum)[I, J] << B
+        D(accum=accum)[[4, 0, 2], [1, 3]] << B
+        assert C.isequal(D)
+    C = gb.Matrix(gb.dtypes.INT64, 5, 4, device=device)
+    C[I, J] << 7
+    assert C.to_dicts() == {0: {1: 7, 3: 7}, 2: {1: 7, 3: 7}, 4: {1: 7, 3: 7}}
+
+
+def test_matrix_vector_index_errors(device):
+    A = gb.Matrix.from_coo([0, 1], [1, 2], [1, 2], nrows=3, ncols=3, device=device)
+    with pytest.raises(IndexOutOfBound, match="index Vector"):
+        A[Vector.from_coo([0, 1], [0, 3], size=2, device=device), :].new()
+    with pytest.raises(IndexOutOfBound):
+        A[:, Vector.from_coo([0], [-1], gb.dtypes.INT64, size=1, device=device)].new()
+    with pytest.raises(TypeError, match="integers"):
+        A[Vector.from_coo([0], [1.0], size=1, device=device), :].new()
+    with pytest.raises(TypeError, match="integers"):
+        A[Vector.from_coo([0], [True], size=1, device=device), :].new()
+
+
+def test_matrix_vector_index_is_a_snapshot(device):
+    """The list is read when the index is given: changing I afterwards changes nothing."""
+    A = gb.Matrix.from_coo([0, 1, 2], [0, 1, 2], [1, 2, 3], nrows=3, ncols=3, device=device)
+    I = Vector.from_coo([0, 1], [2, 0], size=2, device=device)
+    expr = A[I, I]
+    I[0] << 1
+    assert expr.new().to_dicts() == {0: {0: 3}, 1: {1: 1}}

@@ -19,9 +19,10 @@ DEGREE_PROBES = 1000
 
 
 def _degree_order(A, n):
-    """The vertices with an edge by decreasing degree (sorted where A lives: ``ss.sort``)
-    when the degrees are skewed enough to pay for the permutation (the rule above), else
-    None; an isolated vertex, in no triangle, is left out of the permuted graph."""
+    """The vertices with an edge by decreasing degree, a Vector of positions sorted and kept
+    where A lives (``ss.sort``; ``A[p, p]`` reads it there), when the degrees are skewed
+    enough to pay for the permutation (the rule above), else None; an isolated vertex, in no
+    triangle, is left out of the permuted graph."""
     deg = A.mxv(Vector.from_scalar(1, n, INT64, device=A.device), semiring.plus_pair[INT64])
     deg = deg.new()
     probes = np.random.default_rng(n).integers(0, n, DEGREE_PROBES)
@@ -29,7 +30,7 @@ def _degree_order(A, n):
     sample = deg[at].new().to_dense(fill_value=0)
     if A.nvals <= SORT_MIN_DEGREE * n or sample.mean() <= SORT_SKEW * np.median(sample):
         return None
-    return deg.ss.sort(binary.gt, values=False)[1].to_coo()[1]
+    return deg.ss.sort(binary.gt, values=False)[1]
 
 
 def triangle_count(A, *, symmetrize=False):

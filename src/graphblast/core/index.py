@@ -82,12 +82,27 @@ def resolve(index, size, allow_vector=False):
     from .vector import Vector
 
     if isinstance(index, Vector):
-        if not allow_vector:
-            raise TypeError("A Vector of positions indexes a Vector only (u[I], w[I] << u); "
-                            "index a Matrix with an array (I.to_coo()[1])")
-        return VectorIndex(index, size)
+        checked = VectorIndex(index, size)
+        return checked if allow_vector else _vector_list(checked)
     raise TypeError(f"Invalid index of type {type(index).__name__}: use an int, a slice, a list "
                     "or an array of ints")
+
+
+def _vector_list(checked):
+    """A Vector of positions indexing a Matrix dimension (SuiteSparse 10's
+    ``GxB_Matrix_extract_Vector``): the list of its values in the order of its entries, kept
+    where the Vector lives (a GPU index list is not copied through the host)."""
+    values = checked.vector._data.values.astype(np.int64)  # a copy: I may change later
+    return IndexArg("list", int(values.shape[0]), checked.size, array=values)
+
+
+def host_list(index, backend):
+    """``index`` with a list held on the device (from a Vector of positions) brought to the
+    host, for the paths that read the list there (assign)."""
+    if getattr(index, "kind", None) != "list" or isinstance(index.array, np.ndarray):
+        return index
+    return IndexArg("list", index.count, index.size,
+                    array=np.asarray(backend.to_host(index.array), dtype=np.int64))
 
 
 def resolve_all(indices, shape):

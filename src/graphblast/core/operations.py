@@ -896,7 +896,7 @@ def scatter(target, value, I, mask, accum, replace, subassign):
 def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=False):
     """``target(mask, accum, replace)[indices] << value`` (GrB_assign) or, with ``subassign``,
     ``target[indices](mask, accum, replace) << value`` (GxB_subassign)."""
-    from .index import resolve_all
+    from .index import host_list, resolve_all
     from .matrix import Matrix, TransposedMatrix
     from .scalar import Scalar
     from .vector import Vector
@@ -905,6 +905,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
     res = indices if resolved else resolve_all(indices, target.shape)
     if target.ndim == 1 and getattr(res[0], "kind", None) == "vector":
         return scatter(target, value, res[0].vector, mask, accum, replace, subassign)
+    res = tuple(host_list(r, backend) for r in res)  # a Matrix's Vector of positions
     # A scalar index in a matrix assign selects a row or column: treat it as a length-1 list.
     dims = [as_list(r) if isinstance(r, int) else r for r in res]
     region_shape = tuple(d.count for d in dims)
