@@ -63,12 +63,22 @@ def _delta_stepping(A, dist, delta, min_plus):
     return dist
 
 
+# The default bucket width: WIDTH[device kind] times the average weight over the average
+# degree: 32 on the CPU (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
+# worth of relaxations per vertex), 16 times that on a GPU, where a round costs a fixed
+# ~200 us of launches and host steps whatever its work.  Round counts (products) on grid-512 by the
+# multiple of the CPU width, 1 / 4 / 16 / Bellman-Ford: 1,416 / 1,181 / 1,101 / 1,058; on
+# rgg-18: 891 / 692 / 621 / 575 (the CPU's time, bound by the work, was best at 1-4x: 3.4 s,
+# against 9.2 s at 16x and 13.1 s by Bellman-Ford on rgg-18).  On the H200 (fourth session,
+# benchmarks/results/h200/profiles/session4/algos.log), 1x / 4x / 16x / Bellman-Ford:
+# grid-2048 2.91 / 1.90 / 1.53 / 1.42 s, rgg-22 1.47 / 1.14 / 0.83 / 1.10 s.
+WIDTH = {"cpu": 32, "cuda": 32 * 16}
+
+
 def _default_delta(A, dtype):
-    """32 times the average weight over the average degree (Davidson, Baxter, Garland and
-    Owens's width for GPUs): buckets that hold about a warp's worth of relaxations per
-    vertex, so that a bucket takes few rounds; at least 1 for integer weights."""
+    """The default bucket width (above); at least 1 for integer weights."""
     total = A.reduce_scalar(monoid.plus[FP64]).new().value or 1.0
-    delta = 32.0 * total / max(A.nvals, 1) * A.nrows / max(A.nvals, 1)
+    delta = WIDTH[A.device.split(":")[0]] * total / max(A.nvals, 1) * A.nrows / max(A.nvals, 1)
     return delta if dtype.np_type.kind == "f" else max(1, int(delta))
 
 
@@ -108,8 +118,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         found so far.  Negative and infinite weights always use Bellman-Ford.
     delta : float, optional
         Bucket width for delta-stepping; by default 32 times the average weight over the
-        average degree (Davidson et al.'s choice for GPUs, where a round's cost is mostly its
-        fixed latency: wider buckets, fewer rounds), at least 1 for integer weights.
+        average degree on the CPU (Davidson et al.'s width), 16 times wider on a GPU, where a
+        round's cost is mostly its fixed latency (wider buckets, fewer rounds, more work per
+        round); at least 1 for integer weights.
 
     Returns
     -------
