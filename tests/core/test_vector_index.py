@@ -13,7 +13,9 @@ import pytest
 
 import graphblast as gb
 from graphblast import Vector, binary
-from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
+from graphblast.exceptions import (
+    DeviceMismatch, DimensionMismatch, IndexOutOfBound, InvalidValue,
+)
 
 TYPES = ["BOOL", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64",
          "FP32", "FP64"]
@@ -378,3 +380,15 @@ def test_matrix_vector_index_is_a_snapshot(device):
     expr = A[I, I]
     I[0] << 1
     assert expr.new().to_dicts() == {0: {0: 3}, 1: {1: 1}}
+
+
+def test_matrix_vector_index_on_another_device(device):
+    """A Vector of positions must live where the Matrix does: nothing moves silently."""
+    other = "cpu:0-1" if device == "cpu" else "cpu"
+    A = gb.Matrix.from_coo([0, 1], [1, 0], [1, 2], nrows=2, ncols=2, device=device)
+    I = Vector.from_coo([0], [1], size=1, device=other)
+    with pytest.raises(DeviceMismatch):
+        A[I, :].new()
+    with pytest.raises(DeviceMismatch):
+        A[I, 0] << 5
+    assert A.to_dicts() == {0: {1: 1}, 1: {0: 2}}

@@ -59,7 +59,7 @@ class Updater:
         """``C(mask)[I, J] << B``: assign with a mask of C's shape."""
         from .index import resolve_all
 
-        res = resolve_all(indices, self.parent.shape)
+        res = resolve_all(indices, self.parent.shape, self.parent)
         return ops.Indexed(self.parent, indices, res, self.mask, self.accum, self.replace,
                            "assign")
 

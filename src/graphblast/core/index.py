@@ -53,9 +53,10 @@ class VectorIndex:
         self.size = size
 
 
-def resolve(index, size, allow_vector=False):
+def resolve(index, size, allow_vector=False, owner=None):
     """An int (returned as int), an :class:`IndexArg` or (for a Vector being indexed, with
-    ``allow_vector``) a :class:`VectorIndex` for one dimension of ``size``."""
+    ``allow_vector``) a :class:`VectorIndex` for one dimension of ``size``; a Vector index
+    must live on the device of ``owner`` (the collection indexed), when given."""
     if isinstance(index, numbers.Integral) or (isinstance(index, np.ndarray) and index.ndim == 0
                                                and index.dtype.kind in "iu"):
         return _scalar_index(index, size)
@@ -82,6 +83,10 @@ def resolve(index, size, allow_vector=False):
     from .vector import Vector
 
     if isinstance(index, Vector):
+        if owner is not None:
+            from .operations import same_device
+
+            same_device(owner, index)
         checked = VectorIndex(index, size)
         return checked if allow_vector else _vector_list(checked)
     raise TypeError(f"Invalid index of type {type(index).__name__}: use an int, a slice, a list "
@@ -105,8 +110,9 @@ def host_list(index, backend):
                     array=np.asarray(backend.to_host(index.array), dtype=np.int64))
 
 
-def resolve_all(indices, shape):
-    """Resolve an index tuple for an object of ``shape`` (1 or 2 dimensions)."""
+def resolve_all(indices, shape, owner=None):
+    """Resolve an index tuple for an object of ``shape`` (1 or 2 dimensions), ``owner``
+    (when given) the collection indexed."""
     if not isinstance(indices, tuple):
         indices = (indices,)
     if Ellipsis in [i for i in indices if i is Ellipsis]:
@@ -115,7 +121,7 @@ def resolve_all(indices, shape):
     if len(indices) != len(shape):
         raise TypeError(f"Expected {len(shape)} indices for an object of {len(shape)} "
                         f"dimension(s), got {len(indices)}")
-    return tuple(resolve(i, n, len(shape) == 1) for i, n in zip(indices, shape))
+    return tuple(resolve(i, n, len(shape) == 1, owner) for i, n in zip(indices, shape))
 
 
 def as_list(index):

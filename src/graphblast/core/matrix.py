@@ -66,7 +66,7 @@ class _MatrixMethods:
         return ops.reduce_scalar(self, _default_monoid(op), allow_empty)
 
     def __getitem__(self, indices):
-        res = resolve_all(indices, self.shape)
+        res = resolve_all(indices, self.shape, self)
         return ops.Indexed(self, indices, res)
 
     def _entries(self):

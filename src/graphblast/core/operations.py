@@ -902,7 +902,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
     from .vector import Vector
 
     backend = target._backend
-    res = indices if resolved else resolve_all(indices, target.shape)
+    res = indices if resolved else resolve_all(indices, target.shape, target)
     if target.ndim == 1 and getattr(res[0], "kind", None) == "vector":
         return scatter(target, value, res[0].vector, mask, accum, replace, subassign)
     res = tuple(host_list(r, backend) for r in res)  # a Matrix's Vector of positions
