@@ -217,6 +217,21 @@ template <> __device__ __forceinline__ long long max_value<long long>() {
     return 0x7fffffffffffffffLL;
 }
 
+// New row r of a permutation: where its source row starts and how long it is, where it goes
+// and how many of its entries J keeps.
+struct permuted_row {
+    idx_t p, dst;
+    int len, kept;
+    __device__ __forceinline__ permuted_row(idx_t r, const idx_t* src, const idx_t* indptr,
+                                            const idx_t* out_ptr) {
+        const idx_t s = src ? src[r] : r;
+        p = indptr[s];
+        len = (int)(indptr[s + 1] - p);
+        dst = out_ptr[r];
+        kept = (int)(out_ptr[r + 1] - dst);
+    }
+};
+
 // entry q's new name, or the padding key where the entry is dropped (sorted past the kept)
 template <class IDX, class OUT>
 __device__ __forceinline__ OUT permuted_name(const IDX* col, const OUT* inv, idx_t q) {
@@ -249,12 +264,9 @@ __global__ void gbk_permute_rows_warp(idx_t n, const idx_t* rows, const idx_t* s
                                       W* out_vals) {
     const int lane = gbk::lane();
     for (idx_t w = gbk::global_warp(); w < n; w += gbk::warp_count()) {
-        const idx_t r = rows[w];
-        const idx_t s = src ? src[r] : r;
-        const idx_t p = indptr[s];
-        const int len = (int)(indptr[s + 1] - p);
-        const idx_t dst = out_ptr[r];
-        const int kept = (int)(out_ptr[r + 1] - dst);
+        const gbk::permuted_row row(rows[w], src, indptr, out_ptr);
+        const idx_t p = row.p, dst = row.dst;
+        const int len = row.len, kept = row.kept;
         OUT key = lane < len ? gbk::permuted_name(col, inv, p + lane) : gbk::max_value<OUT>();
         int pos = lane;
         for (int k = 2; k <= 32; k <<= 1) {
@@ -284,12 +296,9 @@ __global__ void gbk_permute_rows_block(idx_t n, const idx_t* rows, const idx_t* 
     __shared__ OUT skey[gbk::permute_block<OUT>::max];
     __shared__ short spos[gbk::permute_block<OUT>::max];
     for (idx_t h = blockIdx.x; h < n; h += gridDim.x) {
-        const idx_t r = rows[h];
-        const idx_t s = src ? src[r] : r;
-        const idx_t p = indptr[s];
-        const int len = (int)(indptr[s + 1] - p);
-        const idx_t dst = out_ptr[r];
-        const int kept = (int)(out_ptr[r + 1] - dst);
+        const gbk::permuted_row row(rows[h], src, indptr, out_ptr);
+        const idx_t p = row.p, dst = row.dst;
+        const int len = row.len, kept = row.kept;
         int size = 64;
         while (size < len) size <<= 1;
         for (int t = threadIdx.x; t < size; t += blockDim.x) {
