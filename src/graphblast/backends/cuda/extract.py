@@ -105,9 +105,9 @@ def _extract_permuted_columns(A, rows, J):
     and whether J repeats), and one more where rows are longer than PERMUTE_BLOCK_MAX."""
     nrows, ncols = rows.count, J.shape[0]
     src = None if rows.kind == "all" else _index_array(rows)
-    starts = A.indptr[:-1] if src is None else A.indptr[src]
-    in_ptr = blocks.exclusive_scan((A.indptr[1:] if src is None else A.indptr[src + 1])
-                                   - starts)
+    # the new rows' pointers as the source rows have them: A's own when every row is taken
+    in_ptr = A.indptr if src is None else blocks.exclusive_scan(A.indptr[src + 1]
+                                                                - A.indptr[src])
     idx32_out = ncols <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
     positions = cp.arange(ncols, dtype=name_type)
