@@ -375,6 +375,9 @@ def mask_view(mask):
 
 _INT32 = tuple(np.int32(k) for k in range(32))  # the kernels' small int flags, made once
 
+# Positions per lane of gbk_dense_to_list (GBK_COMPACT in vector.cuh).
+COMPACT = 16
+
 
 def as_bitmap(v):
     """``v`` as a new BitmapVector (a bitmap's arrays are copied, so the result is owned)."""
@@ -411,8 +414,8 @@ def as_list(v, dptr=None):
     out_vals = cp.empty(v.size, dtype=v.dtype.np_type)
     if v.size:
         (fn,) = jit.kernels(*programs.vector_kernel("dense_to_list", v.dtype)).fns
-        jit.launch(fn, v.size, (i64(v.size), bits, vals, dptr, out_idx, out_vals,
-                                counters.array))
+        jit.launch(fn, -(-v.size // COMPACT), (i64(v.size), bits, vals, dptr, out_idx,
+                                               out_vals, counters.array))
     counters.touch()
     return out_idx, out_vals, counters, v.size
 

@@ -108,15 +108,28 @@ __device__ __forceinline__ void group_fold(typename M::t& acc, bool& have, idx_t
     }
 }
 
-// Add this thread's (count, degree) to counters[0], counters[1], one atomic per warp.  Every
-// lane of the warp must call it.
+// Add this thread's (count, degree) to counters[0], counters[1]: summed over the block, one
+// atomic each per block.  An atomic per warp serialized the end of every grid-stride kernel
+// on the counter (33,792 warps at the engine's MAX_GRID).  Every thread of the block must
+// call it, once, at the kernel's end (blockDim.x a multiple of 32, at most 256).
 __device__ __forceinline__ void add_counts(unsigned long long* counters,
                                            unsigned long long count, unsigned long long deg) {
+    __shared__ unsigned long long s_count[8], s_deg[8];
     for (int d = 16; d > 0; d >>= 1) {
         count += __shfl_down_sync(GBK_ALL_LANES, count, d);
         deg += __shfl_down_sync(GBK_ALL_LANES, deg, d);
     }
     if (lane() == 0) {
+        s_count[threadIdx.x >> 5] = count;
+        s_deg[threadIdx.x >> 5] = deg;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        count = deg = 0;
+        for (int w = 0; w < (int)(blockDim.x >> 5); ++w) {
+            count += s_count[w];
+            deg += s_deg[w];
+        }
         if (count) atomicAdd(&counters[0], count);
         if (deg) atomicAdd(&counters[1], deg);
     }
@@ -158,6 +171,20 @@ __device__ __forceinline__ long long append_slot(unsigned long long* counter, bo
     if (!want) return -1;
     unsigned below = wants & ((1u << lane()) - 1u);
     return (long long)(base + __popc(below));
+}
+
+// `want` consecutive slots in an output list for each lane, one atomic per warp: the first
+// of this lane's slots.  Every lane of the warp must call it.
+__device__ __forceinline__ long long append_slots(unsigned long long* counter, unsigned want) {
+    unsigned long long inc = want;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned long long y = __shfl_up_sync(GBK_ALL_LANES, inc, d);
+        if (lane() >= d) inc += y;
+    }
+    const unsigned long long total = __shfl_sync(GBK_ALL_LANES, inc, 31);
+    unsigned long long base = 0;
+    if (lane() == 31 && total) base = atomicAdd(counter, total);
+    return (long long)(__shfl_sync(GBK_ALL_LANES, base, 31) + inc - want);
 }
 
 __device__ __forceinline__ idx_t degree(const idx_t* ptr, idx_t j) {

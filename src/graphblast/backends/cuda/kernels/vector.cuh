@@ -34,19 +34,27 @@ __global__ void gbk_list_to_bitmap(idx_t nu, const unsigned long long* nu_ptr, c
 }
 
 // The entries of a dense vector as an (unsorted) list; counters[0] must be zero.  With dptr,
-// counters[1] gets the degree sum of the entries in dptr.
+// counters[1] gets the degree sum of the entries in dptr.  Each lane takes GBK_COMPACT
+// consecutive positions, so a warp claims its slots for 512 positions with one atomic: one
+// atomic per warp step of 32 positions serialized on the counter (89 us for 67,041 entries
+// of 4.2 million on the H200, ninth session).  Launched with n / GBK_COMPACT threads.
+#define GBK_COMPACT 16
 template <class T>
 __global__ void gbk_dense_to_list(idx_t n, const unsigned char* bits, const T* dense,
                                   const idx_t* dptr, idx_t* out_idx, T* out_vals,
                                   unsigned long long* counters) {
     unsigned long long deg = 0;
-    const idx_t stride = gbk::grid_size();
-    // every lane runs the same number of iterations, so append_slot sees whole warps
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < n; base += stride) {
-        idx_t i = base + gbk::lane();
-        bool has = i < n && (bits == nullptr || bits[i]);
-        long long slot = gbk::append_slot(&counters[0], has);
-        if (has) {
+    const idx_t stride = gbk::grid_size() * GBK_COMPACT;
+    // the loop is uniform over each warp, as append_slots needs
+    for (idx_t base = (gbk::global_id() - gbk::lane()) * GBK_COMPACT; base < n;
+         base += stride) {
+        const idx_t first = base + (idx_t)gbk::lane() * GBK_COMPACT;
+        unsigned has = 0;
+        for (int b = 0; b < GBK_COMPACT; ++b)
+            if (first + b < n && (bits == nullptr || bits[first + b])) has |= 1u << b;
+        long long slot = gbk::append_slots(&counters[0], __popc(has));
+        for (; has; has &= has - 1, ++slot) {
+            const idx_t i = first + __ffs(has) - 1;
             out_idx[slot] = i;
             out_vals[slot] = dense[i];
             if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
