@@ -40,6 +40,7 @@ HEAVY = 4096
 # GBK_PUSH_CHUNK edges over all its blocks; the lighter ones by `width` lanes each, so that
 # no warp walks more than PUSH_HEAVY / width edges while the others wait.
 PUSH_HEAVY = 256
+PUSH_CHUNK = 1024  # GBK_PUSH_CHUNK in spmspv.cuh
 # A heavy row is pulled in chunks of this many entries (GBK_CHUNK in spmv.cuh), a block each,
 # except for the monoids that stop a row early, whose rows keep one block.
 CHUNK = 4096
@@ -430,7 +431,8 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
     known = u.counters.peek() if isinstance(u, DeviceVector) and u.counters else None
-    bound = known[1] if known is not None and u.deg_of is M.indptr else n_out
+    degrees = known[1] if known is not None and u.deg_of is M.indptr else None
+    bound = n_out if degrees is None else degrees
     dptr = M.indptr if square else None
     cap = max(1, min(n_out, bound))
     out_idx = cp.empty(cap, dtype=INDEX)
@@ -448,8 +450,16 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
         if fold is None:
             fold = scratch.folds[semiring.monoid] = cp.empty(n_out, dtype=t.np_type)
             jit.launch(fns[-1], n_out, (i64(n_out), fold))
-    heavy = PUSH_HEAVY if v.npush_heavy else np.iinfo(np.int64).max
-    heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if v.npush_heavy else None
+    # Heavy entries are possible only if the matrix has heavy rows and the entries' degree
+    # sum (when the host knows it) exceeds PUSH_HEAVY; their kernel gets a block per chunk
+    # of that sum, up to a quarter of MAX_GRID (a small level launches no idle grid).
+    heavy_blocks = 0
+    if v.npush_heavy and cap_in and (degrees is None or degrees > PUSH_HEAVY):
+        heavy_blocks = jit.MAX_GRID // 4
+        if degrees is not None:
+            heavy_blocks = min(heavy_blocks, -(-degrees // PUSH_CHUNK))
+    heavy = PUSH_HEAVY if heavy_blocks else np.iinfo(np.int64).max
+    heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if heavy_blocks else None
     width = np.int32(v.width)
     passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
     for p in passes:
@@ -459,8 +469,8 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
                 i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind,
                 mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
                 heavy_list, out_idx, out_vals, counters.array))
-        if v.npush_heavy and cap_in:
-            jit.run(heavy_fn, jit.MAX_GRID // 4, 256, (
+        if heavy_blocks:
+            jit.run(heavy_fn, heavy_blocks, 256, (
                 idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
                 epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))
     if mode == programs.PUSH_FOLD:
