@@ -312,3 +312,32 @@ def test_estimate_runs_a_pilot_and_skips_what_will_not_fit(device, monkeypatch):
     assert "over the time limit" in suite._too_slow(suite.ours, "bfs", graph, entry)
     assert entry["estimate"]["seconds"] == pytest.approx(seconds)
     progress.close()
+
+
+def test_directions_timed_interleaved():
+    """The BFS levels' push, pull and auto runs alternate, each round in another order (a
+    host that drifts during a block of one direction's runs would bias the ratio), and each
+    direction's time is the median of its own runs."""
+    import graphblast as gb
+
+    seen, clock = [], iter(range(1000))
+    timer = primitives._Timer(None, repeat=4, warmup=1, time_limit=float("inf"))
+
+    def op():
+        seen.append(gb.config["direction"])
+        return len(seen)
+
+    real = runner._timed_once
+    runner._timed_once = lambda fn, sync: (float(next(clock)), fn())
+    try:
+        got = primitives._interleaved(op, timer, ("push", "pull", "auto"))
+    finally:
+        runner._timed_once = real
+    assert seen[:3] == ["push", "pull", "auto"]  # the warm-up round
+    rounds = [seen[k:k + 3] for k in range(3, len(seen), 3)]
+    assert len(rounds) >= 4 and all(sorted(r) == ["auto", "pull", "push"] for r in rounds)
+    assert rounds[0] == ["push", "pull", "auto"] and rounds[1] == ["pull", "auto", "push"]
+    times = {m: [3 + 3 * r + rounds[r].index(m) for r in range(len(rounds))]
+             for m in ("push", "pull", "auto")}
+    assert {m: got[m][0] for m in got} == {m: float(np.median(t)) for m, t in times.items()}
+    assert got["auto"][1] == len(seen) - seen[::-1].index("auto")  # its last run's answer

@@ -41,8 +41,12 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
         return;
     }
     bool claimed = false;
-    if (ok) {
-        long long old = atomicMin((long long*)&stamp[j], MODE == 1 ? (epoch | k) : epoch);
+    const long long want = MODE == 1 ? (epoch | k) : epoch;
+    // A plain read first (through L2): most products of a large level land on an output
+    // already claimed this call, whose stamp is then <= want (an older call's epoch is
+    // larger), and the atomic would change nothing; a stale read only costs the atomic.
+    if (ok && __ldcg(&stamp[j]) > want) {
+        long long old = atomicMin((long long*)&stamp[j], want);
         claimed = (old >> 32) != (epoch >> 32);
     }
     long long slot = append_slot(&counters[0], claimed);
