@@ -253,6 +253,15 @@ class Matrix(_MatrixMethods, Collection):
     def shape(self):
         return (self._data.nrows, self._data.ncols)
 
+    # read straight from the storage (the shared ones go through `shape`): on every call's path
+    @property
+    def nrows(self):
+        return self._data.nrows
+
+    @property
+    def ncols(self):
+        return self._data.ncols
+
     @property
     def T(self):
         """The transpose, as a view usable wherever a Matrix is read."""

@@ -41,6 +41,17 @@ def _replace_singleton():
 
 def same_device(*objs):
     """The device and backend shared by the collections in ``objs``; raise if they differ."""
+    # the common case first (every operation's path): collections all on the first's device
+    try:
+        device, backend = objs[0].device, objs[0]._backend
+        if device is not None:
+            for obj in objs:
+                if obj.device != device:
+                    break
+            else:
+                return device, backend
+    except AttributeError:
+        pass
     device = backend = None
     for obj in objs:
         d = getattr(obj, "device", None)
@@ -64,10 +75,20 @@ def _resolve_op(op, namespace):
     return op
 
 
+_typed_semirings = {}  # (Semiring, type, type) -> TypedSemiring, found once
+
+
 def typed_semiring(op, t1, t2):
+    key = (op, t1, t2)
+    found = _typed_semirings.get(key) if isinstance(op, (Semiring, TypedSemiring)) else None
+    if found is not None:
+        return found
     op = _resolve_op(op, "semiring")
     if isinstance(op, (Semiring, TypedSemiring)):
-        return find_typed_op(op, t1, t2)
+        found = find_typed_op(op, t1, t2)
+        if key[0] is op:  # not a string: the key is the operator itself
+            _typed_semirings[key] = found
+        return found
     raise TypeError(f"Expected a Semiring, got {type(op).__name__} {op!r}; for example "
                     "semiring.plus_times or semiring.min_plus.")
 
@@ -158,12 +179,15 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
         raise DeviceMismatch(f"The expression is on {expr.device} but the output on "
                              f"{target.device}; move one with .to_device().")
     backend = target._backend
-    if mask is not None and mask.parent.ndim != target.ndim:
-        raise TypeError(f"Mask object must be type {type(target).__name__}; got "
-                        f"{type(mask.parent).__name__} (a Vector mask only goes with a row or "
-                        "column assign, C(mask)[i, :] << v)")
-    accum = typed_accum(accum, target.dtype)
-    maskarg = _mask_arg(mask)
+    maskarg = None
+    if mask is not None:
+        if mask.parent.ndim != target.ndim:
+            raise TypeError(f"Mask object must be type {type(target).__name__}; got "
+                            f"{type(mask.parent).__name__} (a Vector mask only goes with a row "
+                            "or column assign, C(mask)[i, :] << v)")
+        maskarg = mask._arg()
+    if accum is not None:
+        accum = typed_accum(accum, target.dtype)
     T = expr.compute(maskarg)
     C = target._data
     if accum is not None:
@@ -188,10 +212,11 @@ def typed_accum(accum, dtype):
 
 def update(target, value, mask=None, accum=None, replace=False):
     """``target(mask, accum, replace) << value`` for anything python-graphblas accepts."""
-    Matrix, TransposedMatrix, Scalar, Vector = _types()
-
     if target._is_scalar:
         return _update_scalar(target, value, accum)
+    if type(value) is VectorExpression or type(value) is MatrixExpression:  # the common case
+        return evaluate(target, value, mask, accum, replace)
+    Matrix, TransposedMatrix, Scalar, Vector = _types()
     if isinstance(value, InfixExpr):
         value = value._to_expr()
     if isinstance(value, Indexed):
@@ -1058,8 +1083,9 @@ def _region_data(backend, value, region_shape, res):
 def parse_output_args(target, args, mask, accum, replace):
     """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them."""
     mask_arg = accum_arg = None
+    replace_arg = _replace_singleton() if args else None
     for arg in args:
-        if arg is _replace_singleton():
+        if arg is replace_arg:
             replace = True
         elif isinstance(arg, Mask) or hasattr(arg, "_data") or hasattr(arg, "_matrix"):
             if target._is_scalar:
