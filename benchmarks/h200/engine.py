@@ -9,6 +9,7 @@ explains the record's figures.  Answers are checked against SciPy.
 """
 
 import argparse
+import contextlib
 import cProfile
 import io
 import json
@@ -54,11 +55,11 @@ def wall_and_reads(run):
     return time.perf_counter() - t0, blocks.host_reads() - r0
 
 
-def kernel_profile(run, label, outdir):
-    """GPU time per graphblast kernel (CUDA events) of ``run()`` against its wall time; the
-    rest is CuPy's own kernels, allocations, Python and synchronizations.  Every graphblast
-    launch goes through ``jit.run``, so the events are recorded around it (whichever launcher
-    it uses)."""
+@contextlib.contextmanager
+def timed_launches():
+    """Every graphblast launch inside the block bracketed by CUDA events: yields the list
+    of (kernel, grid, start event, end event) it fills.  Every launch goes through
+    ``jit.run``, so the events are recorded around it (whichever launcher it uses)."""
     from graphblast.backends.cuda import jit
 
     records = []
@@ -73,10 +74,24 @@ def kernel_profile(run, label, outdir):
 
     jit.run = timed_run
     try:
-        wall, reads = wall_and_reads(run)
+        yield records
     finally:
         jit.run = plain_run
-    names = {f: n for k in jit._compiled.values() for f, n in zip(k.fns, k.names)}
+
+
+def kernel_names():
+    """{compiled kernel: its name} of every kernel compiled so far."""
+    from graphblast.backends.cuda import jit
+
+    return {f: n for k in jit._compiled.values() for f, n in zip(k.fns, k.names)}
+
+
+def kernel_profile(run, label, outdir):
+    """GPU time per graphblast kernel (CUDA events) of ``run()`` against its wall time; the
+    rest is CuPy's own kernels, allocations, Python and synchronizations."""
+    with timed_launches() as records:
+        wall, reads = wall_and_reads(run)
+    names = kernel_names()
     per = {}
     for fn, grid, e0, e1 in records:
         name = names.get(fn, "?")

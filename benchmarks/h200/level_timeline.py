@@ -14,11 +14,10 @@ import time
 import cupy as cp
 
 from graphblast import Vector, semiring
-from graphblast.backends.cuda import jit
 from graphblast.bench import graphs
 from graphblast.dtypes import BOOL, INT64
 
-from engine import sync  # this folder's engine.py (run as a script)
+from engine import kernel_names, sync, timed_launches  # this folder's engine.py
 
 
 def run_levels(A, source, kernels=None):
@@ -51,19 +50,6 @@ def run_levels(A, source, kernels=None):
     return rows
 
 
-def timed_launcher(records):
-    """jit.run replaced by one that brackets each launch with events (name, grid, events)."""
-    plain = jit.run
-
-    def run(fn, grid, block, args):
-        e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-        e0.record()
-        plain(fn, grid, block, args)
-        e1.record()
-        records.append((fn, grid, e0, e1))
-    return plain, run
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
@@ -75,14 +61,9 @@ def main():
         g = graphs.build(graphs.parse_graphs(name)[0], "cuda:0")
         for _ in range(3):
             plain_rows = run_levels(g.A, g.source)  # warm, untimed launches
-        records = []
-        plain, timed = timed_launcher(records)
-        jit.run = timed
-        try:
+        with timed_launches() as records:
             timed_rows = run_levels(g.A, g.source, kernels=records)
-        finally:
-            jit.run = plain
-        names = {f: nm for k in jit._compiled.values() for f, nm in zip(k.fns, k.names)}
+        names = kernel_names()
         for row in timed_rows:
             row["kernels"] = [(names.get(fn, "?").split("<")[0], grid,
                                round(cp.cuda.get_elapsed_time(e0, e1) * 1e3, 1))
