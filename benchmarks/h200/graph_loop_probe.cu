@@ -3,12 +3,14 @@
 // levels), the same two kernels per level run
 //   host:  launched level by level, the next frontier's count read back after each (what
 //          graphblast does today, without its Python);
+//   replay: each level's pair captured once as a graph (one per queue parity), replayed
+//          level by level with the count read back after each;
 //   while: captured once into the body of a conditional WHILE node of a CUDA graph (CUDA
 //          12.4 and later), the loop's test set on the device (cudaGraphSetConditional), the
 //          whole BFS one graph launch.
 // Each level's frontier is a queue; two levels per loop iteration swap the two queues, so the
-// captured pointers never change.  Prints microseconds per level for both, and checks the
-// levels against each other and the corner's distance, 2 (n - 1).
+// captured pointers never change.  Prints microseconds per level for each, and checks the
+// levels of the three against each other and the corner's distance, 2 (n - 1).
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/graph_loop_probe benchmarks/h200/graph_loop_probe.cu
 //   /tmp/graph_loop_probe 2048
@@ -141,6 +143,36 @@ int main(int argc, char** argv) {
     }
     CHECK(cudaMemcpy(level_host.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
 
+    // -- replay: a captured level per parity, launched by the host level by level ------------
+    cudaGraphExec_t level_exec[2];
+    for (int parity = 0; parity < 2; ++parity) {
+        cudaGraph_t g;
+        CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+        const State& cur = parity ? swapped : s;
+        expand<<<blocks, threads, 0, stream>>>(cur, 0);
+        step<<<1, 1, 0, stream>>>(cur, 0, 0, 0);
+        CHECK(cudaStreamEndCapture(stream, &g));
+        CHECK(cudaGraphInstantiate(&level_exec[parity], g, 0));
+    }
+    double replay_us = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+        reset(s, source, nv);
+        CHECK(cudaDeviceSynchronize());
+        auto t0 = std::chrono::steady_clock::now();
+        for (int parity = 0;; parity ^= 1) {
+            CHECK(cudaGraphLaunch(level_exec[parity], stream));
+            unsigned next = 0;
+            CHECK(cudaMemcpyAsync(&next, (parity ? swapped : s).count[1], sizeof(unsigned),
+                                  cudaMemcpyDeviceToHost, stream));
+            CHECK(cudaStreamSynchronize(stream));
+            if (!next) break;
+        }
+        auto t1 = std::chrono::steady_clock::now();
+        replay_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+    }
+    std::vector<int> level_replay(nv);
+    CHECK(cudaMemcpy(level_replay.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
+
     // -- while: the levels as the body of a conditional WHILE node ----------------------------
     cudaGraph_t graph;
     CHECK(cudaGraphCreate(&graph, 0));
@@ -180,11 +212,13 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(level_graph.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
 
     size_t differ = 0;
-    for (size_t v = 0; v < nv; ++v) differ += level_host[v] != level_graph[v];
+    for (size_t v = 0; v < nv; ++v)
+        differ += level_host[v] != level_graph[v] || level_host[v] != level_replay[v];
     const int corner = level_host[nv - 1];
     std::printf("grid %d x %d: %d levels (host loop), %d (graph)\n", n, n, host_levels,
                 graph_levels);
     std::printf("host loop:  %.0f us, %.2f us a level\n", host_us, host_us / host_levels);
+    std::printf("replay:     %.0f us, %.2f us a level\n", replay_us, replay_us / host_levels);
     std::printf("while node: %.0f us, %.2f us a level\n", graph_us, graph_us / host_levels);
     std::printf("levels differ at %zu vertices; corner level %d (want %d): %s\n", differ,
                 corner, 2 * (n - 1), differ == 0 && corner == 2 * (n - 1) ? "ok" : "WRONG");
