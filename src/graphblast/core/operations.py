@@ -50,7 +50,7 @@ def same_device(*objs):
                     break
             else:
                 return device, backend
-    except AttributeError:
+    except (AttributeError, IndexError):  # not all collections, or none: the general loop
         pass
     device = backend = None
     for obj in objs:
