@@ -116,62 +116,60 @@ int main(int argc, char** argv) {
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     const int blocks = 264, threads = 256;  // two blocks a multiprocessor: frontiers are small
     const int source = 0;
-    std::vector<int> level_host(nv), level_graph(nv);
 
-    // -- host: a launch pair per level and a read of the next count --------------------------
-    double host_us = 0;
-    int host_levels = 0;
-    for (int rep = 0; rep < 3; ++rep) {
-        reset(s, source, nv);
-        CHECK(cudaDeviceSynchronize());
-        auto t0 = std::chrono::steady_clock::now();
+    // The microseconds of a BFS run by `bfs` from a fresh state (the last of three), and the
+    // levels it left.
+    auto timed = [&](auto bfs, std::vector<int>& levels_out) {
+        double us = 0;
+        for (int rep = 0; rep < 3; ++rep) {
+            reset(s, source, nv);
+            CHECK(cudaDeviceSynchronize());
+            auto t0 = std::chrono::steady_clock::now();
+            bfs();
+            CHECK(cudaStreamSynchronize(stream));
+            us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now()
+                                                           - t0).count();
+        }
+        CHECK(cudaMemcpy(levels_out.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
+        return us;
+    };
+    // The loop on the host: `level(parity)` queues one level, then the next frontier's count
+    // is read back; the number of levels run.
+    auto host_loop = [&](auto level) {
         int levels = 0;
         for (int parity = 0;; parity ^= 1) {
-            const State& cur = parity ? swapped : s;
-            expand<<<blocks, threads, 0, stream>>>(cur, 0);
-            step<<<1, 1, 0, stream>>>(cur, 0, 0, 0);
+            level(parity);
             unsigned next = 0;
-            CHECK(cudaMemcpyAsync(&next, cur.count[1], sizeof(unsigned),
+            CHECK(cudaMemcpyAsync(&next, (parity ? swapped : s).count[1], sizeof(unsigned),
                                   cudaMemcpyDeviceToHost, stream));
             CHECK(cudaStreamSynchronize(stream));
             ++levels;
-            if (!next) break;
+            if (!next) return levels;
         }
-        auto t1 = std::chrono::steady_clock::now();
-        host_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-        host_levels = levels;
-    }
-    CHECK(cudaMemcpy(level_host.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
+    };
+    auto launch_level = [&](int parity) {
+        const State& cur = parity ? swapped : s;
+        expand<<<blocks, threads, 0, stream>>>(cur, 0);
+        step<<<1, 1, 0, stream>>>(cur, 0, 0, 0);
+    };
+
+    // -- host: a launch pair per level and a read of the next count --------------------------
+    int levels = 0;
+    std::vector<int> level_host(nv), level_replay(nv), level_graph(nv);
+    const double host_us = timed([&] { levels = host_loop(launch_level); }, level_host);
 
     // -- replay: a captured level per parity, launched by the host level by level ------------
     cudaGraphExec_t level_exec[2];
     for (int parity = 0; parity < 2; ++parity) {
         cudaGraph_t g;
         CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
-        const State& cur = parity ? swapped : s;
-        expand<<<blocks, threads, 0, stream>>>(cur, 0);
-        step<<<1, 1, 0, stream>>>(cur, 0, 0, 0);
+        launch_level(parity);
         CHECK(cudaStreamEndCapture(stream, &g));
         CHECK(cudaGraphInstantiate(&level_exec[parity], g, 0));
     }
-    double replay_us = 0;
-    for (int rep = 0; rep < 3; ++rep) {
-        reset(s, source, nv);
-        CHECK(cudaDeviceSynchronize());
-        auto t0 = std::chrono::steady_clock::now();
-        for (int parity = 0;; parity ^= 1) {
-            CHECK(cudaGraphLaunch(level_exec[parity], stream));
-            unsigned next = 0;
-            CHECK(cudaMemcpyAsync(&next, (parity ? swapped : s).count[1], sizeof(unsigned),
-                                  cudaMemcpyDeviceToHost, stream));
-            CHECK(cudaStreamSynchronize(stream));
-            if (!next) break;
-        }
-        auto t1 = std::chrono::steady_clock::now();
-        replay_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-    }
-    std::vector<int> level_replay(nv);
-    CHECK(cudaMemcpy(level_replay.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
+    const double replay_us = timed([&] {
+        host_loop([&](int parity) { CHECK(cudaGraphLaunch(level_exec[parity], stream)); });
+    }, level_replay);
 
     // -- while: the levels as the body of a conditional WHILE node ----------------------------
     cudaGraph_t graph;
@@ -195,31 +193,16 @@ int main(int argc, char** argv) {
     CHECK(cudaStreamEndCapture(stream, &body));
     cudaGraphExec_t exec;
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    double graph_us = 0;
-    int graph_levels = 0;
-    for (int rep = 0; rep < 3; ++rep) {
-        reset(s, source, nv);
-        CHECK(cudaDeviceSynchronize());
-        auto t0 = std::chrono::steady_clock::now();
-        CHECK(cudaGraphLaunch(exec, stream));
-        CHECK(cudaStreamSynchronize(stream));
-        auto t1 = std::chrono::steady_clock::now();
-        graph_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-        int depth = 0;
-        CHECK(cudaMemcpy(&depth, s.depth, sizeof(int), cudaMemcpyDeviceToHost));
-        graph_levels = depth - 1;  // the depth counts the empty last level's step too
-    }
-    CHECK(cudaMemcpy(level_graph.data(), s.level, nv * sizeof(int), cudaMemcpyDeviceToHost));
+    const double graph_us = timed([&] { CHECK(cudaGraphLaunch(exec, stream)); }, level_graph);
 
     size_t differ = 0;
     for (size_t v = 0; v < nv; ++v)
         differ += level_host[v] != level_graph[v] || level_host[v] != level_replay[v];
     const int corner = level_host[nv - 1];
-    std::printf("grid %d x %d: %d levels (host loop), %d (graph)\n", n, n, host_levels,
-                graph_levels);
-    std::printf("host loop:  %.0f us, %.2f us a level\n", host_us, host_us / host_levels);
-    std::printf("replay:     %.0f us, %.2f us a level\n", replay_us, replay_us / host_levels);
-    std::printf("while node: %.0f us, %.2f us a level\n", graph_us, graph_us / host_levels);
+    std::printf("grid %d x %d: %d levels\n", n, n, levels);
+    std::printf("host loop:  %.0f us, %.2f us a level\n", host_us, host_us / levels);
+    std::printf("replay:     %.0f us, %.2f us a level\n", replay_us, replay_us / levels);
+    std::printf("while node: %.0f us, %.2f us a level\n", graph_us, graph_us / levels);
     std::printf("levels differ at %zu vertices; corner level %d (want %d): %s\n", differ,
                 corner, 2 * (n - 1), differ == 0 && corner == 2 * (n - 1) ? "ok" : "WRONG");
     return differ == 0 && corner == 2 * (n - 1) ? 0 : 1;
