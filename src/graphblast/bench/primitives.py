@@ -275,9 +275,9 @@ def _interleaved(op, timer, modes):
     """{direction: (median seconds, last answer)} of ``op`` under each forced ``direction``,
     the directions' runs interleaved, each round in another order: timed one direction after
     another, the host's drift within a block moved auto's time over push's on one small
-    level from 0.82 to 1.57 by the order alone (H200, tenth session,
-    benchmarks/results/h200/profiles/session10/direction_order.log).  As many rounds as
-    ``timer`` would give the slowest direction (its repeat, MIN_TIME, time_limit)."""
+    level from 0.71 to 1.80 by the order alone (H200, tenth session,
+    benchmarks/results/h200/profiles/session10/direction/).  As many rounds as ``timer``
+    would give the slowest direction (its repeat, MIN_TIME, time_limit)."""
     import graphblast as gb
 
     from .runner import _timed_once

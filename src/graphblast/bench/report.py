@@ -783,20 +783,24 @@ def write_readme_section(readme, record_dir):
     return section
 
 
+def _host_span(host):
+    """"X us at the start, Y us at the end" of a run's host yardstick, or None."""
+    if not host or host.get("start_us") is None:
+        return None
+    end = host.get("end_us")
+    return (f"{host['start_us']:.0f} us at the start"
+            + ("" if end is None else f", {end:.0f} us at the end"))
+
+
 def _host_text(host):
     """A run's host yardstick, for the list of merged runs ("" when not recorded)."""
-    if not host or host.get("start_us") is None:
-        return ""
-    end = host.get("end_us")
-    return (f"; host reference {host['start_us']:.0f} us at the start"
-            + ("" if end is None else f", {end:.0f} us at the end"))
+    span = _host_span(host)
+    return "" if span is None else f"; host reference {span}"
 
 
 def _host_sentence(host):
     """The host yardstick of a single run, as a sentence ("" when not recorded)."""
-    if not host or host.get("start_us") is None:
-        return ""
-    end = host.get("end_us")
-    return (f" Host reference (a {host.get('steps', 20000):,}-step Python loop, the "
-            f"yardstick of the host-bound figures): {host['start_us']:.0f} us at the start"
-            + ("" if end is None else f", {end:.0f} us at the end") + ".")
+    span = _host_span(host)
+    return "" if span is None else (
+        f" Host reference (a {host.get('steps', 20000):,}-step Python loop, the yardstick of "
+        f"the host-bound figures): {span}.")
