@@ -44,7 +44,7 @@ class CSR:
     """
 
     __slots__ = ("nrows", "ncols", "dtype", "indptr", "_indices", "_values", "iso_value",
-                 "_wide", "_transpose", "_view", "symmetric", "__weakref__")
+                 "_wide", "_transpose", "_view", "_stats", "symmetric", "__weakref__")
 
     def __init__(self, nrows, ncols, dtype, indptr, indices, values, *, iso_value=None):
         self.nrows = nrows
@@ -58,6 +58,7 @@ class CSR:
         self.iso_value = iso_value
         self._transpose = None
         self._view = None  # a backend's traversal form of the matrix, built on first use
+        self._stats = None  # a backend's statistics of the matrix, read once when needed
         # known to equal its transpose (values too): then it is its own transpose.  Set by
         # those who know (generators of undirected graphs, symmetric Matrix Market files);
         # False means "not known", never "not symmetric".

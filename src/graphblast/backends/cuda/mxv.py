@@ -119,14 +119,12 @@ def view(M):
     return v
 
 
-_row_stats = weakref.WeakKeyDictionary()  # CSR -> (its longest row's length, nonempty rows)
-
-
 def row_stats(M):
     """(the length of M's longest row, the number of rows with an entry), read once per
-    matrix (one synchronization): the planner's bound on a vector's degree sum (count x the
-    longest row) before it pays for the sum, and the rows a first-hit pull scans."""
-    found = _row_stats.get(M)
+    matrix (one synchronization) and kept with it: the planner's bound on a vector's degree
+    sum (count x the longest row) before it pays for the sum, and the rows a first-hit pull
+    scans."""
+    found = M._stats
     if found is None:
         if M.nrows:
             degrees = M.indptr[1:] - M.indptr[:-1]
@@ -135,7 +133,7 @@ def row_stats(M):
             found = (int(longest), int(nonempty))
         else:
             found = (0, 0)
-        _row_stats[M] = found
+        M._stats = found
     return found
 
 
@@ -232,23 +230,27 @@ def _orientations(A, vfirst):
 FOLD_LOOP_WEIGHT = 5
 
 
-_semiring_terms = {}  # semiring -> (_push_weight, whether its monoid is "any")
+_planner_terms = {}  # (semiring, device id, output size) -> _terms
 
 
-def _terms(semiring):
-    """The planner's per-semiring terms, looked up once (a per-call decision reads them)."""
-    found = _semiring_terms.get(semiring)
+def _terms(semiring, n_out):
+    """(the pushed product's weight by its fold, by its L2 misses, whether the monoid is
+    "any"), found once per semiring, device and output size: every product's decision
+    reads them."""
+    key = (semiring, cp.cuda.runtime.getDevice(), n_out)
+    found = _planner_terms.get(key)
     if found is None:
-        monoid = semiring.monoid
-        weight = (FOLD_LOOP_WEIGHT if (_mode(semiring) == programs.PUSH_FOLD
-                                       and not monoid.is_idempotent
-                                       and not jit.native_atomic(monoid)) else 1)
-        found = _semiring_terms[semiring] = (weight, monoid.parent.name == "any")
+        found = _planner_terms[key] = (_push_weight(semiring), _miss_weight(key[1], n_out),
+                                       semiring.monoid.parent.name == "any")
     return found
 
 
 def _push_weight(semiring):
-    return _terms(semiring)[0]
+    """FOLD_LOOP_WEIGHT for a push that folds by a compare-and-swap loop, else 1."""
+    monoid = semiring.monoid
+    return (FOLD_LOOP_WEIGHT if (_mode(semiring) == programs.PUSH_FOLD
+                                 and not monoid.is_idempotent
+                                 and not jit.native_atomic(monoid)) else 1)
 
 
 # A pushed product that misses L2 costs this many that hit: push claims each output by an
@@ -260,20 +262,13 @@ L2_MISS_WEIGHT = 4
 _CLAIM_BYTES = 9  # a stamp and a mask byte per output
 
 
-_miss_weights = {}  # (device id, output size) -> _miss_weight
-
-
-def _miss_weight(n_out):
+def _miss_weight(dev, n_out):
     """The cost of one pushed product over one whose claim hits L2, by the share of random
     claims that miss: 1 - L2 / (the claims' footprint), for uniformly spread claims."""
-    dev = cp.cuda.runtime.getDevice()
-    found = _miss_weights.get((dev, n_out))
-    if found is None:
-        l2 = cp.cuda.runtime.getDeviceProperties(dev)["l2CacheSize"]
-        footprint = n_out * _CLAIM_BYTES
-        miss = max(0.0, 1.0 - l2 / footprint) if footprint else 0.0
-        found = _miss_weights[(dev, n_out)] = 1 + (L2_MISS_WEIGHT - 1) * miss
-    return found
+    l2 = cp.cuda.runtime.getDeviceProperties(dev)["l2CacheSize"]
+    footprint = n_out * _CLAIM_BYTES
+    miss = max(0.0, 1.0 - l2 / footprint) if footprint else 0.0
+    return 1 + (L2_MISS_WEIGHT - 1) * miss
 
 
 def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
@@ -293,26 +288,25 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
         return forced
     if isinstance(u, FullVector):
         return "pull"  # a full vector: every row is an input
-    push_weight, first_hit = _terms(semiring)
+    push_weight, miss_weight, first_hit = _terms(semiring, n_out)
     allowed = 1.0 if mask is None else _allowed_fraction(mask, n_out)
     pull_work = A.nvals * allowed
     exact = None
     if isinstance(u, DeviceVector):
-        previous, nu = u.made_by, u.known_nvals()
-        if push_m is not None and u.deg_of is push_m.indptr and u.counters is not None:
-            exact = u.counters.peek()  # (count, degree sum) when the host has them already
+        previous, known = u.made_by, u.counters.peek()
+        nu = None if known is None else known[0]
+        if push_m is not None and u.deg_of is push_m.indptr:
+            exact = known  # (count, degree sum) when the host has them already
     else:
         previous, nu = None, u.nvals
     if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
         return plan.choose_direction(0, pull_work, nu, n_out, previous=previous,
                                      push_weight=push_weight)
-    miss_weight = _miss_weight(n_out)
     # Pull over an "any" monoid stops each row at its first product: the rows it scans
     # (those with an entry, in the share the mask allows) bound its work with the sum.
     first_hit_rows = None
     if first_hit:
-        rows = row_stats(pull_m)[1] if pull_m is not None else n_out
-        first_hit_rows = rows * allowed
+        first_hit_rows = (row_stats(pull_m)[1] if pull_m is not None else n_out) * allowed
     if exact is not None:  # the exact sum costs nothing: no bound needed (after a push)
         nu, push_work = exact
         return plan.choose_direction(

@@ -105,6 +105,7 @@ class PartitionedCSR(CSR):
         self._host = None
         self._transpose = None
         self._view = None
+        self._stats = None
         self.symmetric = False
 
     @property
