@@ -187,6 +187,31 @@ __device__ __forceinline__ long long append_slots(unsigned long long* counter, u
     return (long long)(__shfl_sync(GBK_ALL_LANES, base, 31) + inc - want);
 }
 
+// A load that streams through L2 (evict first, __ldcs): the matrix's column indices and
+// values, each read once by a product, so that they do not push out of L2 the vector the
+// product gathers from at random.  Types without an __ldcs overload load plainly.
+template <class T> struct streamed {
+    static __device__ __forceinline__ T load(const T* p) { return *p; }
+};
+#define GBK_STREAMED(T) \
+    template <> struct streamed<T> { \
+        static __device__ __forceinline__ T load(const T* p) { return __ldcs(p); } \
+    };
+GBK_STREAMED(signed char)
+GBK_STREAMED(unsigned char)
+GBK_STREAMED(short)
+GBK_STREAMED(unsigned short)
+GBK_STREAMED(int)
+GBK_STREAMED(unsigned int)
+GBK_STREAMED(long long)
+GBK_STREAMED(unsigned long long)
+GBK_STREAMED(float)
+GBK_STREAMED(double)
+#undef GBK_STREAMED
+
+template <class T>
+__device__ __forceinline__ T ld_stream(const T* p) { return streamed<T>::load(p); }
+
 __device__ __forceinline__ idx_t degree(const idx_t* ptr, idx_t j) {
     return ptr[j + 1] - ptr[j];
 }

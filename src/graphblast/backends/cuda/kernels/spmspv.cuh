@@ -32,7 +32,7 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
                                           unsigned long long* counters,
                                           unsigned long long& deg) {
     typedef mv_reads<Mul, VFIRST> reads;
-    idx_t j = (idx_t)col[e];
+    idx_t j = (idx_t)ld_stream(&col[e]);  // read once: the stamps and the mask keep L2
     bool ok = mask.allows(j);
     if (PASS == 2) {
         if (ok && stamp[j] == (epoch | k))

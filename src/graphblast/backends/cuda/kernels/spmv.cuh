@@ -18,17 +18,18 @@
 // (then every row of the bin has an entry and none is longer than `heavy`).
 namespace gbk {
 
-// Edge e = (o, k) of a pulled row folded into (acc, have, first); whether the row may stop
+// Edge e = (o, col[e]) of a pulled row folded into (acc, have, first); whether the row may stop
 // there (any: its first hit; a monoid's terminal value).
-template <class Mul, class M, class MV, class UV, bool VFIRST>
-__device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, idx_t k,
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
+__device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, const IDX* col,
                                           const MV* mvals, const UV* xv,
                                           const unsigned char* xbits, typename M::t& acc,
                                           bool& have, idx_t& first) {
     typedef mv_reads<Mul, VFIRST> reads;
+    const idx_t k = (idx_t)ld_stream(&col[e]);
     if (xbits != nullptr && !xbits[k]) return false;
-    typename M::t z = mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
-                                           reads::vector ? xv[k] : UV(), o, k);
+    const MV m = reads::matrix ? ld_stream(&mvals[e]) : MV();
+    typename M::t z = mv_call<VFIRST>::run(mul, m, reads::vector ? xv[k] : UV(), o, k);
     if (M::is_any) {
         acc = z;
         first = e;
@@ -59,8 +60,8 @@ __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, id
     for (int i = 0; i < 4; ++i) {
         const idx_t q = e + i * stride;
         in[i] = q < hi;
-        k[i] = in[i] ? (idx_t)col[q] : 0;
-        m[i] = reads::matrix && in[i] ? mvals[q] : MV();
+        k[i] = in[i] ? (idx_t)ld_stream(&col[q]) : 0;
+        m[i] = reads::matrix && in[i] ? ld_stream(&mvals[q]) : MV();
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) in[i] = in[i] && (xbits == nullptr || xbits[k[i]]);
@@ -144,8 +145,7 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
             for (idx_t base = lo; base < hi; base += width) {
                 idx_t e = base + sub;
                 bool stop = e < hi && gbk::pull_edge<Mul, M, MV, UV, VFIRST>(
-                                          mul, o, e, (idx_t)col[e], mvals, xv, xbits, acc,
-                                          have, first);
+                                          mul, o, e, col, mvals, xv, xbits, acc, have, first);
                 if (__any_sync(lanes, stop)) break;
             }
         } else {
@@ -201,8 +201,8 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
         for (idx_t base = lo; base < hi; base += blockDim.x) {
             idx_t e = base + threadIdx.x;
             if (e < hi && !(M::is_any && have) &&
-                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv,
-                                                       xbits, acc, have, first))
+                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, xv, xbits, acc,
+                                                       have, first))
                 s_stop = 1;
             if (M::is_any || M::has_terminal) {
                 __syncthreads();
@@ -259,8 +259,8 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
                                                          xbits, acc, have);
         } else {
             for (idx_t e = lo + threadIdx.x; e < hi; e += stride)
-                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, (idx_t)col[e], mvals, xv,
-                                                       xbits, acc, have, first);
+                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, xv, xbits, acc,
+                                                       have, first);
         }
         gbk::block_fold<M>(acc, have, first);
         if (threadIdx.x == 0 && have) {
