@@ -7,14 +7,16 @@
 //
 // A dense operand is (bits, vals) with bits null for a full vector.  Kernels over the n
 // positions of a vector run only where the data is O(n) (a bitmap or full operand); a list
-// is touched only at its entries.  Counts kept incrementally use one atomic per warp.
+// is touched only at its entries.  Counts are summed over a block before their one atomic
+// (gbk::add_counts).
 #pragma once
 #include "mv_common.cuh"
 
-// The O(n) kernels over a bitmap take GBK_UNROLL positions a thread, a grid stride apart,
-// and load all of them before they store any: one position at a time, a thread waits for
-// its one-byte loads before its next, and too few bytes are in flight to reach the memory's
-// bandwidth (a masked assign over 4.2 million positions took 30-35 us, its bytes about 8).
+// The masked assign, write-back and element-wise kernels over all n positions take
+// GBK_UNROLL positions a thread, a grid stride apart, and load all of them before they store
+// any: one position at a time, a thread waits for its one-byte loads before its next, and
+// too few bytes are in flight to reach the memory's bandwidth (a masked assign over 4.2
+// million positions took 30-35 us, its bytes about 8).
 #define GBK_UNROLL 4
 
 namespace gbk {
