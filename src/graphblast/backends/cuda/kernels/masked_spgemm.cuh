@@ -165,16 +165,9 @@ gbk_mxm_dot_warp(idx_t nlong, const idx_t* long_e, const idx_t* m_rows,
                 pl = at;  // this lane's next k is larger: search from here
                 if (at == el || (idx_t)l_idx[at] != k) continue;
                 idx_t ia = a_short ? q : at, ib = a_short ? at : q;
-                T z = mul(a_vals[ia], bt_vals[ib], i, k, k, j);
-                if (M::is_any) {
-                    acc = z;
-                    first = k;
-                    have = true;
+                if (gbk::fold_product<M>(acc, have, first,
+                                         mul(a_vals[ia], bt_vals[ib], i, k, k, j), k))
                     break;
-                }
-                acc = have ? M::combine(acc, z) : z;
-                have = true;
-                if (gbk::reached_terminal<M>(acc)) break;
             }
         }
         if (M::is_any) {

@@ -28,6 +28,22 @@ __device__ __forceinline__ bool reached_terminal(typename M::t x) {
     return M::has_terminal && x == M::terminal();
 }
 
+// A product z (found at `where`) folded into (acc, have, first), one at a time: `any` keeps
+// it with its place, another monoid combines it.  Whether the fold may stop there (any: its
+// first product; a monoid's terminal value).
+template <class M>
+__device__ __forceinline__ bool fold_product(typename M::t& acc, bool& have, idx_t& first,
+                                             typename M::t z, idx_t where) {
+    if (M::is_any) {
+        acc = z;
+        first = where;
+    } else {
+        acc = have ? M::combine(acc, z) : z;
+    }
+    have = true;
+    return M::is_any || reached_terminal<M>(acc);
+}
+
 }  // namespace gbk
 
 // out[s] = the monoid over a[offsets[k] : offsets[k + 1]], k = seg_ids ? seg_ids[s] : s.

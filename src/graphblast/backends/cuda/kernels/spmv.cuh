@@ -29,15 +29,8 @@ __device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, cons
     const idx_t k = (idx_t)ld_stream(&col[e]);
     if (xbits != nullptr && !xbits[k]) return false;
     const MV m = reads::matrix ? ld_stream(&mvals[e]) : MV();
-    typename M::t z = mv_call<VFIRST>::run(mul, m, reads::vector ? xv[k] : UV(), o, k);
-    if (M::is_any) {
-        acc = z;
-        first = e;
-    } else {
-        acc = have ? M::combine(acc, z) : z;
-    }
-    have = true;
-    return M::is_any || reached_terminal<M>(acc);
+    return fold_product<M>(acc, have, first,
+                           mv_call<VFIRST>::run(mul, m, reads::vector ? xv[k] : UV(), o, k), e);
 }
 
 // The edges e, e + stride, e + 2 stride, e + 3 stride below hi of a pulled row folded into
@@ -353,16 +346,10 @@ gbk_mv_small(idx_t nout, idx_t nin, const idx_t* indptr, const idx_t* indices, c
             for (idx_t e = indptr[o] + gbk::lane(); e < indptr[o + 1]; e += 32) {
                 idx_t k = indices[e];
                 if (!upresent[k]) continue;
-                T z = gbk::mv_call<VFIRST>::run(mul, mvals[e], udense[k], o, k);
-                if (M::is_any) {
-                    acc = z;
-                    first = e;
-                    have = true;
+                if (gbk::fold_product<M>(acc, have, first,
+                                         gbk::mv_call<VFIRST>::run(mul, mvals[e], udense[k],
+                                                                   o, k), e))
                     break;
-                }
-                acc = have ? M::combine(acc, z) : z;
-                have = true;
-                if (gbk::reached_terminal<M>(acc)) break;
             }
             gbk::group_fold<M>(acc, have, first, GBK_ALL_LANES, 32);
             if (gbk::lane() == 0 && have) {
