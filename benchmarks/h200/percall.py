@@ -42,6 +42,31 @@ def per_call(fn, reps=2000):
     return float(np.median(samples) * 1e6), queued * 1e6, reads
 
 
+def floors():
+    """What no call can go below on this host: an idle stream's synchronization, an empty
+    kernel's launch through the compiled launcher and its synchronization, and the
+    allocations a small result makes (CuPy's pool; one per output array)."""
+    import cupy as cp
+
+    from graphblast.backends.cuda import jit
+
+    empty = cp.RawKernel('extern "C" __global__ void gbk_empty(long long n) {}', "gbk_empty")
+    cases = {
+        "floor: idle stream sync": lambda: None,
+        "floor: empty kernel + sync": lambda: jit.run(empty, 1, 256, (34,)),
+        "floor: cp.empty(34, int64)": lambda: cp.empty(34, dtype=np.int64),
+        "floor: 2 x cp.empty + kernel": lambda: (cp.empty(34, dtype=np.int64),
+                                                 cp.empty(34, dtype=np.bool_),
+                                                 jit.run(empty, 1, 256, (34,))),
+    }
+    lines = []
+    for name, fn in cases.items():
+        synced, queued, _ = min(per_call(fn) for _ in range(2))
+        lines.append(f"{name:28s} {synced:8.1f} us synchronized {queued:8.1f} us queued")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
@@ -80,7 +105,7 @@ def main():
     cases["kron-18 first level, auto"] = first_level
     cases["kron-18 first level, push forced"] = first_level
     settings = {"kron-18 first level, push forced": {"direction": "push"}}
-    lines = []
+    lines = floors()
     for name, fn in cases.items():
         # the same call with CuPy's own kernel launches (gb.config kernel_launch), to show
         # what the compiled launcher saves; each measured twice, in alternating order, and
