@@ -12,7 +12,7 @@ from .blocks import INDEX, i64
 def _map(A, op, extra, param):
     """op applied to every stored value of A (matrix or vector), as an array of its result."""
     vec = isinstance(A, SparseVector)
-    (fn,) = jit.kernels(*programs.map_op(op, A.dtype, extra, vec)).fns
+    (fn,) = jit.compiled(programs.map_op, op, A.dtype, extra, vec).fns
     n = A.indices.shape[0]
     z = cp.empty(n, dtype=op.return_type.np_type)
     if n:
@@ -68,7 +68,7 @@ def _select_columns(A, name, k):
     iso = A.pattern_value
     vals = None if iso is not None else A.values
     word = np.dtype(A.dtype.np_type).itemsize
-    fn_cut, fn_copy = jit.kernels(*programs.column_select(col.dtype == np.int32, word)).fns
+    fn_cut, fn_copy = jit.compiled(programs.column_select, col.dtype == np.int32, word).fns
     first = cp.empty(n, dtype=INDEX)
     count = cp.empty(n, dtype=INDEX)
     # the rows keeping more than LONG_RANGE entries: at most this many
@@ -101,7 +101,7 @@ def reduce_segments(values, a_type, offsets, seg_ids, nseg, nvals, monoid):
     out = cp.empty(nseg, dtype=monoid.return_type.np_type)
     if nseg:
         warp = nvals >= WARP_SEGMENT * nseg
-        (fn,) = jit.kernels(*programs.reduce_segments(monoid, a_type, warp)).fns
+        (fn,) = jit.compiled(programs.reduce_segments, monoid, a_type, warp).fns
         args = (i64(nseg), offsets, seg_ids, values, out)
         if warp:
             jit.launch_warps(fn, nseg, args)
@@ -139,9 +139,9 @@ def reduce_values(values, a_type, present, monoid):
     part = cp.empty(nblocks, dtype=t.np_type)
     part_have = cp.empty(nblocks, dtype=cp.uint8)
     result = cp.empty(9, dtype=cp.uint8)  # an 8-byte slot for the value, then "have"
-    (fn,) = jit.kernels(*programs.reduce_all(monoid, a_type)).fns
+    (fn,) = jit.compiled(programs.reduce_all, monoid, a_type).fns
     jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, present, part, part_have))
-    (fin,) = jit.kernels(*programs.reduce_all(monoid, t)).fns
+    (fin,) = jit.compiled(programs.reduce_all, monoid, t).fns
     jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have,
                                 result[:t.np_type.itemsize].view(t.np_type), result[8:]))
     host = blocks.read_small(result)
@@ -159,7 +159,7 @@ def value_range(values, a_type, present):
     have = cp.empty(nblocks, dtype=cp.uint8)
     result = cp.empty(17, dtype=cp.uint8)  # two 8-byte slots, then "have"
     out_lo, out_hi = (result[at:at + t.itemsize].view(t) for at in (0, 8))
-    (fn,) = jit.kernels(*programs.value_range(a_type)).fns
+    (fn,) = jit.compiled(programs.value_range, a_type).fns
     jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, values, present, lo, hi, have))
     jit.run(fn, 1, jit.BLOCK, (i64(nblocks), lo, hi, have, out_lo, out_hi, result[16:]))
     host = blocks.read_small(result)

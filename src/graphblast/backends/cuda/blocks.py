@@ -55,9 +55,9 @@ def i64(x):
     return I64(x)
 
 
-def _fn(key_build):
-    """The single kernel of a program."""
-    return jit.kernels(*key_build).fns[0]
+def _fn(program, *args):
+    """The single kernel of ``program(*args)``."""
+    return jit.compiled(program, *args).fns[0]
 
 
 # -- scans and structure ---------------------------------------------------------------------
@@ -117,7 +117,7 @@ def expand(scan, n, count, want_occ=True):
     src = cp.empty(count, dtype=INDEX)
     occ = cp.empty(count, dtype=INDEX) if want_occ else None
     if count:
-        jit.launch(_fn(programs.structure("gbk_expand")), count,
+        jit.launch(_fn(programs.structure, "gbk_expand"), count,
                    (i64(count), i64(n), scan, src, occ))
     return src, occ
 
@@ -142,7 +142,7 @@ def degree_classes(indptr, n, bounds, also=_NO_BOUND):
     wcount = cp.empty((nwin, 4), dtype=INDEX)
     big = cp.zeros(1, dtype=cp.uint64)
     if n:
-        jit.launch_warps(_fn(programs.structure("gbk_degree_classes_count")), nwin,
+        jit.launch_warps(_fn(programs.structure, "gbk_degree_classes_count"), nwin,
                          (i64(n), indptr, *bounds, i64(also), wcount, big))
     inclusive = cp.cumsum(wcount, axis=0)
     totals = cp.zeros(5, dtype=INDEX)
@@ -155,7 +155,7 @@ def degree_classes(indptr, n, bounds, also=_NO_BOUND):
     classes = cp.empty(sum(sizes), dtype=INDEX)
     if classes.shape[0]:
         offsets = inclusive - wcount + cp.asarray(starts)  # each window's place in its class
-        jit.launch_warps(_fn(programs.structure("gbk_degree_classes_fill")), nwin,
+        jit.launch_warps(_fn(programs.structure, "gbk_degree_classes_fill"), nwin,
                          (i64(n), indptr, *bounds, offsets, classes))
     return classes, sizes, int(host[4])
 
@@ -169,8 +169,8 @@ def indptr_from_sorted_rows(rows, nrows):
         rows = rows.astype(INDEX, copy=False)
         first = cp.empty(nrows, dtype=INDEX)
         count = cp.zeros(nrows, dtype=INDEX)
-        jit.launch(_fn(programs.structure("gbk_row_run_firsts")), n, (i64(n), rows, first))
-        jit.launch(_fn(programs.structure("gbk_row_run_lengths")), n,
+        jit.launch(_fn(programs.structure, "gbk_row_run_firsts"), n, (i64(n), rows, first))
+        jit.launch(_fn(programs.structure, "gbk_row_run_lengths"), n,
                    (i64(n), rows, first, count))
         cp.cumsum(count, out=indptr[1:])
     return indptr
@@ -181,7 +181,7 @@ def pair_flags(kernel_name, rows, cols):
     n = rows.shape[0]
     flags = cp.empty(n, dtype=cp.uint8)
     if n:
-        jit.launch(_fn(programs.structure(kernel_name)), n, (i64(n), rows, cols, flags))
+        jit.launch(_fn(programs.structure, kernel_name), n, (i64(n), rows, cols, flags))
     return flags
 
 
@@ -192,7 +192,7 @@ def rows_strictly_increasing(indptr, indices, nrows):
     if n == 0:
         return True
     unsorted = cp.zeros(1, dtype=cp.uint8)
-    jit.launch(_fn(programs.structure("gbk_csr_unsorted")), n,
+    jit.launch(_fn(programs.structure, "gbk_csr_unsorted"), n,
                (i64(n), i64(nrows), indptr, indices, unsorted))
     return not int(unsorted[0])
 
@@ -215,7 +215,7 @@ def cast_values(values, from_type, to_type):
     n = values.shape[0]
     out = cp.empty(n, dtype=to_type.np_type)
     if n:
-        jit.launch(_fn(programs.cast(from_type, to_type)), n,
+        jit.launch(_fn(programs.cast, from_type, to_type), n,
                    (i64(n), None, i64(0), None, values, out, np.int8(0)))
     return out
 
@@ -240,7 +240,7 @@ def compact_entries(like, flags, dtype=None, values=None):
     out_vals = cp.empty(count, dtype=dtype.np_type)
     n = like.indices.shape[0]
     if count:
-        jit.launch(_fn(programs.merge_kept(dtype)), n,
+        jit.launch(_fn(programs.merge_kept, dtype), n,
                    (i64(n), like.indices, values, flags, scan, None, None, out_idx, out_vals))
     if isinstance(like, SparseVector):
         return SparseVector(like.size, dtype, out_idx, out_vals)
@@ -263,7 +263,7 @@ def mask_allows(mask, X, invert=False):
     n = X.indices.shape[0]
     allowed = cp.empty(n, dtype=cp.uint8)
     if n:
-        jit.launch(_fn(programs.mask_allows(vec)), n,
+        jit.launch(_fn(programs.mask_allows, vec), n,
                    (i64(n), indptr_or_none(X), i64(nrows_of(X)), X.indices, indptr_or_none(M),
                     i64(M.indices.shape[0]), M.indices,
                     M.values if programs.mask_kind(mask) else None,  # read for value masks only
@@ -280,7 +280,7 @@ def match(X, Y):
     pos = cp.empty(n, dtype=INDEX)
     found = cp.empty(n, dtype=cp.uint8)
     if n:
-        jit.launch(_fn(programs.match(vec)), n,
+        jit.launch(_fn(programs.match, vec), n,
                    (i64(n), indptr_or_none(X), i64(nrows_of(X)), X.indices, indptr_or_none(Y),
                     i64(Y.indices.shape[0]), Y.indices, pos, found))
     return pos, found

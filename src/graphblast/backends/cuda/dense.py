@@ -69,7 +69,7 @@ def assign_scalar(owner, C, value, mask, accum, replace):
     value = jit.scalar(value, C.dtype)
     kind = "list" if (mask is not None and not mask.complement and not replace
                       and _is_list(mask.data)) else "dense"
-    (fn,) = jit.kernels(*programs.assign_scalar(kind, C.dtype, accum)).fns
+    (fn,) = jit.compiled(programs.assign_scalar, kind, C.dtype, accum).fns
     has_accum = np.int32(accum is not None)
     if kind == "list":
         idx, vals, nm_ptr, cap = _list_parts(mask.data)
@@ -123,33 +123,33 @@ def mask_write_into(owner, C, Z, mask, replace):
     if own_structure:
         # C<Z.S> = Z: Z's entries scattered into C, nothing else touched
         idx, vals, nz_ptr, cap = _list_parts(Z)
-        (fn,) = jit.kernels(*programs.vector_kernel("write_list", C.dtype)).fns
+        (fn,) = jit.compiled(programs.vector_kernel, "write_list", C.dtype).fns
         if cap:
             jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, W.bits, W.vals, W.counters.array))
         W.changed()
         return W
-    (fn,) = jit.kernels(*programs.vector_kernel("write_dense", C.dtype)).fns
+    (fn,) = jit.compiled(programs.vector_kernel, "write_dense", C.dtype).fns
     return _rewrite(W, fn, (*dense_of(Z), *mask_view(mask), np.int32(replace)))
 
 
 def _filter_list(Z, mask):
     """The entries of the list Z that ``mask`` allows, as a new list (no host read)."""
-    return _list_kernel(Z, Z.dtype, programs.vector_kernel("filter_list", Z.dtype),
-                        mask_view(mask))
+    kernels = jit.compiled(programs.vector_kernel, "filter_list", Z.dtype)
+    return _list_kernel(Z, Z.dtype, kernels, mask_view(mask))
 
 
-def _list_kernel(L, dtype, program, args):
-    """A new list of ``dtype`` from one of vector.cuh's list kernels over the entries of the
-    list L, called as fn(capacity, count pointer, indices, values, *args, row pointers of
-    the degrees, out_idx, out_vals, counters): no host read; the result carries L's degree
-    sum."""
+def _list_kernel(L, dtype, kernels, args):
+    """A new list of ``dtype`` from one of vector.cuh's list kernels (``kernels``, from
+    jit.compiled) over the entries of the list L, called as fn(capacity, count pointer,
+    indices, values, *args, row pointers of the degrees, out_idx, out_vals, counters): no
+    host read; the result carries L's degree sum."""
     idx, vals, count_ptr, cap = _list_parts(L)
     dptr = _deg_of(L)
     counters = Counters()
     out_idx = cp.empty(cap, dtype=idx.dtype)
     out_vals = cp.empty(cap, dtype=dtype.np_type)
     if cap:
-        (fn,) = jit.kernels(*program).fns
+        (fn,) = kernels.fns
         jit.launch(fn, cap, (i64(cap), count_ptr, idx, vals, *args, dptr, out_idx, out_vals,
                              counters.array))
     counters.touch()
@@ -186,7 +186,7 @@ def _ewise(kind, A, B, op, dtype, left=None, right=None):
     out_vals = cp.empty(n, dtype=dtype.np_type)
     out_bits = None if full else cp.empty(n, dtype=cp.uint8)
     counters = None if full else Counters()
-    (fn,) = jit.kernels(*programs.ewise_dense(kind, op, A.dtype, B.dtype, dtype)).fns
+    (fn,) = jit.compiled(programs.ewise_dense, kind, op, A.dtype, B.dtype, dtype).fns
     p1 = np.int8(0) if left is None else jit.scalar(left, op.type)
     p2 = np.int8(0) if right is None else jit.scalar(right, op.type2)
     if n:
@@ -210,8 +210,9 @@ def _ewise_list_dense(A, B, op):
     """The intersection of a list with a dense vector, touching only the list's entries."""
     list_a = _is_list(A)
     L, D = (A, B) if list_a else (B, A)
-    program = programs.ewise_list_dense(op, A.dtype, B.dtype, op.return_type, list_a)
-    return _list_kernel(L, op.return_type, program, (*D.dense(), np.int8(0), np.int8(0)))
+    kernels = jit.compiled(programs.ewise_list_dense, op, A.dtype, B.dtype, op.return_type,
+                           list_a)
+    return _list_kernel(L, op.return_type, kernels, (*D.dense(), np.int8(0), np.int8(0)))
 
 
 def ewise_add(A, B, op, out_dtype=None):
@@ -244,7 +245,7 @@ def apply(A, op, left=None, right=None, thunk=None):
     bits, vals = A.dense()
     n = A.size
     z = cp.empty(n, dtype=op.return_type.np_type)
-    (fn,) = jit.kernels(*programs.map_dense(op, A.dtype, extra)).fns
+    (fn,) = jit.compiled(programs.map_dense, op, A.dtype, extra).fns
     if n:
         jit.launch(fn, n, (i64(n), bits, vals, z, param))
     if bits is None:
@@ -266,7 +267,7 @@ def select(A, op, thunk):
     n = A.size
     out_bits = cp.empty(n, dtype=cp.uint8)
     counters = Counters()
-    (fn,) = jit.kernels(*programs.select_dense(op, A.dtype)).fns
+    (fn,) = jit.compiled(programs.select_dense, op, A.dtype).fns
     if n:
         jit.launch(fn, n, (i64(n), bits, vals, param, out_bits, counters.array))
     counters.touch()
@@ -277,7 +278,7 @@ def _select_list(A, op, thunk):
     """select on a list or a sorted vector, touching only its entries (no sort, no host
     read; the result is an unordered list whose count stays on the device)."""
     _, param = _map_param(op, None, None, thunk)
-    return _list_kernel(A, A.dtype, programs.select_list(op, A.dtype), (param,))
+    return _list_kernel(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype), (param,))
 
 
 def cast_vector(v, dtype):

@@ -14,7 +14,7 @@ from .blocks import INDEX, i64
 
 
 def _zip_kernels(kind, op, a_type, b_type, z_type, vec):
-    return jit.kernels(*programs.ewise(kind, op, a_type, b_type, z_type, vec)).fns
+    return jit.compiled(programs.ewise, kind, op, a_type, b_type, z_type, vec).fns
 
 
 def _param(value, dtype):
@@ -112,7 +112,7 @@ def mask_write(C, Z, mask, replace):
     out_idx = cp.empty(count, dtype=INDEX)
     out_vals = cp.empty(count, dtype=dtype.np_type)
     if count:
-        merge = jit.kernels(*programs.merge_kept(dtype)).fns[0]
+        merge = jit.compiled(programs.merge_kept, dtype).fns[0]
         if nz:
             jit.launch(merge, nz, (i64(nz), Z.indices, Z.values, keep_z, scan_z, pos_zc, scan_c,
                                    out_idx, out_vals))

@@ -115,8 +115,8 @@ def _extract_permuted_columns(A, rows, J):
     inv[J] = positions
     col = A.stored_indices
     word = A.dtype.np_type.itemsize
-    fn_warp, fn_block, fn_kept = jit.kernels(*programs.permute_rows(
-        col.dtype == np.int32, idx32_out, word)).fns
+    fn_warp, fn_block, fn_kept = jit.compiled(programs.permute_rows, 
+        col.dtype == np.int32, idx32_out, word).fns
     out_ptr = in_ptr
     if ncols < A.ncols and nrows:  # a distinct J leaves columns out: count what each row keeps
         kept = cp.empty(nrows, dtype=INDEX)
@@ -298,7 +298,7 @@ def scatter_vector(I, u, size, dtype, dup_op):
     monoid = order_free_monoid(dup_op, dtype)  # exact and order-free atomics
     if monoid is None or n == 0 or size > 8 * n:
         return vector_from_coo(size, dtype, pos, vals, dup_op)
-    k_fill, k_scatter = jit.kernels(*programs.scatter_atomic(monoid)).fns
+    k_fill, k_scatter = jit.compiled(programs.scatter_atomic, monoid).fns
     acc = cp.empty(size, dtype=dtype.np_type)
     flags = cp.zeros(size, dtype=cp.uint8)
     jit.launch(k_fill, size, (I64(size), acc))

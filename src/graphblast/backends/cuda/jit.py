@@ -407,6 +407,36 @@ def kernels(key, build):
         return found
 
 
+# (device id, program function, its arguments) -> Kernels: a call's kernels found by one
+# lookup, without making the program's key and source builder each time (the per-call path
+# of every operation).  Bounded, since arguments made anew per call (a swapped operator)
+# would otherwise pile up.
+_by_call = {}
+_BY_CALL_MAX = 4096
+
+
+def compiled(program, *args):
+    """The :class:`Kernels` of ``program(*args)`` (a ``programs`` function returning a key
+    and a builder) on the current device: the key and builder made, and the program
+    compiled, only the first time these arguments are seen there."""
+    global _current_device
+    if _current_device is None:
+        import cupy
+
+        _current_device = cupy.cuda.runtime.getDevice
+    call = (_current_device(), program, args)
+    try:
+        found = _by_call.get(call)
+    except TypeError:  # an unhashable argument: through the program's own key
+        return kernels(*program(*args))
+    if found is None:
+        found = kernels(*program(*args))
+        if len(_by_call) >= _BY_CALL_MAX:
+            _by_call.clear()
+        _by_call[call] = found
+    return found
+
+
 def _compile(device_id, program):
     import cupy
 

@@ -106,7 +106,7 @@ def _mxm_dot(A, BT, semiring, mask):
     M = mask.data
     t = semiring.monoid.return_type
     idx32 = max(A.ncols, BT.ncols) <= _INT32_MAX
-    k_thread, k_warp = jit.kernels(*programs.dot(semiring, A.dtype, BT.dtype, idx32)).fns
+    k_thread, k_warp = jit.compiled(programs.dot, semiring, A.dtype, BT.dtype, idx32).fns
     nm = M.nvals
     vals = cp.empty(nm, dtype=t.np_type)
     flags = cp.empty(nm, dtype=cp.uint8)
@@ -117,7 +117,7 @@ def _mxm_dot(A, BT, semiring, mask):
         # each entry's row given, not searched (a binary search over the row pointers per
         # entry was ~log2(n) dependent loads before any work), and the long entries counted
         # in the same pass
-        k_count, k_fill = jit.kernels(*programs.dot_bins()).fns
+        k_count, k_fill = jit.compiled(programs.dot_bins).fns
         mrows = cp.empty(nm, dtype=INDEX)
         counts = cp.zeros(2, dtype=cp.uint64)  # the long entries, then the fill's cursor
         bins = (i64(M.nrows), M.indptr, m_idx, A.indptr, BT.indptr, i64(DOT_WARP_MIN_WORK))
@@ -166,8 +166,8 @@ def _mxm_expand(A, B, semiring, mask):
     nrows, ncols = A.nrows, B.ncols
     if A.nvals == 0 or B.nvals == 0:
         return empty_matrix(nrows, ncols, t)
-    k_work, k_expand, k_starts, k_offsets = jit.kernels(*programs.spgemm(
-        semiring, A.dtype, B.dtype)).fns
+    k_work, k_expand, k_starts, k_offsets = jit.compiled(programs.spgemm, 
+        semiring, A.dtype, B.dtype).fns
     na = A.nvals
     work = cp.empty(na, dtype=INDEX)
     jit.launch(k_work, na, (i64(na), A.indices, B.indptr, work))
@@ -224,7 +224,7 @@ def kronecker(A, B, op):
     nnz = A.nvals * B.nvals
     if nnz == 0:
         return empty_matrix(nrows, ncols, t)
-    k_counts, k_kron = jit.kernels(*programs.kron(op, A.dtype, B.dtype)).fns
+    k_counts, k_kron = jit.compiled(programs.kron, op, A.dtype, B.dtype).fns
     counts = cp.empty(nrows, dtype=INDEX)
     jit.launch(k_counts, nrows, (i64(nrows), A.indptr, B.indptr, i64(B.nrows), counts))
     indptr = blocks.exclusive_scan(counts)

@@ -337,7 +337,7 @@ def _entries_and_degrees(A, push_m, u):
         return nu, int(A.nvals * nu / max(A.nrows if push_m is None else push_m.nrows, 1))
     idx, _, u_counters, cap = as_list(u)
     counters = Counters()
-    (fn,) = jit.kernels(*programs.list_degrees()).fns
+    (fn,) = jit.compiled(programs.list_degrees).fns
     jit.launch(fn, cap, (i64(cap), device_count(u_counters), idx, push_m.indptr,
                          counters.array))
     counters.touch()
@@ -377,7 +377,7 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
     v = view(M)
     xbits, xv = dense_of(u)
     mbits, mvals, mkind, mmode = mask_view(mask)
-    fns = jit.kernels(*programs.pull(semiring, M.dtype, u.dtype, vfirst, v.idx32)).fns
+    fns = jit.compiled(programs.pull, semiring, M.dtype, u.dtype, vfirst, v.idx32).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
     out = cp.empty(n_out, dtype=t.np_type)
@@ -414,6 +414,8 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
 
 # -- push ------------------------------------------------------------------------------------
 
+_NO_HEAVY = int(np.iinfo(np.int64).max)  # the light kernel's threshold when none is heavy
+
 def _push(M, u, semiring, mask, vfirst, n_out, square):
     t = semiring.monoid.return_type
     v = view(M)
@@ -421,7 +423,7 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
     nu_ptr = device_count(u_counters)
     mbits, mvals, mkind, mmode = mask_view(mask)
     mode = _mode(semiring)
-    fns = jit.kernels(*programs.push(semiring, M.dtype, u.dtype, vfirst, v.idx32, mode)).fns
+    fns = jit.compiled(programs.push, semiring, M.dtype, u.dtype, vfirst, v.idx32, mode).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
     known = u.counters.peek() if isinstance(u, DeviceVector) and u.counters else None
@@ -452,7 +454,7 @@ def _push(M, u, semiring, mask, vfirst, n_out, square):
         heavy_blocks = jit.MAX_GRID // 4
         if degrees is not None:
             heavy_blocks = min(heavy_blocks, -(-degrees // PUSH_CHUNK))
-    heavy = PUSH_HEAVY if heavy_blocks else np.iinfo(np.int64).max
+    heavy = PUSH_HEAVY if heavy_blocks else _NO_HEAVY
     heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if heavy_blocks else None
     width = np.int32(v.width)
     passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
@@ -498,7 +500,7 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     else:
         M = pull_m if pull_m is not None else _transposed(A)
     dptr = push_m.indptr if push_m is not None and A.nrows == A.ncols else None
-    (fn,) = jit.kernels(*programs.mv_small(semiring, M.dtype, u.dtype, vfirst, push)).fns
+    (fn,) = jit.compiled(programs.mv_small, semiring, M.dtype, u.dtype, vfirst, push).fns
     idx, vals, u_counters, cap = as_list(u)
     nu_ptr = device_count(u_counters)
     m_counters = None

@@ -2,7 +2,10 @@
 
 Each function returns ``(key, build)`` for :func:`jit.kernels`: the key is a cheap tuple of
 the things that select an instantiation (operators, types, mask kind, formats), ``build()``
-makes the :class:`jit.Program` only the first time.  The primitives (``mxm.py``, ...) and the
+makes the :class:`jit.Program` only the first time.  The primitives call them through
+:func:`jit.compiled` (``jit.compiled(programs.pull, semiring, ...)``), which remembers each
+argument tuple's kernels, so that a call repeated with the same operators and types makes
+neither the key nor the builder again.  The primitives (``mxm.py``, ...) and the
 CPU-only compile test use the same functions, so the test compiles exactly what runs.  No
 CuPy here.
 """

@@ -143,7 +143,7 @@ def _fold_duplicates(vals, offsets, nseg, dup_op, dtype):
     """Each run of equal positions folded left to right with ``dup_op``, cast to ``dtype``."""
     x = dup_op.type
     vx = blocks.cast_values(vals, dtype, x)
-    (fn,) = jit.kernels(*programs.fold(dup_op, dtype)).fns
+    (fn,) = jit.compiled(programs.fold, dup_op, dtype).fns
     out = cp.empty(nseg, dtype=dtype.np_type)
     jit.launch(fn, nseg, (i64(nseg), offsets, vx, out))
     return out

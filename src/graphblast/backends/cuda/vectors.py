@@ -357,7 +357,7 @@ def _scatter(size, dtype, idx, vals, count):
     dense = cp.empty(size, dtype=dtype.np_type)
     n = idx.shape[0]
     if n:
-        (fn,) = jit.kernels(*programs.vector_kernel("list_to_bitmap", dtype)).fns
+        (fn,) = jit.compiled(programs.vector_kernel, "list_to_bitmap", dtype).fns
         jit.launch(fn, n, (i64(n), count, idx, vals, bits, dense))
     return bits, dense
 
@@ -413,7 +413,7 @@ def as_list(v, dptr=None):
     out_idx = cp.empty(v.size, dtype=INDEX)
     out_vals = cp.empty(v.size, dtype=v.dtype.np_type)
     if v.size:
-        (fn,) = jit.kernels(*programs.vector_kernel("dense_to_list", v.dtype)).fns
+        (fn,) = jit.compiled(programs.vector_kernel, "dense_to_list", v.dtype).fns
         jit.launch(fn, -(-v.size // COMPACT), (i64(v.size), bits, vals, dptr, out_idx,
                                                out_vals, counters.array))
     counters.touch()
