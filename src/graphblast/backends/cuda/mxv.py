@@ -15,6 +15,7 @@ reads its degree statistics once (cached with the matrix).
 Results computed under a mask are marked, so the write-back with ``replace`` costs nothing.
 """
 
+import logging
 import weakref
 
 import cupy as cp
@@ -316,9 +317,13 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
         most = nu * row_stats(push_m)[0]
         pull_most = plan.first_hit_work(pull_work, most, A.nvals, first_hit_rows)
         if most * push_weight * miss_weight <= config["direction_switch"] * pull_most:
-            return plan.choose_direction(most, pull_most, nu, n_out, previous=previous,
-                                         bound=True, push_weight=push_weight,
-                                         miss_weight=miss_weight)
+            # plan.direction's own rule, settled by the bound (no hysteresis applies here:
+            # a count after a pull returned above), so it is asked only to log the reason
+            if plan.logger.isEnabledFor(logging.DEBUG):
+                plan.choose_direction(most, pull_most, nu, n_out, previous=previous,
+                                      bound=True, push_weight=push_weight,
+                                      miss_weight=miss_weight)
+            return "push"
     nu, push_work = _entries_and_degrees(A, push_m, u)
     return plan.choose_direction(
         push_work, plan.first_hit_work(pull_work, push_work, A.nvals, first_hit_rows), nu,
