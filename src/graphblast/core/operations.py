@@ -531,10 +531,41 @@ def _thunk_value(typed, thunk):
     return thunk._value_as(INT64)
 
 
+# (index-unary operator, operand type, thunk type) -> the typed operator, for select's
+# common case: an operator of the namespace and a Python number (the thunk of every select
+# of a loop: a Scalar made for it, and the operator resolved again, cost more than the launch)
+_select_typed = {}
+_PLAIN_THUNKS = (int, float, bool)
+
+
+def _plain_thunk(op, dtype, thunk):
+    """(typed operator, thunk value) for a Python number and an untyped operator, as
+    Scalar.from_value, _typed_indexunary and _thunk_value would find them; None otherwise."""
+    if type(thunk) not in _PLAIN_THUNKS or not isinstance(op, IndexUnaryOp):
+        return None
+    Scalar = _types()[2]
+    own = Scalar._dtype_of(thunk)
+    key = (op, dtype, own)
+    typed = _select_typed.get(key)
+    if typed is None:
+        typed = find_typed_op(op, dtype, own, is_right_scalar=True)
+        if len(_select_typed) >= 1024:
+            _select_typed.clear()
+        _select_typed[key] = typed
+    return typed, Scalar._cast_value(thunk, typed.type if typed.uses_value else INT64)
+
+
 def select(A, op, thunk=None):
     from .scalar import Scalar
 
     device, backend = same_device(A)
+    plain = _plain_thunk(op, A.dtype, 0 if thunk is None else thunk)
+    if plain is not None:
+        typed, tval = plain
+        if typed.return_type is not BOOL:
+            raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
+                                 f"{typed.return_type}")
+        return _select_expr(A, typed, tval, device, backend)
     if isinstance(op, (MatrixExpression, VectorExpression)):
         op, thunk = _select_from_expr(A, op)
     if isinstance(op, str):
@@ -556,7 +587,10 @@ def select(A, op, thunk=None):
     if typed.return_type is not BOOL:
         raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
                   f"{typed.return_type}")
-    tval = _thunk_value(typed, thunk)
+    return _select_expr(A, typed, _thunk_value(typed, thunk), device, backend)
+
+
+def _select_expr(A, typed, tval, device, backend):
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
 
     def compute(mask):

@@ -75,6 +75,8 @@ class Scalar:
         return out
 
     # -- value ---------------------------------------------------------------------------
+    _dtype_of = staticmethod(_infer_scalar_dtype)  # for operations (no circular import)
+
     @staticmethod
     def _cast_value(value, dtype):
         """``Scalar.from_value(value)._value_as(dtype)`` without making the Scalar: a Python
