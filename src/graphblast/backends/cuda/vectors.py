@@ -44,15 +44,25 @@ PAGE_SLOTS = 512
 _write_seq = itertools.count(1)
 
 
-class _Page:
-    """A device array of PAGE_SLOTS counter slots and its last host copy."""
+# Pages a device may hold before a slot is zeroed on its own when no zeroed one is left
+# (12 KiB each; a loop keeps a few results alive at a time, so two pages take turns).
+MAX_PAGES = 64
 
-    __slots__ = ("array", "views", "free", "host", "snapshot", "snapshot_seq", "__weakref__")
+
+class _Page:
+    """A device array of PAGE_SLOTS counter slots and its last host copy.  Free slots are
+    ``zeroed`` (ready for a kernel that counts into them) or ``used`` (released by their
+    last owner, holding old counts); a page whose every slot is released is zeroed whole,
+    with one memset, so that a loop's results do not each pay one."""
+
+    __slots__ = ("array", "views", "zeroed", "used", "host", "snapshot", "snapshot_seq",
+                 "__weakref__")
 
     def __init__(self):
         self.array = cp.zeros(PAGE_SLOTS * SLOT, dtype=np.uint64)
         self.views = [self.array[k * SLOT:(k + 1) * SLOT] for k in range(PAGE_SLOTS)]
-        self.free = list(range(PAGE_SLOTS - 1, -1, -1))
+        self.zeroed = list(range(PAGE_SLOTS - 1, -1, -1))
+        self.used = []
         # The host copy lives in page-locked memory, reused by every read: a copy into
         # pageable memory is staged by the driver (4 words took 13.5 us on the H200), and a
         # traversal reads a page once per level.
@@ -86,6 +96,46 @@ def _pinned(size, dtype):
 _pages = {}  # device id -> list of _Page
 
 
+def _zeroed_slot(pages):
+    """(page, slot) of a zeroed slot: a page's zeroed slot, else a wholly released page
+    zeroed with one memset, else a new page (up to MAX_PAGES), else a released slot zeroed
+    alone.  Stream-ordered: a memset runs after the kernels queued before it."""
+    for page in pages:
+        if page.zeroed:
+            return page, page.zeroed.pop()
+    for page in pages:
+        if len(page.used) == PAGE_SLOTS:
+            _memset(page.array, PAGE_SLOTS * SLOT)
+            page.zeroed, page.used = page.used, []
+            return page, page.zeroed.pop()
+    if len(pages) < MAX_PAGES:
+        pages.append(_Page())
+        return pages[-1], pages[-1].zeroed.pop()
+    for page in pages:
+        if page.used:
+            slot = page.used.pop()
+            _memset(page.views[slot], SLOT)
+            return page, slot
+    pages.append(_Page())  # every slot of every page is alive
+    return pages[-1], pages[-1].zeroed.pop()
+
+
+def _any_slot(pages):
+    """(page, slot) of a free slot whose old counts do not matter: a released one first."""
+    for page in pages:
+        if page.used:
+            return page, page.used.pop()
+    for page in pages:
+        if page.zeroed:
+            return page, page.zeroed.pop()
+    pages.append(_Page())
+    return pages[-1], pages[-1].zeroed.pop()
+
+
+def _memset(array, words):
+    cp.cuda.runtime.memsetAsync(array.data.ptr, 0, words * 8, cp.cuda.get_current_stream().ptr)
+
+
 class Counters:
     """One slot of a counter page: ``array`` is its device view (uint64[3], zeroed), and
     ``known`` the (count, degree sum) the host already knows, if any."""
@@ -97,27 +147,22 @@ class Counters:
         pages = _pages.get(device)
         if pages is None:
             pages = _pages[device] = []
-        for page in pages:  # the first page with a free slot (a loop: every result makes one)
-            if page.free:
-                break
-        else:
-            page = _Page()
-            pages.append(page)
-        self.page = page
-        self.slot = page.free.pop()
-        self.array = page.views[self.slot]
         if known is None and zeroed:
-            cp.cuda.runtime.memsetAsync(self.array.data.ptr, 0, SLOT * 8,
-                                        cp.cuda.get_current_stream().ptr)
-        elif known is not None:
+            page, slot = _zeroed_slot(pages)
+        else:  # the slot is written whole: a released one will do
+            page, slot = _any_slot(pages)
+        self.page = page
+        self.slot = slot
+        self.array = page.views[slot]
+        if known is not None:
             self.array.set(np.array([known[0], known[1], 0], dtype=np.uint64))
         self.known = known
         self.written = next(_write_seq)
 
     def __del__(self):
-        # the slot goes back to its page (zeroed by its next user); cheaper than a
-        # weakref.finalize per result, and the page is alive as long as this slot is
-        self.page.free.append(self.slot)
+        # the slot goes back to its page (zeroed before its next counting user); cheaper
+        # than a weakref.finalize per result, and the page is alive as long as this slot is
+        self.page.used.append(self.slot)
 
     def touch(self):
         """A kernel writing this slot has been queued: the host copy is stale."""
