@@ -360,6 +360,21 @@ def test_list_written_into_empty_or_replaced(rng, fz, mask_fmt, complement, stru
     assert dc.isequal(c.to_device("cuda"), check_dtype=True)
 
 
+def test_list_mask_marks_are_cleared(rng):
+    """A list filtered by a list mask marks the mask into a bitmap kept per size and clears
+    it after: the next filter by another list mask sees none of the first's marks."""
+    from graphblast.backends.cuda import dense
+
+    _, dA = _graph(rng)
+    z, dz = _in_format(rng, "list", dA)
+    for _ in range(3):
+        m, dm = _in_format(rng, "list", dA)
+        got = dz.dup(mask=~dm.V)
+        assert got.isequal(z.dup(mask=~m.V).to_device("cuda"), check_dtype=True)
+        for bits, _vals in dense._marks.values():
+            assert not bool(bits.any())
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("op, thunk", [("valuegt", 2), ("valueeq", 3), ("rowle", 1500),
                                        ("valuene", 0)])

@@ -198,6 +198,7 @@ def _template_programs(kinds):
                  "gbk_degree_classes_fill"):
         progs.append(programs.structure(name)[1]())
     progs.append(programs.list_degrees()[1]())
+    progs.append(programs.list_unmark()[1]())
     progs.append(programs.dot_bins()[1]())
     progs += [programs.column_select(idx32, word)[1]()
               for idx32 in (True, False) for word in (1, 2, 4, 8)]

@@ -22,8 +22,8 @@ from . import blocks, jit, programs
 from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
 from .vectors import (
-    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast, dense_of,
-    is_dense, mask_view, owned_by,
+    _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
+    dense_of, is_dense, mask_view, owned_by,
 )
 
 
@@ -133,9 +133,38 @@ def mask_write_into(owner, C, Z, mask, replace):
 
 
 def _filter_list(Z, mask):
-    """The entries of the list Z that ``mask`` allows, as a new list (no host read)."""
+    """The entries of the list Z that ``mask`` allows, as a new list (no host read).  A list
+    mask (SSSP's ``t<~(t >= dist)>``, every round) is marked into a bitmap kept per size and
+    unmarked after, at O(its entries): scattered into a new one, it cost two O(n) allocations
+    and an O(n) zeroing per call."""
     kernels = jit.compiled(programs.vector_kernel, "filter_list", Z.dtype)
-    return _list_kernel(Z, Z.dtype, kernels, mask_view(mask))
+    m = mask.data
+    if not _is_list(m) or m.size > MARKED_MAX:
+        return _list_kernel(Z, Z.dtype, kernels, mask_view(mask))
+    key = (cp.cuda.runtime.getDevice(), m.size, m.dtype)
+    marks = _marks.get(key)
+    if marks is None:  # the bits are zero between calls; the values are read only where set
+        marks = _marks[key] = (cp.zeros(m.size, dtype=cp.uint8),
+                               cp.empty(m.size, dtype=m.dtype.np_type))
+    bits, vals = marks
+    idx, mvals, m_ptr, cap = _list_parts(m)
+    if cap:
+        (mark,) = jit.compiled(programs.vector_kernel, "list_to_bitmap", m.dtype).fns
+        jit.launch(mark, cap, (i64(cap), m_ptr, idx, mvals, bits, vals))
+    kind = programs.mask_kind(mask)
+    try:
+        return _list_kernel(Z, Z.dtype, kernels, (bits, vals if kind else None, _INT32[kind],
+                                                  _INT32[2 if mask.complement else 1]))
+    finally:  # queued after the filter, and even if it failed: the bits stay zero between calls
+        if cap:
+            (unmark,) = jit.compiled(programs.list_unmark).fns
+            jit.launch(unmark, cap, (i64(cap), m_ptr, idx, bits))
+
+
+# List masks of sizes up to this are marked into a bitmap kept per (device, size, type)
+# (_filter_list); larger ones are scattered into a new one, to hold no large array forever.
+MARKED_MAX = 1 << 24
+_marks = {}
 
 
 def _list_kernel(L, dtype, kernels, args):

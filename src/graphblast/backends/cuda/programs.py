@@ -210,6 +210,10 @@ def list_degrees():
     return _one(("list_degrees",), ["vector.cuh"], ["gbk_list_degrees"])
 
 
+def list_unmark():
+    return _one(("list_unmark",), ["vector.cuh"], ["gbk_list_unmark"])
+
+
 def assign_scalar(kind, dtype, accum):
     """Scalar assign into a bitmap under a mask list ("list") or a dense mask ("dense"),
     with an accumulator (a typed binary op) or none."""

@@ -41,6 +41,14 @@ __global__ void gbk_list_to_bitmap(idx_t nu, const unsigned long long* nu_ptr, c
     }
 }
 
+// A list's positions cleared in bits (what gbk_list_to_bitmap set): a bitmap kept zeroed
+// between uses is marked and unmarked at O(entries), never cleared whole.
+__global__ void gbk_list_unmark(idx_t nu, const unsigned long long* nu_ptr, const idx_t* idx,
+                                unsigned char* bits) {
+    if (nu_ptr) nu = (idx_t)*nu_ptr;
+    for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size()) bits[idx[t]] = 0;
+}
+
 // The entries of a dense vector as an (unsorted) list; counters[0] must be zero.  With dptr,
 // counters[1] gets the degree sum of the entries in dptr.  Each lane takes GBK_COMPACT
 // consecutive positions, so a warp claims its slots for 512 positions with one atomic: one
