@@ -162,8 +162,10 @@ def _filter_list(Z, mask):
 
 
 # List masks of sizes up to this are marked into a bitmap kept per (device, size, type)
-# (_filter_list); larger ones are scattered into a new one, to hold no large array forever.
-MARKED_MAX = 1 << 24
+# (_filter_list): at most 4 MiB of presence bytes and 32 MiB of FP64 values held per size and
+# type (kron-22 and grid-2048 are just under and at it); larger ones are scattered into a new
+# bitmap each time, so that no large array is held for good.
+MARKED_MAX = 1 << 22
 _marks = {}
 
 
