@@ -1,0 +1,130 @@
+"""A NumPy stand-in for CuPy, for timing the CUDA backend's host path on a machine without a
+GPU (benchmarks/hostpath/hostpath.py): arrays are NumPy arrays, every kernel is a no-op and
+every driver call returns at once.  What it times is graphblast's Python and the calls it
+makes, not CuPy's own costs (an allocation, a launch: see benchmarks/h200/percall.py for
+those on the H200).  Results are garbage; only the path is real."""
+
+import ctypes
+
+import numpy as _np
+from numpy import bool_, float32, float64, int8, int16, int32, int64, uint8, uint16  # noqa: F401
+from numpy import uint32, uint64  # noqa: F401
+
+
+class _Pointer:
+    """What ``ndarray.data`` gives in CuPy: a device pointer (here the host address)."""
+
+    __slots__ = ("ptr", "_array")
+
+    def __init__(self, array):
+        self._array = array
+        self.ptr = array.ctypes.data if array.size else 0
+
+    def memset_async(self, value, size, stream=None):
+        ctypes.memset(self.ptr, value, size)
+
+
+class ndarray(_np.ndarray):
+    @property
+    def data(self):
+        return _Pointer(self)
+
+    def get(self, out=None, stream=None):
+        if out is None:
+            return _np.asarray(self).copy()
+        out[...] = self
+        return out
+
+    def set(self, array, stream=None):
+        self[...] = array
+
+
+def _wrap(f):
+    def wrapped(*args, **kwargs):
+        out = f(*args, **kwargs)
+        return out.view(ndarray) if isinstance(out, _np.ndarray) else out
+    wrapped.__name__ = f.__name__
+    return wrapped
+
+
+# Small arrays are zeroed, since no kernel writes the counts the host reads back; large ones
+# are left uninitialized once CHEAP_EMPTY is set (after a warm-up has built the matrices'
+# traversal views, which read sizes back), as CuPy's allocation does not grow with the size.
+CHEAP_EMPTY = False
+
+
+def empty(shape, dtype=float, order="C"):
+    size = shape if isinstance(shape, int) else int(_np.prod(shape))
+    make = _np.empty if CHEAP_EMPTY and size > 4096 else _np.zeros
+    return make(shape, dtype, order).view(ndarray)
+
+
+empty_like = _wrap(_np.zeros_like)
+for _name in ("zeros", "ones", "full", "arange", "asarray", "array", "concatenate", "stack",
+              "argsort", "cumsum", "searchsorted", "flatnonzero", "where", "minimum",
+              "maximum", "diff", "isnan", "zeros_like", "unique", "sort", "nonzero", "repeat",
+              "bincount", "count_nonzero"):
+    globals()[_name] = _wrap(getattr(_np, _name))
+
+
+def asnumpy(a, out=None, stream=None):
+    return _np.asarray(a)
+
+
+def may_share_memory(a, b):
+    return _np.may_share_memory(a, b)
+
+
+class _Pool:
+    def free_all_blocks(self):
+        pass
+
+    def used_bytes(self):
+        return 0
+
+    def total_bytes(self):
+        return 0
+
+    def set_limit(self, **kwargs):
+        pass
+
+    def get_limit(self):
+        return 0
+
+
+_pool = _Pool()
+
+
+def get_default_memory_pool():
+    return _pool
+
+
+def get_default_pinned_memory_pool():
+    return _pool
+
+
+class _Function:
+    """A compiled kernel: calling it does nothing."""
+
+    def __init__(self, name):
+        self.name = name
+        self.kernel = type("Kernel", (), {"ptr": id(self)})()
+
+    def __call__(self, grid, block, args, **kwargs):
+        pass
+
+
+class RawModule:
+    def __init__(self, code=None, options=(), name_expressions=(), **kwargs):
+        pass
+
+    def get_function(self, name):
+        return _Function(name)
+
+
+class RawKernel(_Function):
+    def __init__(self, code, name, **kwargs):
+        super().__init__(name)
+
+
+from . import _core, cuda  # noqa: E402,F401
