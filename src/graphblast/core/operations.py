@@ -556,8 +556,6 @@ def _plain_thunk(op, dtype, thunk):
 
 
 def select(A, op, thunk=None):
-    from .scalar import Scalar
-
     device, backend = same_device(A)
     plain = _plain_thunk(op, A.dtype, 0 if thunk is None else thunk)
     if plain is not None:
@@ -566,6 +564,7 @@ def select(A, op, thunk=None):
             raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
                                  f"{typed.return_type}")
         return _select_expr(A, typed, tval, device, backend)
+    Scalar = _types()[2]
     if isinstance(op, (MatrixExpression, VectorExpression)):
         op, thunk = _select_from_expr(A, op)
     if isinstance(op, str):

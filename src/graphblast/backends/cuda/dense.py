@@ -23,7 +23,7 @@ from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
-    dense_of, is_dense, mask_view, owned_by,
+    dense_of, is_dense, mask_view, owned_by, scatter_into,
 )
 
 
@@ -148,9 +148,7 @@ def _filter_list(Z, mask):
                                cp.empty(m.size, dtype=m.dtype.np_type))
     bits, vals = marks
     idx, mvals, m_ptr, cap = _list_parts(m)
-    if cap:
-        (mark,) = jit.compiled(programs.vector_kernel, "list_to_bitmap", m.dtype).fns
-        jit.launch(mark, cap, (i64(cap), m_ptr, idx, mvals, bits, vals))
+    scatter_into(bits, vals, m.dtype, idx, mvals, m_ptr)
     kind = programs.mask_kind(mask)
     try:
         return _list_kernel(Z, Z.dtype, kernels, (bits, vals if kind else None, _INT32[kind],

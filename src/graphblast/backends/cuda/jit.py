@@ -387,15 +387,20 @@ _compiled = {}  # (device_id, key) -> Kernels
 _current_device = None
 
 
-def kernels(key, build):
-    """The :class:`Kernels` of problem ``key`` on the current device, compiling ``build()``
-    (a :class:`Program`) the first time the key is seen there."""
+def _device_id():
+    """The current device's id (CuPy's getter, looked up once)."""
     global _current_device
     if _current_device is None:
         import cupy
 
         _current_device = cupy.cuda.runtime.getDevice
-    device_id = _current_device()
+    return _current_device()
+
+
+def kernels(key, build):
+    """The :class:`Kernels` of problem ``key`` on the current device, compiling ``build()``
+    (a :class:`Program`) the first time the key is seen there."""
+    device_id = _device_id()
     found = _compiled.get((device_id, key))
     if found is not None:
         return found
@@ -419,12 +424,7 @@ def compiled(program, *args):
     """The :class:`Kernels` of ``program(*args)`` (a ``programs`` function returning a key
     and a builder) on the current device: the key and builder made, and the program
     compiled, only the first time these arguments are seen there."""
-    global _current_device
-    if _current_device is None:
-        import cupy
-
-        _current_device = cupy.cuda.runtime.getDevice
-    call = (_current_device(), program, args)
+    call = (_device_id(), program, args)
     try:
         found = _by_call.get(call)
     except TypeError:  # an unhashable argument: through the program's own key

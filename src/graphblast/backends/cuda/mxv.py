@@ -421,6 +421,7 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
 
 _NO_HEAVY = int(np.iinfo(np.int64).max)  # the light kernel's threshold when none is heavy
 
+
 def _push(M, u, semiring, mask, vfirst, n_out, square):
     t = semiring.monoid.return_type
     v = view(M)

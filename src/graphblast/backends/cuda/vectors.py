@@ -109,15 +109,13 @@ def _zeroed_slot(pages):
             page.zeroed, page.used = page.used, []
             return page, page.zeroed.pop()
     if len(pages) < MAX_PAGES:
-        pages.append(_Page())
-        return pages[-1], pages[-1].zeroed.pop()
+        return _new_page(pages)
     for page in pages:
         if page.used:
             slot = page.used.pop()
             _memset(page.views[slot], SLOT)
             return page, slot
-    pages.append(_Page())  # every slot of every page is alive
-    return pages[-1], pages[-1].zeroed.pop()
+    return _new_page(pages)  # every slot of every page is alive
 
 
 def _any_slot(pages):
@@ -128,8 +126,14 @@ def _any_slot(pages):
     for page in pages:
         if page.zeroed:
             return page, page.zeroed.pop()
-    pages.append(_Page())
-    return pages[-1], pages[-1].zeroed.pop()
+    return _new_page(pages)
+
+
+def _new_page(pages):
+    """(page, slot): a new page's first zeroed slot, the page added to ``pages``."""
+    page = _Page()
+    pages.append(page)
+    return page, page.zeroed.pop()
 
 
 def _memset(array, words):
@@ -400,11 +404,17 @@ def _scatter(size, dtype, idx, vals, count):
     of the number the device array ``count`` holds."""
     bits = cp.zeros(size, dtype=cp.uint8)
     dense = cp.empty(size, dtype=dtype.np_type)
+    scatter_into(bits, dense, dtype, idx, vals, count)
+    return bits, dense
+
+
+def scatter_into(bits, dense, dtype, idx, vals, count):
+    """The list (idx, vals) written into the bitmap (bits, dense) of ``dtype`` values, whose
+    bits must be zero where the list has no entry (see _scatter for ``count``)."""
     n = idx.shape[0]
     if n:
         (fn,) = jit.compiled(programs.vector_kernel, "list_to_bitmap", dtype).fns
         jit.launch(fn, n, (i64(n), count, idx, vals, bits, dense))
-    return bits, dense
 
 
 def mask_view(mask):
