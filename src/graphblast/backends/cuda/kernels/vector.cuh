@@ -102,23 +102,28 @@ __global__ void gbk_assign_list(idx_t nm, const unsigned long long* nm_ptr, cons
     gbk::add_counts(counters, added, 0);
 }
 
-// The same under a dense mask (any mode, complement included) over all n positions; with
-// `replace`, entries the mask excludes are deleted.  counters[0] is recounted (zero it first).
-template <class T, class Acc>
-__global__ void gbk_assign_dense(idx_t n, const unsigned char* mbits, const void* m_vals,
-                                 int mkind, int mmode, T value, int accum, int replace,
-                                 unsigned char* bits, T* vals, unsigned long long* counters) {
-    const gbk::vmask mask{mbits, m_vals, mkind, mmode};
-    Acc acc(0);
+namespace gbk {
+
+// C<mask, replace> rewritten over all n positions of the bitmap C (bits, vals): where the
+// mask allows, `take` says whether C has an entry there and writes its value; elsewhere C
+// keeps its entry unless `replace`.  Returns the count of entries this thread's positions
+// hold.  GBK_UNROLL positions a thread, each loaded (C's presence, the mask, take's own
+// inputs: take.load) before any is stored (take.store(i, loaded, had, vals) -> has).
+template <class Take, class T>
+__device__ __forceinline__ unsigned long long masked_rewrite(idx_t n, const vmask& mask,
+                                                             int replace, const Take& take,
+                                                             unsigned char* bits, T* vals) {
     unsigned long long count = 0;
-    const idx_t stride = gbk::grid_size();
-    for (idx_t i0 = gbk::global_id(); i0 < n; i0 += GBK_UNROLL * stride) {
+    const idx_t stride = grid_size();
+    for (idx_t i0 = global_id(); i0 < n; i0 += GBK_UNROLL * stride) {
         bool has[GBK_UNROLL], allowed[GBK_UNROLL];
+        typename Take::loaded_t got[GBK_UNROLL];
 #pragma unroll
         for (int u = 0; u < GBK_UNROLL; ++u) {  // the loads first (see GBK_UNROLL)
             const idx_t i = i0 + u * stride;
             has[u] = i < n && bits[i];
             allowed[u] = i < n && mask.allows(i);
+            got[u] = i < n ? take.load(i) : typename Take::loaded_t();
         }
 #pragma unroll
         for (int u = 0; u < GBK_UNROLL; ++u) {
@@ -126,8 +131,7 @@ __global__ void gbk_assign_dense(idx_t n, const unsigned char* mbits, const void
             if (i >= n) break;
             bool h = has[u];
             if (allowed[u]) {
-                vals[i] = (accum && h) ? gbk::cast<T>(acc(vals[i], value, i, 0, i, 0)) : value;
-                h = true;
+                h = take.store(i, got[u], h, vals);
             } else if (replace) {
                 h = false;
             }
@@ -135,7 +139,48 @@ __global__ void gbk_assign_dense(idx_t n, const unsigned char* mbits, const void
             count += h;
         }
     }
-    gbk::add_counts(counters, count, 0);
+    return count;
+}
+
+// masked_rewrite's take for a scalar assign: every allowed position gets the value (folded
+// into C's own by the accumulator where C has an entry and `accum`).
+template <class T, class Acc>
+struct take_scalar {
+    typedef bool loaded_t;  // nothing to load
+    T value;
+    int accum;
+    __device__ bool load(idx_t) const { return false; }
+    __device__ bool store(idx_t i, bool, bool had, T* vals) const {
+        Acc acc(0);
+        vals[i] = (accum && had) ? cast<T>(acc(vals[i], value, i, 0, i, 0)) : value;
+        return true;
+    }
+};
+
+// masked_rewrite's take for a dense Z (zbits null: full): C takes Z's entry or none.
+template <class T>
+struct take_dense {
+    typedef bool loaded_t;  // whether Z has an entry
+    const unsigned char* zbits;
+    const T* zvals;
+    __device__ bool load(idx_t i) const { return zbits == nullptr || zbits[i]; }
+    __device__ bool store(idx_t i, bool zhas, bool, T* vals) const {
+        if (zhas) vals[i] = zvals[i];
+        return zhas;
+    }
+};
+
+}  // namespace gbk
+
+// The same under a dense mask (any mode, complement included) over all n positions; with
+// `replace`, entries the mask excludes are deleted.  counters[0] is recounted (zero it first).
+template <class T, class Acc>
+__global__ void gbk_assign_dense(idx_t n, const unsigned char* mbits, const void* m_vals,
+                                 int mkind, int mmode, T value, int accum, int replace,
+                                 unsigned char* bits, T* vals, unsigned long long* counters) {
+    const gbk::vmask mask{mbits, m_vals, mkind, mmode};
+    const gbk::take_scalar<T, Acc> take{value, accum};
+    gbk::add_counts(counters, gbk::masked_rewrite(n, mask, replace, take, bits, vals), 0);
 }
 
 // Scatter a list Z (already of C's type) into the bitmap C: the write-back C<Z.S> = Z, where
@@ -192,33 +237,8 @@ __global__ void gbk_write_dense(idx_t n, const unsigned char* zbits, const T* zv
                                 int mmode, int replace, unsigned char* bits, T* vals,
                                 unsigned long long* counters) {
     const gbk::vmask mask{mbits, m_vals, mkind, mmode};
-    unsigned long long count = 0;
-    const idx_t stride = gbk::grid_size();
-    for (idx_t i0 = gbk::global_id(); i0 < n; i0 += GBK_UNROLL * stride) {
-        bool has[GBK_UNROLL], allowed[GBK_UNROLL], zhas[GBK_UNROLL];
-#pragma unroll
-        for (int u = 0; u < GBK_UNROLL; ++u) {  // the loads first (see GBK_UNROLL)
-            const idx_t i = i0 + u * stride;
-            has[u] = i < n && bits[i];
-            allowed[u] = i < n && mask.allows(i);
-            zhas[u] = i < n && (zbits == nullptr || zbits[i]);
-        }
-#pragma unroll
-        for (int u = 0; u < GBK_UNROLL; ++u) {
-            const idx_t i = i0 + u * stride;
-            if (i >= n) break;
-            bool h = has[u];
-            if (allowed[u]) {
-                h = zhas[u];
-                if (h) vals[i] = zvals[i];
-            } else if (replace) {
-                h = false;
-            }
-            bits[i] = h;
-            count += h;
-        }
-    }
-    gbk::add_counts(counters, count, 0);
+    const gbk::take_dense<T> take{zbits, zvals};
+    gbk::add_counts(counters, gbk::masked_rewrite(n, mask, replace, take, bits, vals), 0);
 }
 
 // Element-wise on two dense vectors.  KIND 0 intersection (ewise_mult), 1 union (ewise_add:
