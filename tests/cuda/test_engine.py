@@ -429,7 +429,7 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     import importlib
 
     from graphblast import generators
-    from graphblast.backends.cuda import vectors
+    from graphblast.backends.cuda import blocks, vectors
 
     ss = importlib.import_module("graphblast.algorithms.sssp")
     A = generators.grid2d(200, 200, weights="random", seed=2, device="cuda")
@@ -445,12 +445,23 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     def counted_memset(array, words):
         memsets.append(words)
         real_memset(array, words)
+    rounds = [0]
+    real_relax = ss._relax
+
+    def counted_relax(*args):
+        rounds[0] += 1
+        return real_relax(*args)
     monkeypatch.setattr(vectors.Counters, "__init__", counted_init)
     monkeypatch.setattr(vectors, "_memset", counted_memset)
+    monkeypatch.setattr(ss, "_relax", counted_relax)
+    r0 = blocks.host_reads()
     got = ss.sssp(A, 0, method="bellman-ford")
+    reads = blocks.host_reads() - r0
     assert got.isequal(expected.to_device("cuda"))
     assert made[0] > 2 * vectors.PAGE_SLOTS, made[0]
     assert len(memsets) <= made[0] // 50, (len(memsets), made[0])
+    # the pages take turns, and still one read a round (a page read refreshes its own slots)
+    assert reads <= rounds[0] + 4, (reads, rounds[0])
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
