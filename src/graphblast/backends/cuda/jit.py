@@ -178,6 +178,7 @@ def mult_adapter(op, a_type, b_type, z_type):
     src = (f"struct {name} {{\n    typedef {_c(z_type)} z_t;\n    typedef char param_t;\n"
            f"    static constexpr bool reads_a = {_TF[reads_a]};\n"
            f"    static constexpr bool reads_b = {_TF[reads_b]};\n"
+           f"    static constexpr bool constant = {_TF[constant_product(op)]};\n"
            f"    __device__ {name}(param_t) {{}}\n"
            + _fn(f"z_t operator()({_c(a_type)} a, {_c(b_type)} b, idx_t ai, idx_t aj, "
                  "idx_t bi, idx_t bj)",

@@ -33,6 +33,12 @@ __device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, cons
                            mv_call<VFIRST>::run(mul, m, reads::vector ? xv[k] : UV(), o, k), e);
 }
 
+// Whether edge e of a pulled row meets an entry of the vector (any entry: a full vector).
+template <class IDX>
+__device__ __forceinline__ bool pull_hit(idx_t e, const IDX* col, const unsigned char* xbits) {
+    return xbits == nullptr || xbits[(idx_t)ld_stream(&col[e])];
+}
+
 // The edges e, e + stride, e + 2 stride, e + 3 stride below hi of a pulled row folded into
 // (acc, have), in that order, for a monoid that never stops early: the column indices are
 // loaded, then the vector entries, so that each lane has up to four gathers in flight rather
@@ -134,7 +140,18 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_NONE;
-        if (M::is_any) {  // the first hit: one edge a lane at a time, a vote after each
+        if (M::is_any && Mul::constant) {
+            // any.pair (BFS): every hit has the same value, so the row is decided by the
+            // vote alone; no value or position is carried or folded across the group
+            for (idx_t base = lo; base < hi; base += width) {
+                const idx_t e = base + sub;
+                if (__any_sync(lanes, e < hi && gbk::pull_hit(e, col, xbits))) {
+                    have = true;
+                    break;
+                }
+            }
+            if (have) acc = gbk::mv_call<VFIRST>::run(mul, MV(), UV(), o, 0);
+        } else if (M::is_any) {  // the first hit: one edge a lane at a time, a vote after each
             for (idx_t base = lo; base < hi; base += width) {
                 idx_t e = base + sub;
                 bool stop = e < hi && gbk::pull_edge<Mul, M, MV, UV, VFIRST>(
@@ -154,7 +171,7 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
                     break;
             }
         }
-        gbk::group_fold<M>(acc, have, first, lanes, width);
+        if (!(M::is_any && Mul::constant)) gbk::group_fold<M>(acc, have, first, lanes, width);
         if (sub == 0) {
             obits[o] = have ? 1 : 0;
             if (have) {
@@ -176,7 +193,6 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
                const idx_t* dptr, typename M::t* out, unsigned char* obits,
                unsigned long long* counters) {
     typedef typename M::t T;
-    __shared__ int s_stop;
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
     for (idx_t h = blockIdx.x; h < nheavy; h += gridDim.x) {
@@ -186,23 +202,30 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
             continue;
         }
         idx_t lo = ptr[o], hi = ptr[o + 1];
-        if (threadIdx.x == 0) s_stop = 0;
-        __syncthreads();
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_NONE;
-        for (idx_t base = lo; base < hi; base += blockDim.x) {
-            idx_t e = base + threadIdx.x;
-            if (e < hi && !(M::is_any && have) &&
-                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, xv, xbits, acc,
-                                                       have, first))
-                s_stop = 1;
-            if (M::is_any || M::has_terminal) {
-                __syncthreads();
-                if (s_stop) break;
+        if (M::is_any && Mul::constant) {  // the vote alone decides the row (see gbk_pull)
+            for (idx_t base = lo; base < hi; base += blockDim.x) {
+                const idx_t e = base + threadIdx.x;
+                if (__syncthreads_or(e < hi && gbk::pull_hit(e, col, xbits))) {
+                    have = true;
+                    break;
+                }
             }
+            if (have) acc = gbk::mv_call<VFIRST>::run(mul, MV(), UV(), o, 0);
+        } else {
+            // the block stops together, at the first step where a thread may (any's hit, a
+            // terminal value): __syncthreads_or is the barrier and the vote at once
+            for (idx_t base = lo; base < hi; base += blockDim.x) {
+                idx_t e = base + threadIdx.x;
+                bool stop = e < hi && !(M::is_any && have) &&
+                            gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, xv,
+                                                                   xbits, acc, have, first);
+                if ((M::is_any || M::has_terminal) && __syncthreads_or(stop)) break;
+            }
+            gbk::block_fold<M>(acc, have, first);
         }
-        gbk::block_fold<M>(acc, have, first);
         if (threadIdx.x == 0) {
             obits[o] = have ? 1 : 0;
             if (have) {
