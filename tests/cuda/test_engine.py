@@ -113,6 +113,46 @@ def test_write_back_of_own_structure_in_place(rng):
     assert keep.to_dense()[3] == 10
 
 
+@pytest.mark.parametrize("fc", ["sorted", "list", "bitmap", "full"])
+@pytest.mark.parametrize("ft", ["sorted", "list", "bitmap"])
+@pytest.mark.parametrize("accum", ["min", "minus", "lt"])
+def test_accumulate_without_a_mask(rng, fc, ft, accum):
+    """``C(accum) << T`` agrees with the CPU for every format pair (a list T folded into a
+    bitmap C in place, the rest by the general path), with an accumulator whose result type
+    is not C's (lt), into an FP64 C from an INT64 T; a copy of C taken before is unchanged."""
+    _, dA = _graph(rng)
+    c, dc = _in_format(rng, fc, dA)
+    t, dt = _in_format(rng, ft, dA)
+    c, dc = c.apply(gb.unary.identity[gb.dtypes.FP64]).new(), \
+        dc.apply(gb.unary.identity[gb.dtypes.FP64]).new()
+    keep = dc.dup()
+    before = keep.to_device("cpu")
+    op = getattr(gb.binary, accum)
+    dc(op) << dt
+    c(op) << t
+    assert dc.isequal(c.to_device("cuda"), check_dtype=True)
+    assert dc.nvals == c.nvals
+    assert keep.to_device("cpu").isequal(before, check_dtype=True)
+
+
+def test_accumulated_list_touches_only_its_entries(monkeypatch):
+    """SSSP's ``dist(min) << t`` into a bitmap of 2^22 positions launches no kernel over
+    them (the general path made accum(C, T) anew over all n)."""
+    n = 1 << 22
+    dist = Vector(INT64, n, device="cuda")
+    dist(Vector.from_coo([0], True, BOOL, size=n, device="cuda").S) << 0  # the bitmap, once
+    t = Vector.from_coo(np.arange(10, 20), np.arange(10), INT64, size=n, device="cuda")
+    dist(gb.binary.min) << t  # compile
+    seen = _launches(monkeypatch)
+    t2 = Vector.from_coo(np.arange(15, 25), np.arange(10) - 5, INT64, size=n, device="cuda")
+    del seen[:]
+    dist(gb.binary.min) << t2
+    assert seen and all(threads <= 10 for _, threads in seen), seen
+    assert dist.nvals == 1 + 15
+    got = dist.to_dense(fill_value=99)
+    assert got[15] == -5 and got[19] == -1 and got[20] == 0 and got[24] == 4 and got[10] == 0
+
+
 def _launches(monkeypatch):
     """Record (kernel name, threads) of every launch through jit.launch."""
     from graphblast.backends.cuda import jit

@@ -139,7 +139,7 @@ def _template_programs(kinds):
     """Every kernel template, for every typed monoid and every type."""
     from graphblast.backends.cuda import programs
     from graphblast.dtypes import ALL_TYPES
-    from graphblast.dtypes import BOOL
+    from graphblast.dtypes import BOOL, FP64
     from graphblast.ops import binary, semiring
     from graphblast.ops import select as select_ops
 
@@ -180,6 +180,7 @@ def _template_programs(kinds):
             "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list")]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
+                  programs.accum_list(t, FP64, plus)[1](),
                   programs.ewise_dense("mult", plus, t, t, plus.return_type)[1](),
                   programs.ewise_dense("union", plus, t, t, plus.return_type)[1](),
                   programs.ewise_list_dense(plus, t, t, plus.return_type, True)[1](),

@@ -393,6 +393,13 @@ class Backend:
         may then update ``C`` in place (see :meth:`adopt`) and return it."""
         return self.mask_write(C, Z, mask, replace)
 
+    def accum_into(self, owner, C, T, accum):
+        """``C(accum) << T`` without a mask, where ``C`` is the storage of the collection
+        ``owner`` and T the computed result (accum a typed binary op of C's type): a backend
+        may fold T into C in place at O(T's entries) and return it; NotImplemented sends the
+        call to the general path (``ewise_add(C, T, accum)``, written back)."""
+        return NotImplemented
+
     def adopt(self, data, owner):
         """``data`` as it becomes the storage of the collection ``owner``.  A backend that
         updates storage in place records here who may do so; storage is otherwise immutable."""

@@ -191,7 +191,10 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
     T = expr.compute(maskarg)
     C = target._data
     if accum is not None:
-        Z = backend.ewise_add(C, T, accum, out_dtype=target.dtype)
+        # without a mask the backend may fold T into C in place (O(T's entries))
+        Z = NotImplemented if maskarg is not None else backend.accum_into(target, C, T, accum)
+        if Z is NotImplemented:
+            Z = backend.ewise_add(C, T, accum, out_dtype=target.dtype)
     else:
         Z = _cast(backend, T, target.dtype)
     target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))

@@ -47,6 +47,7 @@ _PRIMITIVES = {
     "vector_full": _storage.vector_full,
     "assign_scalar": _dense.assign_scalar,
     "mask_write_into": _mask_write_into,
+    "accum_into": _dense.accum_into,
     "matrix_full": _storage.matrix_full,
     "mxm": _mxm.mxm,
     "mxm_bt": _mxm.mxm_bt,

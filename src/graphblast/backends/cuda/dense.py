@@ -5,8 +5,8 @@ operations, apply, select, casts and reductions.
 Each function returns NotImplemented where its format does not apply; the backend then runs
 the list-based primitive (which reads any format through its sorted lists).
 
-Work: a write-back or assign under a list mask, of a list into a bitmap, of a list into an
-empty output or with replace, ewise_mult of a list with a dense vector and select on a list
+Work: a write-back or assign under a list mask, of a list into a bitmap (also accumulated),
+of a list into an empty output or with replace, ewise_mult of a list with a dense vector and select on a list
 touch only the list's entries (and clear an n-byte mask bitmap where the mask is a list).
 Everything else here is one pass over the n positions, taken only where an operand is a
 dense vector already (O(n) data).
@@ -95,6 +95,30 @@ def _rewrite(W, fn, args):
     if W.size:
         jit.launch(fn, W.size, (i64(W.size), *args, W.bits, W.vals, W.counters.array))
     W.changed()
+    return W
+
+
+# -- accumulate ------------------------------------------------------------------------------------
+
+def accum_into(owner, C, T, accum):
+    """``C(accum) << T`` without a mask for a list T: T's entries folded into C's bitmap in
+    place at O(T's entries) (SSSP's ``dist(min) << t``), or NotImplemented (a C the planner
+    keeps a list: the list union)."""
+    if not _is_list(T):
+        return NotImplemented
+    W = _writable(owner, C)
+    if W is None:
+        return NotImplemented
+    idx, vals, nt_ptr, cap = _list_parts(T)
+    (fn,) = jit.compiled(programs.accum_list, C.dtype, T.dtype, accum).fns
+    if cap:
+        jit.launch(fn, cap, (i64(cap), nt_ptr, idx, vals, W.bits, W.vals, W.counters.array))
+    before = W.known_nvals()
+    before = W.count_hi if before is None else before
+    k = _known(T)
+    W.changed()
+    if before is not None and k is not None:
+        W.count_hi = min(C.size, before + k)
     return W
 
 

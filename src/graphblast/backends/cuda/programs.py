@@ -227,6 +227,15 @@ def assign_scalar(kind, dtype, accum):
     return ("assign_scalar", kind, dtype, None if accum is None else jit.op_key(accum)), build
 
 
+def accum_list(c_type, z_type, accum):
+    """A list accumulated into a bitmap without a mask: ``C(accum) << Z`` (gbk_accum_list)."""
+    def build():
+        ad = jit.mult_adapter(accum, c_type, z_type, c_type)
+        return jit.Program(["vector.cuh"], [ad], [
+            f"gbk_accum_list<{c_type.c_type}, {z_type.c_type}, {ad.name}>"])
+    return ("accum_list", c_type, z_type, jit.op_key(accum)), build
+
+
 _EWISE_KIND = {"mult": 0, "add": 1, "union": 2}
 
 

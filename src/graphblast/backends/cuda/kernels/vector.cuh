@@ -102,6 +102,30 @@ __global__ void gbk_assign_list(idx_t nm, const unsigned long long* nm_ptr, cons
     gbk::add_counts(counters, added, 0);
 }
 
+// C(accum) << Z for a list Z without a mask: accum(C(i), Z(i)) where C has an entry, Z(i)
+// cast to C's type where it has none; C is a bitmap whose count is kept.  O(Z's entries)
+// (the general path makes accum(C, Z) anew over all n positions); Z's positions are
+// distinct (a computed vector).
+template <class T, class U, class Acc>
+__global__ void gbk_accum_list(idx_t nz, const unsigned long long* nz_ptr, const idx_t* z_idx,
+                               const U* z_vals, unsigned char* bits, T* vals,
+                               unsigned long long* counters) {
+    if (nz_ptr) nz = (idx_t)*nz_ptr;
+    Acc acc(0);
+    unsigned long long added = 0;
+    for (idx_t t = gbk::global_id(); t < nz; t += gbk::grid_size()) {
+        const idx_t i = z_idx[t];
+        if (bits[i]) {
+            vals[i] = gbk::cast<T>(acc(vals[i], z_vals[t], i, 0, i, 0));
+        } else {
+            bits[i] = 1;
+            vals[i] = gbk::cast<T>(z_vals[t]);
+            ++added;
+        }
+    }
+    gbk::add_counts(counters, added, 0);
+}
+
 namespace gbk {
 
 // C<mask, replace> rewritten over all n positions of the bitmap C (bits, vals): where the
