@@ -78,14 +78,19 @@ def assign_scalar(owner, C, value, mask, accum, replace):
             jit.launch(fn, cap, (i64(cap), nm_ptr, idx, vals if mkind else None,
                                  np.int32(mkind), value, has_accum, W.bits, W.vals,
                                  W.counters.array))
-        before = W.known_nvals()
-        before = W.count_hi if before is None else before
-        k = _known(mask.data)
-        W.changed()
-        if before is not None and k is not None:
-            W.count_hi = min(C.size, before + k)
-        return W
+        return _grown(W, _known(mask.data))
     return _rewrite(W, fn, (*mask_view(mask), value, has_accum, np.int32(replace)))
+
+
+def _grown(W, added):
+    """W after a kernel queued a list of at most ``added`` entries (None: not known) into it in
+    place: stale, with the bound of its count the host can keep (the planner reads it)."""
+    before = W.known_nvals()
+    before = W.count_hi if before is None else before
+    W.changed()
+    if before is not None and added is not None:
+        W.count_hi = min(W.size, before + added)
+    return W
 
 
 def _rewrite(W, fn, args):
@@ -113,13 +118,7 @@ def accum_into(owner, C, T, accum):
     (fn,) = jit.compiled(programs.accum_list, C.dtype, T.dtype, accum).fns
     if cap:
         jit.launch(fn, cap, (i64(cap), nt_ptr, idx, vals, W.bits, W.vals, W.counters.array))
-    before = W.known_nvals()
-    before = W.count_hi if before is None else before
-    k = _known(T)
-    W.changed()
-    if before is not None and k is not None:
-        W.count_hi = min(C.size, before + k)
-    return W
+    return _grown(W, _known(T))
 
 
 # -- the masked write-back -----------------------------------------------------------------------

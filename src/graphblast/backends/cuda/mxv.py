@@ -46,6 +46,7 @@ PUSH_CHUNK = 1024  # GBK_PUSH_CHUNK in spmspv.cuh
 # except for the monoids that stop a row early, whose rows keep one block.
 CHUNK = 4096
 _EARLY_EXIT = frozenset({"any", "lor", "land"})
+_NO_HEAVY = int(np.iinfo(np.int64).max)  # a kernel's row threshold when no row is heavy
 
 _INT32_MAX = 2**31 - 1
 
@@ -387,7 +388,7 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
     mvalues = M.values if reads_matrix else None
     out = cp.empty(n_out, dtype=t.np_type)
     counters = Counters()
-    heavy = HEAVY if v.nheavy else np.iinfo(np.int64).max
+    heavy = HEAVY if v.nheavy else _NO_HEAVY
     tail = (xv, xbits, mbits, mvals, mkind, mmode)
     if v.bins:
         obits = cp.zeros(n_out, dtype=cp.uint8)
@@ -418,8 +419,6 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
 
 
 # -- push ------------------------------------------------------------------------------------
-
-_NO_HEAVY = int(np.iinfo(np.int64).max)  # the light kernel's threshold when none is heavy
 
 
 def _push(M, u, semiring, mask, vfirst, n_out, square):
