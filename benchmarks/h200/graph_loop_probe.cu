@@ -21,15 +21,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,            \
-                         cudaGetErrorString(err_));                                        \
-            std::exit(1);                                                                  \
-        }                                                                                  \
-    } while (0)
+#include "probe_check.h"
 
 struct State {
     const int* ptr;

@@ -21,15 +21,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,            \
-                         cudaGetErrorString(err_));                                        \
-            std::exit(1);                                                                  \
-        }                                                                                  \
-    } while (0)
+#include "probe_check.h"
 
 // A row's table: TABLE slots a warp (its products must number at most TABLE / 2, so that
 // linear probing stays short); WARPS warps a block.
