@@ -98,3 +98,45 @@ def test_vector_format():
     assert plan.vector_format(big, None)[0] == "sparse"
     assert plan.vector_format(big, big // 100)[0] == "sparse"
     assert plan.vector_format(big, big // 8)[0] == "bitmap"
+
+
+def test_sssp_squarings_rule():
+    """Squared while the rounds a squaring saves (half of those left, at a fixed cost each)
+    cost more than its multiplies (at most entries x the longest row)."""
+    n = 2048 * 2048
+    left = 32 * ((n / 528) ** 0.5 - 1)  # a grid from its corner: 528 reached in 32 rounds
+    assert plan.squarings_rule(n, 16_769_024, 4, left, 300e-6)[0] == 2
+    # a hub's row makes the square's multiplies too many to pay
+    assert plan.squarings_rule(n, 16_769_024, 100_000, left, 300e-6)[0] == 0
+    # few rounds left, or rounds that cost only their work (a CPU's): none
+    assert plan.squarings_rule(n, 16_769_024, 4, 10, 300e-6)[0] == 0
+    assert plan.squarings_rule(n, 16_769_024, 4, left, 0.0)[0] == 0
+    assert plan.squarings_rule(n, 10, 1, 1e12, 1.0)[0] == plan.MAX_SQUARINGS
+    assert "rounds left" in plan.squarings_rule(n, 16_769_024, 4, left, 300e-6)[1]
+
+
+def test_sssp_squarings_of_a_matrix():
+    """On the CPU a round costs its work: never squared by itself; gb.config forces a count,
+    and only a count (or "auto") is accepted."""
+    import pytest
+
+    A = gb.Matrix.from_coo([0, 1, 2], [1, 2, 3], [1, 2, 3], nrows=4, ncols=4, device="cpu")
+    assert plan.sssp_squarings(A, 32, 2)[0] == 0
+    assert plan.sssp_squarings(A, 0, 1)[0] == 0
+    with gb.config.set(sssp_squarings=2):
+        assert plan.sssp_squarings(A, 32, 2) == (2, "forced by gb.config")
+    for bad in (-1, 1.5, True, "two", None):
+        with pytest.raises(ValueError, match="sssp_squarings"):
+            gb.config.set(sssp_squarings=bad)
+    assert gb.config["sssp_squarings"] == "auto"
+
+
+def test_sssp_squarings_within_free_memory():
+    """A square whose bytes (SQUARE_BYTES_PER_MULTIPLY a multiply) pass half the free memory
+    is not made, whatever it would save."""
+    n = 2048 * 2048
+    left = 32 * ((n / 528) ** 0.5 - 1)
+    multiplies = 16_769_024 * 4
+    enough = 2 * plan.SQUARE_BYTES_PER_MULTIPLY * multiplies
+    assert plan.squarings_rule(n, 16_769_024, 4, left, 300e-6, free=enough)[0] >= 1
+    assert plan.squarings_rule(n, 16_769_024, 4, left, 300e-6, free=enough - 1)[0] == 0

@@ -26,6 +26,9 @@ _DEFAULTS = {
     # the generators' graphs stored compact (32-bit column indices, no value array for a
     # pattern graph; see backends/base.py CSR): "auto" on GPUs, "always", or "never"
     "compact_graphs": "auto",
+    # SSSP's path doubling (plan.sssp_squarings): "auto", or how many times sssp squares its
+    # matrix (min(A, A min.+ A)) before delta-stepping on a long-diameter graph
+    "sssp_squarings": "auto",
     # GPU kernel launches: "auto" calls the driver directly through graphblast's compiled
     # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
     # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
@@ -73,6 +76,9 @@ class Config:
         if key in ("direction_switch", "direction_beta") and not (
                 isinstance(value, (int, float)) and value > 0):
             raise ValueError(f"{key} must be a positive number, got {value!r}")
+        if key == "sssp_squarings" and value != "auto" and not (
+                isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+            raise ValueError(f"sssp_squarings must be 'auto' or an integer >= 0, got {value!r}")
         if key == "transpose_cache" and not isinstance(value, bool):
             raise ValueError(f"transpose_cache must be True or False, got {value!r}")
         if key == "device" and value is not None:

@@ -1,10 +1,11 @@
-"""Cost models behind the backends' choices.
+"""Cost models behind the backends' and the algorithms' choices.
 
 Each decision is one function returning ``(choice, reason)``; the choice can be forced through
 ``gb.config`` and every decision is logged at debug level on the ``graphblast`` logger.
 """
 
 import logging
+import math
 
 from .config import config
 
@@ -107,3 +108,77 @@ def vector_format(size, nvals):
     return _log("vector format", "sparse",
                 f"size {size} > {BITMAP_ALWAYS} and entries {nvals} below "
                 f"{BITMAP_DENSITY:g} of it (or not known)")
+
+
+# SSSP's path doubling (algorithms/sssp.py): min(A, A min.+ A) holds for every pair the
+# lightest path of at most two hops, so the distances over it are A's in half the rounds.  On
+# a GPU a round costs about SQUARE_ROUND_SECONDS whatever its work (its launches and host
+# steps), a square SQUARE_FIXED_SECONDS (the product's and the minimum's launches and reads)
+# plus SQUARE_MULTIPLY_SECONDS a multiply, and a squaring multiplied the entries (and the
+# longest row) by about SQUARE_GROWTH.  Measured on the H200 (twelfth
+# session, benchmarks/h200/sssp_square.py, benchmarks/results/h200/profiles/session12/
+# square.txt): grid-2048 1,466 ms over A (about 4,500 rounds, 330 us each), 854 over its
+# square (13.0 entries a row, built in 27 ms from 67 million multiplies), 346 over the
+# square's square (40.9 a row, 163 ms from 708 million); rgg-22 491 ms over A and 275 over
+# its square (44.6 entries a row from 14.5, built in 203 ms).  On a CPU a round costs its
+# work, which the square multiplies: it never squares by itself; nor on a group of devices,
+# whose rounds and memory are not measured.
+SQUARE_ROUND_SECONDS = 300e-6
+SQUARE_FIXED_SECONDS = 1e-3
+SQUARE_MULTIPLY_SECONDS = 0.25e-9
+SQUARE_GROWTH = 3.2
+MAX_SQUARINGS = 3
+# A square may take up to this many bytes a multiply (the product's temporaries, the square,
+# delta-stepping's light and heavy copies of it); it is made only within half the free memory.
+SQUARE_BYTES_PER_MULTIPLY = 32
+
+
+def sssp_squarings(A, rounds, reached):
+    """(squarings, reason): how many times sssp squares its matrix ``A`` before
+    delta-stepping, after ``rounds`` rounds of Bellman-Ford that reached ``reached`` vertices
+    (see the constants above).
+
+    The rounds left are estimated as for a graph that grows in two dimensions (grids, meshes,
+    road and geometric graphs): ``rounds x (sqrt(n / reached) - 1)``.  A squaring makes at
+    most ``nvals x`` the longest row's multiplies (a hub's row makes a square too costly to
+    try).  A is squared while the rounds a squaring saves, half of those left, cost more than
+    its multiplies, and its bytes fit in half the device's free memory.
+    ``config["sssp_squarings"]`` forces a count."""
+    forced = config["sssp_squarings"]
+    if forced != "auto":
+        return _log("sssp squarings", forced, "forced by gb.config")
+    one_gpu = A.device.startswith("cuda:") and A.device[5:].isdigit()
+    if not one_gpu or not rounds or not reached or A.nvals == 0:
+        return _log("sssp squarings", 0, f"no squaring on {A.device} after {rounds} rounds")
+    from .dtypes import INT64
+    from .ops import monoid, unary
+
+    longest = A.apply(unary.one[INT64]).new().reduce_rowwise(monoid.plus).new().reduce(
+        monoid.max).new().value
+    left = rounds * (math.sqrt(A.nrows / reached) - 1)
+    return _log("sssp squarings", *squarings_rule(A.nrows, A.nvals, longest, left,
+                                                  SQUARE_ROUND_SECONDS, _free_bytes(A.device)))
+
+
+def _free_bytes(device):
+    """Bytes that new arrays can take on a GPU ``device`` now."""
+    import cupy
+
+    from ._memory import available_bytes
+
+    with cupy.cuda.Device(int(device.split(":")[1])):
+        return available_bytes(cupy)
+
+
+def squarings_rule(n, nvals, longest, left, per_round, free=None):
+    """(squarings, reason) by the rule of :func:`sssp_squarings`, from numbers: ``n`` rows,
+    ``nvals`` entries, the ``longest`` row, about ``left`` rounds left, ``per_round``
+    seconds a round, ``free`` bytes of memory (None: not a bound)."""
+    k = 0
+    while k < MAX_SQUARINGS and left / 2 * per_round > (
+            SQUARE_FIXED_SECONDS + nvals * longest * SQUARE_MULTIPLY_SECONDS) and (
+            free is None or nvals * longest * SQUARE_BYTES_PER_MULTIPLY <= free / 2):
+        k, left = k + 1, left / 2
+        nvals, longest = min(n * n, nvals * SQUARE_GROWTH), min(n, longest * SQUARE_GROWTH)
+    return k, (f"{k} squarings: then about {left:.0f} rounds left, and one more would cost up "
+               f"to {nvals * longest:.3g} multiplies for {left / 2:.0f} rounds")

@@ -180,6 +180,45 @@ def test_grid_long_diameter(device, rng, side):
         np.testing.assert_allclose(dense(sssp(A, 0, method=method)), ref, rtol=1e-12)
 
 
+@pytest.mark.parametrize("squarings", [1, 2, 3])
+@pytest.mark.parametrize("weights", ["INT64", "FP64", "UINT8"])
+@pytest.mark.parametrize("method", ["auto", "delta"])
+def test_squared_matrix_keeps_the_distances(device, rng, monkeypatch, squarings, weights,
+                                           method):
+    """Path doubling (plan.sssp_squarings, forced through gb.config): delta-stepping over
+    min(A, A min.+ A), squared k times, gives Dijkstra's distances on a directed grid with
+    shortcuts, zero weights and unreachable vertices; UINT8 weights, whose two-hop sums pass
+    255, are summed in INT64 as the distances are."""
+    import importlib
+
+    monkeypatch.setattr(importlib.import_module("graphblast.algorithms.sssp"),
+                        "SWITCH_ROUNDS", 3)
+    side = 20
+    n = side * side + 5  # five vertices nothing reaches
+    r = np.arange(side * side).reshape(side, side)
+    rows = np.concatenate([r[:, :-1].ravel(), r[1:, :].ravel(), rng.integers(0, side, 30)])
+    cols = np.concatenate([r[:, 1:].ravel(), r[:-1, :].ravel(), rng.integers(0, side * side, 30)])
+    keep = rows != cols
+    rows, cols = rows[keep], cols[keep]
+    if weights == "FP64":
+        w = rng.uniform(0.0, 3.0, rows.shape[0])
+    else:
+        w = rng.integers(0 if weights == "INT64" else 150, 256, rows.shape[0]).astype(np.int64)
+    w[:7] = 0
+    M = sp.coo_array((w, (rows, cols)), shape=(n, n))
+    M.sum_duplicates()
+    M = sp.csr_array(M)
+    M.data = np.minimum(M.data, 255) if weights == "UINT8" else M.data
+    A = to_matrix(M, device, weights)
+    ref = dijkstra(M, indices=0)
+    with gb.config.set(sssp_squarings=squarings):
+        got = dense(sssp(A, 0, method=method))
+    if weights == "FP64":
+        np.testing.assert_allclose(got, ref, rtol=1e-12)
+    else:
+        np.testing.assert_array_equal(got, ref)
+
+
 def test_method_arguments(device):
     A = to_matrix(sp.csr_array(np.array([[0, -1.0], [0, 0]])), device)
     with pytest.raises(InvalidValue, match="delta-stepping"):
