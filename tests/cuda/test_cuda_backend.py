@@ -77,6 +77,29 @@ def test_out_of_memory_in_a_vector_product(rng, pool_limit):
     assert (A.mxv(v, gb.semiring.min_plus).new()).isequal(w)
 
 
+def test_out_of_memory_drops_the_engine_caches(rng, pool_limit):
+    """Push's claim stamps and the list-mask marks, kept between calls, are dropped with the
+    pool's blocks when a call runs out of memory; the next calls make them again and agree."""
+    from graphblast.backends.cuda import dense, mxv
+
+    n = 50_000
+    A = _random_matrix(rng, n, 200_000)
+    v = gb.Vector.from_coo(np.arange(0, n, 97), 1.0, size=n, device="cuda")
+    seen = gb.Vector.from_coo(np.arange(0, n, 5), True, size=n, device="cuda")
+    with gb.config.set(direction="push"):
+        pushed = v.vxm(A, gb.semiring.min_plus).new()
+    filtered = pushed.dup(mask=~seen.S)  # a list filtered by a list mask: the marks
+    assert mxv._scratch and dense._marks
+    pool_limit(1 << 10)
+    with pytest.raises(OutOfMemory):
+        A.mxm(A, gb.semiring.plus_times).new()
+    assert not mxv._scratch and not dense._marks
+    pool_limit(1 << 34)
+    with gb.config.set(direction="push"):
+        again = v.vxm(A, gb.semiring.min_plus).new()
+    assert again.isequal(pushed) and again.dup(mask=~seen.S).isequal(filtered)
+
+
 def test_out_of_memory_from_cub_thrust_and_cusparse(rng, monkeypatch):
     """CUB/Thrust's std::bad_alloc (a MemoryError) and cuSPARSE's resource errors are
     OutOfMemory too, and the objects are unchanged."""

@@ -21,6 +21,7 @@ from ..base import SparseVector
 from . import blocks, jit, programs
 from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
+from .memory import dropped_on_oom
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
     dense_of, is_dense, mask_view, owned_by, scatter_into,
@@ -187,7 +188,7 @@ def _filter_list(Z, mask):
 # type (kron-22 and grid-2048 are just under and at it); larger ones are scattered into a new
 # bitmap each time, so that no large array is held for good.
 MARKED_MAX = 1 << 22
-_marks = {}
+_marks = dropped_on_oom({})
 
 
 def _list_kernel(L, dtype, kernels, args):

@@ -53,10 +53,22 @@ def is_out_of_memory(error):
     return any(word in text for word in _OOM_WORDS)
 
 
+# The engine's caches that hold device memory from call to call (push's claim stamps, the
+# list-mask marks: up to tens of MiB per output size): emptied when a call runs out of
+# memory, with the pool's cached blocks, and made again by the next call that needs them.
+_caches = []
+
+
+def dropped_on_oom(cache):
+    """``cache`` (a dict of device arrays) registered to be emptied on out-of-memory."""
+    _caches.append(cache)
+    return cache
+
+
 def guarded(fn, device_id, what=None):
     """``fn`` run on cuda:``device_id``, with out-of-memory errors of any source as
-    OutOfMemory.  The pool's cached blocks are released before it is raised, so that the
-    next call starts from all the memory there is."""
+    OutOfMemory.  The engine's caches and the pool's cached blocks are released before it is
+    raised, so that the next call starts from all the memory there is."""
     what = what or fn.__name__
     get_device = cp.cuda.runtime.getDevice
 
@@ -73,6 +85,8 @@ def guarded(fn, device_id, what=None):
             if not is_out_of_memory(error):
                 raise
             message = _message(error, what, device_id)
+        for cache in _caches:
+            cache.clear()
         cp.get_default_memory_pool().free_all_blocks()
         raise OutOfMemory(message)
 

@@ -25,6 +25,7 @@ from ... import plan
 from ...config import config
 from . import blocks, jit, programs
 from .blocks import INDEX, i64
+from .memory import dropped_on_oom
 from .storage import transpose
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
@@ -165,7 +166,7 @@ class _Scratch:
         return np.int64((_EPOCH_MAX - self.epoch) << 32)
 
 
-_scratch = {}
+_scratch = dropped_on_oom({})
 
 
 def _scratch_for(n):
