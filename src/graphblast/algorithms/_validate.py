@@ -141,7 +141,8 @@ def undirected(A):
 
 
 def sssp_arguments(A, source, negative_weights, method, delta):
-    """sssp's checks: (n, source, negative_weights, method, delta), normalized."""
+    """sssp's checks: (n, source, negative_weights, method, delta, the distances' type),
+    normalized."""
     n = square_matrix(A, "sssp")
     source = source_vertex(source, n, "sssp")
     negative_weights = flag(negative_weights, "negative_weights", "sssp")
@@ -161,7 +162,7 @@ def sssp_arguments(A, source, negative_weights, method, delta):
             raise InvalidValue("sssp: delta-stepping needs finite weights (this matrix holds "
                                "an infinite one); use method='bellman-ford' or 'auto'")
         method = "bellman-ford"
-    return n, source, negative_weights, method, delta
+    return n, source, negative_weights, method, delta, distance_type(A.dtype)
 
 
 def pagerank_arguments(A, damping, tol, max_iter, dangling, weighted):

@@ -27,13 +27,15 @@ class NegativeCycle(InvalidValue):
 SWITCH_ROUNDS = 32
 
 
-def _relax(frontier, A, dist, min_plus):
-    """Relax the out-edges of ``frontier``; return the vertices improved (strictly shorter,
-    or reached first) with their new distances, already written to ``dist``."""
+def _relax(frontier, A, dist, min_plus, below=None):
+    """Relax the out-edges of ``frontier`` into ``dist`` (each vertex keeps the smaller
+    distance); return the vertices improved (strictly shorter, or reached first), with their
+    new distances, only those below ``below`` when it is given."""
     t = frontier.vxm(A, min_plus).new()
-    improved = t.dup(mask=~t.ewise_mult(dist, binary.ge).new().V)
-    dist(improved.S) << improved
-    return improved
+    better = ~t.ewise_mult(dist, binary.ge).new().V  # a mask, taken before dist changes
+    dist(binary.min) << t
+    return t.dup(mask=better) if below is None else t.select(
+        select.valuelt, below).new(mask=better)
 
 
 def _band(dist, lo, hi):
@@ -56,8 +58,8 @@ def _delta_stepping(A, dist, delta, min_plus):
         frontier = _band(dist, lo, hi)
         while frontier.nvals:
             # an improved distance is a bucket entry's plus a weight >= 0, so >= lo already
-            frontier = _relax(frontier, light, dist, min_plus).select(select.valuelt, hi).new()
-        _relax(_band(dist, lo, hi), heavy, dist, min_plus)
+            frontier = _relax(frontier, light, dist, min_plus, below=hi)
+        dist(binary.min) << _band(dist, lo, hi).vxm(heavy, min_plus)
         lo = dist.select(select.valuege, hi).new().reduce(monoid.min).new().value
     return dist
 
@@ -93,7 +95,7 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
 
         t         = frontier min.+ A
         frontier  = t<!(t >= dist), replace>        # strictly shorter, or first reached
-        dist<frontier> = frontier
+        dist(min) << t                              # each vertex keeps the smaller
 
     It needs about as many rounds as the hop diameter: few on scale-free graphs, thousands on
     grids and road graphs.  Delta-stepping (Meyer and Sanders; LAGraph's
@@ -163,9 +165,8 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     >>> sssp(A, 0).to_dict()      # vertex 3 is unreachable
     {0: 0, 1: 4, 2: 1}
     """
-    n, source, negative_weights, method, delta = _validate.sssp_arguments(
+    n, source, negative_weights, method, delta, dtype = _validate.sssp_arguments(
         A, source, negative_weights, method, delta)
-    dtype = _validate.distance_type(A.dtype)
     min_plus = semiring.min_plus[dtype]
     # the first frontier is dist itself: _relax reads it before it writes dist
     frontier = dist = Vector.from_coo([source], [0], dtype, size=n, device=A.device)

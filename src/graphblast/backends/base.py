@@ -355,6 +355,12 @@ class Backend:
     def select(self, A, op, thunk):
         raise NotImplementedError
 
+    def select_masked(self, A, op, thunk, mask: MaskArg):
+        """:meth:`select` of a vector under its output's ``mask``, which a backend may apply
+        in the same pass (it then marks the result as computed under it, and the write-back
+        has nothing left to filter); NotImplemented leaves the mask to the write-back."""
+        return NotImplemented
+
     def reduce_rowwise(self, A: CSR, monoid) -> SparseVector:
         raise NotImplementedError
 

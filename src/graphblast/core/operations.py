@@ -596,6 +596,10 @@ def _select_expr(A, typed, tval, device, backend):
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
 
     def compute(mask):
+        if mask is not None and A.ndim == 1:  # a backend may apply it as it selects
+            out = backend.select_masked(_data(A), typed, tval, mask)
+            if out is not NotImplemented:
+                return out
         return backend.select(_data(A), typed, tval)
 
     return expr_cls("select", [A], typed, A.dtype, A.shape, backend, device, compute)

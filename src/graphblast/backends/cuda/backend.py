@@ -48,6 +48,7 @@ _PRIMITIVES = {
     "assign_scalar": _dense.assign_scalar,
     "mask_write_into": _mask_write_into,
     "accum_into": _dense.accum_into,
+    "select_masked": _dense.select_masked,
     "matrix_full": _storage.matrix_full,
     "mxm": _mxm.mxm,
     "mxm_bt": _mxm.mxm_bt,

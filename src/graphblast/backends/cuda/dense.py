@@ -6,11 +6,14 @@ Each function returns NotImplemented where its format does not apply; the backen
 the list-based primitive (which reads any format through its sorted lists).
 
 Work: a write-back or assign under a list mask, of a list into a bitmap (also accumulated),
-of a list into an empty output or with replace, ewise_mult of a list with a dense vector and select on a list
-touch only the list's entries (and clear an n-byte mask bitmap where the mask is a list).
+of a list into an empty output or with replace, ewise_mult of a list with a dense vector and
+select on a list (also under its output's mask, in the same kernel) touch only the list's
+entries (and clear an n-byte mask bitmap where the mask is a list).
 Everything else here is one pass over the n positions, taken only where an operand is a
 dense vector already (O(n) data).
 """
+
+import weakref
 
 import cupy as cp
 import numpy as np
@@ -157,14 +160,19 @@ def mask_write_into(owner, C, Z, mask, replace):
 
 
 def _filter_list(Z, mask):
-    """The entries of the list Z that ``mask`` allows, as a new list (no host read).  A list
-    mask (SSSP's ``t<~(t >= dist)>``, every round) is marked into a bitmap kept per size and
-    unmarked after, at O(its entries): scattered into a new one, it cost two O(n) allocations
-    and an O(n) zeroing per call."""
+    """The entries of the list Z that ``mask`` allows, as a new list (no host read)."""
     kernels = jit.compiled(programs.vector_kernel, "filter_list", Z.dtype)
+    return _list_under_mask(Z, Z.dtype, kernels, (), mask)
+
+
+def _list_under_mask(L, dtype, kernels, args, mask):
+    """:func:`_list_kernel` over the list L with ``args`` and then the mask's dense view
+    (bits, values, kind, mode).  A list mask (SSSP's ``t<~(t >= dist)>``, every round) is
+    marked into a bitmap kept per size and unmarked after, at O(its entries): scattered into
+    a new one, it cost two O(n) allocations and an O(n) zeroing per call."""
     m = mask.data
     if not _is_list(m) or m.size > MARKED_MAX:
-        return _list_kernel(Z, Z.dtype, kernels, mask_view(mask))
+        return _list_kernel(L, dtype, kernels, (*args, *mask_view(mask)))
     key = (cp.cuda.runtime.getDevice(), m.size, m.dtype)
     marks = _marks.get(key)
     if marks is None:  # the bits are zero between calls; the values are read only where set
@@ -175,16 +183,16 @@ def _filter_list(Z, mask):
     scatter_into(bits, vals, m.dtype, idx, mvals, m_ptr)
     kind = programs.mask_kind(mask)
     try:
-        return _list_kernel(Z, Z.dtype, kernels, (bits, vals if kind else None, _INT32[kind],
-                                                  _INT32[2 if mask.complement else 1]))
-    finally:  # queued after the filter, and even if it failed: the bits stay zero between calls
+        return _list_kernel(L, dtype, kernels, (*args, bits, vals if kind else None,
+                                                _INT32[kind], _INT32[2 if mask.complement else 1]))
+    finally:  # queued after the kernel, and even if it failed: the bits stay zero between calls
         if cap:
             (unmark,) = jit.compiled(programs.list_unmark).fns
             jit.launch(unmark, cap, (i64(cap), m_ptr, idx, bits))
 
 
 # List masks of sizes up to this are marked into a bitmap kept per (device, size, type)
-# (_filter_list): at most 4 MiB of presence bytes and 32 MiB of FP64 values held per size and
+# (_list_under_mask): at most 4 MiB of presence bytes and 32 MiB of FP64 values held per size and
 # type (kron-22 and grid-2048 are just under and at it); larger ones are scattered into a new
 # bitmap each time, so that no large array is held for good.
 MARKED_MAX = 1 << 22
@@ -331,7 +339,22 @@ def _select_list(A, op, thunk):
     """select on a list or a sorted vector, touching only its entries (no sort, no host
     read; the result is an unordered list whose count stays on the device)."""
     _, param = _map_param(op, None, None, thunk)
-    return _list_kernel(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype), (param,))
+    return _list_kernel(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype),
+                        (param, None, None, _INT32[0], _INT32[0]))
+
+
+def select_masked(A, op, thunk, mask):
+    """select on a list under the output's vector mask, in the same kernel (SSSP's bucket
+    ``t.select(valuelt, hi).new(mask=...)``): the write-back has nothing left to filter.
+    NotImplemented for any other operand (then select, and the write-back applies the
+    mask)."""
+    if not _is_list(A):
+        return NotImplemented
+    _, param = _map_param(op, None, None, thunk)
+    out = _list_under_mask(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype),
+                           (param,), mask)
+    out._under_mask = weakref.ref(mask)
+    return out
 
 
 def cast_vector(v, dtype):

@@ -361,20 +361,22 @@ __global__ void gbk_select_dense(idx_t n, const unsigned char* bits, const A* a,
     gbk::add_counts(counters, count, 0);
 }
 
-// select on a list: the entries whose predicate holds, as a new (unsorted) list, touching
-// only the list.  counters[0] must be zero; with dptr, counters[1] gets the kept entries'
-// degree sum.
+// select on a list: the entries whose predicate holds and that the output's mask allows
+// (mode 0: no mask), as a new (unsorted) list, touching only the list.  counters[0] must be
+// zero; with dptr, counters[1] gets the kept entries' degree sum.
 template <class Op, class A>
 __global__ void gbk_select_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* idx,
-                                const A* a, typename Op::param_t p, const idx_t* dptr,
+                                const A* a, typename Op::param_t p, const unsigned char* mbits,
+                                const void* m_vals, int mkind, int mmode, const idx_t* dptr,
                                 idx_t* out_idx, A* out_vals, unsigned long long* counters) {
     Op op(p);
+    const gbk::vmask mask{mbits, m_vals, mkind, mmode};
     if (nl_ptr) nl = (idx_t)*nl_ptr;
     unsigned long long deg = 0;
     for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
         idx_t t = base + gbk::lane();
         idx_t i = t < nl ? idx[t] : 0;
-        bool keep = t < nl && gbk::cast<bool>(op(a[t], i, 0));
+        bool keep = t < nl && mask.allows(i) && gbk::cast<bool>(op(a[t], i, 0));
         long long slot = gbk::append_slot(&counters[0], keep);
         if (keep) {
             out_idx[slot] = i;
