@@ -80,7 +80,7 @@ def test_out_of_memory_in_a_vector_product(rng, pool_limit):
 def test_out_of_memory_drops_the_engine_caches(rng, pool_limit):
     """Push's claim stamps and the list-mask marks, kept between calls, are dropped with the
     pool's blocks when a call runs out of memory; the next calls make them again and agree."""
-    from graphblast.backends.cuda import dense, mxv
+    from graphblast.backends.cuda import mxv, vectors
 
     n = 50_000
     A = _random_matrix(rng, n, 200_000)
@@ -89,11 +89,11 @@ def test_out_of_memory_drops_the_engine_caches(rng, pool_limit):
     with gb.config.set(direction="push"):
         pushed = v.vxm(A, gb.semiring.min_plus).new()
     filtered = pushed.dup(mask=~seen.S)  # a list filtered by a list mask: the marks
-    assert mxv._scratch and dense._marks
+    assert mxv._scratch and vectors._marks
     pool_limit(1 << 10)
     with pytest.raises(OutOfMemory):
         A.mxm(A, gb.semiring.plus_times).new()
-    assert not mxv._scratch and not dense._marks
+    assert not mxv._scratch and not vectors._marks
     pool_limit(1 << 34)
     with gb.config.set(direction="push"):
         again = v.vxm(A, gb.semiring.min_plus).new()

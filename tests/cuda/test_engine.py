@@ -427,7 +427,7 @@ def test_select_under_its_output_mask(rng, monkeypatch, fa, mask_fmt, complement
 def test_list_mask_marks_are_cleared(rng):
     """A list filtered by a list mask marks the mask into a bitmap kept per size and clears
     it after: the next filter by another list mask sees none of the first's marks."""
-    from graphblast.backends.cuda import dense
+    from graphblast.backends.cuda import vectors
 
     _, dA = _graph(rng)
     z, dz = _in_format(rng, "list", dA)
@@ -435,8 +435,34 @@ def test_list_mask_marks_are_cleared(rng):
         m, dm = _in_format(rng, "list", dA)
         got = dz.dup(mask=~dm.V)
         assert got.isequal(z.dup(mask=~m.V).to_device("cuda"), check_dtype=True)
-        for bits, _vals in dense._marks.values():
+        for bits, _vals in vectors._marks.values():
             assert not bool(bits.any())
+
+
+@pytest.mark.parametrize("direction", ["push", "pull"])
+@pytest.mark.parametrize("mask_fmt", ["sorted", "list"])
+@pytest.mark.parametrize("complement", [False, True])
+def test_product_under_a_list_mask_reads_the_marks(rng, monkeypatch, direction, mask_fmt,
+                                                    complement):
+    """push and pull under a list mask read it from the bitmap kept for its size (marked,
+    then unmarked), never from a new O(n) one; the answer is the CPU's and the marks are
+    clear after."""
+    from graphblast.backends.cuda import vectors
+
+    A, dA = _graph(rng)
+    q, dq = _in_format(rng, "sorted", dA)
+    m, dm = _in_format(rng, mask_fmt, dA)
+    mask, dmask = (~m.S, ~dm.S) if complement else (m.S, dm.S)
+    want = q.vxm(A, semiring.min_plus).new(mask=mask).to_device("cuda")
+    views = []
+    real = vectors.mask_view
+    monkeypatch.setattr(vectors, "mask_view", lambda mk: views.append(mk) or real(mk))
+    with gb.config.set(direction=direction):
+        got = dq.vxm(dA, semiring.min_plus).new(mask=dmask)
+    assert got.isequal(want, check_dtype=True)
+    assert not views, "the list mask was scattered into a new bitmap"
+    for bits, _vals in vectors._marks.values():
+        assert not bool(bits.any())
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -24,10 +24,9 @@ from ..base import SparseVector
 from . import blocks, jit, programs
 from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
-from .memory import dropped_on_oom
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
-    dense_of, is_dense, mask_view, owned_by, scatter_into,
+    dense_mask, dense_of, is_dense, mask_view, owned_by,
 )
 
 
@@ -167,36 +166,9 @@ def _filter_list(Z, mask):
 
 def _list_under_mask(L, dtype, kernels, args, mask):
     """:func:`_list_kernel` over the list L with ``args`` and then the mask's dense view
-    (bits, values, kind, mode).  A list mask (SSSP's ``t<~(t >= dist)>``, every round) is
-    marked into a bitmap kept per size and unmarked after, at O(its entries): scattered into
-    a new one, it cost two O(n) allocations and an O(n) zeroing per call."""
-    m = mask.data
-    if not _is_list(m) or m.size > MARKED_MAX:
-        return _list_kernel(L, dtype, kernels, (*args, *mask_view(mask)))
-    key = (cp.cuda.runtime.getDevice(), m.size, m.dtype)
-    marks = _marks.get(key)
-    if marks is None:  # the bits are zero between calls; the values are read only where set
-        marks = _marks[key] = (cp.zeros(m.size, dtype=cp.uint8),
-                               cp.empty(m.size, dtype=m.dtype.np_type))
-    bits, vals = marks
-    idx, mvals, m_ptr, cap = _list_parts(m)
-    scatter_into(bits, vals, m.dtype, idx, mvals, m_ptr)
-    kind = programs.mask_kind(mask)
-    try:
-        return _list_kernel(L, dtype, kernels, (*args, bits, vals if kind else None,
-                                                _INT32[kind], _INT32[2 if mask.complement else 1]))
-    finally:  # queued after the kernel, and even if it failed: the bits stay zero between calls
-        if cap:
-            (unmark,) = jit.compiled(programs.list_unmark).fns
-            jit.launch(unmark, cap, (i64(cap), m_ptr, idx, bits))
-
-
-# List masks of sizes up to this are marked into a bitmap kept per (device, size, type)
-# (_list_under_mask): at most 4 MiB of presence bytes and 32 MiB of FP64 values held per size and
-# type (kron-22 and grid-2048 are just under and at it); larger ones are scattered into a new
-# bitmap each time, so that no large array is held for good.
-MARKED_MAX = 1 << 22
-_marks = dropped_on_oom({})
+    (bits, values, kind, mode; a list mask marked and unmarked around it: dense_mask)."""
+    with dense_mask(mask) as view:
+        return _list_kernel(L, dtype, kernels, (*args, *view))
 
 
 def _list_kernel(L, dtype, kernels, args):

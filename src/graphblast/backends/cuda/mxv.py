@@ -29,7 +29,7 @@ from .memory import dropped_on_oom
 from .storage import transpose
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
-    dense_of, device_count, mask_view,
+    dense_mask, dense_of, device_count,
 )
 
 # mxv/vxm with both dimensions of the matrix at most this go to the one-block kernel
@@ -202,13 +202,14 @@ def _product(A, u, semiring, mask, vfirst):
     choice = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
-    if choice == "push":
-        push_m = push_m if push_m is not None else _transposed(A)
-        out = _push(push_m, u, semiring, mask, vfirst, n_out, square)
-    else:
-        pull_m = pull_m if pull_m is not None else _transposed(A)
-        dptr = push_m.indptr if push_m is not None and square else None
-        out = _pull(pull_m, u, semiring, mask, vfirst, n_out, dptr)
+    with dense_mask(mask) as mview:  # the kernels read the mask densely
+        if choice == "push":
+            push_m = push_m if push_m is not None else _transposed(A)
+            out = _push(push_m, u, semiring, mview, vfirst, n_out, square)
+        else:
+            pull_m = pull_m if pull_m is not None else _transposed(A)
+            dptr = push_m.indptr if push_m is not None and square else None
+            out = _pull(pull_m, u, semiring, mview, vfirst, n_out, dptr)
     out.made_by = choice
     out._under_mask = ref
     return out
@@ -379,11 +380,12 @@ def _mode(semiring):
 
 # -- pull ------------------------------------------------------------------------------------
 
-def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
+def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
+    """The product by pull; ``mview`` the mask as dense_mask gives it."""
     t = semiring.monoid.return_type
     v = view(M)
     xbits, xv = dense_of(u)
-    mbits, mvals, mkind, mmode = mask_view(mask)
+    mbits, mvals, mkind, mmode = mview
     fns = jit.compiled(programs.pull, semiring, M.dtype, u.dtype, vfirst, v.idx32).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
     mvalues = M.values if reads_matrix else None
@@ -422,12 +424,13 @@ def _pull(M, u, semiring, mask, vfirst, n_out, dptr):
 # -- push ------------------------------------------------------------------------------------
 
 
-def _push(M, u, semiring, mask, vfirst, n_out, square):
+def _push(M, u, semiring, mview, vfirst, n_out, square):
+    """The product by push; ``mview`` the mask as dense_mask gives it."""
     t = semiring.monoid.return_type
     v = view(M)
     idx, vals, u_counters, cap_in = as_list(u)
     nu_ptr = device_count(u_counters)
-    mbits, mvals, mkind, mmode = mask_view(mask)
+    mbits, mvals, mkind, mmode = mview
     mode = _mode(semiring)
     fns = jit.compiled(programs.push, semiring, M.dtype, u.dtype, vfirst, v.idx32, mode).fns
     reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]

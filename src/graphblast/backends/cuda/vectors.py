@@ -26,6 +26,7 @@ Vector object (see :func:`adopt`) is updated in place by an assign or a write-ba
 touches only the positions the mask and the operand allow, at O(entries touched).
 """
 
+import contextlib
 import itertools
 import weakref
 
@@ -35,6 +36,7 @@ import numpy as np
 from ..base import SparseVector
 from . import jit, programs
 from .blocks import INDEX, count_host_read, i64
+from .memory import dropped_on_oom
 
 # -- counter pages ---------------------------------------------------------------------------
 
@@ -429,6 +431,51 @@ def mask_view(mask):
 
 
 _INT32 = tuple(np.int32(k) for k in range(32))  # the kernels' small int flags, made once
+
+
+@contextlib.contextmanager
+def dense_mask(mask):
+    """:func:`mask_view` for the kernels queued inside the block.  A list mask (SSSP's
+    ``t<~(t >= dist)>`` every round, a product under a list's complement) is marked into a
+    bitmap kept per (device, size, type) and unmarked when the block ends, at O(its
+    entries): scattered into a new one, it cost two O(n) allocations and an O(n) zeroing per
+    call.  Sizes past MARKED_MAX, and a size whose marks are in use already, take the new
+    bitmap."""
+    m = None if mask is None else mask.data
+    listed = isinstance(m, ListVector) or (isinstance(m, SparseVector)
+                                           and not isinstance(m, DeviceVector))
+    key = (cp.cuda.runtime.getDevice(), m.size, m.dtype) if listed else None
+    if not listed or m.size > MARKED_MAX or key in _marks_in_use:
+        yield mask_view(mask)
+        return
+    marks = _marks.get(key)
+    if marks is None:  # the bits are zero between uses; the values are read only where set
+        marks = _marks[key] = (cp.zeros(m.size, dtype=cp.uint8),
+                               cp.empty(m.size, dtype=m.dtype.np_type))
+    bits, vals = marks
+    if isinstance(m, ListVector):
+        idx, mvals, m_ptr, cap = m.idx, m.vals, m.counters.array, m.idx.shape[0]
+    else:
+        idx, mvals, m_ptr, cap = m.indices, m.values, None, m.indices.shape[0]
+    scatter_into(bits, vals, m.dtype, idx, mvals, m_ptr)
+    kind = programs.mask_kind(mask)
+    _marks_in_use.add(key)
+    try:
+        yield bits, (vals if kind else None), _INT32[kind], _INT32[2 if mask.complement else 1]
+    finally:  # queued after the block's kernels, even if one failed: the bits stay zero
+        _marks_in_use.discard(key)
+        if cap:
+            (unmark,) = jit.compiled(programs.list_unmark).fns
+            jit.launch(unmark, cap, (i64(cap), m_ptr, idx, bits))
+
+
+# List masks of sizes up to this are marked into a bitmap kept per (device, size, type)
+# (dense_mask): at most 4 MiB of presence bytes and 32 MiB of FP64 values held per size and
+# type (kron-22 and grid-2048 are just under and at it); larger ones are scattered into a new
+# bitmap each time, so that no large array is held for good.
+MARKED_MAX = 1 << 22
+_marks = dropped_on_oom({})
+_marks_in_use = set()
 
 # Positions per lane of gbk_dense_to_list (GBK_COMPACT in vector.cuh).
 COMPACT = 16
