@@ -375,6 +375,14 @@ def test_ewise_mult_every_format_pair(rng, fa, fb, op):
         assert _format_of(got) == "sparse"
 
 
+def _mask_pair(rng, dA, fmt, complement, structure):
+    """A mask of a vector in ``fmt`` (structural or by value, maybe complemented) on the CPU
+    and its twin on the GPU."""
+    m, dm = _in_format(rng, fmt, dA)
+    mask, dmask = (m.S, dm.S) if structure else (m.V, dm.V)
+    return (~mask, ~dmask) if complement else (mask, dmask)
+
+
 @pytest.mark.parametrize("fz", ["list", "sorted"])
 @pytest.mark.parametrize("mask_fmt", ["sorted", "list", "bitmap"])
 @pytest.mark.parametrize("complement", [False, True])
@@ -386,10 +394,7 @@ def test_list_written_into_empty_or_replaced(rng, fz, mask_fmt, complement, stru
     one, is filtered at its own entries; the result equals the CPU's."""
     _, dA = _graph(rng)
     z, dz = _in_format(rng, fz, dA)
-    m, dm = _in_format(rng, mask_fmt, dA)
-    mask, dmask = (m.S, dm.S) if structure else (m.V, dm.V)
-    if complement:
-        mask, dmask = ~mask, ~dmask
+    mask, dmask = _mask_pair(rng, dA, mask_fmt, complement, structure)
     if replace:
         c = Vector.from_scalar(7, N, INT64, device="cpu")
         dc = Vector.from_scalar(7, N, INT64, device="cuda")
@@ -409,10 +414,7 @@ def test_select_under_its_output_mask(rng, monkeypatch, fa, mask_fmt, complement
     CPU for every format; a list is selected and masked in one kernel, with no filter after."""
     _, dA = _graph(rng)
     a, da = _in_format(rng, fa, dA)
-    m, dm = _in_format(rng, mask_fmt, dA)
-    mask, dmask = (m.S, dm.S) if structure else (m.V, dm.V)
-    if complement:
-        mask, dmask = ~mask, ~dmask
+    mask, dmask = _mask_pair(rng, dA, mask_fmt, complement, structure)
     want = a.select(gb.select.valuelt, 3).new(mask=mask).to_device("cuda")
     da.select(gb.select.valuelt, 3).new(mask=dmask)  # its kernels compiled (named below)
     da.dup(mask=dmask)  # and the filter's, which a list's masked select must not launch
