@@ -131,12 +131,12 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
     unsigned long long count = 0, deg = 0;
     for (idx_t g = gbk::global_id() / width; g < nrows; g += ngroups) {
         idx_t o = rows ? rows[g] : g;
-        idx_t lo = ptr[o], hi = ptr[o + 1];
-        if (hi - lo > heavy) continue;
-        if (!mask.allows(o)) {
-            if (sub == 0) obits[o] = 0;
+        if (!mask.allows(o)) {  // tested first: an excluded row costs one byte, not its pointers
+            if (sub == 0 && rows == nullptr) obits[o] = 0;  // a bin's output starts zeroed
             continue;
         }
+        idx_t lo = ptr[o], hi = ptr[o + 1];
+        if (hi - lo > heavy) continue;
         T acc = M::identity();
         bool have = false;
         idx_t first = GBK_NONE;
