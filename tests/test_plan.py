@@ -140,3 +140,22 @@ def test_sssp_squarings_within_free_memory():
     enough = 2 * plan.SQUARE_BYTES_PER_MULTIPLY * multiplies
     assert plan.squarings_rule(n, 16_769_024, 4, left, 300e-6, free=enough)[0] >= 1
     assert plan.squarings_rule(n, 16_769_024, 4, left, 300e-6, free=enough - 1)[0] == 0
+
+
+def test_spgemm_method():
+    """The hash SpGEMM takes rows of few products, for monoids whose fold does not depend
+    on the products' order; gb.config's spgemm="sort" keeps the sorted path."""
+    import pytest
+
+    limit = plan.HASH_ROW_PRODUCTS
+    assert plan.spgemm_method("min", False, limit)[0] == "hash"
+    assert plan.spgemm_method("max", False, 3)[0] == "hash"
+    assert plan.spgemm_method("plus", True, 3)[0] == "hash"
+    assert plan.spgemm_method("plus", False, 3)[0] == "sort"  # a float sum rounds by order
+    assert plan.spgemm_method("any", True, 3)[0] == "sort"  # any keeps the smallest k
+    assert plan.spgemm_method("min", False, limit + 1)[0] == "sort"
+    assert "products" in plan.spgemm_method("min", False, limit + 1)[1]
+    with gb.config.set(spgemm="sort"):
+        assert plan.spgemm_method("min", False, 3) == ("sort", "forced by gb.config")
+    with pytest.raises(ValueError, match="spgemm"):
+        gb.config.set(spgemm="hash")

@@ -29,6 +29,9 @@ _DEFAULTS = {
     # SSSP's path doubling (plan.sssp_squarings): "auto", or how many times sssp squares its
     # matrix (min(A, A min.+ A)) before delta-stepping on a long-diameter graph
     "sssp_squarings": "auto",
+    # mxm without a mask on a GPU (plan.spgemm_method): "auto" folds rows of few products in
+    # a hash table where the monoid allows, "sort" always expands, sorts and reduces
+    "spgemm": "auto",
     # GPU kernel launches: "auto" calls the driver directly through graphblast's compiled
     # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
     # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
@@ -39,6 +42,7 @@ _CHOICES = {
     "direction": {"auto", "push", "pull"},
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
+    "spgemm": {"auto", "sort"},
 }
 
 

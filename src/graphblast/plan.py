@@ -91,6 +91,33 @@ def first_hit_work(pull_work, push_work, nvals, rows):
     return min(pull_work, rows * nvals / push_work)
 
 
+# SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold
+# them in a hash table in shared memory, a warp per row (GBK_HASH_TABLE / 2 in spgemm.cuh);
+# otherwise every product is expanded, sorted and reduced.  The hash's atomics fold the
+# products in no fixed order, so it takes only monoids whose result does not depend on it:
+# min and max, and plus or times on integers (any keeps the smallest k, and a float sum
+# rounds by its order, on the sorted path).
+HASH_ROW_PRODUCTS = 256
+ORDER_FREE_MONOIDS = frozenset({"min", "max"})
+ORDER_FREE_ON_INTEGERS = frozenset({"plus", "times"})
+
+
+def spgemm_method(monoid_name, integer, longest_row_products):
+    """("hash" or "sort", reason) for an mxm without a mask (see the constants above), from
+    the monoid's name, whether its type is an integer, and the most products a row of the
+    result makes.  ``config["spgemm"] = "sort"`` keeps every product on the sorted path."""
+    if not (monoid_name in ORDER_FREE_MONOIDS
+            or (integer and monoid_name in ORDER_FREE_ON_INTEGERS)):
+        return _log("spgemm", "sort", f"{monoid_name}'s fold depends on the products' order")
+    if config["spgemm"] == "sort":
+        return _log("spgemm", "sort", "forced by gb.config")
+    if longest_row_products > HASH_ROW_PRODUCTS:
+        return _log("spgemm", "sort", f"a row of {longest_row_products} products > "
+                                      f"{HASH_ROW_PRODUCTS}")
+    return _log("spgemm", "hash", f"at most {longest_row_products} products a row <= "
+                                  f"{HASH_ROW_PRODUCTS}")
+
+
 # Vectors up to this size may always be held as a bitmap on the GPU (n bytes of presence and
 # n values: 2.25 GiB for an FP64 vector of 2^28 entries); larger ones only when dense enough.
 BITMAP_ALWAYS = 1 << 28

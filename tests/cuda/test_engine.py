@@ -153,6 +153,48 @@ def test_accumulated_list_touches_only_its_entries(monkeypatch):
     assert got[15] == -5 and got[19] == -1 and got[20] == 0 and got[24] == 4 and got[10] == 0
 
 
+@pytest.mark.parametrize("sr, dtype", [("min_plus", "INT64"), ("min_plus", "FP64"),
+                                       ("max_times", "FP32"), ("plus_times", "INT64"),
+                                       ("plus_times", "INT32"), ("min_firsti", "INT64")])
+@pytest.mark.parametrize("shape", [(300, 200, 400), (2000, 2000, 2000)])
+def test_hash_spgemm_agrees_with_the_sorted_path(rng, caplog, sr, dtype, shape):
+    """mxm without a mask takes the hash SpGEMM when every row makes at most
+    plan.HASH_ROW_PRODUCTS products and the monoid's fold does not depend on their order;
+    it agrees with the sorted path and the CPU (rows sorted, empty rows, rectangular), and
+    rows of more products keep the sorted path."""
+    from graphblast import plan
+    from graphblast.backends.cuda import blocks
+
+    m, k, n = shape
+    a = gb.Matrix.from_coo(rng.integers(0, m, 3 * m), rng.integers(0, k, 3 * m),
+                           rng.integers(1, 9, 3 * m), dtype=dtype, nrows=m, ncols=k,
+                           dup_op=gb.binary.min, device="cpu")
+    b = gb.Matrix.from_coo(rng.integers(0, k, 4 * k), rng.integers(0, n, 4 * k),
+                           rng.integers(1, 9, 4 * k), dtype=dtype, nrows=k, ncols=n,
+                           dup_op=gb.binary.min, device="cpu")
+    semiring_ = getattr(semiring, sr)
+    want = a.mxm(b, semiring_).new()
+    da, db = a.to_device("cuda"), b.to_device("cuda")
+    with caplog.at_level("DEBUG", logger="graphblast"):
+        got = da.mxm(db, semiring_).new()
+    assert any(msg.startswith("spgemm: hash") for msg in caplog.messages), caplog.messages
+    with gb.config.set(spgemm="sort"):
+        sorted_path = da.mxm(db, semiring_).new()
+    assert got.isequal(sorted_path, check_dtype=True)
+    assert got.to_device("cpu").isequal(want, check_dtype=True)
+    data = got._data
+    assert blocks.rows_strictly_increasing(data.indptr, data.indices, data.nrows)
+    # a row of more products than the hash takes: the sorted path, the same answer
+    hub = gb.Matrix.from_coo(np.zeros(k, dtype=np.int64), np.arange(k), 1, dtype=dtype,
+                             nrows=m, ncols=k, device="cpu")
+    caplog.clear()
+    with caplog.at_level("DEBUG", logger="graphblast"):
+        got = hub.to_device("cuda").mxm(db, semiring_).new()
+    assert any(msg.startswith("spgemm: sort") for msg in caplog.messages), (
+        plan.HASH_ROW_PRODUCTS, caplog.messages)
+    assert got.to_device("cpu").isequal(hub.mxm(b, semiring_).new(), check_dtype=True)
+
+
 def _launches(monkeypatch):
     """Record (kernel name, threads) of every launch through jit.launch."""
     from graphblast.backends.cuda import jit

@@ -1,4 +1,5 @@
-"""Matrix-matrix products on the GPU: mxm (expand-sort-compress SpGEMM for any semiring,
+"""Matrix-matrix products on the GPU: mxm (expand-sort-compress SpGEMM for any semiring, a
+hash SpGEMM for rows of few products where the monoid's fold does not depend on their order,
 masked dot products) and kronecker.  mxv/vxm are in ``mxv.py``.
 
 Every product takes the mask: a plain mask turns mxm into dot products over the mask's
@@ -11,6 +12,7 @@ import weakref
 import cupy as cp
 import numpy as np
 
+from ... import plan
 from ...config import config
 from ..base import CSR
 from . import blocks, jit, programs
@@ -175,6 +177,10 @@ def _mxm_expand(A, B, semiring, mask):
     total_work = blocks.total(wscan)
     if total_work == 0:
         return empty_matrix(nrows, ncols, t)
+    if mask is None and _hash_fits(semiring, ncols) and plan.spgemm_method(
+            semiring.monoid.parent.name, t.np_type.kind in "iu",
+            _longest_row_products(A, wscan))[0] == "hash":
+        return _mxm_hash(A, B, semiring)
     m = mask.data if mask is not None else None
     kind = np.int32(0 if mask is None else programs.mask_kind(mask))
     complement = np.int32(0 if mask is None else mask.complement)
@@ -213,6 +219,43 @@ def _mxm_expand(A, B, semiring, mask):
     cols = out_cols[0] if len(out_cols) == 1 else cp.concatenate(out_cols)
     vals = out_vals[0] if len(out_vals) == 1 else cp.concatenate(out_vals)
     return CSR(nrows, ncols, t, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)
+
+
+def _hash_fits(semiring, ncols):
+    """Whether the hash SpGEMM can hold the product at all: 32-bit column keys, and values of
+    4 or 8 bytes (the width its shared-memory atomics fold)."""
+    return ncols <= _INT32_MAX and semiring.monoid.return_type.np_type.itemsize in (4, 8)
+
+
+def _longest_row_products(A, wscan):
+    """The most products a row of A makes (one read)."""
+    if A.nrows == 0:
+        return 0
+    per_row = wscan[A.indptr[1:]] - wscan[A.indptr[:-1]]
+    return int(blocks.read_small(per_row.max(keepdims=True))[0])
+
+
+def _mxm_hash(A, B, semiring):
+    """C = A (+.x) B by the hash SpGEMM (spgemm.cuh), every row of at most
+    plan.HASH_ROW_PRODUCTS products: a count pass, a scan, a fill pass; one read (C's size)."""
+    t = semiring.monoid.return_type
+    count, fill = jit.compiled(programs.spgemm_hash, semiring, A.dtype, B.dtype).fns
+    n = A.nrows
+    counts = cp.empty(n, dtype=INDEX)
+    grid = max(1, min(jit.MAX_GRID, -(-n // HASH_WARPS)))
+    operands = (i64(n), A.indptr, A.indices, A.values, B.indptr, B.indices, B.values)
+    jit.run(count, grid, 32 * HASH_WARPS, operands + (counts, None, None, None))
+    indptr = blocks.exclusive_scan(counts)
+    nnz = blocks.total(indptr)
+    indices = cp.empty(nnz, dtype=INDEX)
+    values = cp.empty(nnz, dtype=t.np_type)
+    if nnz:
+        jit.run(fill, grid, 32 * HASH_WARPS, operands + (None, indptr, indices, values))
+    return CSR(n, B.ncols, t, indptr, indices, values)
+
+
+# Warps a block of the hash SpGEMM (GBK_HASH_WARPS in spgemm.cuh).
+HASH_WARPS = 4
 
 
 # -- kronecker -------------------------------------------------------------------------------

@@ -315,6 +315,19 @@ def spgemm(semiring, a_type, b_type):
     return ("spgemm", jit.op_key(semiring.binaryop), a_type, b_type, t), build
 
 
+def spgemm_hash(semiring, a_type, b_type):
+    """The hash SpGEMM of rows of few products: count pass, fill pass (spgemm.cuh)."""
+    t = semiring.monoid.return_type
+
+    def build():
+        mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
+        mon = jit.monoid_adapter(semiring.monoid)
+        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}"
+        return jit.Program(["spgemm.cuh"], [mul, mon], [f"gbk_spgemm_hash<{args}, 1>",
+                                                         f"gbk_spgemm_hash<{args}, 2>"])
+    return ("spgemm_hash", jit.op_key(semiring.binaryop), semiring.monoid, a_type, b_type), build
+
+
 def kron(op, a_type, b_type):
     def build():
         mul = jit.mult_adapter(op, a_type, b_type, op.return_type)

@@ -4,8 +4,12 @@
 //   2. the keys are sorted (CuPy's stable radix sort), the values gathered;
 //   3. runs of equal keys are found (gbk_run_starts) and reduced with the monoid
 //      (gbk_reduce_segments), in product order, so `any` takes the product of the smallest k.
+//
+// Rows of few products take a hash SpGEMM instead (gbk_spgemm_hash, below), for monoids whose
+// fold does not depend on the order of the products.
 #pragma once
 #include "common.cuh"
+#include "mv_common.cuh"
 
 #define GBK_DROP 9223372036854775807LL
 
@@ -78,5 +82,95 @@ __global__ void gbk_run_offsets(idx_t n, const idx_t* keys, const unsigned char*
             }
         }
         if (key != GBK_DROP && (p + 1 == n || keys[p + 1] == GBK_DROP)) offsets[nruns] = p + 1;
+    }
+}
+
+// The hash SpGEMM of rows of at most GBK_HASH_TABLE / 2 products (the host checks): a warp
+// per row of A, the row's products folded in a hash table in shared memory (a column claimed
+// by compare-and-swap, its value folded by the monoid's atomic: only monoids whose fold does
+// not depend on the order take this path), then the row's entries packed and each written at
+// its rank among the row's columns, so that C's rows come out sorted.  PASS 1 writes each
+// row's entry count to counts[i]; PASS 2 writes the entries at c_indptr[i].  Without the
+// sort and its keys of the expand-sort-compress path: for SSSP's squares of a grid (16 and
+// 169 products a row), about what the products' reads cost.
+#define GBK_HASH_TABLE 512
+#define GBK_HASH_WARPS 4
+
+namespace gbk {
+
+// Column j's slot in a row's table (Knuth's multiplicative hash; linear probing from there).
+__device__ __forceinline__ int hash_slot(idx_t j) {
+    return (int)(((unsigned)j * 2654435761u) & (GBK_HASH_TABLE - 1));
+}
+
+}  // namespace gbk
+
+template <class Mul, class M, class A, class B, int PASS>
+__global__ void __launch_bounds__(32 * GBK_HASH_WARPS)
+gbk_spgemm_hash(idx_t nrows, const idx_t* a_indptr, const idx_t* a_idx, const A* a_vals,
+                const idx_t* b_indptr, const idx_t* b_idx, const B* b_vals, idx_t* counts,
+                const idx_t* c_indptr, idx_t* c_idx, typename M::t* c_vals) {
+    typedef typename M::t T;
+    constexpr int W = PASS == 2 ? GBK_HASH_WARPS : 1;  // the values' tables: the fill's only
+    constexpr int S = PASS == 2 ? GBK_HASH_TABLE : 1;
+    __shared__ int s_keys[GBK_HASH_WARPS][GBK_HASH_TABLE];
+    __shared__ T s_vals[W][S];
+    __shared__ int s_packed[W][S / 2 > 0 ? S / 2 : 1];  // the row's columns, packed
+    __shared__ T s_packed_vals[W][S / 2 > 0 ? S / 2 : 1];
+    Mul mul(0);
+    const int warp = threadIdx.x >> 5;
+    const int lane = gbk::lane();
+    int* keys = s_keys[warp];
+    for (idx_t i = (idx_t)blockIdx.x * GBK_HASH_WARPS + warp; i < nrows;
+         i += (idx_t)gridDim.x * GBK_HASH_WARPS) {
+        for (int s = lane; s < GBK_HASH_TABLE; s += 32) {
+            keys[s] = -1;
+            if (PASS == 2) s_vals[warp][s] = gbk::folding<M>::empty();
+        }
+        __syncwarp();
+        int added = 0;
+        for (idx_t e = a_indptr[i]; e < a_indptr[i + 1]; ++e) {
+            const idx_t k = a_idx[e];
+            for (idx_t f = b_indptr[k] + lane; f < b_indptr[k + 1]; f += 32) {
+                const idx_t j = b_idx[f];
+                int h = gbk::hash_slot(j);
+                int old;
+                while ((old = atomicCAS(&keys[h], -1, (int)j)) != -1 && old != (int)j)
+                    h = (h + 1) & (GBK_HASH_TABLE - 1);
+                added += old == -1;
+                if (PASS == 2)
+                    gbk::atomic_combine<gbk::folding<M> >(&s_vals[warp][h],
+                                                          mul(a_vals[e], b_vals[f], i, k, k, j));
+            }
+        }
+        __syncwarp();
+        if (PASS == 1) {
+            for (int d = 16; d > 0; d >>= 1) added += __shfl_down_sync(GBK_ALL_LANES, added, d);
+            if (lane == 0) counts[i] = added;
+        } else {
+            int* packed = s_packed[warp];
+            T* packed_vals = s_packed_vals[warp];
+            int m = 0;
+            for (int s0 = 0; s0 < GBK_HASH_TABLE; s0 += 32) {
+                const int j = keys[s0 + lane];
+                const unsigned held = __ballot_sync(GBK_ALL_LANES, j >= 0);
+                if (j >= 0) {
+                    const int at = m + __popc(held & ((1u << lane) - 1u));
+                    packed[at] = j;
+                    packed_vals[at] = s_vals[warp][s0 + lane];
+                }
+                m += __popc(held);
+            }
+            __syncwarp();
+            const idx_t base = c_indptr[i];
+            for (int t = lane; t < m; t += 32) {
+                const int j = packed[t];
+                int rank = 0;
+                for (int u = 0; u < m; ++u) rank += packed[u] < j;
+                c_idx[base + rank] = j;
+                c_vals[base + rank] = packed_vals[t];
+            }
+        }
+        __syncwarp();
     }
 }
