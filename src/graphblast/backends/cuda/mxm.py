@@ -30,7 +30,8 @@ CHUNK = 1 << 24
 def mxm(A, B, semiring, mask):
     """C = A (+.x) B.  A plain (not complemented) mask computes only its entries, by dot
     products against B'; otherwise every product is expanded, sorted and reduced, except that
-    plus_times on FP32/FP64 without a mask goes to cuSPARSE."""
+    plus_times on FP32/FP64 without a mask goes to cuSPARSE and rows of few products, for a
+    monoid whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash)."""
     if mask is not None and not mask.complement:
         return mxm_bt(A, transpose(B, config["transpose_cache"]), semiring, mask)
     if mask is None and _cusparse_applies(A, B, semiring):
