@@ -26,20 +26,8 @@ from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
-    dense_mask, dense_of, is_dense, mask_view, owned_by,
+    dense_mask, dense_of, is_dense, is_list, list_parts, mask_view, owned_by,
 )
-
-
-def _is_list(v):
-    return isinstance(v, ListVector) or (isinstance(v, SparseVector)
-                                         and not isinstance(v, DeviceVector))
-
-
-def _list_parts(v):
-    """(indices, values, device count or None, capacity) of a list vector."""
-    if isinstance(v, ListVector):
-        return v.idx, v.vals, v.counters.array, v.idx.shape[0]
-    return v.indices, v.values, None, v.indices.shape[0]
 
 
 def _known(v):
@@ -71,11 +59,11 @@ def assign_scalar(owner, C, value, mask, accum, replace):
         return None
     value = jit.scalar(value, C.dtype)
     kind = "list" if (mask is not None and not mask.complement and not replace
-                      and _is_list(mask.data)) else "dense"
+                      and is_list(mask.data)) else "dense"
     (fn,) = jit.compiled(programs.assign_scalar, kind, C.dtype, accum).fns
     has_accum = np.int32(accum is not None)
     if kind == "list":
-        idx, vals, nm_ptr, cap = _list_parts(mask.data)
+        idx, vals, nm_ptr, cap = list_parts(mask.data)
         mkind = programs.mask_kind(mask)
         if cap:
             jit.launch(fn, cap, (i64(cap), nm_ptr, idx, vals if mkind else None,
@@ -112,12 +100,12 @@ def accum_into(owner, C, T, accum):
     """``C(accum) << T`` without a mask for a list T: T's entries folded into C's bitmap in
     place at O(T's entries) (SSSP's ``dist(min) << t``), or NotImplemented (a C the planner
     keeps a list: the list union)."""
-    if not _is_list(T):
+    if not is_list(T):
         return NotImplemented
     W = _writable(owner, C)
     if W is None:
         return NotImplemented
-    idx, vals, nt_ptr, cap = _list_parts(T)
+    idx, vals, nt_ptr, cap = list_parts(T)
     (fn,) = jit.compiled(programs.accum_list, C.dtype, T.dtype, accum).fns
     if cap:
         jit.launch(fn, cap, (i64(cap), nt_ptr, idx, vals, W.bits, W.vals, W.counters.array))
@@ -137,7 +125,7 @@ def mask_write_into(owner, C, Z, mask, replace):
     if not (is_dense(C) or is_dense(Z) or is_dense(mask.data)):
         if not (isinstance(C, DeviceVector) or isinstance(Z, DeviceVector)):
             return NotImplemented
-    if _is_list(Z) and (replace or _known(C) == 0):
+    if is_list(Z) and (replace or _known(C) == 0):
         out = _filter_list(Z, mask)
         out.made_by = getattr(Z, "made_by", None)  # the planner's hysteresis reads it
         return out
@@ -145,10 +133,10 @@ def mask_write_into(owner, C, Z, mask, replace):
     if W is None:
         return NotImplemented
     own_structure = (mask.structural and not mask.complement and mask.data is Z
-                     and not replace and _is_list(Z))
+                     and not replace and is_list(Z))
     if own_structure:
         # C<Z.S> = Z: Z's entries scattered into C, nothing else touched
-        idx, vals, nz_ptr, cap = _list_parts(Z)
+        idx, vals, nz_ptr, cap = list_parts(Z)
         (fn,) = jit.compiled(programs.vector_kernel, "write_list", C.dtype).fns
         if cap:
             jit.launch(fn, cap, (i64(cap), nz_ptr, idx, vals, W.bits, W.vals, W.counters.array))
@@ -176,7 +164,7 @@ def _list_kernel(L, dtype, kernels, args):
     jit.compiled) over the entries of the list L, called as fn(capacity, count pointer,
     indices, values, *args, row pointers of the degrees, out_idx, out_vals, counters): no
     host read; the result carries L's degree sum."""
-    idx, vals, count_ptr, cap = _list_parts(L)
+    idx, vals, count_ptr, cap = list_parts(L)
     dptr = _deg_of(L)
     counters = Counters()
     out_idx = cp.empty(cap, dtype=idx.dtype)
@@ -234,14 +222,14 @@ def _ewise(kind, A, B, op, dtype, left=None, right=None):
 def ewise_mult(A, B, op):
     if not _dense_pair(A, B):
         return NotImplemented
-    if _is_list(A) or _is_list(B):
+    if is_list(A) or is_list(B):
         return _ewise_list_dense(A, B, op)
     return _ewise("mult", A, B, op, op.return_type)
 
 
 def _ewise_list_dense(A, B, op):
     """The intersection of a list with a dense vector, touching only the list's entries."""
-    list_a = _is_list(A)
+    list_a = is_list(A)
     L, D = (A, B) if list_a else (B, A)
     kernels = jit.compiled(programs.ewise_list_dense, op, A.dtype, B.dtype, op.return_type,
                            list_a)
@@ -291,7 +279,7 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 
 def select(A, op, thunk):
-    if _is_list(A):  # a list or a sorted vector: its entries only, no host read
+    if is_list(A):  # a list or a sorted vector: its entries only, no host read
         return _select_list(A, op, thunk)
     if not is_dense(A):
         return NotImplemented
@@ -320,7 +308,7 @@ def select_masked(A, op, thunk, mask):
     ``t.select(valuelt, hi).new(mask=...)``): the write-back has nothing left to filter.
     NotImplemented for any other operand (then select, and the write-back applies the
     mask)."""
-    if not _is_list(A):
+    if not is_list(A):
         return NotImplemented
     _, param = _map_param(op, None, None, thunk)
     out = _list_under_mask(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype),

@@ -433,6 +433,20 @@ def mask_view(mask):
 _INT32 = tuple(np.int32(k) for k in range(32))  # the kernels' small int flags, made once
 
 
+def is_list(v):
+    """Whether the vector storage ``v`` is a list: an unordered one (ListVector) or a sorted
+    one (a SparseVector that is not one of the dense formats)."""
+    return isinstance(v, ListVector) or (isinstance(v, SparseVector)
+                                         and not isinstance(v, DeviceVector))
+
+
+def list_parts(v):
+    """(indices, values, device count or None, capacity) of a list vector."""
+    if isinstance(v, ListVector):
+        return v.idx, v.vals, v.counters.array, v.idx.shape[0]
+    return v.indices, v.values, None, v.indices.shape[0]
+
+
 @contextlib.contextmanager
 def dense_mask(mask):
     """:func:`mask_view` for the kernels queued inside the block.  A list mask (SSSP's
@@ -442,8 +456,7 @@ def dense_mask(mask):
     call.  Sizes past MARKED_MAX, and a size whose marks are in use already, take the new
     bitmap."""
     m = None if mask is None else mask.data
-    listed = isinstance(m, ListVector) or (isinstance(m, SparseVector)
-                                           and not isinstance(m, DeviceVector))
+    listed = is_list(m)
     key = (cp.cuda.runtime.getDevice(), m.size, m.dtype) if listed else None
     if not listed or m.size > MARKED_MAX or key in _marks_in_use:
         yield mask_view(mask)
@@ -453,10 +466,7 @@ def dense_mask(mask):
         marks = _marks[key] = (cp.zeros(m.size, dtype=cp.uint8),
                                cp.empty(m.size, dtype=m.dtype.np_type))
     bits, vals = marks
-    if isinstance(m, ListVector):
-        idx, mvals, m_ptr, cap = m.idx, m.vals, m.counters.array, m.idx.shape[0]
-    else:
-        idx, mvals, m_ptr, cap = m.indices, m.values, None, m.indices.shape[0]
+    idx, mvals, m_ptr, cap = list_parts(m)
     scatter_into(bits, vals, m.dtype, idx, mvals, m_ptr)
     kind = programs.mask_kind(mask)
     _marks_in_use.add(key)
