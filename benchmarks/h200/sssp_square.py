@@ -3,8 +3,9 @@ for every pair joined by a path of at most two hops, the lightest such path's we
 shortest distances over B are those over A and Bellman-Ford or delta-stepping over B needs
 about half the rounds (a round is a fixed cost of launches and host steps on a GPU, whatever
 its work).  Squaring again quarters them.  For each graph: the time to build B (and B's
-square), then ``algorithms.sssp`` over A, B and B squared from the benchmark's source, the
-answers compared.
+square, by the sorted SpGEMM and as the planner chooses: hash for short rows), then
+``algorithms.sssp`` over A (no squaring), as planned (its own squarings), and over B and B
+squared with their own default bucket width and with A's, the answers compared.
 
     python3 benchmarks/h200/sssp_square.py --graphs grid-2048,rgg-22 --squarings 2
 """
@@ -13,7 +14,9 @@ import argparse
 import gc
 import time
 
+import graphblast as gb
 from graphblast import algorithms, binary, semiring
+from graphblast.algorithms import sssp as sssp_module
 from graphblast.bench import graphs
 from graphblast.dtypes import INT64
 
@@ -41,20 +44,32 @@ def main():
         graph = graphs.build(graphs.parse_graphs(name)[0], args.device)
         A = graph.Aw
         src = graph.source
-        base_s, want = timed(lambda: algorithms.sssp(A, src))
-        print(f"{name}: n {A.nrows}, entries {A.nvals}; sssp over A {base_s * 1e3:.1f} ms",
-              flush=True)
+        with gb.config.set(sssp_squarings=0):
+            base_s, want = timed(lambda A=A: algorithms.sssp(A, src))
+        auto_s, got = timed(lambda A=A: algorithms.sssp(A, src))
+        print(f"{name}: n {A.nrows}, entries {A.nvals}; sssp over A {base_s * 1e3:.1f} ms; "
+              f"sssp as planned (its squarings included) {auto_s * 1e3:.1f} ms, same "
+              f"distances: {got.isequal(want)}", flush=True)
         # path weights add up in INT64, as sssp's distances do (the weights are UINT8)
         M, mp, least = A, semiring.min_plus[INT64], binary.min[INT64]
+        delta_a = sssp_module._default_delta(A, INT64)
         for k in range(1, args.squarings + 1):
             def square(M=M):
                 return M.ewise_add(M.mxm(M, mp).new(), least).new()
-            sq_s, M = timed(square, repeat=1)
-            run_s, got = timed(lambda M=M: algorithms.sssp(M, src))
-            same = got.isequal(want)
+            built = {}
+            for method in ("sort", "auto"):  # the sorted SpGEMM, then the planner's (hash)
+                with gb.config.set(spgemm=method):
+                    built[method] = timed(square, repeat=1)
+            M = built["auto"][1]
             print(f"  A^{2 ** k}: entries {M.nvals} ({M.nvals / A.nrows:.1f} a row), built in "
-                  f"{sq_s * 1e3:.1f} ms; sssp {run_s * 1e3:.1f} ms; same distances: {same}",
-                  flush=True)
+                  f"{built['sort'][0] * 1e3:.1f} ms sorted, {built['auto'][0] * 1e3:.1f} ms "
+                  f"as planned; the same matrix: {built['sort'][1].isequal(M)}", flush=True)
+            with gb.config.set(sssp_squarings=0):
+                for label, delta in (("its own", None), ("A's", delta_a)):
+                    run_s, got = timed(lambda M=M, d=delta: algorithms.sssp(M, src, delta=d))
+                    print(f"    sssp over it, delta {label}: {run_s * 1e3:.1f} ms; same "
+                          f"distances: {got.isequal(want)}", flush=True)
+            del built
         del graph, A, M
         gc.collect()
 

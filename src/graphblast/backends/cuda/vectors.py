@@ -183,7 +183,9 @@ class Counters:
         if page.snapshot is None or page.snapshot_seq < self.written:
             return None
         base = self.slot * SLOT
-        return int(page.snapshot[base]), int(page.snapshot[base + 1])
+        # kept until the next touch: every product's planner peeks its vector and mask
+        self.known = int(page.snapshot[base]), int(page.snapshot[base + 1])
+        return self.known
 
     def values(self):
         """(count, degree sum) as host integers, reading the page if the copy is stale."""
