@@ -598,6 +598,27 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     assert reads <= rounds[0] + 4, (reads, rounds[0])
 
 
+def test_a_count_read_is_kept_until_the_slot_is_written_again():
+    """Counters.peek keeps what one page read gave it (every product's planner peeks its
+    vector and its mask) and forgets it when a kernel is queued to write the slot: a count
+    is never served stale, and a known one costs no read."""
+    from graphblast.backends.cuda import blocks, vectors
+
+    c = vectors.Counters()
+    c.array[0] = 5
+    c.touch()  # as a kernel writing the slot would
+    assert c.peek() is None
+    r0 = blocks.host_reads()
+    assert c.values() == (5, 0)
+    c.page.read()  # another slot's read refreshes the page: still the same count
+    assert c.peek() == (5, 0)
+    assert blocks.host_reads() - r0 == 2
+    c.array[0] = 7
+    c.touch()
+    assert c.peek() is None
+    assert c.values() == (7, 0)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_value_range_reads_once(rng, fmt):
     """A Vector index is checked by its smallest and largest value, read together."""
