@@ -9,9 +9,12 @@ For each step, captured on a stream of its own after warm-up runs (the kernels c
 the memory pool's blocks cached): whether capture held (an allocation, a synchronization or
 a host read inside it breaks it: CUDA invalidates the capture, CuPy may refuse), and the
 error if not.  Where the level's two steps capture, their graph is replayed and timed
-against the same level issued from Python (each synchronized).  What a replay computes is
-not checked against anything: the outputs' addresses are those of the capture, kept alive
-here; the point is the count of what breaks and the time a replay takes.
+against the same level issued from Python (each synchronized).  Then what a replay
+computes: the level's graph replayed three times, its output's count read after each, against
+the same level issued from Python (the push's claim epoch is a kernel argument, so a replay
+reuses the captured epoch: the second replay is expected to find its outputs claimed
+already).  Last, an SSSP light round (``sssp._relax`` within a bucket, push forced) on a
+weighted grid: which of its steps capture.
 """
 
 import argparse
@@ -105,6 +108,55 @@ def main():
         replayed = per_call(lambda: graph.launch())
         print(f"the level's graph replayed: {replayed:.1f} us a level (synchronized)",
               flush=True)
+        replay_counts(graph, results["the level: both"][1], level)
+    sssp_round(args.side)
+
+
+def replay_counts(graph, out, level):
+    """The count a replayed level writes, three replays in a row, against the level issued
+    from Python on the same inputs."""
+    with gb.config.set(direction="push"):
+        want = level().nvals
+    data = out._data
+    counts = []
+    for _ in range(3):
+        graph.launch()
+        cp.cuda.Device().synchronize()
+        data.counters.touch()  # the replay wrote the slot: the host's copy is stale
+        counts.append(data.counters.values()[0])
+    print(f"the level's output, issued from Python: {want} entries; replayed three times: "
+          f"{counts} ({'the same' if counts == [want] * 3 else 'NOT the same'})", flush=True)
+
+
+def sssp_round(side):
+    """Capture SSSP's light round step by step on a weighted grid (push forced)."""
+    import importlib
+
+    from graphblast import binary, select
+
+    ss = importlib.import_module("graphblast.algorithms.sssp")
+    W = generators.grid2d(side, side, weights="random", seed=1, device="cuda")
+    n = W.nrows
+    min_plus = semiring.min_plus[INT64]
+    dist = Vector(INT64, n, device="cuda")
+    dist(Vector.from_coo([0, 1, side], True, BOOL, size=n, device="cuda").S) << 5
+    bucket = Vector.from_coo([1, side], [5, 7], INT64, size=n, device="cuda")
+    with gb.config.set(direction="push"):
+        for _ in range(3):
+            ss._relax(bucket, W, dist, min_plus, below=10**6).wait()
+        t = bucket.vxm(W, min_plus).new()
+        capture("SSSP: t = bucket min.+ W", lambda: bucket.vxm(W, min_plus).new())
+        better = ~t.ewise_mult(dist, binary.ge).new().V
+        capture("SSSP: the comparison t >= dist", lambda: t.ewise_mult(dist, binary.ge).new())
+
+        def fold():
+            dist(binary.min) << t
+            return dist
+        capture("SSSP: dist(min) << t (in place)", fold)
+        capture("SSSP: t.select(valuelt, hi) under the comparison's mask",
+                lambda: t.select(select.valuelt, 10**6).new(mask=better))
+        capture("SSSP: the whole light round",
+                lambda: ss._relax(bucket, W, dist, min_plus, below=10**6))
 
 
 if __name__ == "__main__":
