@@ -4,6 +4,16 @@ pull, auto, each the median of up to 200 calls): the same kron-22 level (a one-v
 frontier and its visited set) timed in several orders, and each direction's Python profile.
 
     python3 benchmarks/h200/direction_order.py --out $OUT
+
+Then the predecessors (``predecessors.json``): primitives.json interleaves its three
+directions call by call, rotating the order each round (push pull auto, pull auto push, auto
+push pull), so that auto follows pull in two rounds of three and push in one: auto's median
+is a sample taken after a pull, push's one taken after auto.  A pull over kron-22 streams
+the whole matrix through L2 (1.5 ms on the first levels), evicting push's claim stamps and
+the mask.  Here each of push and auto is
+timed right after an untimed call of pull and right after an untimed call of itself, 200
+pairs each, interleaved: if push after pull costs what auto after pull does, the record's
+auto/best ratio measures the order, not the planner.
 """
 
 import argparse
@@ -68,11 +78,43 @@ def main():
             "mxv|plan|vectors|memory", 25)
         profiles[mode] = s.getvalue()
     os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "predecessors.json"), "w") as f:
+        json.dump(predecessors(op), f, indent=1)
     with open(os.path.join(args.out, "direction_order.json"), "w") as f:
         json.dump({"graph": args.graph, "source": g.source, "rows": rows}, f, indent=1)
     with open(os.path.join(args.out, "direction_order_profile.txt"), "w") as f:
         for mode, text in profiles.items():
             f.write(f"==== {mode}: 2000 calls\n{text}\n")
+
+
+def predecessors(op, pairs=200):
+    """Median microseconds of ``op`` under push and auto, each timed right after an untimed
+    call under pull and right after one under itself, the four kinds of pair interleaved."""
+    import statistics
+    import time
+
+    def once(mode):
+        with gb.config.set(direction=mode):
+            op()
+            sync()
+
+    kinds = [(timed, before) for timed in ("push", "auto") for before in ("pull", timed)]
+    samples = {f"{timed} after {before}": [] for timed, before in kinds}
+    for _ in range(5):
+        for mode in ("push", "pull", "auto"):
+            once(mode)
+    for r in range(pairs):
+        for k in range(len(kinds)):
+            timed, before = kinds[(r + k) % len(kinds)]
+            once(before)
+            with gb.config.set(direction=timed):
+                t0 = time.perf_counter()
+                op()
+                sync()
+                samples[f"{timed} after {before}"].append(time.perf_counter() - t0)
+    out = {key: statistics.median(v) * 1e6 for key, v in samples.items()}
+    print("predecessors (median us):", {k: round(v, 1) for k, v in out.items()}, flush=True)
+    return out
 
 
 if __name__ == "__main__":
