@@ -25,7 +25,7 @@ from . import blocks, jit, programs
 from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
 from .vectors import (
-    _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
+    BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
     dense_mask, dense_of, is_dense, is_list, list_parts, mask_view, owned_by,
 )
 
@@ -300,7 +300,7 @@ def _select_list(A, op, thunk):
     read; the result is an unordered list whose count stays on the device)."""
     _, param = _map_param(op, None, None, thunk)
     return _list_kernel(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype),
-                        (param, None, None, _INT32[0], _INT32[0]))
+                        (param, *mask_view(None)))
 
 
 def select_masked(A, op, thunk, mask):

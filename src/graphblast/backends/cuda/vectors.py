@@ -427,7 +427,11 @@ def mask_view(mask):
     complemented."""
     if mask is None:
         return None, None, _INT32[0], _INT32[0]
-    bits, vals = dense_of(mask.data)
+    return _view_of(mask, *dense_of(mask.data))
+
+
+def _view_of(mask, bits, vals):
+    """mask_view's tuple for ``mask`` read from the dense presence ``bits`` and ``vals``."""
     kind = programs.mask_kind(mask)
     return bits, (vals if kind else None), _INT32[kind], _INT32[2 if mask.complement else 1]
 
@@ -470,10 +474,9 @@ def dense_mask(mask):
     bits, vals = marks
     idx, mvals, m_ptr, cap = list_parts(m)
     scatter_into(bits, vals, m.dtype, idx, mvals, m_ptr)
-    kind = programs.mask_kind(mask)
     _marks_in_use.add(key)
     try:
-        yield bits, (vals if kind else None), _INT32[kind], _INT32[2 if mask.complement else 1]
+        yield _view_of(mask, bits, vals)
     finally:  # queued after the block's kernels, even if one failed: the bits stay zero
         _marks_in_use.discard(key)
         if cap:
