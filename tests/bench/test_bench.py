@@ -316,8 +316,9 @@ def test_estimate_runs_a_pilot_and_skips_what_will_not_fit(device, monkeypatch):
 
 def test_directions_timed_interleaved():
     """The BFS levels' push, pull and auto runs alternate, each round in another order (a
-    host that drifts during a block of one direction's runs would bias the ratio), and each
-    direction's time is the median of its own runs."""
+    host that drifts during a block of one direction's runs would bias the ratio); each
+    timed run follows an untimed one of the same direction (not the cache state another
+    left), and each direction's time is the median of its own timed runs."""
     import graphblast as gb
 
     seen, clock = [], iter(range(1000))
@@ -333,11 +334,14 @@ def test_directions_timed_interleaved():
         got = primitives._interleaved(op, timer, ("push", "pull", "auto"))
     finally:
         runner._timed_once = real
-    assert seen[:3] == ["push", "pull", "auto"]  # the warm-up round
-    rounds = [seen[k:k + 3] for k in range(3, len(seen), 3)]
+    assert seen[0::2] == seen[1::2]  # every run follows an untimed one of its direction
+    runs = seen[0::2]
+    assert runs[:3] == ["push", "pull", "auto"]  # the warm-up round
+    rounds = [runs[k:k + 3] for k in range(3, len(runs), 3)]
     assert len(rounds) >= 4 and all(sorted(r) == ["auto", "pull", "push"] for r in rounds)
     assert rounds[0] == ["push", "pull", "auto"] and rounds[1] == ["pull", "auto", "push"]
-    times = {m: [3 + 3 * r + rounds[r].index(m) for r in range(len(rounds))]
+    # the clock ticks once a run, untimed ones included: the timed run of pair j reads 2j + 1
+    times = {m: [2 * (3 + 3 * r + rounds[r].index(m)) + 1 for r in range(len(rounds))]
              for m in ("push", "pull", "auto")}
     assert {m: got[m][0] for m in got} == {m: float(np.median(t)) for m, t in times.items()}
     assert got["auto"][1] == len(seen) - seen[::-1].index("auto")  # its last run's answer

@@ -276,14 +276,20 @@ def _interleaved(op, timer, modes):
     the directions' runs interleaved, each round in another order: timed one direction after
     another, the host's drift within a block moved auto's time over push's on one small
     level from 0.71 to 1.80 by the order alone (H200, tenth session,
-    benchmarks/results/h200/profiles/session10/direction/).  As many rounds as ``timer``
-    would give the slowest direction (its repeat, MIN_TIME, time_limit)."""
+    benchmarks/results/h200/profiles/session10/direction/).  Each timed run follows an
+    untimed run of the same direction, so that it starts from its own cache state and not
+    from the one another direction left: a pull sweeps L2 (the whole matrix on a BFS's first
+    levels), and in the rotation auto followed a pull in two rounds of three and push in
+    one, so auto's median was a cold-cache sample and push's a warm one
+    (benchmarks/h200/direction_order.py's predecessors).  As many rounds as ``timer`` would
+    give the slowest direction (its repeat, MIN_TIME, time_limit)."""
     import graphblast as gb
 
     from .runner import _timed_once
 
     def once(mode):
         with gb.config.set(direction=mode):
+            _timed_once(op, timer.sync)  # untimed: the cache state this direction leaves
             return _timed_once(op, timer.sync)
 
     slowest = 0.0
@@ -291,7 +297,7 @@ def _interleaved(op, timer, modes):
         slowest = max(max(once(mode)[0] for mode in modes), 1e-9)
     rounds = max(timer.repeat, min(200, math.ceil(MIN_TIME / slowest)))
     if math.isfinite(timer.time_limit):
-        rounds = max(1, min(rounds, int(timer.time_limit // (slowest * len(modes)))))
+        rounds = max(1, min(rounds, int(timer.time_limit // (2 * slowest * len(modes)))))
     samples = {mode: [] for mode in modes}
     last = {}
     for r in range(rounds):
