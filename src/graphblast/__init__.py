@@ -37,6 +37,7 @@ def init(backend="suitesparse", blocking=False):
 from .core.matrix import Matrix, TransposedMatrix  # noqa: E402
 from .core.scalar import Scalar  # noqa: E402
 from .core.vector import Vector  # noqa: E402
+from .core.loop import repeat  # noqa: E402
 from .backends import cuda_available, default_device  # noqa: E402
 
 
@@ -46,6 +47,7 @@ __all__ = [
     "Matrix", "Vector", "Scalar", "TransposedMatrix", "binary", "unary", "monoid", "semiring",
     "indexunary", "select", "op", "dtypes", "exceptions", "config", "replace",
     "cuda_available", "default_device", "io", "generators", "algorithms", "init", "MAX_SIZE",
+    "repeat",
 ]
 
 

@@ -32,6 +32,9 @@ _DEFAULTS = {
     # mxm without a mask on a GPU (plan.spgemm_method): "auto" folds rows of few products in
     # a hash table where the monoid allows, "sort" always expands, sorts and reduces
     "spgemm": "auto",
+    # graphblast.repeat on a GPU: "auto" records the loop's body once as a CUDA graph and
+    # replays it (backends/cuda/loops.py), "never" issues every round from Python
+    "device_loops": "auto",
     # GPU kernel launches: "auto" calls the driver directly through graphblast's compiled
     # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
     # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
@@ -43,6 +46,7 @@ _CHOICES = {
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
+    "device_loops": {"auto", "never"},
 }
 
 

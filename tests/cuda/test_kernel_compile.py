@@ -178,7 +178,8 @@ def _template_programs(kinds):
                       programs.ewise("union", plus, t, t, plus.return_type, vec)[1](),
                       programs.map_op(binary.first[t], t, "right", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
-            "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list")]
+            "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list",
+            "list_copy")]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
                   programs.accum_list(t, FP64, plus)[1](),
@@ -201,6 +202,7 @@ def _template_programs(kinds):
         progs.append(programs.structure(name)[1]())
     progs.append(programs.list_degrees()[1]())
     progs.append(programs.list_unmark()[1]())
+    progs.append(programs.list_unclaim()[1]())
     progs.append(programs.dot_bins()[1]())
     progs += [programs.column_select(idx32, word)[1]()
               for idx32 in (True, False) for word in (1, 2, 4, 8)]

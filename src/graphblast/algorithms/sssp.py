@@ -2,8 +2,9 @@
 (LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
 import math
+from functools import partial
 
-from graphblast import Vector, binary, monoid, plan, select, semiring
+from graphblast import Vector, binary, monoid, plan, repeat, select, semiring
 from graphblast.dtypes import FP64
 from graphblast.exceptions import InvalidValue
 
@@ -53,10 +54,10 @@ def _delta_stepping(A, dist, delta, min_plus):
         # where delta is below the floating-point precision at lo the buckets would stall:
         # the rest is then one last bucket in which every edge is light (Bellman-Ford)
         hi, light = (lo + delta, light) if lo + delta > lo else (math.inf, A)
-        frontier = _band(dist, lo, hi)
-        while frontier.nvals:
-            # an improved distance is a bucket entry's plus a weight >= 0, so >= lo already
-            frontier = _relax(frontier, light, dist, min_plus, below=hi)
+        # the bucket's light rounds (replayed as a graph on a GPU); an improved distance is
+        # a bucket entry's plus a weight >= 0, so >= lo already
+        repeat(partial(_relax, A=light, dist=dist, min_plus=min_plus, below=hi),
+               _band(dist, lo, hi))
         dist(binary.min) << _band(dist, lo, hi).vxm(heavy, min_plus)
         lo = dist.select(select.valuege, hi).new().reduce(monoid.min).new().value
     return dist

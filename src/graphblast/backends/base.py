@@ -71,6 +71,7 @@ class CSR:
         if ix.dtype == np.int64:
             return ix
         if self._wide is None:
+            _made_once(ix, "a matrix's 64-bit column indices")
             self._wide = ix.astype(np.int64)
         return self._wide
 
@@ -87,6 +88,7 @@ class CSR:
     def values(self):
         """The values (for an iso matrix: an array of ``iso_value``, made once)."""
         if self._values is None and self.iso_value is not None:
+            _made_once(self.indptr, "a pattern matrix's value array")
             full = np.full if isinstance(self.indptr, np.ndarray) else _device_full
             self._values = full(self.nvals, self.iso_value, dtype=self.dtype.np_type)
         return self._values
@@ -123,6 +125,15 @@ class CSR:
         if self.iso_value is not None:
             form += f", iso {self.iso_value!r}"
         return f"CSR({self.nrows}x{self.ncols}, {self.dtype}, nvals={self.nvals}{form})"
+
+
+def _made_once(array, what):
+    """Before a device array is cached with its matrix: not while a GPU records a loop body
+    for replay (the array would exist only once the graph runs; backends/cuda/recording.py)."""
+    if not isinstance(array, np.ndarray):
+        from .cuda import recording
+
+        recording.refuse(what)
 
 
 def _device_full(n, value, dtype):
@@ -405,6 +416,17 @@ class Backend:
         may fold T into C in place at O(T's entries) and return it; NotImplemented sends the
         call to the general path (``ewise_add(C, T, accum)``, written back)."""
         return NotImplemented
+
+    # -- loops -----------------------------------------------------------------------------
+    def repeat(self, body, x, max_rounds):
+        """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no
+        limit) rounds ran (graphblast.repeat; ``body`` checks its own results).  A backend
+        may run the rounds otherwise (the GPU's replays a recorded graph)."""
+        rounds = 0
+        while (max_rounds is None or rounds < max_rounds) and x.nvals:
+            x = body(x)
+            rounds += 1
+        return x
 
     def adopt(self, data, owner):
         """``data`` as it becomes the storage of the collection ``owner``.  A backend that

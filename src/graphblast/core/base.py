@@ -72,6 +72,18 @@ class Updater:
                 f"replace={self.replace})")
 
 
+# While a backend records a loop body for replay (graphblast.repeat on a GPU), the ids of
+# the collections made meanwhile (an older collection, alive, never shares one): they tell
+# them from older ones, whose storage the body may update in place but not replace.
+made_while_recording = None
+
+
+def note_made(collection):
+    """Register a new Matrix or Vector with a recording backend, if one is recording."""
+    if made_while_recording is not None:
+        made_while_recording.add(id(collection))
+
+
 class Collection:
     """Base of Matrix and Vector."""
 

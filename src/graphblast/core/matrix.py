@@ -6,8 +6,8 @@ from .._memory import host_guarded
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
-from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, on_gpu,
-                   resolve_device)
+from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, note_made,
+                   on_gpu, resolve_device)
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
 from .infix import install as install_infix
@@ -232,10 +232,12 @@ class Matrix(_MatrixMethods, Collection):
         self.device, self._backend = resolve_device(device)
         self._data = self._backend.matrix_empty(nrows, ncols, dtype)
         self.name = name if name is not None else next_name("M")
+        note_made(self)
 
     @classmethod
     def _from_data(cls, data, backend, device, name=None):
         obj = cls.__new__(cls)
+        note_made(obj)
         # adopt: a device group places storage built elsewhere (io, generators) on its members
         obj._data = backend.adopt(data, obj)
         obj._backend = backend

@@ -6,7 +6,9 @@ from .._memory import host_guarded
 from ..dtypes import FP64, lookup_dtype
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
-from .base import Collection, as_values, dense_fill, infer_dtype, next_name, resolve_device
+from .base import (
+    Collection, as_values, dense_fill, infer_dtype, next_name, note_made, resolve_device,
+)
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
 from .matrix import Matrix, _array_module, _check_dim, _index, _infer_dim, _typed_dup
@@ -35,10 +37,12 @@ class Vector(Collection):
         self.device, self._backend = resolve_device(device)
         self._data = self._backend.vector_empty(size, dtype)
         self.name = name if name is not None else next_name("v")
+        note_made(self)
 
     @classmethod
     def _from_data(cls, data, backend, device, name=None):
         obj = cls.__new__(cls)
+        note_made(obj)
         obj._data = backend.adopt(data, obj)
         obj._backend = backend
         obj.device = device

@@ -8,6 +8,7 @@ from . import apply as _apply
 from . import dense as _dense
 from . import ewise as _ewise
 from . import extract as _extract
+from . import loops as _loops
 from . import mxm as _mxm
 from . import mxv as _mxv
 from . import storage as _storage
@@ -107,6 +108,7 @@ class CUDABackend(Backend):
         for name, fn in _PRIMITIVES.items():
             setattr(self, name, guarded(fn, device_id, name))
         self.transpose = guarded(_transpose, device_id, "transpose")
+        self.repeat = guarded(_loops.repeat, device_id, "repeat")
         self.from_host = guarded(cp.asarray, device_id, "from_host")
 
     def __repr__(self):

@@ -23,7 +23,7 @@ import numpy as np
 
 from ...config import config
 from ...ops.swapped import SwappedBinaryOp
-from . import codegen
+from . import codegen, recording
 
 logger = logging.getLogger("graphblast")
 
@@ -476,6 +476,9 @@ def run(fn, grid, block, args):
     difference) unless ``gb.config["kernel_launch"]`` is "cupy" or the launcher is not
     built."""
     global _current_stream
+    rec = recording.current()
+    if rec is not None:  # a loop body recorded for replay: its launches compared
+        rec.launch(fn, grid, block, args)
     if _driver is None or config["kernel_launch"] == "cupy":
         fn((grid,), (block,), args)
         return

@@ -23,7 +23,7 @@ import numpy as np
 
 from ... import plan
 from ...config import config
-from . import blocks, jit, programs
+from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import dropped_on_oom
 from .storage import transpose
@@ -118,6 +118,7 @@ class View:
 def view(M):
     v = M._view
     if v is None:
+        recording.refuse("a matrix's traversal view")
         v = M._view = View(M)
     return v
 
@@ -150,15 +151,23 @@ class _Scratch:
     cleared: each call has its own epoch), the claimers' slots, and fold accumulators kept
     at the monoid's empty value."""
 
-    __slots__ = ("stamp", "epoch", "posmap", "folds")
+    __slots__ = ("stamp", "epoch", "posmap", "folds", "loop")
 
     def __init__(self, n):
         self.stamp = cp.full(n, np.iinfo(np.int64).max, dtype=np.int64)
         self.epoch = 0
         self.posmap = None
         self.folds = {}
+        self.loop = None  # the recorded loop the current epoch was taken for
 
-    def next_epoch(self):
+    def next_epoch(self, rec=None):
+        """The epoch of a push (``rec``: the loop body being recorded).  A recorded loop's
+        pushes share one epoch, taken at its first, so that its graph replays the arguments
+        of its dry rounds; each of them clears its claims after it (_push)."""
+        if rec is not None:
+            if self.loop is rec.loop:
+                return np.int64((_EPOCH_MAX - self.epoch) << 32)
+            self.loop = rec.loop
         self.epoch += 1
         if self.epoch >= _EPOCH_MAX - 1:
             self.stamp.fill(np.iinfo(np.int64).max)
@@ -173,6 +182,7 @@ def _scratch_for(n):
     key = (cp.cuda.runtime.getDevice(), n)
     s = _scratch.get(key)
     if s is None:
+        recording.refuse("push's claim stamps")
         s = _scratch[key] = _Scratch(n)
     return s
 
@@ -199,7 +209,12 @@ def _product(A, u, semiring, mask, vfirst):
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
-    choice = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
+    rec = recording.current()
+    if rec is None:
+        choice = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
+    else:  # a recorded loop body: the replays repeat the dry round's choice
+        choice = rec.direction(
+            lambda: _direction(A, push_m, pull_m, u, mask, n_out, semiring))
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
     with dense_mask(mask) as mview:  # the kernels read the mask densely
@@ -444,15 +459,18 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     out_vals = cp.empty(cap, dtype=t.np_type)
     counters = Counters()
     scratch = _scratch_for(n_out)
-    epoch = scratch.next_epoch()
+    rec = recording.current()
+    epoch = scratch.next_epoch(rec)
     posmap = fold = None
     if mode == programs.PUSH_SMALLEST:
         if scratch.posmap is None:
+            recording.refuse("push's slot map")
             scratch.posmap = cp.empty(n_out, dtype=np.int64)
         posmap = scratch.posmap
     elif mode == programs.PUSH_FOLD:
         fold = scratch.folds.get(semiring.monoid)
         if fold is None:
+            recording.refuse("push's fold accumulators")
             fold = scratch.folds[semiring.monoid] = cp.empty(n_out, dtype=t.np_type)
             jit.launch(fns[-1], n_out, (i64(n_out), fold))
     # Heavy entries are possible only if the matrix has heavy rows and the entries' degree
@@ -480,6 +498,9 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
                 epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))
     if mode == programs.PUSH_FOLD:
         jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals))
+    if rec is not None:  # a recorded push leaves the stamps unclaimed (next_epoch)
+        (unclaim,) = jit.compiled(programs.list_unclaim).fns
+        jit.launch(unclaim, cap, (i64(cap), counters.array, out_idx, scratch.stamp))
     counters.touch()
     return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=dptr)
 

@@ -201,8 +201,8 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):
-    """list_to_bitmap, dense_to_list, write_list, write_dense or filter_list for values of
-    ``dtype``."""
+    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list or list_copy for
+    values of ``dtype``."""
     return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
 
 
@@ -212,6 +212,10 @@ def list_degrees():
 
 def list_unmark():
     return _one(("list_unmark",), ["vector.cuh"], ["gbk_list_unmark"])
+
+
+def list_unclaim():
+    return _one(("list_unclaim",), ["vector.cuh"], ["gbk_list_unclaim"])
 
 
 def assign_scalar(kind, dtype, accum):

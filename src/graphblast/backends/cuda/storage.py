@@ -14,7 +14,7 @@ from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidValue
 from ..base import CSR, SparseVector
 from ..cpu import storage as host
-from . import blocks, jit, programs
+from . import blocks, jit, programs, recording
 from .blocks import I64, INDEX, i64
 from .vectors import FullVector
 
@@ -246,6 +246,8 @@ def transpose(A, cache=True):
         return A
     if A._transpose is not None:
         return A._transpose
+    if cache:
+        recording.refuse("a matrix's transpose")
     if A.nvals == 0:
         T = empty_matrix(A.ncols, A.nrows, A.dtype)
     else:

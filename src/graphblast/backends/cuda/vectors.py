@@ -34,7 +34,7 @@ import cupy as cp
 import numpy as np
 
 from ..base import SparseVector
-from . import jit, programs
+from . import jit, programs, recording
 from .blocks import INDEX, count_host_read, i64
 from .memory import dropped_on_oom
 
@@ -131,6 +131,23 @@ def _any_slot(pages):
     return _new_page(pages)
 
 
+def _slot_while_capturing(pages, known, zeroed):
+    """(page, slot) for a Counters made inside a captured graph: from a page that exists
+    (a new page's zeroing, or a whole page's, would be replayed over other vectors' counts),
+    zeroed by a memset node of its own so that each replay counts from zero, and kept while
+    the graph lives."""
+    if known is not None:
+        raise recording.Refused("a count set from the host")
+    for page in pages:
+        for free in (page.zeroed, page.used):
+            if free:
+                slot = free.pop()
+                if zeroed:
+                    _memset(page.views[slot], SLOT)
+                return page, slot
+    raise recording.Refused("no free counter slot")
+
+
 def _new_page(pages):
     """(page, slot): a new page's first zeroed slot, the page added to ``pages``."""
     page = _Page()
@@ -153,7 +170,9 @@ class Counters:
         pages = _pages.get(device)
         if pages is None:
             pages = _pages[device] = []
-        if known is None and zeroed:
+        if recording.capturing():
+            page, slot = _slot_while_capturing(pages, known, zeroed)
+        elif known is None and zeroed:
             page, slot = _zeroed_slot(pages)
         else:  # the slot is written whole: a released one will do
             page, slot = _any_slot(pages)
@@ -164,6 +183,8 @@ class Counters:
             self.array.set(np.array([known[0], known[1], 0], dtype=np.uint64))
         self.known = known
         self.written = next(_write_seq)
+        if recording.capturing():
+            recording.current().keep.append(self)
 
     def __del__(self):
         # the slot goes back to its page (zeroed before its next counting user); cheaper
@@ -176,9 +197,15 @@ class Counters:
         self.known = None
 
     def peek(self):
-        """(count, degree sum) if the host has them without waiting, else None."""
+        """(count, degree sum) if the host has them without waiting, else None (always
+        while a loop body is recorded: its replays change the counts)."""
+        if recording.current() is not None:
+            return None
         if self.known is not None:
             return self.known
+        return self._from_snapshot()
+
+    def _from_snapshot(self):
         page = self.page
         if page.snapshot is None or page.snapshot_seq < self.written:
             return None
@@ -192,7 +219,7 @@ class Counters:
         found = self.peek()
         if found is None:
             self.page.read()
-            found = self.peek()
+            found = self._from_snapshot()
         return found
 
 
@@ -204,6 +231,10 @@ _SHARED = object()
 def adopt(data, owner):
     """``data`` becoming the storage of the Vector ``owner``: the first owner may later
     update it in place; storage that two objects hold is never updated in place again."""
+    if recording.capturing() and getattr(owner, "_data", data) is not data \
+            and id(owner) not in recording.current().born:
+        raise recording.Refused(f"the body replaces the storage of {owner.name}, made before "
+                                "it (a replay would read the old storage again)")
     if isinstance(data, DeviceVector) and data._owner is not _SHARED:
         if data._owner is None:
             data._owner = weakref.ref(owner)
@@ -469,6 +500,7 @@ def dense_mask(mask):
         return
     marks = _marks.get(key)
     if marks is None:  # the bits are zero between uses; the values are read only where set
+        recording.refuse("a new mark bitmap")
         marks = _marks[key] = (cp.zeros(m.size, dtype=cp.uint8),
                                cp.empty(m.size, dtype=m.dtype.np_type))
     bits, vals = marks

@@ -49,6 +49,16 @@ __global__ void gbk_list_unmark(idx_t nu, const unsigned long long* nu_ptr, cons
     for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size()) bits[idx[t]] = 0;
 }
 
+// A push's claim stamps at its outputs reset to "never claimed": every position whose stamp a
+// push changed is in its output list once (spmspv.cuh), so a recorded push, replayed with one
+// epoch, leaves the stamps as it found them (backends/cuda/loops.py).
+__global__ void gbk_list_unclaim(idx_t nu, const unsigned long long* nu_ptr, const idx_t* idx,
+                                 long long* stamp) {
+    if (nu_ptr) nu = (idx_t)*nu_ptr;
+    for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size())
+        stamp[idx[t]] = 0x7fffffffffffffffLL;
+}
+
 // The entries of a dense vector as an (unsorted) list; counters[0] must be zero.  With dptr,
 // counters[1] gets the degree sum of the entries in dptr.  Each lane takes GBK_COMPACT
 // consecutive positions, so a warp claims its slots for 512 positions with one atomic: one
@@ -395,4 +405,22 @@ __global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, con
     for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size())
         deg += (unsigned long long)gbk::degree(dptr, idx[t]);
     gbk::add_counts(counters, 0, deg);
+}
+
+// A list copied into another of at least its capacity, its count (and degree sum) with it:
+// the state of a device-side loop (backends/cuda/loops.py), written at the end of each
+// replayed round; the count lives on the device, so the grid covers the capacity.
+template <class T>
+__global__ void gbk_list_copy(idx_t cap, const unsigned long long* counts, const idx_t* idx,
+                              const T* vals, idx_t* out_idx, T* out_vals,
+                              unsigned long long* out_counts) {
+    const idx_t n = counts ? (idx_t)counts[0] : cap;
+    for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
+        out_idx[t] = idx[t];
+        out_vals[t] = vals[t];
+    }
+    if (gbk::global_id() == 0) {
+        out_counts[0] = (unsigned long long)n;
+        out_counts[1] = counts ? counts[1] : 0ull;
+    }
 }

@@ -1,0 +1,217 @@
+"""``graphblast.repeat`` on a GPU: the loop's body recorded once as a CUDA graph and replayed.
+
+Issued from Python, each round of a short loop pays its primitives' host paths: an SSSP light
+round (a product, a comparison, an assign and a select) cost about 190 us of the H200's host
+against a few tens of microseconds of GPU work, and a BFS level 80 us issued against 11 us
+replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here the body runs
+WARM_ROUNDS rounds from Python (kernels compiled, views and caches built), then:
+
+1. the loop's vector is copied into a *state*: a list with room for every position, whose
+   count lives on the device;
+2. two *dry* rounds on the state, issued as usual but with no count trusted on the host
+   (recording.py): the first notes its products' directions and its kernel launches, the
+   second checks that it makes the same (a body whose rounds differ - a Python value that
+   changes from round to round - runs from Python from here: a graph would freeze it); each
+   result is copied into the state;
+3. the same round captured as a CUDA graph on a stream of its own, its allocations kept for
+   the graph's life, ending with the copy into the state and the state's count written to
+   page-locked host memory;
+4. replays, each followed by one wait and a read of that count, until it is zero.
+
+A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
+or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
+CUDA error inside the capture; the capture is dropped, nothing it recorded having run, and
+the loop goes on from Python from the state: the answer does not depend on which way the
+rounds ran (the body's own Python effects, if it has any, ran once more).
+"""
+
+import contextlib
+import logging
+
+import cupy as cp
+import numpy as np
+
+from ...config import config
+from ...core import base as core_base
+from . import jit, programs, recording
+from .blocks import INDEX, i64
+from .vectors import _pages, Counters, DeviceVector, ListVector, as_list
+
+logger = logging.getLogger("graphblast")
+
+WARM_ROUNDS = 2
+
+
+def repeat(body, x, max_rounds, rounds=0, replay=True):
+    """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no limit)
+    rounds ran; past WARM_ROUNDS, replayed from a graph where the body allows."""
+    while (max_rounds is None or rounds < max_rounds) and x.nvals:
+        if replay and rounds >= WARM_ROUNDS and config["device_loops"] == "auto":
+            return _replayed(body, x, rounds, max_rounds)
+        x = body(x)
+        rounds += 1
+    return x
+
+
+def _replayed(body, x, rounds, max_rounds):
+    """The loop from round ``rounds`` on: the state, two dry rounds, the capture, the
+    replays (the module docstring); from Python where the rounds cannot be replayed."""
+    from ...core.vector import Vector
+
+    state = _state_of(x)
+    xs = Vector._from_data(state, x._backend, x.device)
+    noted = recording.Recording("note")
+    for rec in (noted, recording.Recording("check", noted)):
+        if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
+            return xs
+        with _recording(rec):
+            y = body(xs)
+            if y.dtype == state.dtype:
+                _copy_into(state, y._data)
+        rounds += 1
+        if y.dtype != state.dtype or not rec.complete():
+            # the rounds change the vector's type, or differ (a value of the body that
+            # changes from round to round): they run from Python, the body's effects intact
+            logger.debug("repeat: the body runs from Python (%s)", "its rounds differ"
+                         if y.dtype == state.dtype else f"it returns {y.dtype} for "
+                         f"{state.dtype}")
+            return repeat(body, y if y.dtype != state.dtype else xs, max_rounds, rounds,
+                          replay=False)
+        y = None
+    if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
+        return xs
+    graph = _capture(body, xs, noted)
+    if graph is None:
+        return repeat(body, xs, max_rounds, rounds, replay=False)
+    stream, count = graph.stream, graph.count
+    try:
+        while max_rounds is None or rounds < max_rounds:
+            graph.exec.launch(stream)
+            stream.synchronize()
+            rounds += 1
+            if not count[0]:
+                break
+    finally:
+        cp.cuda.get_current_stream().wait_event(stream.record())
+        _forget_counts()
+    return xs
+
+
+class _Graph:
+    """A captured round: its executable graph, the stream it runs on, the page-locked word
+    its last node writes the state's count into, and what it refers to (kept alive)."""
+
+    __slots__ = ("exec", "stream", "count", "keep")
+
+    def __init__(self, exec_, stream, count, keep):
+        self.exec = exec_
+        self.stream = stream
+        self.count = count
+        self.keep = keep
+
+
+def _capture(body, xs, noted):
+    """The body's round on ``xs`` captured (see the module docstring), or None, with the
+    reason logged, where the body cannot be held by a graph."""
+    state = xs._data
+    stream, count = _stream()
+    stream.wait_event(cp.cuda.get_current_stream().record())
+    rec = recording.Recording("capture", noted, born=set())
+    allocate = cp.cuda.get_allocator()
+
+    def kept(size):  # every allocation the graph may refer to lives as long as the graph
+        memory = allocate(size)
+        rec.keep.append(memory)
+        return memory
+
+    graph = error = None
+    with stream, cp.cuda.using_allocator(kept), _recording(rec):
+        try:
+            stream.begin_capture()
+        except Exception as e:  # noqa: BLE001 - no capture here (CuPy on HIP, a driver's refusal)
+            logger.debug("repeat: the body runs from Python (no capture: %s)", e)
+            return None
+        try:
+            y = body(xs)
+            if y.dtype != state.dtype:
+                raise recording.Refused(f"a result of type {y.dtype} for {state.dtype}")
+            _copy_into(state, y._data)
+            y = None
+            if not rec.complete():
+                raise recording.Refused("fewer launches than the dry rounds made")
+            cp.cuda.runtime.memcpyAsync(count.ctypes.data, state.counters.array.data.ptr, 8,
+                                        cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
+            error = e
+        finally:
+            try:
+                graph = stream.end_capture()
+            except Exception as e:  # noqa: BLE001 - an invalidated capture
+                error = error or e
+                graph = None
+    if error is not None or graph is None:
+        logger.debug("repeat: the body runs from Python (%s: %s)", type(error).__name__,
+                     error)
+        stream.synchronize()
+        return None
+    logger.debug("repeat: the body replays as a CUDA graph")
+    return _Graph(graph, stream, count, rec.keep)
+
+
+_streams = {}  # device id -> (the stream graphs are captured and replayed on, count word)
+
+
+def _stream():
+    """This device's capture stream and the page-locked word a graph writes its state's
+    count into, one for every loop: the memory pool keeps its cached blocks per stream (a
+    stream per loop would strand each loop's), and a page-locked allocation costs far more
+    than a round."""
+    import cupyx
+
+    device = cp.cuda.runtime.getDevice()
+    found = _streams.get(device)
+    if found is None:
+        found = _streams[device] = (cp.cuda.Stream(non_blocking=True),
+                                    cupyx.empty_pinned(1, dtype=np.uint64))
+    return found
+
+
+@contextlib.contextmanager
+def _recording(rec):
+    recording.set_current(rec)
+    core_base.made_while_recording = rec.born
+    try:
+        yield
+    finally:
+        recording.set_current(None)
+        core_base.made_while_recording = None
+
+
+def _state_of(x):
+    """A list with room for every position holding ``x``'s entries."""
+    n, t = x.size, x.dtype
+    counters = Counters()
+    state = ListVector(n, t, cp.empty(max(n, 1), dtype=INDEX),
+                       cp.empty(max(n, 1), dtype=t.np_type), counters, ordered=False)
+    _copy_into(state, x._data)
+    return state
+
+
+def _copy_into(state, data):
+    """Queue the copy of the vector ``data`` (same size and type) into ``state``."""
+    if recording.capturing() and not isinstance(data, DeviceVector):
+        raise recording.Refused("a result whose count the host fixed")
+    idx, vals, counters, cap = as_list(data)
+    (fn,) = jit.compiled(programs.vector_kernel, "list_copy", state.dtype).fns
+    jit.launch(fn, max(cap, 1), (i64(cap), None if counters is None else counters.array, idx,
+                                 vals, state.idx, state.vals, state.counters.array))
+    state.changed()
+    state.ordered = False
+
+
+def _forget_counts():
+    """The host copies of the counter pages are stale after replays (their slots changed
+    with no touch from Python)."""
+    for pages in _pages.values():
+        for page in pages:
+            page.snapshot, page.snapshot_seq = None, 0

@@ -1,0 +1,83 @@
+"""``graphblast.repeat``: a loop over a vector, which a GPU may run as a replayed graph."""
+
+import operator
+
+from ..exceptions import DimensionMismatch, InvalidValue
+from .vector import Vector
+
+
+def repeat(body, x, *, max_rounds=None):
+    """``x = body(x)`` while ``x`` has entries; returns the last ``x``.
+
+    The loop of a traversal written in GraphBLAS operations, such as Bellman-Ford's rounds::
+
+        def relax(frontier):
+            t = frontier.vxm(A, semiring.min_plus).new()
+            better = ~t.ewise_mult(dist, binary.ge).new().V
+            dist(binary.min) << t                  # dist, made before, updated in place
+            return t.dup(mask=better)
+
+        gb.repeat(relax, frontier)
+
+    ``body`` takes the current vector and returns the next, a Vector of the same size (and,
+    to be replayed, the same type).  It may update in place the objects it closes over
+    (an assign into them, as ``dist`` above); it is run at least once per round the loop
+    makes, so it should have no other effects.
+
+    On a GPU, after two rounds issued from Python, the body is recorded once as a CUDA graph
+    and replayed, a round then costing one graph launch and one count read rather than its
+    operations' host paths (the rules, and what happens where they are broken, in
+    ``backends/cuda/loops.py``).  A body whose round cannot be recorded - it reads a count
+    or a value to the host, builds something cached, or gives an object made before it
+    new storage (``dist << t`` where ``dist`` must grow) - runs every round from Python, with
+    the same result.  ``gb.config.set(device_loops="never")`` turns the replay off.
+
+    Parameters
+    ----------
+    body : callable
+        ``body(x) -> Vector``.
+    x : Vector
+        The first vector; an empty one runs no round.
+    max_rounds : int, optional
+        Stop after this many rounds even if ``x`` still has entries (None: no limit).
+
+    Returns
+    -------
+    Vector
+        The vector of the last round: empty, unless ``max_rounds`` stopped the loop.
+
+    Raises
+    ------
+    TypeError
+        If ``body`` is not callable, ``x`` is not a Vector, or ``body`` returns something
+        other than a Vector.
+    DimensionMismatch
+        If ``body`` returns a Vector of another size than ``x``.
+    InvalidValue
+        If ``max_rounds`` is negative.
+    """
+    if not callable(body):
+        raise TypeError(f"repeat: body must be callable, got {type(body).__name__}")
+    if not isinstance(x, Vector):
+        raise TypeError(f"repeat: x must be a graphblast Vector, got {type(x).__name__}")
+    if max_rounds is not None:
+        try:
+            max_rounds = operator.index(max_rounds)
+        except TypeError:
+            raise TypeError(f"repeat: max_rounds must be an integer or None, got "
+                            f"{type(max_rounds).__name__}") from None
+        if max_rounds < 0:
+            raise InvalidValue(f"repeat: max_rounds must be >= 0, got {max_rounds}")
+    size = x.size
+
+    def checked(v):
+        out = body(v)
+        if not isinstance(out, Vector):
+            raise TypeError(f"repeat: body must return a graphblast Vector, got "
+                            f"{type(out).__name__}")
+        if out.size != size:
+            raise DimensionMismatch(f"repeat: body returned a Vector of size {out.size} "
+                                    f"for one of size {size}; it must keep the size")
+        return out
+
+    return x._backend.repeat(checked, x, max_rounds)

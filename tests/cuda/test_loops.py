@@ -1,0 +1,169 @@
+"""graphblast.repeat on a GPU: a body replayed from a captured graph (rounds with no host
+read), and the bodies a graph cannot hold run from Python with the same answers."""
+
+import gc
+
+import numpy as np
+import pytest
+
+cupy = pytest.importorskip("cupy")
+
+import graphblast as gb  # noqa: E402
+from graphblast import Matrix, Vector, binary, semiring  # noqa: E402
+from graphblast.backends import cuda_available  # noqa: E402
+from graphblast.dtypes import BOOL, INT64  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not cuda_available(), reason="no usable GPU")
+
+
+def _host_reads():
+    from graphblast.backends.cuda.blocks import host_reads
+
+    return host_reads()
+
+
+def _path(n, weights=None):
+    rows, cols = np.arange(n - 1), np.arange(1, n)
+    if weights is None:
+        return Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
+    return Matrix.from_coo(rows, cols, weights, INT64, nrows=n, ncols=n, device="cuda")
+
+
+def _relax_body(A, dist):
+    min_plus = semiring.min_plus[A.dtype]
+
+    def relax(frontier):
+        t = frontier.vxm(A, min_plus).new()
+        better = ~t.ewise_mult(dist, binary.ge).new().V
+        dist(binary.min) << t
+        return t.dup(mask=better)
+
+    return relax
+
+
+def _run(body_of, n, device_loops, source=0):
+    """dist after repeat(body_of(A, dist), {source}) on a weighted path, and the host reads
+    the loop made."""
+    A = _path(n, np.arange(1, n) % 7 + 1)
+    dist = Vector.from_coo([source], [0], INT64, size=n, device="cuda")
+    with gb.config.set(device_loops=device_loops):
+        before = _host_reads()
+        gb.repeat(body_of(A, dist), dist.dup())
+        reads = _host_reads() - before
+    return dist.to_coo(), reads
+
+
+def _same(a, b):
+    return all(np.array_equal(cupy.asnumpy(p), cupy.asnumpy(q)) for p, q in zip(a, b))
+
+
+def test_a_long_loop_replays_without_host_reads():
+    """1,000 rounds along a path: issued from Python each reads the frontier's count; replayed
+    they read only the graph's own count word (not a host read of the engine's)."""
+    n = 1000
+    replayed, reads = _run(_relax_body, n, "auto")
+    issued, python_reads = _run(_relax_body, n, "never")
+    assert _same(replayed, issued)
+    assert np.array_equal(cupy.asnumpy(replayed[1]),
+                          np.concatenate([[0], np.cumsum(np.arange(1, n) % 7 + 1)]))
+    assert python_reads >= n
+    assert reads < 50, reads
+
+
+def _reads_a_count(A, dist):
+    relax = _relax_body(A, dist)
+
+    def body(frontier):
+        out = relax(frontier)
+        if out.nvals < 0:  # a host read: no graph can hold it
+            raise AssertionError
+        return out
+
+    return body
+
+
+def _replaces_storage(A, dist):
+    """A body that gives ``seen``, a vector made before it, new storage each round."""
+    relax = _relax_body(A, dist)
+    seen = Vector(INT64, A.nrows, device="cuda")
+
+    def body(frontier):
+        out = relax(frontier)
+        seen << seen.ewise_add(out, binary.plus).new()
+        return out
+
+    return body
+
+
+def _counts_rounds(A, dist):
+    """A body with a Python counter: its value would be frozen in a graph."""
+    relax = _relax_body(A, dist)
+    rounds = [0]
+    stamp = Vector(INT64, A.nrows, device="cuda")
+
+    def body(frontier):
+        rounds[0] += 1
+        out = relax(frontier)
+        stamp(out.S) << rounds[0]
+        return out
+
+    return body
+
+
+@pytest.mark.parametrize("body_of", [_reads_a_count, _replaces_storage, _counts_rounds])
+def test_bodies_a_graph_cannot_hold_run_from_python(body_of):
+    n = 300
+    got, reads = _run(body_of, n, "auto")
+    want, _ = _run(body_of, n, "never")
+    assert _same(got, want)
+    assert reads >= n  # every round issued from Python, its count read
+
+
+def test_the_round_counter_body_gives_its_stamps():
+    """The depth-counter body, checked on its own output: each vertex stamped with its round."""
+    n = 120
+    A = _path(n)
+    seen = Vector.from_coo([0], True, BOOL, size=n, device="cuda")
+    level = Vector.from_coo([0], [0], INT64, size=n, device="cuda")
+    depth = [0]
+
+    def step(frontier):
+        depth[0] += 1
+        out = frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~seen.S)
+        seen(out.S) << True
+        level(out.S) << depth[0]
+        return out
+
+    gb.repeat(step, seen.dup())
+    assert np.array_equal(cupy.asnumpy(level.to_coo()[1]), np.arange(n))
+
+
+def test_replays_stop_at_max_rounds():
+    n = 500
+    A = _path(n)
+    seen = Vector.from_coo([0], True, BOOL, size=n, device="cuda")
+
+    def step(frontier):
+        out = frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~seen.S)
+        seen(out.S) << True
+        return out
+
+    last = gb.repeat(step, seen.dup(), max_rounds=123)
+    assert seen.nvals == 124
+    assert cupy.asnumpy(last.to_coo()[0]).tolist() == [123]
+
+
+def test_loops_do_not_hold_memory():
+    """Each loop's graph, with the buffers it kept, is gone with the loop: a hundred loops
+    leave the pool's use where one left it."""
+    def once():
+        _run(_relax_body, 200, "auto")
+        gc.collect()
+        cupy.cuda.get_current_stream().synchronize()
+        return cupy.get_default_memory_pool().used_bytes()
+
+    once()
+    first = once()
+    for _ in range(100):
+        last = once()
+    assert last <= first + (1 << 20)
