@@ -167,3 +167,19 @@ def test_loops_do_not_hold_memory():
     for _ in range(100):
         last = once()
     assert last <= first + (1 << 20)
+
+
+def test_products_after_a_replayed_loop_find_their_claims_free():
+    """A replayed loop's pushes clear their claims: a push after it, to outputs of the same
+    size (the same claim stamps), reaches every output, including those the loop reached."""
+    n = 400
+    _, reads = _run(_relax_body, n, "auto")
+    assert reads < 50  # the loop was replayed
+    A = _path(n, np.arange(1, n) % 7 + 1)
+    starts = np.arange(0, n - 1, 3)
+    f = Vector.from_coo(starts, 0, INT64, size=n, device="cuda")
+    with gb.config.set(direction="push"):
+        got = f.vxm(A, semiring.min_plus[INT64]).new()
+    idx, vals = (cupy.asnumpy(a) for a in got.to_coo())
+    assert np.array_equal(idx, starts + 1)
+    assert np.array_equal(vals, np.arange(1, n)[starts] % 7 + 1)  # the edges' weights

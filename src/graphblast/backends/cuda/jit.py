@@ -455,10 +455,18 @@ def _compile(device_id, program):
 
 # -- launching -------------------------------------------------------------------------------
 
+# While a loop body is recorded for replay (loops.py), its kernels get at most this many
+# blocks (two an SM): their grids are sized by capacity (the counts live on the device), and
+# a kernel of MAX_GRID blocks that finds little to do still costs about 6 us of scheduling,
+# which was most of a replayed SSSP round (benchmarks/h200/loop_profile.py, H200: 86 us of GPU
+# time a round on rgg-22).  Every kernel strides over its work by the grid it is given.
+RECORDED_MAX_GRID = 132 * 2
+
+
 def grid_for(threads):
     """Blocks of BLOCK threads for ``threads`` threads of work (at least one block)."""
     blocks = (threads + BLOCK - 1) // BLOCK
-    return max(1, min(blocks, MAX_GRID))
+    return max(1, min(blocks, MAX_GRID if recording.current() is None else RECORDED_MAX_GRID))
 
 
 try:

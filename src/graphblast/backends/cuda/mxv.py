@@ -478,7 +478,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     # of that sum, up to a quarter of MAX_GRID (a small level launches no idle grid).
     heavy_blocks = 0
     if v.npush_heavy and cap_in and (degrees is None or degrees > PUSH_HEAVY):
-        heavy_blocks = jit.MAX_GRID // 4
+        heavy_blocks = jit.MAX_GRID // 4 if rec is None else jit.RECORDED_MAX_GRID
         if degrees is not None:
             heavy_blocks = min(heavy_blocks, -(-degrees // PUSH_CHUNK))
     heavy = PUSH_HEAVY if heavy_blocks else _NO_HEAVY
