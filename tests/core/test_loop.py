@@ -19,6 +19,21 @@ def _path(n, device, weights=None):
     return Matrix.from_coo(rows, cols, weights, nrows=n, ncols=n, device=device)
 
 
+def _bfs_step(A, seen, calls=None):
+    """One BFS round along A from the frontier, ``seen`` updated in place (each call noted
+    in ``calls``)."""
+    any_pair = semiring.any_pair[BOOL]
+
+    def step(frontier):
+        if calls is not None:
+            calls.append(1)
+        out = frontier.vxm(A, any_pair).new(mask=~seen.S)
+        seen(out.S) << True
+        return out
+
+    return step
+
+
 def _bellman_ford(A, source, device):
     """Distances by Bellman-Ford's rounds through repeat (dist updated in place)."""
     n = A.nrows
@@ -54,17 +69,9 @@ def test_repeat_runs_until_empty(device, n):
     vector is empty.  The CPU calls the body once a round; a GPU, once a round it issues
     from Python (two warm rounds and two dry ones) and once to capture the round it then
     replays."""
-    A = _path(n, device)
     seen = Vector.from_coo([0], True, BOOL, size=n, device=device)
     calls = []
-
-    def step(frontier):
-        calls.append(1)
-        out = frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~seen.S)
-        seen(out.S) << True
-        return out
-
-    last = gb.repeat(step, seen.dup())
+    last = gb.repeat(_bfs_step(_path(n, device), seen, calls), seen.dup())
     assert last.nvals == 0 and last.size == n
     assert seen.nvals == n
     assert sorted(seen.to_coo()[0].tolist()) == list(range(n))
@@ -83,15 +90,8 @@ def test_repeat_stops_at_max_rounds(device, max_rounds):
     """max_rounds bounds the rounds whichever way they run; the vector then still has
     entries (a path of 50 vertices needs 50 rounds)."""
     n = 50
-    A = _path(n, device)
     seen = Vector.from_coo([0], True, BOOL, size=n, device=device)
-
-    def step(frontier):
-        out = frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~seen.S)
-        seen(out.S) << True
-        return out
-
-    last = gb.repeat(step, seen.dup(), max_rounds=max_rounds)
+    last = gb.repeat(_bfs_step(_path(n, device), seen), seen.dup(), max_rounds=max_rounds)
     assert seen.nvals == max_rounds + 1
     assert last.to_coo()[0].tolist() == ([max_rounds] if max_rounds else [0])
 
@@ -176,14 +176,12 @@ def test_repeat_body_may_change_the_type(device):
     """A body whose rounds change the vector's type runs from Python on a GPU (no state of
     one type holds its rounds); the answer is the same."""
     n = 40
-    A = _path(n, device)
     seen = Vector.from_coo([0], True, BOOL, size=n, device=device)
     rounds = []
+    bfs = _bfs_step(_path(n, device), seen, rounds)
 
     def step(frontier):
-        rounds.append(1)
-        out = frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~seen.S)
-        seen(out.S) << True
+        out = bfs(frontier)
         return out.apply(gb.unary.one[INT64]).new() if len(rounds) % 2 else out
 
     gb.repeat(step, seen.dup())
