@@ -18,12 +18,21 @@ While capturing:
 
 import threading
 
-_local = threading.local()  # .rec: this thread's Recording while it records a body
+
+class _Local(threading.local):
+    # None unless this thread records a body.  A class default, not getattr(local, "rec",
+    # None): a missing attribute costs an AttributeError on every lookup (0.42 us against
+    # 0.07 on the development machine), and every launch, count and adopt looks (the H200's
+    # per-call figure read 28 -> 38 us with getattr)
+    rec = None
+
+
+_local = _Local()
 
 
 def current():
     """The Recording of this thread's loop body being recorded, else None."""
-    return getattr(_local, "rec", None)
+    return _local.rec
 
 
 def set_current(rec):
@@ -104,7 +113,7 @@ class Recording:
 
 
 def capturing():
-    rec = getattr(_local, "rec", None)
+    rec = _local.rec
     return rec is not None and rec.capturing
 
 
