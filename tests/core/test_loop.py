@@ -162,6 +162,40 @@ def test_repeat_checks_its_arguments(device):
         gb.repeat(lambda v: Vector.from_coo([0], [1.0], size=5, device=device), x)
 
 
+def test_repeat_body_must_stay_on_the_device(device):
+    from graphblast.exceptions import DeviceMismatch
+
+    other = "cuda" if device == "cpu" else "cpu"
+    if other == "cuda" and not gb.cuda_available():
+        pytest.skip("no GPU for the other device")
+    x = Vector.from_coo([0], [1.0], size=4, device=device)
+    with pytest.raises(DeviceMismatch, match="must stay on the loop's device"):
+        gb.repeat(lambda v: Vector.from_coo([0], [1.0], size=4, device=other), x)
+
+
+def test_nested_repeats(device):
+    """A repeat inside a repeat's body: each inner loop runs to its end every outer round
+    (on a GPU the inner one is issued from Python while the outer body is recorded)."""
+    n = 30
+    A = _path(n, device)
+    seen = Vector.from_coo([0], True, BOOL, size=n, device=device)
+    inner_rounds = []
+
+    def outer(frontier):
+        count = [0]
+
+        def inner(v):
+            count[0] += 1
+            return v.select(gb.select.valuene, True).new()  # empty: one round
+        gb.repeat(inner, frontier.dup())
+        inner_rounds.append(count[0])
+        return _bfs_step(A, seen)(frontier)
+
+    gb.repeat(outer, seen.dup())
+    assert seen.nvals == n
+    assert set(inner_rounds) == {1}
+
+
 def test_repeat_body_errors_propagate(device):
     x = Vector.from_coo([0], [1.0], size=4, device=device)
 

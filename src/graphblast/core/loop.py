@@ -2,7 +2,7 @@
 
 import operator
 
-from ..exceptions import DimensionMismatch, InvalidValue
+from ..exceptions import DeviceMismatch, DimensionMismatch, InvalidValue
 from .vector import Vector
 
 
@@ -53,6 +53,8 @@ def repeat(body, x, *, max_rounds=None):
         other than a Vector.
     DimensionMismatch
         If ``body`` returns a Vector of another size than ``x``.
+    DeviceMismatch
+        If ``body`` returns a Vector on another device than ``x``.
     InvalidValue
         If ``max_rounds`` is negative.
     """
@@ -78,6 +80,9 @@ def repeat(body, x, *, max_rounds=None):
         if out.size != size:
             raise DimensionMismatch(f"repeat: body returned a Vector of size {out.size} "
                                     f"for one of size {size}; it must keep the size")
+        if out.device != x.device:
+            raise DeviceMismatch(f"repeat: body returned a Vector on {out.device} for one "
+                                 f"on {x.device}; it must stay on the loop's device")
         return out
 
     return x._backend.repeat(checked, x, max_rounds)

@@ -46,7 +46,8 @@ def repeat(body, x, max_rounds, rounds=0, replay=True):
     """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no limit)
     rounds ran; past WARM_ROUNDS, replayed from a graph where the body allows."""
     while (max_rounds is None or rounds < max_rounds) and x.nvals:
-        if replay and rounds >= WARM_ROUNDS and config["device_loops"] == "auto":
+        if replay and rounds >= WARM_ROUNDS and config["device_loops"] == "auto" \
+                and recording.current() is None:  # (a loop inside a recorded body: issued)
             return _replayed(body, x, rounds, max_rounds)
         x = body(x)
         rounds += 1
@@ -178,13 +179,14 @@ def _stream():
 
 @contextlib.contextmanager
 def _recording(rec):
+    before = recording.current(), core_base.made_while_recording
     recording.set_current(rec)
     core_base.made_while_recording = rec.born
     try:
         yield
     finally:
-        recording.set_current(None)
-        core_base.made_while_recording = None
+        recording.set_current(before[0])
+        core_base.made_while_recording = before[1]
 
 
 def _state_of(x):
