@@ -183,3 +183,19 @@ def test_products_after_a_replayed_loop_find_their_claims_free():
     idx, vals = (cupy.asnumpy(a) for a in got.to_coo())
     assert np.array_equal(idx, starts + 1)
     assert np.array_equal(vals, np.arange(1, n)[starts] % 7 + 1)  # the edges' weights
+
+
+def test_a_loop_while_the_device_replays_another_is_issued():
+    """The capture stream and count word are one per device: while another loop holds
+    them, a loop runs from Python, with its answer."""
+    from graphblast.backends.cuda import loops
+
+    lock = loops._per_device()[2]
+    assert lock.acquire(blocking=False)
+    try:
+        got, reads = _run(_relax_body, 300, "auto")
+    finally:
+        lock.release()
+    want, _ = _run(_relax_body, 300, "never")
+    assert _same(got, want)
+    assert reads >= 300

@@ -27,6 +27,7 @@ rounds ran (the body's own Python effects, if it has any, ran once more).
 
 import contextlib
 import logging
+import threading
 
 import cupy as cp
 import numpy as np
@@ -55,8 +56,21 @@ def repeat(body, x, max_rounds, rounds=0, replay=True):
 
 
 def _replayed(body, x, rounds, max_rounds):
-    """The loop from round ``rounds`` on: the state, two dry rounds, the capture, the
-    replays (the module docstring); from Python where the rounds cannot be replayed."""
+    """The loop from round ``rounds`` on, holding the device's loop lock (its capture
+    stream and count word are one per device: another thread's loop meanwhile is issued
+    from Python)."""
+    lock = _per_device()[2]
+    if not lock.acquire(blocking=False):
+        return repeat(body, x, max_rounds, rounds, replay=False)
+    try:
+        return _replayed_locked(body, x, rounds, max_rounds)
+    finally:
+        lock.release()
+
+
+def _replayed_locked(body, x, rounds, max_rounds):
+    """The state, two dry rounds, the capture, the replays (the module docstring); from
+    Python where the rounds cannot be replayed."""
     from ...core.vector import Vector
 
     state = _state_of(x)
@@ -115,7 +129,7 @@ def _capture(body, xs, noted):
     """The body's round on ``xs`` captured (see the module docstring), or None, with the
     reason logged, where the body cannot be held by a graph."""
     state = xs._data
-    stream, count = _stream()
+    stream, count, _ = _per_device()
     stream.wait_event(cp.cuda.get_current_stream().record())
     rec = recording.Recording("capture", noted, born=set())
     allocate = cp.cuda.get_allocator()
@@ -159,21 +173,26 @@ def _capture(body, xs, noted):
     return _Graph(graph, stream, count, rec.keep)
 
 
-_streams = {}  # device id -> (the stream graphs are captured and replayed on, count word)
+_devices = {}  # device id -> (capture stream, count word, loop lock)
+_devices_lock = threading.Lock()
 
 
-def _stream():
-    """This device's capture stream and the page-locked word a graph writes its state's
-    count into, one for every loop: the memory pool keeps its cached blocks per stream (a
-    stream per loop would strand each loop's), and a page-locked allocation costs far more
-    than a round."""
+def _per_device():
+    """This device's capture stream, the page-locked word a graph writes its state's count
+    into, and the lock of the one loop that may use them at a time.  One stream for every
+    loop: the memory pool keeps its cached blocks per stream (a stream per loop would strand
+    each loop's), and a page-locked allocation costs far more than a round."""
     import cupyx
 
     device = cp.cuda.runtime.getDevice()
-    found = _streams.get(device)
+    found = _devices.get(device)
     if found is None:
-        found = _streams[device] = (cp.cuda.Stream(non_blocking=True),
-                                    cupyx.empty_pinned(1, dtype=np.uint64))
+        with _devices_lock:
+            found = _devices.get(device)
+            if found is None:
+                found = _devices[device] = (cp.cuda.Stream(non_blocking=True),
+                                            cupyx.empty_pinned(1, dtype=np.uint64),
+                                            threading.Lock())
     return found
 
 
