@@ -1,0 +1,143 @@
+"""The CUDA backend's loop replay (backends/cuda/loops.py) driven on a machine without a GPU:
+CuPy replaced by benchmarks/hostpath's NumPy stand-in, stream capture by a stand-in whose
+graph counts its launches and ends the loop after a few.  The answers are garbage (no kernel
+runs); what is checked is the path: which bodies are captured and replayed, which run from
+Python and why, and that the loop lock is left free.  Run by test_loops_host_path.py in a
+process of its own (the stand-in replaces the ``cupy`` module).
+
+    python tests/cuda/loops_host_path.py      # prints one JSON line
+"""
+
+import contextlib
+import functools
+import importlib
+import json
+import logging
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "benchmarks", "hostpath", "stub"))
+sys.path.insert(0, os.path.join(ROOT, "benchmarks", "hostpath"))
+sys.path.insert(0, os.path.join(ROOT, "src"))
+os.environ["GRAPHBLAST_KERNEL_LAUNCH"] = "cupy"
+
+import cupy as cp  # noqa: E402 - the stand-in
+import cupyx  # noqa: E402
+import numpy as np  # noqa: E402
+
+REPLAYS_TO_EMPTY = 3
+launches = []
+
+
+class _Graph:
+    def launch(self, stream):
+        launches.append(1)
+        if len(launches) % REPLAYS_TO_EMPTY == 0:  # the state's count word reads zero
+            from graphblast.backends.cuda import loops
+
+            loops._devices[0][1][0] = 0
+
+
+class _Stream:
+    ptr = 0
+
+    def __init__(self, **_):
+        pass
+
+    def synchronize(self):
+        pass
+
+    def wait_event(self, _):
+        pass
+
+    def record(self):
+        return None
+
+    def begin_capture(self):
+        pass
+
+    def end_capture(self):
+        return _Graph()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        return False
+
+
+def _stand_in():
+    cp.cuda.Stream = _Stream
+    cp.cuda.get_current_stream = lambda: _Stream()
+    cp.cuda.using_allocator = lambda _: contextlib.nullcontext()
+    cp.cuda.get_allocator = lambda: (lambda size: None)
+    cupyx.empty_pinned = lambda n, dtype: np.ones(n, dtype=dtype)
+    cp.cuda.runtime.memcpyAsync = lambda *_: None
+    cp.cuda.runtime.memcpyDeviceToHost = 2
+
+
+def main():
+    _stand_in()
+    import graphblast as gb
+    import hostpath
+    from graphblast import Vector, semiring
+    from graphblast.backends.cuda import loops, recording, vectors
+    from graphblast.dtypes import INT64
+
+    def values(self):  # every vector has an entry (the loop goes on), read as CuPy would
+        if recording.capturing():
+            raise RuntimeError("the current stream is capturing, so D2H transfers are "
+                               "disallowed")
+        return 1, 1
+
+    vectors.Counters.values = values
+    said = []
+    handler = logging.Handler()
+    handler.emit = lambda record: said.append(record.getMessage())
+    logger = logging.getLogger("graphblast")
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+
+    W = hostpath._grid(32, weights=True)
+    n = W.nrows
+    sssp = importlib.import_module("graphblast.algorithms.sssp")
+    dist = Vector.from_coo([0], [0], INT64, size=n, device="cuda")
+    relax = functools.partial(sssp._relax, A=W, dist=dist, min_plus=semiring.min_plus[INT64],
+                              below=100)
+    start = Vector.from_coo([0, 1], [0, 3], INT64, size=n, device="cuda")
+    out = {}
+
+    def run(name, body, **kw):
+        said.clear()
+        del launches[:]
+        gb.repeat(body, start, max_rounds=40, **kw)
+        out[name] = {"replays": len(launches),
+                     "said": [m for m in said if m.startswith("repeat:")],
+                     "lock_free": not loops._devices[0][2].locked()}
+
+    run("relax", relax)
+
+    def reads(frontier):
+        t = relax(frontier)
+        t.nvals  # a count read to the host inside the body
+        return t
+
+    run("reads a count", reads)
+    counter = [0]
+    stamp = Vector(INT64, n, device="cuda")
+
+    def counts(frontier):
+        counter[0] += 1
+        t = relax(frontier)
+        stamp(t.S) << counter[0]
+        return t
+
+    run("a round counter", counts)
+    with gb.config.set(device_loops="never"):
+        run("never", relax)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

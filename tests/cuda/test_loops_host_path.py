@@ -1,0 +1,34 @@
+"""graphblast.repeat's replay path on the CUDA backend, checked without a GPU (so in CI too):
+loops_host_path.py drives it with CuPy and stream capture stood in for (see its docstring),
+in a process of its own."""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _paths():
+    result = subprocess.run([sys.executable, os.path.join(HERE, "loops_host_path.py")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_which_bodies_replay():
+    got = _paths()
+    # a body of the engine's operations is captured and replayed until its count reads zero
+    assert got["relax"]["said"] == ["repeat: the body replays as a CUDA graph"]
+    assert got["relax"]["replays"] == 3
+    # a count read inside the body breaks the capture: every round from Python
+    assert got["reads a count"]["replays"] == 0
+    assert "D2H transfers are disallowed" in got["reads a count"]["said"][0]
+    # a Python value that changes from round to round: the dry rounds differ, no capture
+    assert got["a round counter"]["said"] == [
+        "repeat: the body runs from Python (its rounds differ)"]
+    assert got["a round counter"]["replays"] == 0
+    # replay turned off
+    assert got["never"] == {"replays": 0, "said": [], "lock_free": True}
+    assert all(run["lock_free"] for run in got.values())
