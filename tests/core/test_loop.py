@@ -2,6 +2,9 @@
 GPU the long loops here are replayed from a captured graph (tests/cuda/test_loops.py checks
 that they are); their answers must be those of the same rounds issued one by one."""
 
+import functools
+import importlib
+
 import numpy as np
 import pytest
 
@@ -9,6 +12,8 @@ import graphblast as gb
 from graphblast import Matrix, Vector, binary, select, semiring
 from graphblast.dtypes import BOOL, FP64, INT64
 from graphblast.exceptions import DimensionMismatch, InvalidValue
+
+SSSP = importlib.import_module("graphblast.algorithms.sssp")  # the module (its _relax)
 
 
 def _path(n, device, weights=None):
@@ -35,17 +40,10 @@ def _bfs_step(A, seen, calls=None):
 
 
 def _bellman_ford(A, source, device):
-    """Distances by Bellman-Ford's rounds through repeat (dist updated in place)."""
-    n = A.nrows
-    dist = Vector.from_coo([source], [0], A.dtype, size=n, device=device)
-    min_plus = semiring.min_plus[A.dtype]
-
-    def relax(frontier):
-        t = frontier.vxm(A, min_plus).new()
-        better = ~t.ewise_mult(dist, binary.ge).new().V
-        dist(binary.min) << t
-        return t.dup(mask=better)
-
+    """Distances by Bellman-Ford's rounds (sssp's own round, dist updated in place) through
+    repeat."""
+    dist = Vector.from_coo([source], [0], A.dtype, size=A.nrows, device=device)
+    relax = functools.partial(SSSP._relax, A=A, dist=dist, min_plus=semiring.min_plus[A.dtype])
     last = gb.repeat(relax, dist.dup())
     return dist, last
 
