@@ -92,6 +92,20 @@ def main():
         return 1, 1
 
     vectors.Counters.values = values
+    captured = {"launches": [], "memsets": 0}  # the nodes of the last captured round
+    launch, memset = recording.Recording.launch, vectors._memset
+
+    def noting_launch(self, fn, grid, block, args):
+        if self.capturing:
+            captured["launches"].append(fn.name.split("<")[0])
+        return launch(self, fn, grid, block, args)
+
+    def noting_memset(array, words):
+        captured["memsets"] += recording.capturing()
+        return memset(array, words)
+
+    recording.Recording.launch = noting_launch
+    vectors._memset = noting_memset
     said = []
     handler = logging.Handler()
     handler.emit = lambda record: said.append(record.getMessage())
@@ -99,7 +113,7 @@ def main():
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
 
-    W = hostpath._grid(32, weights=True)
+    W = hostpath._grid(64, weights=True)  # 4,096 vertices: the push, not the one-block kernel
     n = W.nrows
     sssp = importlib.import_module("graphblast.algorithms.sssp")
     dist = Vector.from_coo([0], [0], INT64, size=n, device="cuda")
@@ -111,10 +125,12 @@ def main():
     def run(name, body, **kw):
         said.clear()
         del launches[:]
+        captured["launches"], captured["memsets"] = [], 0
         gb.repeat(body, start, max_rounds=40, **kw)
         out[name] = {"replays": len(launches),
                      "said": [m for m in said if m.startswith("repeat:")],
-                     "lock_free": not loops._devices[0][2].locked()}
+                     "lock_free": not loops._devices[0][2].locked(),
+                     "captured": dict(captured)}
 
     run("relax", relax)
 
