@@ -457,9 +457,10 @@ def _compile(device_id, program):
 
 # While a loop body is recorded for replay (loops.py), its kernels get at most this many
 # blocks (two an SM): their grids are sized by capacity (the counts live on the device), and
-# a kernel of MAX_GRID blocks that finds little to do still costs about 6 us of scheduling,
-# which was most of a replayed SSSP round (benchmarks/h200/loop_profile.py, H200: 86 us of GPU
-# time a round on rgg-22).  Every kernel strides over its work by the grid it is given.
+# a kernel of MAX_GRID blocks that finds little to do still pays for scheduling them: the cap
+# took a replayed SSSP round from 86 to 81 us of GPU time on rgg-22 and from 69 to 61.5 on
+# grid-2048 (benchmarks/h200/loop_profile.py, H200).  Every kernel strides over its work by
+# the grid it is given.
 RECORDED_MAX_GRID = 132 * 2
 
 
