@@ -40,3 +40,26 @@ def test_which_bodies_replay():
     # replay turned off
     assert got["never"]["replays"] == 0 and got["never"]["said"] == []
     assert all(run["lock_free"] for run in got.values())
+
+
+def test_rounds_compared_by_their_launches():
+    """The dry rounds' check: a launch's numbers by value, its arrays by type (their
+    addresses change from round to round); a captured round unlike the noted one is refused."""
+    import numpy as np
+    import pytest
+
+    from graphblast.backends.cuda.recording import Recording, Refused
+
+    noted = Recording("note")
+    noted.launch("kernel", 4, 256, (np.int64(3), None, 1.5, np.zeros(2)))
+    same = Recording("check", noted)
+    same.launch("kernel", 4, 256, (np.int64(3), None, 1.5, np.ones(5)))
+    assert same.complete()
+    other = Recording("check", noted)
+    other.launch("kernel", 4, 256, (np.int64(4), None, 1.5, np.zeros(2)))  # a depth, say
+    assert not other.complete()
+    fewer = Recording("check", noted)
+    assert not fewer.complete()
+    captured = Recording("capture", noted)
+    with pytest.raises(Refused, match="unlike the dry rounds'"):
+        captured.launch("kernel", 8, 256, (np.int64(3), None, 1.5, np.zeros(2)))

@@ -18,6 +18,8 @@ While capturing:
 
 import threading
 
+import numpy as np
+
 
 class _Local(threading.local):
     # None unless this thread records a body.  A class default, not getattr(local, "rec",
@@ -128,6 +130,6 @@ def _value_of(arg):
     type (its address changes from round to round)."""
     if arg is None or isinstance(arg, (int, float, bool)):
         return arg
-    if hasattr(arg, "dtype") and getattr(arg, "ndim", None) == 0:  # a NumPy scalar
+    if isinstance(arg, np.generic):  # a NumPy scalar (a device array's value is not read)
         return arg.item(), str(arg.dtype)
     return type(arg).__name__
