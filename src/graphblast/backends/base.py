@@ -136,6 +136,15 @@ def _made_once(array, what):
         recording.refuse(what)
 
 
+def issue_rounds(body, x, max_rounds, rounds=0):
+    """(x, rounds): ``x = body(x)`` from round ``rounds`` on, each issued from Python, while
+    ``x`` has entries and fewer than ``max_rounds`` (None: no limit) rounds ran."""
+    while (max_rounds is None or rounds < max_rounds) and x.nvals:
+        x = body(x)
+        rounds += 1
+    return x, rounds
+
+
 def _device_full(n, value, dtype):
     import cupy
 
@@ -422,11 +431,7 @@ class Backend:
         """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no
         limit) rounds ran (graphblast.repeat; ``body`` checks its own results).  A backend
         may run the rounds otherwise (the GPU's replays a recorded graph)."""
-        rounds = 0
-        while (max_rounds is None or rounds < max_rounds) and x.nvals:
-            x = body(x)
-            rounds += 1
-        return x
+        return issue_rounds(body, x, max_rounds)[0]
 
     def adopt(self, data, owner):
         """``data`` as it becomes the storage of the collection ``owner``.  A backend that

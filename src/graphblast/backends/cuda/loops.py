@@ -34,6 +34,7 @@ import numpy as np
 
 from ...config import config
 from ...core import base as core_base
+from ..base import issue_rounds
 from . import jit, programs, recording
 from .blocks import INDEX, i64
 from .vectors import _pages, Counters, DeviceVector, ListVector, as_list
@@ -43,16 +44,17 @@ logger = logging.getLogger("graphblast")
 WARM_ROUNDS = 2
 
 
-def repeat(body, x, max_rounds, rounds=0, replay=True):
+def repeat(body, x, max_rounds):
     """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no limit)
-    rounds ran; past WARM_ROUNDS, replayed from a graph where the body allows."""
-    while (max_rounds is None or rounds < max_rounds) and x.nvals:
-        if replay and rounds >= WARM_ROUNDS and config["device_loops"] == "auto" \
-                and recording.current() is None:  # (a loop inside a recorded body: issued)
-            return _replayed(body, x, rounds, max_rounds)
-        x = body(x)
-        rounds += 1
-    return x
+    rounds ran; past WARM_ROUNDS, replayed from a graph where the body allows (a loop inside
+    a recorded body is issued)."""
+    if config["device_loops"] != "auto" or recording.current() is not None:
+        return issue_rounds(body, x, max_rounds)[0]
+    x, rounds = issue_rounds(body, x, WARM_ROUNDS if max_rounds is None
+                             else min(WARM_ROUNDS, max_rounds))
+    if rounds < WARM_ROUNDS or rounds == max_rounds or not x.nvals:
+        return x
+    return _replayed(body, x, rounds, max_rounds)
 
 
 def _replayed(body, x, rounds, max_rounds):
@@ -61,7 +63,7 @@ def _replayed(body, x, rounds, max_rounds):
     from Python)."""
     lock = _per_device()[2]
     if not lock.acquire(blocking=False):
-        return repeat(body, x, max_rounds, rounds, replay=False)
+        return issue_rounds(body, x, max_rounds, rounds)[0]
     try:
         return _replayed_locked(body, x, rounds, max_rounds)
     finally:
@@ -90,14 +92,14 @@ def _replayed_locked(body, x, rounds, max_rounds):
             logger.debug("repeat: the body runs from Python (%s)", "its rounds differ"
                          if y.dtype == state.dtype else f"it returns {y.dtype} for "
                          f"{state.dtype}")
-            return repeat(body, y if y.dtype != state.dtype else xs, max_rounds, rounds,
-                          replay=False)
+            return issue_rounds(body, y if y.dtype != state.dtype else xs, max_rounds,
+                                rounds)[0]
         y = None
     if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
         return xs
     graph = _capture(body, xs, noted)
     if graph is None:
-        return repeat(body, xs, max_rounds, rounds, replay=False)
+        return issue_rounds(body, xs, max_rounds, rounds)[0]
     stream, count = graph.stream, graph.count
     try:
         while max_rounds is None or rounds < max_rounds:
@@ -227,7 +229,6 @@ def _copy_into(state, data):
     jit.launch(fn, max(cap, 1), (i64(cap), None if counters is None else counters.array, idx,
                                  vals, state.idx, state.vals, state.counters.array))
     state.changed()
-    state.ordered = False
 
 
 def _forget_counts():

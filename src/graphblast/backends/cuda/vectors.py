@@ -170,7 +170,9 @@ class Counters:
         pages = _pages.get(device)
         if pages is None:
             pages = _pages[device] = []
-        if recording.capturing():
+        rec = recording.current()
+        capturing = rec is not None and rec.capturing
+        if capturing:
             page, slot = _slot_while_capturing(pages, known, zeroed)
         elif known is None and zeroed:
             page, slot = _zeroed_slot(pages)
@@ -183,8 +185,8 @@ class Counters:
             self.array.set(np.array([known[0], known[1], 0], dtype=np.uint64))
         self.known = known
         self.written = next(_write_seq)
-        if recording.capturing():
-            recording.current().keep.append(self)
+        if capturing:
+            rec.keep.append(self)
 
     def __del__(self):
         # the slot goes back to its page (zeroed before its next counting user); cheaper
@@ -231,8 +233,9 @@ _SHARED = object()
 def adopt(data, owner):
     """``data`` becoming the storage of the Vector ``owner``: the first owner may later
     update it in place; storage that two objects hold is never updated in place again."""
-    if recording.capturing() and getattr(owner, "_data", data) is not data \
-            and id(owner) not in recording.current().born:
+    rec = recording.current()
+    if rec is not None and rec.capturing and getattr(owner, "_data", data) is not data \
+            and id(owner) not in rec.born:
         raise recording.Refused(f"the body replaces the storage of {owner.name}, made before "
                                 "it (a replay would read the old storage again)")
     if isinstance(data, DeviceVector) and data._owner is not _SHARED:
