@@ -1,22 +1,27 @@
 """Where a replayed round of ``graphblast.repeat`` spends its time: per replay, the host's
-graph launch, the wait, and the GPU's time between two events around the launch (the
-round's kernels and memsets), for SSSP on the long-diameter graphs.
+graph launch, the wait, and the GPU's time between two events around the launch, for SSSP on
+the long-diameter graphs; and the round's kernels one by one, each launch of the loop's
+second dry round (issued from Python with the grids, arguments and capacities the captured
+round replays) timed between two events.  What a replay's GPU time has beyond the sum of
+its kernels is the graph's own cost a node.
 
     python3 benchmarks/h200/loop_profile.py --graphs grid-2048,rgg-22
 
-The capture is wrapped (``loops._capture``) so that each replay is timed; the rounds and
-the answers are those of ``algorithms.sssp``.  Prints, per graph: replays, total wall time of
-the SSSP call, and the medians and sums of launch, wait and GPU time a replay.
+The capture and ``jit.run`` are wrapped; the rounds and the answers are those of
+``algorithms.sssp``.  Prints, per graph: replays, the SSSP call's wall time, the medians and
+sums of launch, wait and GPU time a replay, then each kernel's median over the checked
+rounds (one a bucket that reaches capture) and their sum.
 """
 
 import argparse
+import collections
 import statistics
 import time
 
 import cupy as cp
 
 from graphblast import algorithms
-from graphblast.backends.cuda import loops
+from graphblast.backends.cuda import jit, loops, recording
 from graphblast.bench import graphs
 
 
@@ -50,11 +55,27 @@ def main():
             graph.exec = _TimedExec(graph.exec, samples)
         return graph
 
+    real_run = jit.run
+    kernels = []
+
+    def timed_run(fn, grid, block, launch_args):
+        rec = recording.current()
+        if rec is None or rec.mode != "check" or rec.planning:
+            return real_run(fn, grid, block, launch_args)
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        real_run(fn, grid, block, launch_args)
+        end.record()
+        kernels.append((getattr(fn, "name", str(fn)).split("<")[0], grid, start, end))
+        return None
+
     loops._capture = timed_capture
+    jit.run = timed_run
     for name in args.graphs.split(","):
         graph = graphs.build(graphs.parse_graphs(name)[0], args.device)
         algorithms.sssp(graph.Aw, graph.source).wait()  # warm-up
         samples.clear()
+        kernels.clear()
         t0 = time.perf_counter()
         algorithms.sssp(graph.Aw, graph.source).wait()
         wall = time.perf_counter() - t0
@@ -65,7 +86,21 @@ def main():
               f" us, GPU {statistics.median(gpu) * us:.1f} us (medians); in all: launch "
               f"{sum(launch) * 1e3:.1f} ms, wait {sum(wait) * 1e3:.1f} ms, GPU "
               f"{sum(gpu) * 1e3:.1f} ms", flush=True)
+        _print_kernels(kernels)
         graph = None
+
+
+def _print_kernels(kernels):
+    cp.cuda.Device().synchronize()
+    times = collections.defaultdict(list)
+    for kernel, grid, start, end in kernels:
+        times[(kernel, grid)].append(cp.cuda.get_elapsed_time(start, end) * 1e3)
+    total = 0.0
+    for (kernel, grid), us in times.items():
+        total += statistics.median(us)
+        print(f"  {kernel:28s} grid {grid:5d}: {statistics.median(us):7.1f} us (median of "
+              f"{len(us)})")
+    print(f"  the checked rounds' kernels: {total:.1f} us a round", flush=True)
 
 
 if __name__ == "__main__":
