@@ -64,16 +64,19 @@ def _expected_distances(A, source):
 @pytest.mark.parametrize("n", [1, 2, 5, 300])
 def test_repeat_runs_until_empty(device, n):
     """A BFS along a path: one round a vertex (n rounds, the last finding nothing); the last
-    vector is empty.  The CPU calls the body once a round; a GPU, once a round it issues
-    from Python (two warm rounds and two dry ones) and once to capture the round it then
-    replays."""
+    vector is empty.  The CPU calls the body once a round; a GPU, once a dry round it issues
+    from Python (until two in a row launch the same: two, or three where the first built
+    caches) and once to capture the round it then replays."""
     seen = Vector.from_coo([0], True, BOOL, size=n, device=device)
     calls = []
     last = gb.repeat(_bfs_step(_path(n, device), seen, calls), seen.dup())
     assert last.nvals == 0 and last.size == n
     assert seen.nvals == n
     assert sorted(seen.to_coo()[0].tolist()) == list(range(n))
-    assert len(calls) == (n if device == "cpu" else min(n, 5))
+    if device == "cpu" or n <= 2:
+        assert len(calls) == n
+    else:  # the dry rounds and the capture, the rest replayed
+        assert 3 <= len(calls) <= min(n, 4)
 
 
 def test_repeat_of_an_empty_vector_runs_no_round(device):

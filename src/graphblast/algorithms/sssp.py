@@ -48,7 +48,9 @@ def _delta_stepping(A, dist, delta, min_plus):
     """Buckets of width ``delta`` in order: light edges (<= delta) until the bucket settles,
     then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start).
     Weights are finite (sssp_arguments sends infinite ones to Bellman-Ford)."""
-    light, heavy = A.select(select.valuele, delta).new(), A.select(select.valuegt, delta).new()
+    heavy = A.select(select.valuegt, delta).new()
+    # a GPU's default width makes every edge light: no copy of A, no heavy steps
+    light, heavy = (A.select(select.valuele, delta).new(), heavy) if heavy.nvals else (A, None)
     lo = dist.reduce(monoid.min).new().value
     while lo is not None and lo < math.inf:  # an overflowed distance is not expanded
         # where delta is below the floating-point precision at lo the buckets would stall:
@@ -58,21 +60,26 @@ def _delta_stepping(A, dist, delta, min_plus):
         # a bucket entry's plus a weight >= 0, so >= lo already
         repeat(partial(_relax, A=light, dist=dist, min_plus=min_plus, below=hi),
                _band(dist, lo, hi))
-        dist(binary.min) << _band(dist, lo, hi).vxm(heavy, min_plus)
+        if heavy is not None:
+            dist(binary.min) << _band(dist, lo, hi).vxm(heavy, min_plus)
         lo = dist.select(select.valuege, hi).new().reduce(monoid.min).new().value
     return dist
 
 
 # The default bucket width: WIDTH[device kind] times the average weight over the average
 # degree: 32 on the CPU (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
-# worth of relaxations per vertex), 16 times that on a GPU, where a round costs a fixed
-# ~200 us of launches and host steps whatever its work.  Round counts (products) on grid-512 by the
-# multiple of the CPU width, 1 / 4 / 16 / Bellman-Ford: 1,416 / 1,181 / 1,101 / 1,058; on
-# rgg-18: 891 / 692 / 621 / 575 (the CPU's time, bound by the work, was best at 1-4x: 3.4 s,
-# against 9.2 s at 16x and 13.1 s by Bellman-Ford on rgg-18).  On the H200 (fourth session,
-# benchmarks/results/h200/profiles/session4/algos.log), 1x / 4x / 16x / Bellman-Ford:
-# grid-2048 2.91 / 1.90 / 1.53 / 1.42 s, rgg-22 1.47 / 1.14 / 0.83 / 1.10 s.
-WIDTH = {"cpu": 32, "cuda": 32 * 16}
+# worth of relaxations per vertex), 8 times that on a GPU, where a round has a fixed cost
+# whatever its work.  Round counts (products) on grid-512 by the multiple of the CPU width,
+# 1 / 4 / 16 / Bellman-Ford: 1,416 / 1,181 / 1,101 / 1,058; on rgg-18: 891 / 692 / 621 / 575
+# (the CPU's time, bound by the work, was best at 1-4x: 3.4 s, against 9.2 s at 16x and 13.1 s
+# by Bellman-Ford on rgg-18).  On the H200, with rounds issued from Python (~200 us each;
+# fourth session), 1x / 4x / 16x / Bellman-Ford: grid-2048 2.91 / 1.90 / 1.53 / 1.42 s,
+# rgg-22 1.47 / 1.14 / 0.83 / 1.10 s, so 16x was the default until the rounds were replayed
+# (50-70 us each, fifteenth session): then the replayed rounds' work decides too (rgg-22's
+# frontiers, a median of 65 thousand vertices at 16x, are mostly vertices relaxed again),
+# and 4x / 8x / 16x took rgg-22 153-192 / 153-177 / 192-208 ms and grid-2048 304-340 /
+# 261-279 / 255-265 ms (benchmarks/h200/round_probe.py width, two processes).
+WIDTH = {"cpu": 32, "cuda": 32 * 8}
 
 
 def _default_delta(A, dtype):
@@ -131,9 +138,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         found so far.  Negative and infinite weights always use Bellman-Ford.
     delta : float, optional
         Bucket width for delta-stepping; by default 32 times the average weight over the
-        average degree on the CPU (Davidson et al.'s width), 16 times wider on a GPU, where a
-        round's cost is mostly its fixed latency (wider buckets, fewer rounds, more work per
-        round); at least 1 for integer weights.
+        average degree on the CPU (Davidson et al.'s width), 8 times wider on a GPU, where a
+        round has a fixed latency whatever its work (wider buckets, fewer rounds, more work
+        per round); at least 1 for integer weights.
 
     Returns
     -------

@@ -3,20 +3,24 @@
 Issued from Python, each round of a short loop pays its primitives' host paths: an SSSP light
 round (a product, a comparison, an assign and a select) cost about 190 us of the H200's host
 against a few tens of microseconds of GPU work, and a BFS level 80 us issued against 11 us
-replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here the body runs
-WARM_ROUNDS rounds from Python (kernels compiled, views and caches built), then:
+replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
 
 1. the loop's vector is copied into a *state*: a list with room for every position, whose
    count lives on the device;
-2. two *dry* rounds on the state, issued as usual but with no count trusted on the host
-   (recording.py): the first notes its products' directions and its kernel launches, the
-   second checks that it makes the same (a body whose rounds differ - a Python value that
-   changes from round to round - runs from Python from here: a graph would freeze it); each
-   result is copied into the state;
+2. *dry* rounds on the state, issued as usual but with no count trusted on the host
+   (recording.py), each noting its products' directions and its kernel launches, until two
+   in a row make the same (at most DRY_ROUNDS: the first round of a loop compiles kernels
+   and builds caches, which the next does not); a body whose rounds keep differing - a
+   Python value that changes from round to round - runs from Python from there, since a
+   graph would freeze it.  Each result is copied into the state;
 3. the same round captured as a CUDA graph on a stream of its own, its allocations kept for
    the graph's life, ending with the copy into the state and the state's count written to
    page-locked host memory;
 4. replays, each followed by one wait and a read of that count, until it is zero.
+
+No round is issued before the dry rounds: they warm the caches themselves, and each round
+issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host
+(benchmarks/h200/round_probe.py buckets, H200).
 
 A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
 or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
@@ -37,67 +41,70 @@ from ...core import base as core_base
 from ..base import issue_rounds
 from . import jit, programs, recording
 from .blocks import INDEX, i64
-from .vectors import _pages, Counters, DeviceVector, ListVector, as_list
+from .vectors import (
+    _capture_pages, _memset, _pages, PAGE_SLOTS, SLOT, Counters, DeviceVector, ListVector,
+    as_list, capture_page,
+)
 
 logger = logging.getLogger("graphblast")
 
-WARM_ROUNDS = 2
+DRY_ROUNDS = 3
 
 
 def repeat(body, x, max_rounds):
     """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no limit)
-    rounds ran; past WARM_ROUNDS, replayed from a graph where the body allows (a loop inside
-    a recorded body is issued)."""
+    rounds ran; replayed from a graph where the body allows (a loop inside a recorded body
+    is issued)."""
     if config["device_loops"] != "auto" or recording.current() is not None:
         return issue_rounds(body, x, max_rounds)[0]
-    x, rounds = issue_rounds(body, x, WARM_ROUNDS if max_rounds is None
-                             else min(WARM_ROUNDS, max_rounds))
-    if rounds < WARM_ROUNDS or rounds == max_rounds or not x.nvals:
+    if max_rounds == 0 or not x.nvals:
         return x
-    return _replayed(body, x, rounds, max_rounds)
+    return _replayed(body, x, max_rounds)
 
 
-def _replayed(body, x, rounds, max_rounds):
-    """The loop from round ``rounds`` on, holding the device's loop lock (its capture
-    stream and count word are one per device: another thread's loop meanwhile is issued
-    from Python)."""
+def _replayed(body, x, max_rounds):
+    """The loop, holding the device's loop lock (its capture stream and count word are one
+    per device: another thread's loop meanwhile is issued from Python)."""
     lock = _per_device()[2]
     if not lock.acquire(blocking=False):
-        return issue_rounds(body, x, max_rounds, rounds)[0]
+        return issue_rounds(body, x, max_rounds)[0]
     try:
-        return _replayed_locked(body, x, rounds, max_rounds)
+        return _replayed_locked(body, x, max_rounds)
     finally:
         lock.release()
 
 
-def _replayed_locked(body, x, rounds, max_rounds):
-    """The state, two dry rounds, the capture, the replays (the module docstring); from
+def _replayed_locked(body, x, max_rounds):
+    """The state, the dry rounds, the capture, the replays (the module docstring); from
     Python where the rounds cannot be replayed."""
     from ...core.vector import Vector
 
     state = _state_of(x)
     xs = Vector._from_data(state, x._backend, x.device)
-    noted = recording.Recording("note")
-    for rec in (noted, recording.Recording("check", noted)):
+    loop, rounds, before = object(), 0, None
+    for _ in range(DRY_ROUNDS):
         if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
             return xs
+        rec = recording.Recording("dry", loop)
         with _recording(rec):
             y = body(xs)
             if y.dtype == state.dtype:
                 _copy_into(state, y._data)
         rounds += 1
-        if y.dtype != state.dtype or not rec.complete():
-            # the rounds change the vector's type, or differ (a value of the body that
-            # changes from round to round): they run from Python, the body's effects intact
-            logger.debug("repeat: the body runs from Python (%s)", "its rounds differ"
-                         if y.dtype == state.dtype else f"it returns {y.dtype} for "
-                         f"{state.dtype}")
-            return issue_rounds(body, y if y.dtype != state.dtype else xs, max_rounds,
-                                rounds)[0]
+        if y.dtype != state.dtype:  # the rounds change the vector's type
+            logger.debug("repeat: the body runs from Python (it returns %s for %s)",
+                         y.dtype, state.dtype)
+            return issue_rounds(body, y, max_rounds, rounds)[0]
         y = None
+        if before is not None and rec.same_as(before):
+            break
+        before = rec
+    else:  # a value of the body that changes from round to round: its effects intact
+        logger.debug("repeat: the body runs from Python (its rounds differ)")
+        return issue_rounds(body, xs, max_rounds, rounds)[0]
     if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
         return xs
-    graph = _capture(body, xs, noted)
+    graph = _capture(body, xs, rec)
     if graph is None:
         return issue_rounds(body, xs, max_rounds, rounds)[0]
     stream, count = graph.stream, graph.count
@@ -133,7 +140,7 @@ def _capture(body, xs, noted):
     state = xs._data
     stream, count, _ = _per_device()
     stream.wait_event(cp.cuda.get_current_stream().record())
-    rec = recording.Recording("capture", noted, born=set())
+    rec = recording.Recording("capture", noted.loop, noted, born=set())
     allocate = cp.cuda.get_allocator()
 
     def kept(size):  # every allocation the graph may refer to lives as long as the graph
@@ -141,6 +148,7 @@ def _capture(body, xs, noted):
         rec.keep.append(memory)
         return memory
 
+    page = capture_page()  # the counters made in the graph, zeroed by its first node
     graph = error = None
     with stream, cp.cuda.using_allocator(kept), _recording(rec):
         try:
@@ -149,6 +157,7 @@ def _capture(body, xs, noted):
             logger.debug("repeat: the body runs from Python (no capture: %s)", e)
             return None
         try:
+            _memset(page.array, PAGE_SLOTS * SLOT)
             y = body(xs)
             if y.dtype != state.dtype:
                 raise recording.Refused(f"a result of type {y.dtype} for {state.dtype}")
@@ -234,6 +243,5 @@ def _copy_into(state, data):
 def _forget_counts():
     """The host copies of the counter pages are stale after replays (their slots changed
     with no touch from Python)."""
-    for pages in _pages.values():
-        for page in pages:
-            page.snapshot, page.snapshot_seq = None, 0
+    for page in [*(p for pages in _pages.values() for p in pages), *_capture_pages.values()]:
+        page.snapshot, page.snapshot_seq = None, 0

@@ -47,6 +47,13 @@ PUSH_CHUNK = 1024  # GBK_PUSH_CHUNK in spmspv.cuh
 # except for the monoids that stop a row early, whose rows keep one block.
 CHUNK = 4096
 _EARLY_EXIT = frozenset({"any", "lor", "land"})
+# The light push's blocks in a recorded loop body: twice the other kernels' cap
+# (jit.RECORDED_MAX_GRID), its work being most of a replayed SSSP round's.  The
+# replayed rounds' frontiers are 16-65 thousand vertices (medians, grid-2048 and rgg-22), and
+# the cap at 264 / 528 / 1,056 / 2,112 blocks took SSSP on rgg-22 250.7 / 220.4 / 234.8 /
+# 248.5 ms and on grid-2048 279.9 / 265.2 / 273.1 / 270.4 ms (H200, one process;
+# benchmarks/h200/round_probe.py pushgrid).
+RECORDED_PUSH_GRID = 2 * jit.RECORDED_MAX_GRID
 _NO_HEAVY = int(np.iinfo(np.int64).max)  # a kernel's row threshold when no row is heavy
 
 _INT32_MAX = 2**31 - 1
@@ -484,11 +491,13 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     heavy = PUSH_HEAVY if heavy_blocks else _NO_HEAVY
     heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if heavy_blocks else None
     width = np.int32(v.width)
+    light_grid = jit.grid_for(cap_in * v.width) if rec is None else max(1, min(
+        -(-cap_in * v.width // jit.BLOCK), RECORDED_PUSH_GRID))
     passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
     for p in passes:
         light, heavy_fn = fns[2 * (p - 1)], fns[2 * (p - 1) + 1]
         if cap_in:
-            jit.launch(light, cap_in * v.width, (
+            jit.run(light, light_grid, jit.BLOCK, (
                 i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind,
                 mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
                 heavy_list, out_idx, out_vals, counters.array))
@@ -496,9 +505,12 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
             jit.run(heavy_fn, heavy_blocks, 256, (
                 idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
                 epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))
+    # a recorded push leaves the stamps unclaimed (next_epoch): the fold's gather clears
+    # them, or a kernel of its own
     if mode == programs.PUSH_FOLD:
-        jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals))
-    if rec is not None:  # a recorded push leaves the stamps unclaimed (next_epoch)
+        jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals,
+                                 None if rec is None else scratch.stamp))
+    elif rec is not None:
         (unclaim,) = jit.compiled(programs.list_unclaim).fns
         jit.launch(unclaim, cap, (i64(cap), counters.array, out_idx, scratch.stamp))
     counters.touch()

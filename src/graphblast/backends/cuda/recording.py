@@ -1,14 +1,16 @@
 """Whether a loop body is being recorded for replay (loops.py), and what the engine does then.
 
-A body is recorded in three rounds: two *dry* rounds issued as usual (the first notes its
-products' directions and kernel launches, the second checks that it makes the same), then
-the same round under CUDA stream capture.  In all three no count the host holds is trusted
+A body is recorded in *dry* rounds issued as usual, each noting its products' directions and
+its kernel launches, until two in a row make the same (the first round of a loop also builds
+every cache and compiles every kernel, so it may differ from the next); then the same round
+under CUDA stream capture.  In all of them no count the host holds is trusted
 (``Counters.peek`` answers None: the replays change every count the round reads), so they
 take the same code paths, and the dry rounds build every cache the captured one will use.
 While capturing:
 
-- a counter slot is zeroed by the graph itself (a memset node, so each replay counts from
-  zero) and stays reserved while the graph lives (``keep``);
+- a counter slot comes from the device's capture page, which the graph zeroes as it begins
+  (one memset node, so each replay counts from zero), and stays reserved while the graph
+  lives (``keep``);
 - push's claims are cleared after it, in the graph (a replay repeats the loop's one epoch);
 - nothing that outlives the round may be made or replaced: a cache (its contents would exist
   only once the graph runs), a counter page, the storage of a collection made before the
@@ -46,26 +48,25 @@ class Refused(Exception):
 
 
 class Recording:
-    """One recorded round.  ``mode``: "note" (the first dry round: the products' directions
-    as its planner chose them, and its kernel launches), "check" (the second: the same
-    compared, ``differs`` set where they are not), "capture" (the captured round: the noted
-    directions taken, for its planner cannot read counts, and any launch unlike the noted
-    ones refused: a Python value of the body that changes from round to round, a depth
-    counter, would be frozen in the graph)."""
+    """One recorded round of the loop ``loop`` (a token its rounds share).  ``mode``: "dry"
+    (a round issued as usual: its products' directions, as the planner chose them, and its
+    kernel launches noted) or "capture" (the captured round: the directions of ``noted``, a
+    dry round's recording, taken, for its planner cannot read counts, and any launch unlike
+    ``noted``'s refused: a Python value of the body that changes from round to round, a
+    depth counter, would be frozen in the graph)."""
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
-                 "launched", "differs", "planning", "loop")
+                 "launched", "planning", "loop")
 
-    def __init__(self, mode, noted=None, born=None):
+    def __init__(self, mode, loop, noted=None, born=None):
         self.mode = mode
         self.capturing = mode == "capture"
         self.keep = []  # objects the graph refers to: counter slots, allocations
         self.born = born  # ids of the collections made while capturing
         self.directions = [] if noted is None else noted.directions
         self.launches = [] if noted is None else noted.launches
-        self.loop = object() if noted is None else noted.loop  # one token for the loop's rounds
+        self.loop = loop
         self.taken = self.launched = 0
-        self.differs = False
         self.planning = False
 
     def direction(self, planned):
@@ -81,37 +82,30 @@ class Recording:
             choice = planned()
         finally:
             self.planning = False
-        if self.mode == "note":
-            self.directions.append(choice)
-        else:
-            self._compare(self.directions, self.taken, choice)
-            self.taken += 1
+        self.directions.append(choice)
         return choice
 
     def launch(self, fn, grid, block, args):
-        """Note or compare a kernel launch of the round."""
+        """Note a kernel launch of the round, or (capturing) compare it with the noted one."""
         if self.planning:
             return
         seen = (fn, grid, block, tuple(_value_of(a) for a in args))
-        if self.mode == "note":
+        if not self.capturing:
             self.launches.append(seen)
             return
-        self._compare(self.launches, self.launched, seen)
-        self.launched += 1
-
-    def _compare(self, noted, k, seen):
-        if k < len(noted) and noted[k] == seen:
-            return
-        if self.capturing:
+        k = self.launched
+        if k >= len(self.launches) or self.launches[k] != seen:
             raise Refused("a launch unlike the dry rounds' (a value of the body that changes "
                           "from round to round)")
-        self.differs = True
+        self.launched += 1
+
+    def same_as(self, other):
+        """Whether this dry round made the products and launches of the dry round ``other``."""
+        return self.directions == other.directions and self.launches == other.launches
 
     def complete(self):
-        """Whether the round made every noted product and launch, and no other (a noting
-        round: always)."""
-        return self.mode == "note" or (not self.differs and self.taken == len(self.directions)
-                and self.launched == len(self.launches))
+        """Whether the captured round made every noted product and launch."""
+        return self.taken == len(self.directions) and self.launched == len(self.launches)
 
 
 def capturing():
@@ -127,9 +121,11 @@ def refuse(what):
 
 def _value_of(arg):
     """A launch argument as the rounds are compared: a number by its value, an array by its
-    type (its address changes from round to round)."""
+    type (its address changes from round to round).  A NumPy scalar (a device array's value is
+    never read) by its bytes, which are what the kernel receives: its type is the kernel's
+    parameter's, and a NaN equals itself (str(dtype) cost 5 us an argument)."""
+    if isinstance(arg, np.generic):  # first: np.float64 is a float
+        return arg.tobytes()
     if arg is None or isinstance(arg, (int, float, bool)):
         return arg
-    if isinstance(arg, np.generic):  # a NumPy scalar (a device array's value is not read)
-        return arg.item(), str(arg.dtype)
-    return type(arg).__name__
+    return type(arg)

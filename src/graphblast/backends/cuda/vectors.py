@@ -60,7 +60,7 @@ class _Page:
     __slots__ = ("array", "views", "zeroed", "used", "host", "snapshot", "snapshot_seq",
                  "__weakref__")
 
-    def __init__(self):
+    def __init__(self, pinned=True):
         self.array = cp.zeros(PAGE_SLOTS * SLOT, dtype=np.uint64)
         self.views = [self.array[k * SLOT:(k + 1) * SLOT] for k in range(PAGE_SLOTS)]
         self.zeroed = list(range(PAGE_SLOTS - 1, -1, -1))
@@ -68,7 +68,7 @@ class _Page:
         # The host copy lives in page-locked memory, reused by every read: a copy into
         # pageable memory is staged by the driver (4 words took 13.5 us on the H200), and a
         # traversal reads a page once per level.
-        self.host = _pinned(self.array.size, self.array.dtype)
+        self.host = _pinned(self.array.size, self.array.dtype) if pinned else None
         self.snapshot = None
         self.snapshot_seq = 0
 
@@ -131,20 +131,31 @@ def _any_slot(pages):
     return _new_page(pages)
 
 
-def _slot_while_capturing(pages, known, zeroed):
-    """(page, slot) for a Counters made inside a captured graph: from a page that exists
-    (a new page's zeroing, or a whole page's, would be replayed over other vectors' counts),
-    zeroed by a memset node of its own so that each replay counts from zero, and kept while
-    the graph lives."""
+_capture_pages = {}  # device id -> the _Page of the counters made inside captured graphs
+
+
+def capture_page():
+    """This device's page for the counters made inside a captured graph: a captured round
+    zeroes it whole with one memset node as it begins (loops.py), so each replay counts from
+    zero, where a slot of a shared page would need a memset node of its own (three a
+    replayed SSSP round, about 2 us each on the H200).  One loop replays at a time on a
+    device (its lock), so the page is the current graph's alone."""
+    device = cp.cuda.runtime.getDevice()
+    page = _capture_pages.get(device)
+    if page is None:
+        page = _capture_pages[device] = _Page(pinned=False)  # never read by the host
+    return page
+
+
+def _slot_while_capturing(known):
+    """(page, slot) for a Counters made inside a captured graph, kept while the graph
+    lives."""
     if known is not None:
         raise recording.Refused("a count set from the host")
-    for page in pages:
-        for free in (page.zeroed, page.used):
-            if free:
-                slot = free.pop()
-                if zeroed:
-                    _memset(page.views[slot], SLOT)
-                return page, slot
+    page = capture_page()
+    for free in (page.zeroed, page.used):
+        if free:
+            return page, free.pop()
     raise recording.Refused("no free counter slot")
 
 
@@ -173,7 +184,7 @@ class Counters:
         rec = recording.current()
         capturing = rec is not None and rec.capturing
         if capturing:
-            page, slot = _slot_while_capturing(pages, known, zeroed)
+            page, slot = _slot_while_capturing(known)
         elif known is None and zeroed:
             page, slot = _zeroed_slot(pages)
         else:  # the slot is written whole: a released one will do

@@ -165,15 +165,19 @@ gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr, const IDX
     if (PASS == 1) gbk::add_counts(counters, 0, deg);
 }
 
-// MODE 2's last step: out_vals[p] = scratch[out_idx[p]], and scratch back to empty.
+// MODE 2's last step: out_vals[p] = scratch[out_idx[p]], and scratch back to empty.  With
+// `stamp` (a push recorded in a replayed loop, whose replays repeat one epoch), the claims
+// are cleared too, as gbk_list_unclaim does for the other modes: one graph node fewer.
 template <class M>
 __global__ void gbk_push_gather(const unsigned long long* counters, const idx_t* out_idx,
-                                typename M::t* scratch, typename M::t* out_vals) {
+                                typename M::t* scratch, typename M::t* out_vals,
+                                long long* stamp) {
     const idx_t n = (idx_t)counters[0];
     for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size()) {
         idx_t j = out_idx[p];
         out_vals[p] = scratch[j];
         scratch[j] = M::empty();
+        if (stamp) stamp[j] = 0x7fffffffffffffffLL;
     }
 }
 
