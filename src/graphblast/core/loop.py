@@ -24,8 +24,9 @@ def repeat(body, x, *, max_rounds=None):
     (an assign into them, as ``dist`` above); it is run at least once per round the loop
     makes, so it should have no other effects.
 
-    On a GPU, after two rounds issued from Python, the body is recorded once as a CUDA graph
-    and replayed, a round then costing one graph launch and one count read rather than its
+    On a GPU, once two rounds issued from Python have launched the same kernels (the first
+    two, or the second and third where the first built caches), the body is recorded once
+    as a CUDA graph and replayed, a round then costing one graph launch and one count read rather than its
     operations' host paths (the rules, and what happens where they are broken, in
     ``backends/cuda/loops.py``).  A body whose round cannot be recorded - it reads a count
     or a value to the host, builds something cached, or gives an object made before it
