@@ -152,6 +152,13 @@ def main():
     run("a round counter", counts)
     with gb.config.set(device_loops="never"):
         run("never", relax)
+    # a count made in an earlier graph and still held: the next graph's page is another
+    page = vectors.capture_page()
+    same_when_free = vectors.capture_page() is page
+    held = page.zeroed.pop()
+    out["capture page"] = {"kept while free": same_when_free,
+                           "renewed while a slot is held": vectors.capture_page() is not page}
+    page.zeroed.append(held)
     print(json.dumps(out))
 
 

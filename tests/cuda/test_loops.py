@@ -195,3 +195,28 @@ def test_a_loop_while_the_device_replays_another_is_issued():
     want, _ = _run(_relax_body, 300, "never")
     assert _same(got, want)
     assert reads >= 300
+
+
+def test_a_vector_kept_from_a_replayed_body_keeps_its_count():
+    """A result of the captured round that the caller keeps past the loop holds the last
+    replay's entries and count; a later loop's graph, which zeroes the counters made in it
+    at each replay, never zeroes that one (it counts on a page of its own while the kept
+    vector holds a slot)."""
+    n = 200
+    A = _path(n, np.arange(1, n) % 7 + 1)
+    kept = []
+    relax = _relax_body(A, Vector.from_coo([0], [0], INT64, size=n, device="cuda"))
+
+    def body(frontier):
+        t = relax(frontier)
+        kept.append(t)  # every round the body runs: the dry ones and the captured one
+        return t
+
+    gb.repeat(body, Vector.from_coo([0], [0], INT64, size=n, device="cuda"), max_rounds=50)
+    assert len(kept) < 50  # replayed
+    last = kept[-1]  # the captured round's result: the 50th round's, one vertex of the path
+    assert last.nvals == 1 and last.to_coo()[0].tolist() == [50]
+    dist = Vector.from_coo([0], [0], INT64, size=n, device="cuda")
+    gb.repeat(_relax_body(A, dist), dist.dup())  # another graph, replayed many times
+    assert last.nvals == 1 and last.to_coo()[0].tolist() == [50]
+    assert dist.nvals == n

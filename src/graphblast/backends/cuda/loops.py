@@ -140,7 +140,8 @@ def _capture(body, xs, noted):
     state = xs._data
     stream, count, _ = _per_device()
     stream.wait_event(cp.cuda.get_current_stream().record())
-    rec = recording.Recording("capture", noted.loop, noted, born=set())
+    page = capture_page()  # the counters made in the graph, zeroed by its first node
+    rec = recording.Recording("capture", noted.loop, noted, born=set(), page=page)
     allocate = cp.cuda.get_allocator()
 
     def kept(size):  # every allocation the graph may refer to lives as long as the graph
@@ -148,7 +149,6 @@ def _capture(body, xs, noted):
         rec.keep.append(memory)
         return memory
 
-    page = capture_page()  # the counters made in the graph, zeroed by its first node
     graph = error = None
     with stream, cp.cuda.using_allocator(kept), _recording(rec):
         try:

@@ -56,9 +56,9 @@ class Recording:
     depth counter, would be frozen in the graph)."""
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
-                 "launched", "planning", "loop")
+                 "launched", "planning", "loop", "page")
 
-    def __init__(self, mode, loop, noted=None, born=None):
+    def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
         self.capturing = mode == "capture"
         self.keep = []  # objects the graph refers to: counter slots, allocations
@@ -68,6 +68,7 @@ class Recording:
         self.loop = loop
         self.taken = self.launched = 0
         self.planning = False
+        self.page = page  # capturing: the counter page the graph zeroes as it begins
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose

@@ -139,20 +139,22 @@ def capture_page():
     zeroes it whole with one memset node as it begins (loops.py), so each replay counts from
     zero, where a slot of a shared page would need a memset node of its own (three a
     replayed SSSP round, about 2 us each on the H200).  One loop replays at a time on a
-    device (its lock), so the page is the current graph's alone."""
+    device (its lock), so the page is the current graph's alone; a page with a slot still
+    held (a vector made in an earlier graph and kept by the caller, or not yet collected) is
+    left to its holders and a new one made, so that no graph zeroes a count it does not
+    own."""
     device = cp.cuda.runtime.getDevice()
     page = _capture_pages.get(device)
-    if page is None:
+    if page is None or len(page.zeroed) + len(page.used) < PAGE_SLOTS:
         page = _capture_pages[device] = _Page(pinned=False)  # never read by the host
     return page
 
 
-def _slot_while_capturing(known):
-    """(page, slot) for a Counters made inside a captured graph, kept while the graph
-    lives."""
+def _slot_while_capturing(page, known):
+    """(page, slot) for a Counters made inside a captured graph, from the graph's capture
+    ``page``, kept while the graph lives."""
     if known is not None:
         raise recording.Refused("a count set from the host")
-    page = capture_page()
     for free in (page.zeroed, page.used):
         if free:
             return page, free.pop()
@@ -184,7 +186,7 @@ class Counters:
         rec = recording.current()
         capturing = rec is not None and rec.capturing
         if capturing:
-            page, slot = _slot_while_capturing(known)
+            page, slot = _slot_while_capturing(rec.page, known)
         elif known is None and zeroed:
             page, slot = _zeroed_slot(pages)
         else:  # the slot is written whole: a released one will do
@@ -202,7 +204,11 @@ class Counters:
     def __del__(self):
         # the slot goes back to its page (zeroed before its next counting user); cheaper
         # than a weakref.finalize per result, and the page is alive as long as this slot is
-        self.page.used.append(self.slot)
+        try:
+            page = self.page
+        except AttributeError:  # __init__ refused a slot (a count set from the host while
+            return              # capturing): there is none to give back
+        page.used.append(self.slot)
 
     def touch(self):
         """A kernel writing this slot has been queued: the host copy is stale."""
