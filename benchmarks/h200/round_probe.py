@@ -34,6 +34,15 @@ from graphblast.bench import graphs
 
 # the module (graphblast.algorithms.sssp is the function): its default width is replaced
 sssp_module = importlib.import_module("graphblast.algorithms.sssp")
+_DEFAULT_WIDTH = sssp_module._default_delta
+
+
+def _width_times(f):
+    """sssp's default bucket width times ``f`` (at least 1 for integer weights)."""
+    def delta(A, dtype):
+        d = _DEFAULT_WIDTH(A, dtype) * f
+        return d if dtype.np_type.kind == "f" else max(1, int(d))
+    return delta
 
 _NOTHING = r"""
 extern "C" __global__ void nothing(const unsigned long long* count, long long* out) {
@@ -84,7 +93,7 @@ class _Counted:
 
 
 def width(names, runs, factors, device):
-    real_capture, real_default = loops._capture, sssp_module._default_delta
+    real_capture = loops._capture
     tally = {"replays": 0, "captures": 0}
 
     def capture(*a, **k):
@@ -99,9 +108,7 @@ def width(names, runs, factors, device):
         graph = graphs.build(graphs.parse_graphs(name)[0], device)
         want = algorithms.sssp(graph.Aw, graph.source)
         for f in factors:
-            sssp_module._default_delta = lambda A, dtype, f=f: (
-                real_default(A, dtype) * f if dtype.np_type.kind == "f"
-                else max(1, int(real_default(A, dtype) * f)))
+            sssp_module._default_delta = _width_times(f)
             walls, counts = [], []
             for _ in range(runs + 1):
                 tally.update(replays=0, captures=0)
@@ -114,7 +121,7 @@ def width(names, runs, factors, device):
                   f"(runs {', '.join(f'{w * 1e3:.0f}' for w in walls[1:])}), captured "
                   f"buckets {counts[-1][0]}, replays {counts[-1][1]}, same distances {same}",
                   flush=True)
-        sssp_module._default_delta = real_default
+        sssp_module._default_delta = _DEFAULT_WIDTH
         graph = want = None
 
 
@@ -127,7 +134,7 @@ def buckets(names, factors, device):
     import pstats
 
     real = {"repeat": sssp_module.repeat, "capture": loops._capture,
-            "issue": loops.issue_rounds, "default": sssp_module._default_delta}
+            "issue": loops.issue_rounds}
     acc = {}
 
     def add(key, dt):
@@ -158,9 +165,7 @@ def buckets(names, factors, device):
     for name in names:
         graph = graphs.build(graphs.parse_graphs(name)[0], device)
         for f in factors:
-            sssp_module._default_delta = lambda A, dtype, f=f: (
-                real["default"](A, dtype) * f if dtype.np_type.kind == "f"
-                else max(1, int(real["default"](A, dtype) * f)))
+            sssp_module._default_delta = _width_times(f)
             algorithms.sssp(graph.Aw, graph.source).wait()
             acc.clear()
             t0 = time.perf_counter()
@@ -179,7 +184,7 @@ def buckets(names, factors, device):
                 print(s.getvalue(), flush=True)
         graph = None
     sssp_module.repeat, loops._capture = real["repeat"], real["capture"]
-    loops.issue_rounds, sssp_module._default_delta = real["issue"], real["default"]
+    loops.issue_rounds, sssp_module._default_delta = real["issue"], _DEFAULT_WIDTH
 
 
 def pushgrid(names, factors, caps, runs, device):
@@ -187,7 +192,7 @@ def pushgrid(names, factors, caps, runs, device):
     ``caps``; and the replays' frontier sizes (the count each replay leaves)."""
     from graphblast.backends.cuda import mxv
 
-    real_capture, real_default = loops._capture, sssp_module._default_delta
+    real_capture = loops._capture
     sizes = []
 
     def capture(*a, **k):
@@ -206,9 +211,7 @@ def pushgrid(names, factors, caps, runs, device):
         graph = graphs.build(graphs.parse_graphs(name)[0], device)
         want = algorithms.sssp(graph.Aw, graph.source)
         for f in factors:
-            sssp_module._default_delta = lambda A, dtype, f=f: (
-                real_default(A, dtype) * f if dtype.np_type.kind == "f"
-                else max(1, int(real_default(A, dtype) * f)))
+            sssp_module._default_delta = _width_times(f)
             for cap in caps:
                 mxv.RECORDED_PUSH_GRID = cap
                 walls = []
@@ -222,7 +225,7 @@ def pushgrid(names, factors, caps, runs, device):
                       f" ms (runs {', '.join(f'{w * 1e3:.0f}' for w in walls[1:])}); frontier "
                       f"p10/50/90/99 {q[0]:.0f}/{q[1]:.0f}/{q[2]:.0f}/{q[3]:.0f}; same "
                       f"{got.isequal(want)}", flush=True)
-        sssp_module._default_delta = real_default
+        sssp_module._default_delta = _DEFAULT_WIDTH
         graph = want = None
     loops._capture = real_capture
 
