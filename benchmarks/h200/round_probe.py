@@ -1,5 +1,6 @@
 """What a replayed SSSP light round costs, node by node, and what the bucket width does to
-the rounds: three probes for the question "why is a replayed rgg-22 round 82 us of GPU time".
+the rounds: the probes of the question "why is a replayed rgg-22 round 82 us of GPU time"
+(fifteenth session; their outputs in benchmarks/results/h200/profiles/session15/).
 
     python3 benchmarks/h200/round_probe.py nodes
         The graph's own cost a node: CUDA graphs of k kernels that find nothing to do (each
@@ -7,8 +8,10 @@ the rounds: three probes for the question "why is a replayed rgg-22 round 82 us 
         RECORDED_MAX_GRID blocks of 256 threads, each depending on the one before), replayed;
         GPU time a replay (events) for k = 1, 4, 9, 12, and with memset nodes between.
     python3 benchmarks/h200/round_probe.py width --graphs rgg-22,grid-2048
-        ``algorithms.sssp`` with the bucket width times 1/4 ... 4 of the default: wall time,
-        buckets, replays (medians of --runs).
+        ``algorithms.sssp`` with the bucket width times 1/4 ... 4 of the default (--factors):
+        wall time (medians of --runs), buckets captured, replays, the replays' frontiers.
+    python3 benchmarks/h200/round_probe.py pushgrid --graphs rgg-22 --caps 264,528,1056
+        The same at each block cap of the recorded light push (mxv.RECORDED_PUSH_GRID).
     ncu --graph-profiling node --profile-from-start off --kernel-name regex:gbk_ \\
         --launch-skip 900 --launch-count 180 --metrics gpu__time_duration.sum \\
         python3 benchmarks/h200/round_probe.py ncu --graphs rgg-22
@@ -83,24 +86,26 @@ def nodes():
               f"replay, {med / (k + memsets):5.2f} us a node", flush=True)
 
 
-class _Counted:
-    def __init__(self, graph, tally):
-        self.graph, self.tally = graph, tally
+def sweep(names, factors, caps, runs, device):
+    """SSSP's wall time (medians of ``runs`` after a warm one) at each multiple of the
+    default bucket width and, with ``caps``, each block cap of the recorded light push; the
+    buckets captured, the replays, and the frontier each replay starts from (the count the
+    one before left)."""
+    from graphblast.backends.cuda import mxv
 
-    def launch(self, stream):
-        self.tally["replays"] += 1
-        self.graph.launch(stream)
-
-
-def width(names, runs, factors, device):
     real_capture = loops._capture
-    tally = {"replays": 0, "captures": 0}
+    seen = {"captures": 0, "sizes": []}
 
     def capture(*a, **k):
         graph = real_capture(*a, **k)
         if graph is not None:
-            tally["captures"] += 1
-            graph.exec = _Counted(graph.exec, tally)
+            seen["captures"] += 1
+            launch, count = graph.exec.launch, graph.count
+
+            def counted(stream):
+                seen["sizes"].append(int(count[0]))
+                return launch(stream)
+            graph.exec = type("Exec", (), {"launch": staticmethod(counted)})()
         return graph
 
     loops._capture = capture
@@ -109,20 +114,25 @@ def width(names, runs, factors, device):
         want = algorithms.sssp(graph.Aw, graph.source)
         for f in factors:
             sssp_module._default_delta = _width_times(f)
-            walls, counts = [], []
-            for _ in range(runs + 1):
-                tally.update(replays=0, captures=0)
-                t0 = time.perf_counter()
-                got = algorithms.sssp(graph.Aw, graph.source).wait()
-                walls.append(time.perf_counter() - t0)
-                counts.append((tally["captures"], tally["replays"]))
-            same = got.isequal(want)
-            print(f"{name}: width x{f:<5g} {statistics.median(walls[1:]) * 1e3:7.1f} ms "
-                  f"(runs {', '.join(f'{w * 1e3:.0f}' for w in walls[1:])}), captured "
-                  f"buckets {counts[-1][0]}, replays {counts[-1][1]}, same distances {same}",
-                  flush=True)
+            for cap in caps or [None]:
+                if cap is not None:
+                    mxv.RECORDED_PUSH_GRID = cap
+                walls = []
+                for _ in range(runs + 1):
+                    seen.update(captures=0, sizes=[])
+                    t0 = time.perf_counter()
+                    got = algorithms.sssp(graph.Aw, graph.source).wait()
+                    walls.append(time.perf_counter() - t0)
+                q = np.percentile(seen["sizes"], [10, 50, 90, 99]) if seen["sizes"] else [0] * 4
+                print(f"{name}: width x{f:<5g}{'' if cap is None else f' push cap {cap:5d}'} "
+                      f"{statistics.median(walls[1:]) * 1e3:7.1f} ms (runs "
+                      f"{', '.join(f'{w * 1e3:.0f}' for w in walls[1:])}), captured buckets "
+                      f"{seen['captures']}, replays {len(seen['sizes'])}, frontier p10/50/90/99 "
+                      f"{q[0]:.0f}/{q[1]:.0f}/{q[2]:.0f}/{q[3]:.0f}, same distances "
+                      f"{got.isequal(want)}", flush=True)
         sssp_module._default_delta = _DEFAULT_WIDTH
         graph = want = None
+    loops._capture = real_capture
 
 
 def buckets(names, factors, device):
@@ -187,49 +197,6 @@ def buckets(names, factors, device):
     loops.issue_rounds, sssp_module._default_delta = real["issue"], _DEFAULT_WIDTH
 
 
-def pushgrid(names, factors, caps, runs, device):
-    """SSSP's time with the light push's block cap in a replayed round set to each of
-    ``caps``; and the replays' frontier sizes (the count each replay leaves)."""
-    from graphblast.backends.cuda import mxv
-
-    real_capture = loops._capture
-    sizes = []
-
-    def capture(*a, **k):
-        graph = real_capture(*a, **k)
-        if graph is not None:
-            launch, count = graph.exec.launch, graph.count
-
-            def counted(stream):
-                sizes.append(int(count[0]))
-                return launch(stream)
-            graph.exec = type("Exec", (), {"launch": staticmethod(counted)})()
-        return graph
-
-    loops._capture = capture
-    for name in names:
-        graph = graphs.build(graphs.parse_graphs(name)[0], device)
-        want = algorithms.sssp(graph.Aw, graph.source)
-        for f in factors:
-            sssp_module._default_delta = _width_times(f)
-            for cap in caps:
-                mxv.RECORDED_PUSH_GRID = cap
-                walls = []
-                for _ in range(runs + 1):
-                    sizes.clear()
-                    t0 = time.perf_counter()
-                    got = algorithms.sssp(graph.Aw, graph.source).wait()
-                    walls.append(time.perf_counter() - t0)
-                q = np.percentile(sizes, [10, 50, 90, 99]) if sizes else [0] * 4
-                print(f"{name} x{f:g} push cap {cap:5d}: {statistics.median(walls[1:]) * 1e3:7.1f}"
-                      f" ms (runs {', '.join(f'{w * 1e3:.0f}' for w in walls[1:])}); frontier "
-                      f"p10/50/90/99 {q[0]:.0f}/{q[1]:.0f}/{q[2]:.0f}/{q[3]:.0f}; same "
-                      f"{got.isequal(want)}", flush=True)
-        sssp_module._default_delta = _DEFAULT_WIDTH
-        graph = want = None
-    loops._capture = real_capture
-
-
 def ncu(names):
     for name in names:
         graph = graphs.build(graphs.parse_graphs(name)[0], "cuda:0")
@@ -253,12 +220,12 @@ def main():
     if args.probe == "nodes":
         nodes()
     elif args.probe == "width":
-        width(names, args.runs, [float(f) for f in args.factors.split(",")], args.device)
+        sweep(names, [float(f) for f in args.factors.split(",")], None, args.runs, args.device)
     elif args.probe == "buckets":
         buckets(names, [float(f) for f in args.factors.split(",")], args.device)
     elif args.probe == "pushgrid":
-        pushgrid(names, [float(f) for f in args.factors.split(",")],
-                 [int(c) for c in args.caps.split(",")], args.runs, args.device)
+        sweep(names, [float(f) for f in args.factors.split(",")],
+              [int(c) for c in args.caps.split(",")], args.runs, args.device)
     else:
         ncu(names)
 
