@@ -14,8 +14,9 @@ replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
    Python value that changes from round to round - runs from Python from there, since a
    graph would freeze it.  Each result is copied into the state;
 3. the same round captured as a CUDA graph on a stream of its own, its allocations kept for
-   the graph's life, ending with the copy into the state and the state's count written to
-   page-locked host memory;
+   the graph's life, beginning with a memset of the counter page its counts go to
+   (vectors.capture_page) and ending with the copy into the state and the state's count
+   written to page-locked host memory;
 4. replays, each followed by one wait and a read of that count, until it is zero.
 
 No round is issued before the dry rounds: they warm the caches themselves, and each round
