@@ -152,6 +152,14 @@ def main():
     run("a round counter", counts)
     with gb.config.set(device_loops="never"):
         run("never", relax)
+    state_of = loops._state_of
+
+    def no_room(x):
+        raise MemoryError("std::bad_alloc")
+
+    loops._state_of = no_room  # the loop's n-sized state cannot be had: Python rounds
+    run("no room", relax)
+    loops._state_of = state_of
     # a count made in an earlier graph and still held: the next graph's page is another
     page = vectors.capture_page()
     same_when_free = vectors.capture_page() is page

@@ -39,6 +39,10 @@ def test_which_bodies_replay():
     assert got["a round counter"]["replays"] == 0
     # replay turned off
     assert got["never"]["replays"] == 0 and got["never"]["said"] == []
+    # no memory for the loop's state: every round from Python, no error
+    assert got["no room"]["replays"] == 0
+    assert got["no room"]["said"] == [
+        "repeat: the body runs from Python (no room for the loop's state: std::bad_alloc)"]
     assert all(run["lock_free"] for name, run in got.items() if name != "capture page")
     # the page a graph zeroes holds no count of anyone else's
     assert got["capture page"] == {"kept while free": True,

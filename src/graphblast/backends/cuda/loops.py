@@ -42,6 +42,7 @@ from ...core import base as core_base
 from ..base import issue_rounds
 from . import jit, programs, recording
 from .blocks import INDEX, i64
+from .memory import is_out_of_memory
 from .vectors import (
     _capture_pages, _memset, _pages, PAGE_SLOTS, SLOT, Counters, DeviceVector, ListVector,
     as_list, capture_page,
@@ -80,7 +81,14 @@ def _replayed_locked(body, x, max_rounds):
     Python where the rounds cannot be replayed."""
     from ...core.vector import Vector
 
-    state = _state_of(x)
+    try:
+        state = _state_of(x)
+    except Exception as e:  # noqa: BLE001 - the replay is an optimization: none without room
+        if not is_out_of_memory(e):
+            raise
+        logger.debug("repeat: the body runs from Python (no room for the loop's state: %s)",
+                     e)
+        return issue_rounds(body, x, max_rounds)[0]
     xs = Vector._from_data(state, x._backend, x.device)
     loop, rounds, before = object(), 0, None
     for _ in range(DRY_ROUNDS):
