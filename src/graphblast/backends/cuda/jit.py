@@ -464,10 +464,11 @@ def _compile(device_id, program):
 RECORDED_MAX_GRID = 132 * 2
 
 
-def grid_for(threads):
-    """Blocks of BLOCK threads for ``threads`` threads of work (at least one block)."""
+def grid_for(threads, recorded_max=RECORDED_MAX_GRID):
+    """Blocks of BLOCK threads for ``threads`` threads of work (at least one block), at most
+    MAX_GRID, or ``recorded_max`` in a loop body recorded for replay."""
     blocks = (threads + BLOCK - 1) // BLOCK
-    return max(1, min(blocks, MAX_GRID if recording.current() is None else RECORDED_MAX_GRID))
+    return max(1, min(blocks, MAX_GRID if recording.current() is None else recorded_max))
 
 
 try:

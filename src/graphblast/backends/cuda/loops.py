@@ -44,8 +44,7 @@ from . import jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import is_out_of_memory
 from .vectors import (
-    _capture_pages, _memset, _pages, PAGE_SLOTS, SLOT, Counters, DeviceVector, ListVector,
-    as_list, capture_page,
+    _capture_pages, _pages, Counters, DeviceVector, ListVector, as_list, capture_page,
 )
 
 logger = logging.getLogger("graphblast")
@@ -166,7 +165,7 @@ def _capture(body, xs, noted):
             logger.debug("repeat: the body runs from Python (no capture: %s)", e)
             return None
         try:
-            _memset(page.array, PAGE_SLOTS * SLOT)
+            page.zero()
             y = body(xs)
             if y.dtype != state.dtype:
                 raise recording.Refused(f"a result of type {y.dtype} for {state.dtype}")

@@ -491,8 +491,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     heavy = PUSH_HEAVY if heavy_blocks else _NO_HEAVY
     heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if heavy_blocks else None
     width = np.int32(v.width)
-    light_grid = jit.grid_for(cap_in * v.width) if rec is None else max(1, min(
-        -(-cap_in * v.width // jit.BLOCK), RECORDED_PUSH_GRID))
+    light_grid = jit.grid_for(cap_in * v.width, recorded_max=RECORDED_PUSH_GRID)
     passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
     for p in passes:
         light, heavy_fn = fns[2 * (p - 1)], fns[2 * (p - 1) + 1]

@@ -72,6 +72,10 @@ class _Page:
         self.snapshot = None
         self.snapshot_seq = 0
 
+    def zero(self):
+        """Queue the zeroing of every slot (one memset)."""
+        _memset(self.array, PAGE_SLOTS * SLOT)
+
     def read(self):
         """Copy the page to the host (one synchronization)."""
         seq = next(_write_seq)  # slots touched from here on are newer than this copy
@@ -107,7 +111,7 @@ def _zeroed_slot(pages):
             return page, page.zeroed.pop()
     for page in pages:
         if len(page.used) == PAGE_SLOTS:
-            _memset(page.array, PAGE_SLOTS * SLOT)
+            page.zero()
             page.zeroed, page.used = page.used, []
             return page, page.zeroed.pop()
     if len(pages) < MAX_PAGES:
