@@ -44,7 +44,8 @@ class CSR:
     """
 
     __slots__ = ("nrows", "ncols", "dtype", "indptr", "_indices", "_values", "iso_value",
-                 "_wide", "_transpose", "_view", "_stats", "symmetric", "__weakref__")
+                 "_wide", "_transpose", "_view", "_stats", "_plans", "symmetric",
+                 "__weakref__")
 
     def __init__(self, nrows, ncols, dtype, indptr, indices, values, *, iso_value=None):
         self.nrows = nrows
@@ -59,6 +60,7 @@ class CSR:
         self._transpose = None
         self._view = None  # a backend's traversal form of the matrix, built on first use
         self._stats = None  # a backend's statistics of the matrix, read once when needed
+        self._plans = None  # a backend's planner terms per semiring, found once when needed
         # known to equal its transpose (values too): then it is its own transpose.  Set by
         # those who know (generators of undirected graphs, symmetric Matrix Market files);
         # False means "not known", never "not symmetric".

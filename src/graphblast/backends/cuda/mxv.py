@@ -217,6 +217,10 @@ def _product(A, u, semiring, mask, vfirst):
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
     rec = recording.current()
+    if mask is None and rec is None and isinstance(u, FullVector) and _folds_rows(semiring):
+        out = _pull_constant(pull_m if pull_m is not None else _transposed(A), semiring, n_out)
+        out.made_by = "pull"
+        return out
     if rec is None:
         choice = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
     else:  # a recorded loop body: the replays repeat the dry round's choice
@@ -256,18 +260,26 @@ def _orientations(A, vfirst):
 FOLD_LOOP_WEIGHT = 5
 
 
-_planner_terms = {}  # (semiring, device id, output size) -> _terms
-
-
-def _terms(semiring, n_out):
-    """(the pushed product's weight by its fold, by its L2 misses, whether the monoid is
-    "any"), found once per semiring, device and output size: every product's decision
-    reads them."""
-    key = (semiring, cp.cuda.runtime.getDevice(), n_out)
-    found = _planner_terms.get(key)
+def _terms(A, pull_m, semiring, n_out):
+    """(the pushed product's weight by its fold, by its L2 misses, their product, the rows a
+    first-hit pull scans (None when the monoid is not "any"), A's entries): what a decision
+    reads that depends only on the matrix, its orientation and the semiring, found once and
+    kept with A (the key notes whether pull's matrix exists yet: a transpose made later
+    changes the rows).  Every product's decision reads them: a lookup here replaced five
+    calls that cost the planner about 1 us a product (hostpath.py, sixteenth session)."""
+    plans = A._plans
+    if plans is None:
+        plans = A._plans = {}
+    key = (semiring, n_out, pull_m is None)
+    found = plans.get(key)
     if found is None:
-        found = _planner_terms[key] = (_push_weight(semiring), _miss_weight(key[1], n_out),
-                                       semiring.monoid.parent.name == "any")
+        push_weight = _push_weight(semiring)
+        miss_weight = _miss_weight(cp.cuda.runtime.getDevice(), n_out)
+        rows = None
+        if semiring.monoid.parent.name == "any":
+            rows = row_stats(pull_m)[1] if pull_m is not None else n_out
+        found = plans[key] = (push_weight, miss_weight, push_weight * miss_weight, rows,
+                              A.nvals)
     return found
 
 
@@ -314,34 +326,37 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
         return forced
     if isinstance(u, FullVector):
         return "pull"  # a full vector: every row is an input
-    push_weight, miss_weight, first_hit = _terms(semiring, n_out)
+    push_weight, miss_weight, weight, first_hit_rows, nvals = _terms(A, pull_m, semiring,
+                                                                     n_out)
     allowed = 1.0 if mask is None else _allowed_fraction(mask, n_out)
-    pull_work = A.nvals * allowed
-    exact = None
-    if isinstance(u, DeviceVector):
-        previous, known = u.made_by, u.counters.peek()
-        nu = None if known is None else known[0]
-        if push_m is not None and u.deg_of is push_m.indptr:
-            exact = known  # (count, degree sum) when the host has them already
-    else:
-        previous, nu = None, u.nvals
-    if nu is not None and previous == "pull" and n_out:  # the hysteresis: the count decides
-        return plan.choose_direction(0, pull_work, nu, n_out, previous=previous,
-                                     push_weight=push_weight)
+    pull_work = nvals * allowed
     # Pull over an "any" monoid stops each row at its first product: the rows it scans
     # (those with an entry, in the share the mask allows) bound its work with the sum.
-    first_hit_rows = None
-    if first_hit:
-        first_hit_rows = (row_stats(pull_m)[1] if pull_m is not None else n_out) * allowed
-    if exact is not None:  # the exact sum costs nothing: no bound needed (after a push)
-        nu, push_work = exact
-        return plan.choose_direction(
-            push_work, plan.first_hit_work(pull_work, push_work, A.nvals, first_hit_rows),
-            nu, n_out, previous=previous, push_weight=push_weight, miss_weight=miss_weight)
+    if first_hit_rows is not None:
+        first_hit_rows *= allowed
+    if isinstance(u, DeviceVector):
+        previous, known = u.made_by, u.counters.peek()
+        if known is not None:
+            nu = known[0]
+            if previous == "pull" and n_out:  # the hysteresis: the count decides
+                return plan.choose_direction(0, pull_work, nu, n_out, previous=previous,
+                                             push_weight=push_weight)
+            if push_m is not None and u.deg_of is push_m.indptr:
+                # the exact sum costs nothing: no bound needed (after a push)
+                push_work = known[1]
+                return plan.choose_direction(
+                    push_work, plan.first_hit_work(pull_work, push_work, nvals,
+                                                   first_hit_rows),
+                    nu, n_out, previous=previous, push_weight=push_weight,
+                    miss_weight=miss_weight)
+        else:
+            nu = None
+    else:
+        previous, nu = None, u.nvals
     if nu is not None and push_m is not None:
         most = nu * row_stats(push_m)[0]
-        pull_most = plan.first_hit_work(pull_work, most, A.nvals, first_hit_rows)
-        if most * push_weight * miss_weight <= config["direction_switch"] * pull_most:
+        pull_most = plan.first_hit_work(pull_work, most, nvals, first_hit_rows)
+        if most * weight <= config["direction_switch"] * pull_most:
             # plan.direction's own rule, settled by the bound (no hysteresis applies here:
             # a count after a pull returned above), so it is asked only to log the reason
             if plan.logger.isEnabledFor(logging.DEBUG):
@@ -351,7 +366,7 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
             return "push"
     nu, push_work = _entries_and_degrees(A, push_m, u)
     return plan.choose_direction(
-        push_work, plan.first_hit_work(pull_work, push_work, A.nvals, first_hit_rows), nu,
+        push_work, plan.first_hit_work(pull_work, push_work, nvals, first_hit_rows), nu,
         n_out, previous=previous, push_weight=push_weight, miss_weight=miss_weight)
 
 
@@ -441,6 +456,27 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
                                       counters.array))
     counters.touch()
     return BitmapVector(n_out, t, obits, out, counters, deg_of=dptr)
+
+
+def _folds_rows(semiring):
+    """Whether a row's fold of a constant product (pair: 1) depends on its length alone: its
+    length under plus, the constant under an idempotent monoid."""
+    return jit.constant_product(semiring.binaryop) and (
+        semiring.monoid.parent.name == "plus" or semiring.monoid.is_idempotent)
+
+
+def _pull_constant(M, semiring, n_out):
+    """A constant product over a full vector, without a mask (PageRank's and triangle
+    counting's degrees: ``A.mxv(ones, plus_pair)``): every row with an entry gets its length
+    (plus) or the constant 1, from the row pointers alone; no entry is read (a whole SpMV
+    before, 82 ms on kron-27).  The count of such rows is the matrix's row_stats (read once
+    per matrix)."""
+    t = semiring.monoid.return_type
+    lengths = M.indptr[1:] - M.indptr[:-1]
+    obits = (lengths > 0).view(cp.uint8)
+    plus = semiring.monoid.parent.name == "plus"
+    out = (lengths if plus else obits).astype(t.np_type)
+    return BitmapVector(n_out, t, obits, out, Counters((row_stats(M)[1], 0)))
 
 
 # -- push ------------------------------------------------------------------------------------

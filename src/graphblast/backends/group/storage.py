@@ -106,6 +106,7 @@ class PartitionedCSR(CSR):
         self._transpose = None
         self._view = None
         self._stats = None
+        self._plans = None
         self.symmetric = False
 
     @property
