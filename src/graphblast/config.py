@@ -35,6 +35,10 @@ _DEFAULTS = {
     # graphblast.repeat on a GPU: "auto" records the loop's body once as a CUDA graph and
     # replays it (backends/cuda/loops.py), "never" issues every round from Python
     "device_loops": "auto",
+    # PageRank's pull (algorithms/pagerank.py): "auto" renumbers the graph in decreasing-degree
+    # order on a GPU when its degrees are skewed and it is large enough to pay, "degree" does
+    # wherever the backend can (any size or device), "stored" keeps the vertices' own order
+    "pagerank_order": "auto",
     # GPU kernel launches: "auto" calls the driver directly through graphblast's compiled
     # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
     # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
@@ -47,6 +51,7 @@ _CHOICES = {
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
     "device_loops": {"auto", "never"},
+    "pagerank_order": {"auto", "degree", "stored"},
 }
 
 

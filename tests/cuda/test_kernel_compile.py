@@ -209,6 +209,9 @@ def _template_programs(kinds):
     progs += [programs.permute_rows(idx32_in, idx32_out, word)[1]()
               for idx32_in in (True, False) for idx32_out in (True, False)
               for word in (1, 2, 4, 8)]
+    progs += [programs.renumber_rows(idx32_in, idx32_out, word)[1]()
+              for idx32_in in (True, False) for idx32_out in (True, False)
+              for word in (1, 2, 4, 8)]
     # the any_pair push (a constant product): BFS's step
     progs.append(programs.push(semiring.any_pair[BOOL], BOOL, BOOL, True, True,
                                programs.PUSH_FIRST)[1]())

@@ -1,6 +1,7 @@
 """PageRank by power iteration, with the two common treatments of dangling vertices."""
 
 from graphblast import Vector, binary, monoid, select, semiring, unary
+from graphblast.core.ordering import pull_in_degree_order
 from graphblast.dtypes import FP64
 from graphblast.exceptions import GraphblasException
 
@@ -87,42 +88,45 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     """
     n, damping, tol, max_iter, dangling, weighted = _validate.pagerank_arguments(
         A, damping, tol, max_iter, dangling, weighted)
-    device = A.device
     if n == 0:
-        return Vector(FP64, 0, device=device)
-    ones = Vector.from_scalar(1.0, n, FP64, device=device)
+        return Vector(FP64, 0, device=A.device)
+    ones = Vector.from_scalar(1.0, n, FP64, device=A.device)
     if weighted:
         out = A.reduce_rowwise(monoid.plus[FP64]).new().select(select.valuene, 0).new()
-        spread = semiring.plus_times[FP64]
+        pull = semiring.plus_times[FP64]
     else:
         out = A.mxv(ones, semiring.plus_pair[FP64]).new()
-        spread = semiring.plus_first[FP64]
+        pull = semiring.plus_second[FP64]
+    # c' A is A' c, pulled over A' (its transpose, or A when symmetric); on a GPU, over a
+    # skewed graph, over B = P A' P' in decreasing-degree order (core/ordering.py), where
+    # every vector below lives in that order and the result is renumbered back by R
+    M, P, R = pull_in_degree_order(A, max_iter, values=weighted) or (A.T, None, None)
+    if P is not None:
+        out = out[P].new()
     # d / out(i), and 0 for the sinks (they have no out-edges to spread along): a full
     # vector, so that c below is full too and the product reads it without a presence test.
-    share = Vector.from_scalar(0.0, n, FP64, device=device)
+    share = Vector.from_scalar(0.0, n, FP64, device=A.device)
     share(binary.plus) << out.apply(binary.truediv, left=damping)
-    sinks = Vector(FP64, n, device=device)
-    sinks(~out.S) << ones
+    sinks = ones.dup(mask=~out.S)
     spread_sinks = dangling == "uniform" and sinks.nvals > 0
-    rank = Vector.from_scalar(1.0 / n, n, FP64, device=device)
+    rank = Vector.from_scalar(1.0 / n, n, FP64, device=A.device)
     for _ in range(max_iter):
         teleport = (1.0 - damping) / n
         if spread_sinks:
             sink_mass = rank.ewise_mult(sinks, binary.first).new().reduce(monoid.plus).new()
             teleport += damping * sink_mass.value / n
         c = rank.ewise_mult(share, binary.times).new()
-        new = Vector.from_scalar(teleport, n, FP64, device=device)
-        new(binary.plus) << c.vxm(A, spread)
+        new = Vector.from_scalar(teleport, n, FP64, device=A.device)
+        new(binary.plus) << M.mxv(c, pull)
         if tol is not None:  # a fixed step count (tol=None) tests nothing, reads nothing back
             err = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().reduce(
                 monoid.plus).new().value
         rank = new
         if tol is not None and err < n * tol:
-            return rank
-    if tol is None:
-        return rank
-    raise ConvergenceFailure(
-        f"pagerank did not converge in {max_iter} iterations: the last L1 change was "
-        f"{err:.3g}, not below n * tol = {n * tol:.3g}; raise max_iter or tol, or pass "
-        "tol=None for a fixed number of iterations"
-    )
+            break
+    if tol is not None and err >= n * tol:  # the last step did not converge
+        raise ConvergenceFailure(
+            f"pagerank did not converge in {max_iter} iterations: the last L1 change was "
+            f"{err:.3g}, not below n * tol = {n * tol:.3g}; raise max_iter or tol, or pass "
+            "tol=None for a fixed number of iterations")
+    return rank if R is None else rank[R].new()

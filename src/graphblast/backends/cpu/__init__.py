@@ -51,6 +51,7 @@ class CPUBackend(Backend):
     gather_vector = staticmethod(_extract.gather_vector)
     scatter_vector = staticmethod(_extract.scatter_vector)
     sort_vector = staticmethod(_extract.sort_vector)
+    pull_in_degree_order = staticmethod(_extract.pull_in_degree_order)
 
     @staticmethod
     def transpose(A):
@@ -76,7 +77,8 @@ for _name in ("matrix_empty", "vector_empty", "matrix_from_coo", "matrix_from_cs
               "full_like_pattern", "vector_full", "matrix_full", "mxm", "mxm_bt", "mxv", "vxm",
               "kronecker", "ewise_add", "ewise_mult", "ewise_union", "mask_write", "apply",
               "select", "reduce_rowwise", "reduce_scalar", "extract_matrix", "extract_vector",
-              "assign_region", "gather_vector", "scatter_vector", "sort_vector", "transpose"):
+              "assign_region", "gather_vector", "scatter_vector", "sort_vector",
+              "pull_in_degree_order", "transpose"):
     setattr(CPUBackend, _name, staticmethod(host_guarded(getattr(CPUBackend, _name), _name)))
 del _name
 

@@ -2,10 +2,11 @@
 
 import numpy as np
 
+from ...config import config
 from ...dtypes import UINT64
 from ..base import CSR, IndexArg, SparseVector, order_free_monoid
 from ._util import INDEX, compressed_keys, coo_of, member
-from .storage import as_row, from_row, indptr_from_rows
+from .storage import as_row, from_row, indptr_from_rows, transpose
 
 
 def index_array(index):
@@ -208,3 +209,34 @@ def sort_vector(v, descending):
     pos = np.arange(n, dtype=INDEX)
     return (SparseVector(v.size, v.dtype, pos, vals[order]),
             SparseVector(v.size, UINT64, pos, v.indices[order].astype(np.uint64)))
+
+
+# -- PageRank's pull in degree order ------------------------------------------------------------
+
+def pull_in_degree_order(A, min_hub_share, values=True):
+    """(B, P, R) for a pull over A' in decreasing-degree order, or None when A's most-connected
+    1 % of vertices hold less than ``min_hub_share`` of its entries: the CUDA backend's
+    primitive (see its docstring), with B's rows sorted here (a canonical matrix; the GPU's is
+    not, which a pull does not need)."""
+    n = A.nrows
+    if n == 0:
+        return None
+    degrees = np.diff(A.indptr)
+    order = np.argsort(-degrees, kind="stable")  # equal degrees by increasing id
+    if degrees[order[:max(1, n // 100)]].sum() < min_hub_share * A.nvals:
+        return None
+    S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
+    rank = np.empty(n, dtype=INDEX)
+    rank[order] = np.arange(n, dtype=INDEX)
+    lengths = np.diff(S.indptr)[order]
+    out_ptr = np.zeros(n + 1, dtype=INDEX)
+    np.cumsum(lengths, out=out_ptr[1:])
+    # entry e of new row k comes from S's row order[k], at the same offset in the row
+    rows = np.repeat(np.arange(n, dtype=INDEX), lengths)
+    src = S.indptr[order][rows] + (np.arange(out_ptr[-1], dtype=INDEX) - out_ptr[rows])
+    cols = rank[S.indices[src]]
+    keep = np.lexsort((cols, rows))  # each row sorted by its new column names
+    B = CSR(n, n, S.dtype, out_ptr, cols[keep],
+            S.values[src[keep]] if values else np.ones(keep.shape[0], dtype=S.dtype.np_type))
+    return (B, SparseVector(n, UINT64, np.arange(n, dtype=INDEX), order.astype(np.uint64)),
+            SparseVector(n, UINT64, np.arange(n, dtype=INDEX), rank.astype(np.uint64)))

@@ -71,6 +71,7 @@ _PRIMITIVES = {
     "gather_vector": _extract.gather_vector,
     "scatter_vector": _extract.scatter_vector,
     "sort_vector": _extract.sort_vector,
+    "pull_in_degree_order": _extract.pull_in_degree_order,
 }
 
 

@@ -11,11 +11,12 @@ of all the entries).
 import cupy as cp
 import numpy as np
 
+from ...config import config
 from ...dtypes import UINT64
 from ..base import CSR, INT32_MAX, IndexArg, SparseVector, order_free_monoid
 from . import blocks, jit, programs
 from .blocks import I64, INDEX, i64
-from .storage import as_row, coo_to_csr, from_row, vector_from_coo
+from .storage import as_row, coo_to_csr, from_row, transpose, vector_from_coo
 from .vectors import BitmapVector, Counters, FullVector
 
 
@@ -146,6 +147,46 @@ def _extract_permuted_columns(A, rows, J):
             _permute_long_rows(A, classes[n_short + n_block:], src, inv, ncols, in_ptr,
                                out_ptr, vals, out_col, out_vals)
     return CSR(nrows, ncols, A.dtype, out_ptr, out_col, out_vals, iso_value=iso)
+
+
+def pull_in_degree_order(A, min_hub_share, values=True):
+    """(B, P, R) for a pull over A' in decreasing-degree order, or None when A's most-connected
+    1 % of vertices hold less than ``min_hub_share`` of its entries (core/ordering.py: even
+    degrees gain nothing from the order, and a graph whose ids follow its geometry would lose
+    its locality).  P (UINT64, full) lists the vertices by decreasing out-degree (the number
+    of times a pull over A' reads each one's value; ties by id), R is its inverse (R[v] is
+    v's place), and B = P A' P' (row k is the row of A' for vertex P[k], each column c
+    renamed R[c]; without ``values`` a pattern), made by one kernel with each row's entries
+    left in their stored order: **B is not a canonical matrix** (its rows are not sorted),
+    for a pull with a full vector (mxv) and nothing else.  One synchronization (the hubs'
+    share)."""
+    n = A.nrows
+    if n == 0:
+        return None
+    degrees = A.indptr[1:] - A.indptr[:-1]
+    order = cp.argsort(-degrees)  # stable: equal degrees by increasing id
+    held = int(blocks.read_small(degrees[order[:max(1, n // 100)]].sum().reshape(1))[0])
+    if held < min_hub_share * A.nvals:
+        return None
+    S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
+    idx32_out = n <= INT32_MAX
+    name_type = cp.int32 if idx32_out else INDEX
+    rank = cp.empty(n, dtype=name_type)
+    rank[order] = cp.arange(n, dtype=name_type)
+    out_ptr = blocks.exclusive_scan(S.indptr[order + 1] - S.indptr[order])
+    col = S.stored_indices
+    iso = S.pattern_value if values else S.dtype.np_type.type(1)
+    vals = None if iso is not None else S.values
+    word = S.dtype.np_type.itemsize
+    out_col = cp.empty(S.nvals, dtype=name_type)
+    out_vals = None if vals is None else cp.empty(S.nvals, dtype=vals.dtype)
+    (fn,) = jit.compiled(programs.renumber_rows, col.dtype == np.int32, idx32_out, word).fns
+    words = (lambda v: None if v is None else v.view(f"u{word}"))
+    jit.launch_warps(fn, n, (i64(n), order, S.indptr, col, words(vals), rank, out_ptr,
+                             out_col, words(out_vals)))
+    B = CSR(n, n, S.dtype, out_ptr, out_col, out_vals, iso_value=iso)
+    return (B, FullVector(n, UINT64, order.astype(cp.uint64)),
+            FullVector(n, UINT64, rank.astype(cp.uint64)))
 
 
 def _permute_long_rows(A, long_rows, src, inv, ncols, in_ptr, out_ptr, vals, out_col,

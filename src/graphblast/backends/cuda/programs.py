@@ -53,6 +53,16 @@ def permute_rows(idx32_in, idx32_out, value_bytes):
                  f"gbk_permute_rows_kept<{idx}, {out}>"])
 
 
+def renumber_rows(idx32_in, idx32_out, value_bytes):
+    """gbk_renumber_rows: rows copied in a new order with their columns renamed, entries left
+    in their stored order (PageRank's pull matrix in degree order)."""
+    idx, out = ("int" if idx32_in else "idx_t"), ("int" if idx32_out else "long long")
+    word = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int",
+            8: "unsigned long long"}[value_bytes]
+    return _one(("renumber_rows", idx32_in, idx32_out, value_bytes), ["structure.cuh"],
+                [f"gbk_renumber_rows<{idx}, {out}, {word}>"])
+
+
 def match(vec):
     return _one(("match", vec), ["ewise.cuh"], [f"gbk_match<{_TF[vec]}>"])
 

@@ -1,0 +1,71 @@
+"""A matrix's pull in decreasing-degree order, for algorithms that run many products over one
+graph (PageRank): the engine's choice of whether the order pays, and its renumbered copy.
+
+On a GPU a pull's product is bound by the cache sectors its gathers move, not by the bytes of
+the graph (docs/design.md, "Pull"); with the vertices numbered by decreasing degree the hubs'
+values share cache lines and stay in L1 and L2.  Measured on the H200, phase by phase
+(benchmarks/h200/pr_phases.py, sixteenth session): the product on kron-27 (134 million
+vertices) 81.4 -> 41.6 ms, for a renumbering of 132 ms, 13.5 ms to gather the degrees into
+the order and 2 ms to gather the ranks back (about 7.5 ms a step over 20 steps); on kron-22
+(4.2 million) 1.20 -> 0.87 ms, for 5.2 + 0.5 + 0.2 ms and the renumbered matrix's traversal
+view (0.8 ms): 20 steps took 1.52 ms a step in degree order against 1.47 in the stored one.
+So "auto" orders only graphs whose ranks (8 bytes a vertex) outgrow a GPU's L2, where the
+gathers of the stored order go to DRAM.  It pays on skewed degrees only: on graphs whose ids
+follow their geometry (rgg, grids) the order would scatter neighbours, and even degrees
+(urand) gain nothing; the most-connected 1 % of the vertices hold 33-37 % of the entries of
+kron and Graph500 graphs and 1-2 % of those of urand, rgg and grids (scale 16).
+``gb.config["pagerank_order"]``: "auto" (this module's rule), "degree" (wherever the backend
+can, any size or device), "stored" (never).
+"""
+
+from .. import config
+from .._memory import available_bytes
+from ..exceptions import OutOfMemory
+
+ORDER_MIN_HUB_SHARE = 0.1  # of the entries, held by the most-connected 1 % of the vertices
+ORDER_MIN_VERTICES = 1 << 23  # 64 MiB of ranks: past the H200's 50 MB L2
+ORDER_MIN_PRODUCTS = 4  # the renumbering costs about three products
+
+
+def pull_in_degree_order(A, products, values=True):
+    """(B, P, R) for ``products`` pulls over A' in decreasing-degree order, or None where the
+    vertices keep their order.  P (UINT64, full) lists the vertices by decreasing out-degree,
+    R is its inverse (R[v] is v's place), and B = P A' P': ``B.mxv(c[P])`` is ``(c A)[P]``
+    (with ``values`` False, B is a pattern).  **B is for mxv with a full vector and nothing
+    else**: on a GPU its rows are not sorted (a pull does not need them to be).
+
+    "auto" orders on a GPU, for a graph of at least ORDER_MIN_VERTICES vertices, at least
+    ORDER_MIN_PRODUCTS products, skewed degrees (ORDER_MIN_HUB_SHARE) and room for the
+    copy (a second graph while the caller runs; without the room, or when the copy runs out
+    of memory, the vertices keep their order)."""
+    from .matrix import Matrix
+    from .vector import Vector
+
+    setting = config["pagerank_order"]
+    backend = A._backend
+    make = getattr(backend, "pull_in_degree_order", None)
+    if setting == "stored" or make is None:
+        return None
+    n = A.nrows
+    if setting == "auto":
+        if (not str(A.device).startswith("cuda") or n < ORDER_MIN_VERTICES
+                or products < ORDER_MIN_PRODUCTS):
+            return None
+        data = A._data
+        need = data.indptr.nbytes + data.stored_indices.nbytes + 48 * n
+        if values and data.has_values:
+            need += data.values.nbytes
+        if not data.symmetric and data._transpose is None:
+            need *= 2  # the transpose is made first
+        free = available_bytes(backend.xp)
+        if free is not None and need > free:
+            return None
+    try:
+        made = make(A._data, ORDER_MIN_HUB_SHARE if setting == "auto" else 0.0, values)
+    except OutOfMemory:
+        return None
+    if made is None:
+        return None
+    B, P, R = made
+    return (Matrix._from_data(B, backend, A.device), Vector._from_data(P, backend, A.device),
+            Vector._from_data(R, backend, A.device))
