@@ -1,0 +1,98 @@
+"""Where PageRank's degree-ordered path spends its time (core/ordering.py), phase by phase,
+against the stored order, in one process: the renumbering (the backend's
+pull_in_degree_order), the first product over B (its traversal view built), a warm product
+over B and over A', the gather of the degrees into the order, the gather of the result back,
+and the whole PageRank (20 fixed steps) both ways.
+
+    python3 benchmarks/h200/pr_phases.py --graphs kron-22,kron-27 --out $OUT
+"""
+
+import argparse
+import json
+import os
+import time
+
+try:
+    import cupy as cp
+except ImportError:  # a dry run on a machine without a GPU (PR_DEVICE=cpu)
+    cp = None
+import numpy as np
+
+import graphblast as gb
+from graphblast import Vector, algorithms, semiring
+from graphblast.bench import graphs
+from graphblast.dtypes import FP64
+
+
+DEV = os.environ.get("PR_DEVICE", "cuda:0")
+
+
+def sync():
+    if cp is not None:
+        cp.cuda.get_current_stream().synchronize()
+
+
+def once(fn):
+    sync()
+    t0 = time.perf_counter()
+    out = fn()
+    sync()
+    return (time.perf_counter() - t0) * 1e3, out
+
+
+def warm(fn, runs=5):
+    fn()
+    return float(np.median([once(fn)[0] for _ in range(runs)]))
+
+
+def measure(name):
+    g = graphs.build(graphs.parse_graphs(name)[0], DEV)
+    A, n = g.A, g.n
+    rec = {"graph": name, "n": n, "nvals": A.nvals}
+    runs = 3 if A.nvals < 1e9 else 1
+    with gb.config.set(pagerank_order="stored"):
+        rec["pagerank_stored_step_ms"] = warm(
+            lambda: algorithms.pagerank(A, tol=None, max_iter=20), runs) / 20
+    with gb.config.set(pagerank_order="degree"):
+        rec["pagerank_degree_step_ms"] = warm(
+            lambda: algorithms.pagerank(A, tol=None, max_iter=20), runs) / 20
+    backend = A._backend
+    ones = Vector.from_scalar(1.0, n, FP64, device=DEV)
+    rec["degrees_ms"], out = once(lambda: A.mxv(ones, semiring.plus_pair[FP64]).new())
+    rec["renumber_ms"], made = once(lambda: backend.pull_in_degree_order(A._data, 0.0, False))
+    rec["renumber_again_ms"] = once(
+        lambda: backend.pull_in_degree_order(A._data, 0.0, False))[0]
+    B = gb.Matrix._from_data(made[0], backend, A.device)
+    P = Vector._from_data(made[1], backend, A.device)
+    R = Vector._from_data(made[2], backend, A.device)
+    c = Vector.from_scalar(0.5, n, FP64, device=DEV)
+    rec["first_mxv_B_ms"] = once(lambda: B.mxv(c, semiring.plus_second[FP64]).new())[0]
+    rec["mxv_B_ms"] = warm(lambda: B.mxv(c, semiring.plus_second[FP64]).new())
+    rec["vxm_A_ms"] = warm(lambda: c.vxm(A, semiring.plus_first[FP64]).new())
+    rec["gather_out_ms"] = warm(lambda: out[P].new())
+    rec["gather_back_ms"] = warm(lambda: c[R].new())
+    print(json.dumps(rec), flush=True)
+    return rec
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
+    p.add_argument("--graphs", default="kron-22")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    out = []
+    for name in args.graphs.split(","):
+        try:
+            out.append(measure(name))
+        except Exception as e:  # noqa: BLE001 - a probe: the next graph still runs
+            out.append({"graph": name, "error": repr(e)})
+            print(out[-1], flush=True)
+        if cp is not None:
+            cp.get_default_memory_pool().free_all_blocks()
+        with open(os.path.join(args.out, "pr_phases.json"), "w") as f:
+            json.dump(out, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
