@@ -46,7 +46,7 @@ for stage in "$@"; do
       "tests/core/test_diff_extract_assign.py tests/core/test_extract_permutation.py"
       "tests/core/test_vector_index.py"
       "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py tests/core/test_masked_dot.py"
-      "tests/core/test_diff_misc.py tests/core/test_sort.py tests/core/test_ownership.py tests/core/test_errors.py tests/core/test_compat_programs.py tests/core/test_symmetric_memory.py"
+      "tests/core/test_diff_misc.py tests/core/test_sort.py tests/core/test_ownership.py tests/core/test_errors.py tests/core/test_compat_programs.py tests/core/test_symmetric_memory.py tests/core/test_degree_products.py"
       "tests/algorithms"
       "tests/cuda"
       "tests/io tests/generators tests/ops"
