@@ -153,14 +153,20 @@ def vector_from_coo(size, dtype, indices, values, dup_op):
     """A vector as the one row of a matrix, validated there (errors name the index a column,
     as on the CPU); the zero row ids are made where the indices are.  Host indices already
     strictly increasing (a vector built from sorted positions) are checked on the host and
-    copied as they are: no row ids, no sort."""
+    copied as they are: no row ids, no sort; when they name every position (``from_dense``
+    of a whole array) the vector is stored full, without its indices: as a list of every
+    position, each element-wise operation on it took the general path of two lists (an
+    ewise_mult of two such 4-million-entry vectors 0.34 ms on the H200, against a pass over
+    two full ones)."""
     if not _on_device(indices) and not _on_device(values):
         idx = _indices("column", indices, size)
         values = np.asarray(values)
         if values.shape[0] == idx.shape[0] and (
                 idx.shape[0] < 2 or bool(np.all(idx[1:] > idx[:-1]))):
-            return SparseVector(size, dtype, cp.asarray(idx, dtype=INDEX),
-                                _values(values, dtype))
+            vals = _values(values, dtype)
+            if 0 < idx.shape[0] == size:  # strictly increasing in [0, size): all of them
+                return FullVector(size, dtype, vals)
+            return SparseVector(size, dtype, cp.asarray(idx, dtype=INDEX), vals)
     xp = cp if _on_device(indices) else np
     A = matrix_from_coo(1, size, dtype, xp.zeros(indices.shape[0], dtype=INDEX), indices,
                         values, dup_op)
