@@ -264,13 +264,15 @@ def _terms(A, pull_m, semiring, n_out):
     """(the pushed product's weight by its fold, by its L2 misses, their product, the rows a
     first-hit pull scans (None when the monoid is not "any"), A's entries): what a decision
     reads that depends only on the matrix, its orientation and the semiring, found once and
-    kept with A (the key notes whether pull's matrix exists yet: a transpose made later
-    changes the rows).  Every product's decision reads them: a lookup here replaced five
-    calls that cost the planner about 1 us a product (hostpath.py, sixteenth session)."""
+    kept with A.  Every product's decision reads them: a lookup here replaced five calls that
+    cost the planner about 1 us a product (hostpath.py, sixteenth session)."""
     plans = A._plans
     if plans is None:
         plans = A._plans = {}
-    key = (semiring, n_out, pull_m is None)
+    # by the untyped semiring and its type (a transposed operand's product brings a new
+    # SwappedSemiring each call, whose own identity would add a key a call), and by which
+    # matrix pull reads: A itself (mxv, or a symmetric A), its transpose, or none yet
+    key = (semiring.parent, semiring.return_type, n_out, pull_m is None, pull_m is A)
     found = plans.get(key)
     if found is None:
         push_weight = _push_weight(semiring)
