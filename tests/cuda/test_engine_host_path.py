@@ -1,0 +1,29 @@
+"""The CUDA backend's host-side decisions, checked without a GPU (so in CI too):
+engine_host_path.py drives them with CuPy stood in for (see its docstring), in a process of
+its own."""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def test_formats_and_planner_terms():
+    result = subprocess.run([sys.executable, os.path.join(HERE, "engine_host_path.py")],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    got = json.loads(result.stdout.strip().splitlines()[-1])
+    # a whole array is stored full; a part of one, or what misses a value, is a list
+    assert got["from_dense"] == "FullVector"
+    assert got["from_dense missing"] == "SparseVector"
+    assert got["from_coo subset"] == "SparseVector"
+    # accumulating into a full vector adds no position: it stays full
+    assert got["full accumulated"] == "FullVector"
+    # degrees by a constant product over a full vector: a bitmap (rows without entries absent)
+    assert got["degrees"] == "BitmapVector"
+    # the planner's terms: one entry for vxm and A.T.mxv however many calls (each of the
+    # latter brings a new swapped semiring), and one for each matrix pull reads
+    assert got["plans after vxm"] == 1
+    assert got["plans by pull matrix"] == [[False, False], [False, True], [True, False]]
