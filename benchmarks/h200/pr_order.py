@@ -194,7 +194,11 @@ def renumbered_matrix(A, M, n, sort_rows, xh, y, rec, label):
         np.abs(want), 1e-300)))
     rec[f"{label}_bitwise_same"] = bool(np.array_equal(got, want))
     rec[f"{label}_mxv_ms"] = timed(lambda: Bm.mxv(x_r, plus_second).new())
-    floors(B.stored_indices, cp.asarray(x_r.to_dense(0.0)), rec, label)
+    x_dense = cp.asarray(x_r.to_dense(0.0))
+    floors(B.stored_indices, x_dense, rec, label)
+    # FP32 values in the same order: twice the hubs per cache line (the next lever on
+    # kron-27, where the FP64 gathers alone take 37 ms in degree order)
+    floors(B.stored_indices, x_dense.astype(cp.float32), rec, label + "_fp32")
 
 
 def main():
