@@ -228,7 +228,7 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
     rank = np.empty(n, dtype=INDEX)
     rank[order] = np.arange(n, dtype=INDEX)
-    lengths = np.diff(S.indptr)[order]
+    lengths = (degrees if S is A else np.diff(S.indptr))[order]
     out_ptr = np.zeros(n + 1, dtype=INDEX)
     np.cumsum(lengths, out=out_ptr[1:])
     # entry e of new row k comes from S's row order[k], at the same offset in the row

@@ -173,7 +173,9 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     name_type = cp.int32 if idx32_out else INDEX
     rank = cp.empty(n, dtype=name_type)
     rank[order] = cp.arange(n, dtype=name_type)
-    out_ptr = blocks.exclusive_scan(S.indptr[order + 1] - S.indptr[order])
+    # the new rows' lengths: A's own degrees where A is its own transpose (no second gather)
+    lengths = degrees[order] if S is A else S.indptr[order + 1] - S.indptr[order]
+    out_ptr = blocks.exclusive_scan(lengths)
     col = S.stored_indices
     iso = S.pattern_value if values else S.dtype.np_type.type(1)
     vals = None if iso is not None else S.values
