@@ -26,8 +26,8 @@ def repeat(body, x, *, max_rounds=None):
 
     On a GPU, once two rounds issued from Python have launched the same kernels (the first
     two, or the second and third where the first built caches), the body is recorded once
-    as a CUDA graph and replayed, a round then costing one graph launch and one count read rather than its
-    operations' host paths (the rules, and what happens where they are broken, in
+    as a CUDA graph and replayed, a round then costing one graph launch and one count read
+    rather than its operations' host paths (the rules, and what happens where they are broken, in
     ``backends/cuda/loops.py``).  A body whose round cannot be recorded - it reads a count
     or a value to the host, builds something cached, or gives an object made before it
     new storage (``dist << t`` where ``dist`` must grow) - runs every round from Python, with
