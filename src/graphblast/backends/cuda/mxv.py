@@ -64,8 +64,15 @@ _INT32_MAX = 2**31 - 1
 # Pull's bins of rows by degree on matrices of at least BIN_ROWS rows: (lowest degree,
 # highest degree, lanes per row).  Rows of one bin do about the same work, so no lane of a
 # warp waits for a long row; empty rows cost nothing (their output byte is cleared first).
+# The short rows' bins are latency-bound (a row is a chain of dependent reads: its pointers,
+# its columns, the gathers): a lane per row of at most 4 entries (each lane's four loads in
+# flight at once) and 4 lanes per row of 5 to 32 put 4 and 2 times more rows in flight than
+# 4 and 8 lanes did.  Nsight Compute on kron-22 (seventeenth session, profiles/session17/):
+# those two bins took 105 + 135 us of an FP32 SpMV's 1,148 at 4 and 8 lanes, at 51 % and 71 %
+# of L2 throughput against 88 % for the long rows; with 1 and 4 lanes the SpMV took 1.149
+# ms against 1.223 (medians of two processes each, tree_ab.py).
 BIN_ROWS = 1 << 16
-BINS = ((1, 4, 4), (5, 32, 8), (33, HEAVY, 32))
+BINS = ((1, 4, 1), (5, 32, 4), (33, HEAVY, 32))
 
 
 class View:
@@ -75,8 +82,8 @@ class View:
     class, in increasing order, are found in two passes over the row pointers and one read
     of the class sizes (blocks.degree_classes), in one array (``classes``)."""
 
-    __slots__ = ("col", "idx32", "classes", "heavy_rows", "nheavy", "npush_heavy", "width",
-                 "bins", "chunks", "__weakref__")
+    __slots__ = ("col", "idx32", "iso", "classes", "heavy_rows", "nheavy", "npush_heavy",
+                 "width", "bins", "chunks", "__weakref__")
 
     def __init__(self, M):
         self.idx32 = M.ncols <= _INT32_MAX
@@ -85,6 +92,10 @@ class View:
             self.col = stored if stored.dtype == np.int32 else stored.astype(np.int32)
         else:
             self.col = M.indices
+        # an iso matrix's one value, which the products read in place of a value array
+        # (matrix_values): a pattern graph cast to FP32 keeps no value array
+        iso = M.pattern_value
+        self.iso = None if iso is None else cp.full(1, iso, dtype=M.dtype.np_type)
         # the bins' degree bounds, then the heavy rows'; a small matrix has no bins (its
         # first three classes are empty)
         binned = M.nrows >= BIN_ROWS
@@ -105,7 +116,7 @@ class View:
 
     def arrays(self):
         """The arrays the view adds to its matrix (for memory_usage)."""
-        extra = [self.classes]
+        extra = [self.classes] + ([self.iso] if self.iso is not None else [])
         if self.chunks is not None:
             extra += list(self.chunks[:2])
         return extra + ([self.col] if self.idx32 else [])
@@ -120,6 +131,20 @@ class View:
             rows = self.heavy_rows[src]
             self.chunks = (rows, M.indptr[rows] + occ * CHUNK, total)
         return self.chunks
+
+
+def matrix_values(M, v, semiring, vfirst):
+    """(array, miso): the matrix values a product's kernels read (gbk::matrix_value): none for
+    a product that reads no matrix value; an iso matrix's one value (``miso`` 1), so that no
+    value array is made; else the value array."""
+    if not jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]:
+        return None, _VALUE_ARRAY
+    if v.iso is not None:
+        return v.iso, _ONE_VALUE
+    return M.values, _VALUE_ARRAY
+
+
+_VALUE_ARRAY, _ONE_VALUE = np.int32(0), np.int32(1)
 
 
 def view(M):
@@ -426,8 +451,7 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
     xbits, xv = dense_of(u)
     mbits, mvals, mkind, mmode = mview
     fns = jit.compiled(programs.pull, semiring, M.dtype, u.dtype, vfirst, v.idx32).fns
-    reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
-    mvalues = M.values if reads_matrix else None
+    mvalues = matrix_values(M, v, semiring, vfirst)
     out = cp.empty(n_out, dtype=t.np_type)
     counters = Counters()
     heavy = HEAVY if v.nheavy else _NO_HEAVY
@@ -436,23 +460,23 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
         obits = cp.zeros(n_out, dtype=cp.uint8)
         for rows, nrows, lanes in v.bins:
             jit.launch(fns[0], nrows * lanes, (
-                i64(nrows), rows, M.indptr, v.col, mvalues, *tail, np.int32(lanes),
+                i64(nrows), rows, M.indptr, v.col, *mvalues, *tail, np.int32(lanes),
                 i64(heavy), dptr, out, obits, counters.array))
     else:
         obits = cp.empty(n_out, dtype=cp.uint8)
         if n_out:
             jit.launch(fns[0], n_out * v.width, (
-                i64(n_out), None, M.indptr, v.col, mvalues, *tail, np.int32(v.width),
+                i64(n_out), None, M.indptr, v.col, *mvalues, *tail, np.int32(v.width),
                 i64(heavy), dptr, out, obits, counters.array))
     if v.nheavy and semiring.monoid.parent.name in _EARLY_EXIT:
         jit.run(fns[1], min(v.nheavy, jit.MAX_GRID), 256, (
-            i64(v.nheavy), v.heavy_rows, M.indptr, v.col, mvalues, *tail, dptr, out, obits,
+            i64(v.nheavy), v.heavy_rows, M.indptr, v.col, *mvalues, *tail, dptr, out, obits,
             counters.array))
     elif v.nheavy:
         chunk_rows, chunk_starts, nchunks = v.heavy_chunks(M)
         jit.launch(fns[2], v.nheavy, (i64(v.nheavy), v.heavy_rows, out, obits))
         jit.run(fns[3], min(nchunks, jit.MAX_GRID), 256, (
-            i64(nchunks), chunk_rows, chunk_starts, M.indptr, v.col, mvalues, *tail, out,
+            i64(nchunks), chunk_rows, chunk_starts, M.indptr, v.col, *mvalues, *tail, out,
             obits))
         jit.launch(fns[4], v.nheavy, (i64(v.nheavy), v.heavy_rows, dptr, obits,
                                       counters.array))
@@ -493,8 +517,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     mbits, mvals, mkind, mmode = mview
     mode = _mode(semiring)
     fns = jit.compiled(programs.push, semiring, M.dtype, u.dtype, vfirst, v.idx32, mode).fns
-    reads_matrix = jit.reads_operands(semiring.binaryop)[1 if vfirst else 0]
-    mvalues = M.values if reads_matrix else None
+    mvalues = matrix_values(M, v, semiring, vfirst)
     known = u.counters.peek() if isinstance(u, DeviceVector) and u.counters else None
     degrees = known[1] if known is not None and u.deg_of is M.indptr else None
     bound = n_out if degrees is None else degrees
@@ -535,12 +558,12 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
         light, heavy_fn = fns[2 * (p - 1)], fns[2 * (p - 1) + 1]
         if cap_in:
             jit.run(light, light_grid, jit.BLOCK, (
-                i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind,
+                i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, *mvalues, mbits, mvals, mkind,
                 mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
                 heavy_list, out_idx, out_vals, counters.array))
         if heavy_blocks:
             jit.run(heavy_fn, heavy_blocks, 256, (
-                idx, vals, M.indptr, v.col, mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
+                idx, vals, M.indptr, v.col, *mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
                 epoch, posmap, fold, dptr, heavy_list, out_idx, out_vals, counters.array))
     # a recorded push leaves the stamps unclaimed (next_epoch): the fold's gather clears
     # them, or a kernel of its own

@@ -214,6 +214,14 @@ GBK_STREAMED(double)
 template <class T>
 __device__ __forceinline__ T ld_stream(const T* p) { return streamed<T>::load(p); }
 
+// Entry e's value as a product reads it: from the matrix's value array, or, for an iso matrix
+// that stores none (miso), its one value at vals[0], which every lane reads from L1: a
+// product over a pattern graph cast to a value type (A.dup(FP32)) moves no value array.
+template <class MV>
+__device__ __forceinline__ MV matrix_value(const MV* vals, int miso, idx_t e) {
+    return miso ? vals[0] : ld_stream(&vals[e]);
+}
+
 __device__ __forceinline__ idx_t degree(const idx_t* ptr, idx_t j) {
     return ptr[j + 1] - ptr[j];
 }

@@ -25,7 +25,8 @@ namespace gbk {
 
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS>
 __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e,
-                                          const IDX* col, const MV* mvals, const vmask& mask,
+                                          const IDX* col, const MV* mvals, int miso,
+                                          const vmask& mask,
                                           long long* stamp, long long epoch, long long* posmap,
                                           typename M::t* scratch, const idx_t* dptr,
                                           idx_t* out_idx, typename M::t* out_vals,
@@ -36,8 +37,8 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
     bool ok = mask.allows(j);
     if (PASS == 2) {
         if (ok && stamp[j] == (epoch | k))
-            out_vals[posmap[j]] = mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(),
-                                                       u, j, k);
+            out_vals[posmap[j]] = mv_call<VFIRST>::run(
+                mul, reads::matrix ? matrix_value(mvals, miso, e) : MV(), u, j, k);
         return;
     }
     bool claimed = false;
@@ -54,12 +55,13 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
         out_idx[slot] = j;
         if (dptr) deg += (unsigned long long)degree(dptr, j);
         if (MODE == 0)
-            out_vals[slot] = mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(), u, j,
-                                                  k);
+            out_vals[slot] = mv_call<VFIRST>::run(
+                mul, reads::matrix ? matrix_value(mvals, miso, e) : MV(), u, j, k);
         if (MODE == 1) posmap[j] = slot;
     }
     if (MODE == 2 && ok) {
-        typename M::t z = mv_call<VFIRST>::run(mul, reads::matrix ? mvals[e] : MV(), u, j, k);
+        typename M::t z = mv_call<VFIRST>::run(
+            mul, reads::matrix ? matrix_value(mvals, miso, e) : MV(), u, j, k);
         atomic_combine<folding<M> >(&scratch[j], z);
     }
 }
@@ -70,8 +72,8 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS>
 __global__ void gbk_push(idx_t nu, const unsigned long long* nu_ptr, const idx_t* u_idx,
                          const UV* u_vals, const idx_t* ptr, const IDX* col, const MV* mvals,
-                         const unsigned char* mbits, const void* mvals_k, int mkind, int mmode,
-                         int width, idx_t heavy, long long* stamp, long long epoch,
+                         int miso, const unsigned char* mbits, const void* mvals_k, int mkind,
+                         int mmode, int width, idx_t heavy, long long* stamp, long long epoch,
                          long long* posmap, typename M::t* scratch, const idx_t* dptr,
                          idx_t* heavy_list, idx_t* out_idx, typename M::t* out_vals,
                          unsigned long long* counters) {
@@ -92,8 +94,8 @@ __global__ void gbk_push(idx_t nu, const unsigned long long* nu_ptr, const idx_t
         UV u = reads::vector ? u_vals[t] : UV();
         for (idx_t e = lo + sub; e < hi; e += width)
             gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, MODE, PASS>(
-                mul, k, u, e, col, mvals, mask, stamp, epoch, posmap, scratch, dptr, out_idx,
-                out_vals, counters, deg);
+                mul, k, u, e, col, mvals, miso, mask, stamp, epoch, posmap, scratch, dptr,
+                out_idx, out_vals, counters, deg);
     }
     if (PASS == 1) gbk::add_counts(counters, 0, deg);
 }
@@ -109,8 +111,8 @@ __global__ void gbk_push(idx_t nu, const unsigned long long* nu_ptr, const idx_t
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS>
 __global__ void __launch_bounds__(256)
 gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr, const IDX* col,
-               const MV* mvals, const unsigned char* mbits, const void* mvals_k, int mkind,
-               int mmode, long long* stamp, long long epoch, long long* posmap,
+               const MV* mvals, int miso, const unsigned char* mbits, const void* mvals_k,
+               int mkind, int mmode, long long* stamp, long long epoch, long long* posmap,
                typename M::t* scratch, const idx_t* dptr, const idx_t* heavy_list,
                idx_t* out_idx, typename M::t* out_vals, unsigned long long* counters) {
     typedef gbk::mv_reads<Mul, VFIRST> reads;
@@ -156,7 +158,7 @@ gbk_push_heavy(const idx_t* u_idx, const UV* u_vals, const idx_t* ptr, const IDX
             UV u = reads::vector ? u_vals[t] : UV();
             for (idx_t e = first + threadIdx.x; e < end; e += blockDim.x)
                 gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, MODE, PASS>(
-                    mul, k, u, e, col, mvals, mask, stamp, epoch, posmap, scratch, dptr,
+                    mul, k, u, e, col, mvals, miso, mask, stamp, epoch, posmap, scratch, dptr,
                     out_idx, out_vals, counters, deg);
         }
         before += in_tile;

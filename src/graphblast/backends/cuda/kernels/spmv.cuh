@@ -22,13 +22,13 @@ namespace gbk {
 // there (any: its first hit; a monoid's terminal value).
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __device__ __forceinline__ bool pull_edge(const Mul& mul, idx_t o, idx_t e, const IDX* col,
-                                          const MV* mvals, const UV* xv,
+                                          const MV* mvals, int miso, const UV* xv,
                                           const unsigned char* xbits, typename M::t& acc,
                                           bool& have, idx_t& first) {
     typedef mv_reads<Mul, VFIRST> reads;
     const idx_t k = (idx_t)ld_stream(&col[e]);
     if (xbits != nullptr && !xbits[k]) return false;
-    const MV m = reads::matrix ? ld_stream(&mvals[e]) : MV();
+    const MV m = reads::matrix ? gbk::matrix_value(mvals, miso, e) : MV();
     return fold_product<M>(acc, have, first,
                            mv_call<VFIRST>::run(mul, m, reads::vector ? xv[k] : UV(), o, k), e);
 }
@@ -48,10 +48,10 @@ __device__ __forceinline__ bool pull_hit(idx_t e, const IDX* col, const unsigned
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, idx_t stride,
                                             idx_t hi, const IDX* col, const MV* mvals,
-                                            const UV* xv, const unsigned char* xbits,
+                                            int miso, const UV* xv, const unsigned char* xbits,
                                             typename M::t& acc, bool& have) {
     typedef mv_reads<Mul, VFIRST> reads;
-    idx_t k[4];
+    IDX k[4];  // the index type's width: registers, four of them a lane
     MV m[4];
     UV x[4];
     bool in[4];
@@ -59,8 +59,8 @@ __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, id
     for (int i = 0; i < 4; ++i) {
         const idx_t q = e + i * stride;
         in[i] = q < hi;
-        k[i] = in[i] ? (idx_t)ld_stream(&col[q]) : 0;
-        m[i] = reads::matrix && in[i] ? ld_stream(&mvals[q]) : MV();
+        k[i] = in[i] ? ld_stream(&col[q]) : IDX(0);
+        m[i] = reads::matrix && in[i] ? gbk::matrix_value(mvals, miso, q) : MV();
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i) in[i] = in[i] && (xbits == nullptr || xbits[k[i]]);
@@ -118,7 +118,7 @@ __device__ __forceinline__ void block_fold(typename M::t& acc, bool& have, idx_t
 
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const IDX* col,
-                         const MV* mvals, const UV* xv, const unsigned char* xbits,
+                         const MV* mvals, int miso, const UV* xv, const unsigned char* xbits,
                          const unsigned char* mbits, const void* mvals_k, int mkind, int mmode,
                          int width, idx_t heavy, const idx_t* dptr, typename M::t* out,
                          unsigned char* obits, unsigned long long* counters) {
@@ -155,7 +155,8 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
             for (idx_t base = lo; base < hi; base += width) {
                 idx_t e = base + sub;
                 bool stop = e < hi && gbk::pull_edge<Mul, M, MV, UV, VFIRST>(
-                                          mul, o, e, col, mvals, xv, xbits, acc, have, first);
+                                          mul, o, e, col, mvals, miso, xv, xbits, acc, have,
+                                          first);
                 if (__any_sync(lanes, stop)) break;
             }
         } else {
@@ -165,7 +166,7 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
             // kron-22, tenth session)
             for (idx_t base = lo; base < hi; base += 4 * width) {
                 gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, base + sub, width, hi, col,
-                                                         mvals, xv, xbits, acc, have);
+                                                         mvals, miso, xv, xbits, acc, have);
                 if (M::has_terminal &&
                     __any_sync(lanes, have && gbk::reached_terminal<M>(acc)))
                     break;
@@ -188,7 +189,7 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __global__ void __launch_bounds__(256)
 gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col,
-               const MV* mvals, const UV* xv, const unsigned char* xbits,
+               const MV* mvals, int miso, const UV* xv, const unsigned char* xbits,
                const unsigned char* mbits, const void* mvals_k, int mkind, int mmode,
                const idx_t* dptr, typename M::t* out, unsigned char* obits,
                unsigned long long* counters) {
@@ -220,8 +221,9 @@ gbk_pull_heavy(idx_t nheavy, const idx_t* rows, const idx_t* ptr, const IDX* col
             for (idx_t base = lo; base < hi; base += blockDim.x) {
                 idx_t e = base + threadIdx.x;
                 bool stop = e < hi && !(M::is_any && have) &&
-                            gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, xv,
-                                                                   xbits, acc, have, first);
+                            gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals,
+                                                                   miso, xv, xbits, acc, have,
+                                                                   first);
                 if ((M::is_any || M::has_terminal) && __syncthreads_or(stop)) break;
             }
             gbk::block_fold<M>(acc, have, first);
@@ -254,7 +256,7 @@ __global__ void gbk_pull_chunks_init(idx_t nheavy, const idx_t* rows, typename M
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __global__ void __launch_bounds__(256)
 gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_starts,
-                const idx_t* ptr, const IDX* col, const MV* mvals, const UV* xv,
+                const idx_t* ptr, const IDX* col, const MV* mvals, int miso, const UV* xv,
                 const unsigned char* xbits, const unsigned char* mbits, const void* mvals_k,
                 int mkind, int mmode, typename M::t* out, unsigned char* obits) {
     typedef typename M::t T;
@@ -271,12 +273,12 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
         const idx_t stride = blockDim.x;
         if (!M::is_any) {  // `any` keeps the first entry, which the one-at-a-time loop finds
             for (idx_t e = lo + threadIdx.x; e < hi; e += 4 * stride)
-                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, stride, hi, col, mvals, xv,
-                                                         xbits, acc, have);
+                gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, stride, hi, col, mvals,
+                                                         miso, xv, xbits, acc, have);
         } else {
             for (idx_t e = lo + threadIdx.x; e < hi; e += stride)
-                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, xv, xbits, acc,
-                                                       have, first);
+                gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, miso, xv, xbits,
+                                                       acc, have, first);
         }
         gbk::block_fold<M>(acc, have, first);
         if (threadIdx.x == 0 && have) {
