@@ -111,6 +111,49 @@ def test_compact_graphs_hold_32_bit_indices_and_no_pattern_values(device, weight
     assert "int32 indices" in repr(A._data)
 
 
+@pytest.mark.parametrize("dtype", ["FP32", "INT8", "FP64"])
+def test_a_pattern_cast_stays_a_pattern(device, dtype):
+    """``A.dup(T)`` of a pattern graph (iso, no value array) is a pattern of T: the one value
+    cast, the structure shared as stored (32-bit indices), still its own transpose, and on a
+    GPU the products over it (pull, push, masked) read that one value and make no value
+    array; every answer agrees with the same matrix stored with its values."""
+    dtype = getattr(gb.dtypes, dtype)
+    # past the one-block kernel; on a GPU past BIN_ROWS too, with heavy rows (every pull
+    # kernel: the bins, the chunks of rows over 4,096 entries)
+    scale = 11 if device == "cpu" else 17
+    with gb.config.set(compact_graphs="always"):
+        A = generators.kron(scale, device=device)
+    with gb.config.set(compact_graphs="never"):
+        wide = generators.kron(scale, device=device).dup(dtype)
+    B = A.dup(dtype)
+    assert B.dtype is dtype and not B._data.has_values and B._data.iso_value == 1
+    assert B._data.stored_indices is A._data.stored_indices and B.is_symmetric
+    assert B.isequal(wide, check_dtype=True)
+    # a pattern of another value (made as the library makes one: no value array): every
+    # product must read the value, not assume 1
+    data = type(B._data)(B.nrows, B.ncols, dtype, B._data.indptr, B._data.stored_indices,
+                         None, iso_value=dtype.np_type.type(3))
+    data.symmetric = True
+    P = gb.Matrix._from_data(data, B._backend, B.device)
+    want_P = wide.apply(gb.binary.times, right=3).new(dtype)
+    n = A.nrows
+    rng = np.random.default_rng(5)
+    x = gb.Vector.from_dense(rng.integers(1, 9, n).astype(dtype.np_type), device=device)
+    few = gb.Vector.from_coo([0, 7, 300, n - 1], [2, 5, 1, 4], dtype, size=n, device=device)
+    mask = gb.Vector.from_coo(np.arange(0, n, 3), True, size=n, device=device)
+    for M, want in ((B, wide), (P, want_P)):
+        for name in ("plus_times", "min_plus", "max_times"):
+            s = getattr(gb.semiring, name)[dtype]
+            assert M.mxv(x, s).new().isclose(want.mxv(x, s).new(), check_dtype=True)
+            assert few.vxm(M, s).new().isequal(few.vxm(want, s).new(), check_dtype=True)
+            assert few.vxm(M, s).new(mask=~mask.S).isequal(
+                few.vxm(want, s).new(mask=~mask.S), check_dtype=True)
+            assert M.mxv(x, s).new(mask=mask.S).isclose(
+                want.mxv(x, s).new(mask=mask.S), check_dtype=True)
+    if device != "cpu":  # the GPU products read the one value in place of an array
+        assert not B._data.has_values and not P._data.has_values
+
+
 def test_compact_setting_is_checked():
     with pytest.raises(ValueError, match="compact_graphs"):
         gb.config.set(compact_graphs="sometimes")

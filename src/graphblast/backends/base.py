@@ -129,6 +129,23 @@ class CSR:
         return f"CSR({self.nrows}x{self.ncols}, {self.dtype}, nvals={self.nvals}{form})"
 
 
+def cast_pattern(A, dtype):
+    """``A`` cast to ``dtype`` when ``A`` stores no value array (an iso pattern): the one value
+    cast by GraphBLAS rules and the structure shared, as stored (32-bit indices stay 32-bit),
+    so that ``A.dup(FP32)`` of a pattern graph moves no entry and a product over it reads no
+    value.  None when ``A`` has a value array (the caller casts it)."""
+    iso = A.pattern_value
+    if iso is None:
+        return None
+    from ..dtypes import cast
+
+    value = cast(np.asarray([iso]), dtype)[0]
+    out = CSR(A.nrows, A.ncols, dtype, A.indptr, A.stored_indices, None,
+              iso_value=dtype.np_type.type(value))
+    out.symmetric = A.symmetric  # the same entries with the same value
+    return out
+
+
 def _made_once(array, what):
     """Before a device array is cached with its matrix: not while a GPU records a loop body
     for replay (the array would exist only once the graph runs; backends/cuda/recording.py)."""

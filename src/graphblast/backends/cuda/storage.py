@@ -12,7 +12,7 @@ import numpy as np
 
 from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidValue
-from ..base import CSR, SparseVector
+from ..base import CSR, SparseVector, cast_pattern
 from ..cpu import storage as host
 from . import blocks, jit, programs, recording
 from .blocks import I64, INDEX, i64
@@ -242,7 +242,14 @@ def to_coo(A):
 def cast_data(data, dtype):
     if data.dtype is dtype:
         return data
-    return blocks.with_values(data, blocks.cast_values(data.values, data.dtype, dtype), dtype)
+    if isinstance(data, CSR):
+        pattern = cast_pattern(data, dtype)
+        if pattern is not None:
+            return pattern
+    out = blocks.with_values(data, blocks.cast_values(data.values, data.dtype, dtype), dtype)
+    if isinstance(data, CSR):
+        out.symmetric = data.symmetric  # a cast changes no position
+    return out
 
 
 def transpose(A, cache=True):
