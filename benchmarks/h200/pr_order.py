@@ -199,6 +199,35 @@ def renumbered_matrix(A, M, n, sort_rows, xh, y, rec, label):
     # FP32 values in the same order: twice the hubs per cache line (the next lever on
     # kron-27, where the FP64 gathers alone take 37 ms in degree order)
     floors(B.stored_indices, x_dense.astype(cp.float32), rec, label + "_fp32")
+    if not sort_rows:
+        blocked_floors(B.stored_indices, x_dense, n, rec, label)
+
+
+BLOCK_OF = cp.ElementwiseKernel("int32 c, int32 shift, int32 b", "bool m",
+                                "m = (c >> shift) == b", "block_of")
+
+
+def blocked_floors(col, x, n, rec, label):
+    """The gather floor with the entries grouped by column block (each block's slice of the
+    ranks small enough for the L2): what cache blocking (propagation blocking's pull form)
+    would buy on the gathers, before the cost of its rows (each block's partial sums)."""
+    for shift in (20, 21, 22):
+        if n <= 1 << (shift + 1):
+            continue
+        blocked = cp.empty_like(col)
+        pos = 0
+        step = 1 << 30  # CuPy's boolean indexing stops short of 2^31 elements
+        for b in range((n + (1 << shift) - 1) >> shift):
+            for lo in range(0, col.shape[0], step):
+                piece = col[lo:lo + step]
+                part = piece[BLOCK_OF(piece, np.int32(shift), np.int32(b))]
+                blocked[pos:pos + part.shape[0]] = part
+                pos += part.shape[0]
+                del part
+        floors(blocked, x, rec, f"{label}_blocked{shift}")
+        floors(blocked, x.astype(cp.float32), rec, f"{label}_blocked{shift}_fp32")
+        del blocked
+        cp.get_default_memory_pool().free_all_blocks()
 
 
 def main():

@@ -34,7 +34,9 @@ for stage in "$@"; do
   case $stage in
   tests)
     # The suite on the GPU, in parallel processes (16 cores, one CUDA context each): the mxm
-    # file in five (about 170 s each; 330 s in two), the rest by file, about 240 s in all.
+    # file in five (about 170 s each; 330 s in two), the element-wise file and tests/cuda in
+    # two each (seventeenth session: 330 s did not finish test_diff_ewise.py in one, on a
+    # host 1.4 times slower than before), the rest by file; about 300 s in all.
     mkdir -p /tmp/logs
     groups=(
       "tests/core/test_diff_mxm.py -k 'vxm and catalogue'"
@@ -42,13 +44,15 @@ for stage in "$@"; do
       "tests/core/test_diff_mxm.py -k 'mxv and catalogue'"
       "tests/core/test_diff_mxm.py -k 'mxv and not catalogue'"
       "tests/core/test_diff_mxm.py -k 'not (mxv or vxm)'"
-      "tests/core/test_diff_ewise.py"
+      "tests/core/test_diff_ewise.py -k 'catalogue or combinations'"
+      "tests/core/test_diff_ewise.py -k 'not (catalogue or combinations)'"
       "tests/core/test_diff_extract_assign.py tests/core/test_extract_permutation.py"
       "tests/core/test_vector_index.py"
       "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py tests/core/test_masked_dot.py"
       "tests/core/test_diff_misc.py tests/core/test_sort.py tests/core/test_ownership.py tests/core/test_errors.py tests/core/test_compat_programs.py tests/core/test_symmetric_memory.py tests/core/test_degree_products.py"
       "tests/algorithms"
-      "tests/cuda"
+      "tests/cuda/test_engine.py"
+      "tests/cuda --ignore=tests/cuda/test_engine.py"
       "tests/io tests/generators tests/ops"
       "tests/nx tests/test_cli.py tests/bench/test_certify.py tests/core/test_out_of_memory.py tests/test_plan.py tests/group"
     )
@@ -57,7 +61,7 @@ for stage in "$@"; do
       # a group's -k expression is quoted inside its string (eval in a subshell: the stage
       # list in this script's own arguments stays as it is)
       (eval "set -- $g"; exec timeout "${TEST_TIMEOUT:-400}" python3 -m pytest -q -rfE \
-        -p no:cacheprovider --device cuda "$@") > /tmp/logs/group$(printf %02d $i).log 2>&1 &
+        -p no:cacheprovider --durations=8 --device cuda "$@") > /tmp/logs/group$(printf %02d $i).log 2>&1 &
       i=$((i + 1))
     done
     wait
@@ -166,12 +170,22 @@ for stage in "$@"; do
     tar czf "$OUT/ab.tar.gz" -C "$OUT" ab && rm -r "$OUT/ab"
     ;;
   ncu)
-    # Nsight Compute on the pull kernels of SpMV on kron-22 (spmv_ncu.py: the second of four
-    # FP32 plus_times products, then the FP64 pattern products of PageRank's step).
-    timeout 150 ncu --clock-control none --kernel-name regex:gbk_pull --launch-skip 6 \
-      --launch-count 30 --section SpeedOfLight --section MemoryWorkloadAnalysis \
-      --section Occupancy --section WarpStateStats --section LaunchStats \
-      python3 benchmarks/h200/spmv_ncu.py > "$OUT/ncu.txt" 2>&1
+    # Nsight Compute on every kernel of one SpMV on kron-22, ours and cuSPARSE's
+    # (spmv_ncu.py's profiled range: our FP32 plus_times, cuSPARSE's, PageRank's FP64 product):
+    # a table of the metrics that tell L2- from DRAM- from latency-bound, then the sections.
+    metrics=gpu__time_duration.sum,launch__grid_size,launch__block_size
+    metrics+=,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+    metrics+=,lts__throughput.avg.pct_of_peak_sustained_elapsed
+    metrics+=,l1tex__throughput.avg.pct_of_peak_sustained_elapsed
+    metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
+    metrics+=,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum
+    metrics+=,lts__t_sectors_op_write.sum,lts__t_sector_hit_rate.pct
+    metrics+=,l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+    timeout 150 ncu --profile-from-start off --clock-control none --csv --metrics "$metrics" \
+      python3 benchmarks/h200/spmv_ncu.py > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
+    timeout 200 ncu --profile-from-start off --clock-control none --section SpeedOfLight \
+      --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats \
+      --section LaunchStats python3 benchmarks/h200/spmv_ncu.py > "$OUT/ncu.txt" 2>&1
     ;;
   reorder)
     # Whether numbering the columns by degree speeds up pull (reorder.py: the library's own

@@ -51,6 +51,25 @@ if "pagerank" in what:
     runs = 5 if A.nvals < 1e9 else 1
     rec["pagerank_step_ms"] = med(lambda: algorithms.pagerank(A, tol=None, max_iter=20),
                                   runs) / 20
+if "spmv" in what:
+    # the primitives' SpMV (FP32 values, plus_times and min_plus) against cuSPARSE's on the
+    # same matrix, and PageRank's product (FP64, plus_second over the pattern)
+    import cupyx.scipy.sparse as cusparse
+    from graphblast.dtypes import FP32, FP64
+    n = A.nrows
+    rng = np.random.default_rng(1)
+    xh = rng.random(n).astype(np.float32)
+    A32, x32 = A.dup(FP32), Vector.from_dense(xh, device="cuda:0")
+    x64 = Vector.from_dense(rng.random(n), device="cuda:0")
+    Ac = cusparse.csr_matrix((cp.ones(g.nedges, dtype=cp.float32), cp.asarray(g.indices),
+                              cp.asarray(g.indptr)), shape=(n, n))
+    xc = cp.asarray(xh)
+    for _ in range(2):  # alternating, so that neither side owns the warmer half of the run
+        rec["spmv_ms"] = med(lambda: A32.mxv(x32, semiring.plus_times[FP32]).new(), 30)
+        rec["cusparse_ms"] = med(lambda: Ac @ xc, 30)
+    rec["spmv_vs_cusparse"] = rec["cusparse_ms"] / rec["spmv_ms"]
+    rec["spmv_min_plus_ms"] = med(lambda: A32.mxv(x32, semiring.min_plus[FP32]).new(), 30)
+    rec["pr_product_ms"] = med(lambda: A.mxv(x64, semiring.plus_second[FP64]).new(), 30)
 if "level" in what:
     n = A.nrows
     q = Vector.from_coo([s], True, BOOL, size=n, device="cuda:0")
@@ -94,7 +113,8 @@ def main():
             print(json.dumps(rec), flush=True)
     print("medians:")
     for label, recs in rows.items():
-        keys = [k for k in (recs[0] if recs else {}) if k.endswith(("_ms", "_us"))]
+        keys = [k for k in (recs[0] if recs else {})
+                if k.endswith(("_ms", "_us", "_vs_cusparse"))]
         print(label, {k: round(statistics.median(x[k] for x in recs), 3) for k in keys})
 
 
