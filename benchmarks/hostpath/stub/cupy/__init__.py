@@ -103,28 +103,57 @@ def get_default_pinned_memory_pool():
     return _pool
 
 
-class _Function:
-    """A compiled kernel: calling it does nothing."""
+def _parameter_count(code, name):
+    """The number of parameters of kernel ``name`` (a template's name expression, such as
+    ``gbk_pull<...>``) as its ``__global__`` definition in ``code`` declares them, or None
+    when no definition is found."""
+    import re
 
-    def __init__(self, name):
+    base = name.split("<", 1)[0].strip()
+    for m in re.finditer(r"\b" + re.escape(base) + r"\s*\(", code or ""):
+        if "__global__" not in code[max(0, m.start() - 120):m.start()]:
+            continue
+        depth, angle, commas, i = 1, 0, 0, m.end()
+        body = []
+        while depth:
+            c = code[i]
+            depth += (c == "(") - (c == ")")
+            angle += (c == "<") - (c == ">")
+            if depth == 1 and angle == 0 and c == ",":
+                commas += 1
+            body.append(c)
+            i += 1
+        return commas + 1 if "".join(body[:-1]).strip() else 0
+    return None
+
+
+class _Function:
+    """A compiled kernel: calling it does nothing but check that it gets as many arguments
+    as its definition declares (a launch site not updated with a kernel's signature fails
+    here, on a machine without a GPU, instead of reading garbage on one)."""
+
+    def __init__(self, name, nparams=None):
         self.name = name
+        self.nparams = nparams
         self.kernel = type("Kernel", (), {"ptr": id(self)})()
 
     def __call__(self, grid, block, args, **kwargs):
-        pass
+        if self.nparams is not None and len(args) != self.nparams:
+            raise TypeError(f"kernel {self.name.split('<', 1)[0]} takes {self.nparams} "
+                            f"arguments, launched with {len(args)}")
 
 
 class RawModule:
     def __init__(self, code=None, options=(), name_expressions=(), **kwargs):
-        pass
+        self.code = code
 
     def get_function(self, name):
-        return _Function(name)
+        return _Function(name, _parameter_count(self.code, name))
 
 
 class RawKernel(_Function):
     def __init__(self, code, name, **kwargs):
-        super().__init__(name)
+        super().__init__(name, _parameter_count(code, name))
 
 
 from . import _core, cuda  # noqa: E402,F401
