@@ -129,6 +129,13 @@ def test_a_pattern_cast_stays_a_pattern(device, dtype):
     assert B.dtype is dtype and not B._data.has_values and B._data.iso_value == 1
     assert B._data.stored_indices is A._data.stored_indices and B.is_symmetric
     assert B.isequal(wide, check_dtype=True)
+    # a cast of a weighted compact graph keeps its 32-bit indices and its symmetry too
+    with gb.config.set(compact_graphs="always"):
+        W = generators.kron(scale, weighted=True, device=device).dup(dtype)
+    with gb.config.set(compact_graphs="never"):
+        wide_w = generators.kron(scale, weighted=True, device=device).dup(dtype)
+    assert W._data.stored_indices.dtype == np.int32 and W._data._wide is None
+    assert W.is_symmetric and W.isequal(wide_w, check_dtype=True)
     # a pattern of another value (made as the library makes one: no value array): every
     # product must read the value, not assume 1
     data = type(B._data)(B.nrows, B.ncols, dtype, B._data.indptr, B._data.stored_indices,

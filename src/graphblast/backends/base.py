@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..dtypes import DataType
+from ..dtypes import DataType, cast
 
 
 INT32_MAX = 2**31 - 1
@@ -129,20 +129,19 @@ class CSR:
         return f"CSR({self.nrows}x{self.ncols}, {self.dtype}, nvals={self.nvals}{form})"
 
 
-def cast_pattern(A, dtype):
-    """``A`` cast to ``dtype`` when ``A`` stores no value array (an iso pattern): the one value
-    cast by GraphBLAS rules and the structure shared, as stored (32-bit indices stay 32-bit),
-    so that ``A.dup(FP32)`` of a pattern graph moves no entry and a product over it reads no
-    value.  None when ``A`` has a value array (the caller casts it)."""
+def cast_csr(A, dtype, cast_values):
+    """``A`` cast to ``dtype``, its structure shared as stored (32-bit indices stay 32-bit) and
+    its symmetry kept (a cast moves no entry): a pattern that stores no value array stays one,
+    its one value cast by GraphBLAS rules (``A.dup(FP32)`` of a pattern graph makes no value
+    array, and a product over it reads that one value); otherwise ``cast_values(A.values)``,
+    the backend's cast of an array."""
     iso = A.pattern_value
     if iso is None:
-        return None
-    from ..dtypes import cast
-
-    value = cast(np.asarray([iso]), dtype)[0]
-    out = CSR(A.nrows, A.ncols, dtype, A.indptr, A.stored_indices, None,
-              iso_value=dtype.np_type.type(value))
-    out.symmetric = A.symmetric  # the same entries with the same value
+        out = CSR(A.nrows, A.ncols, dtype, A.indptr, A.stored_indices, cast_values(A.values))
+    else:
+        out = CSR(A.nrows, A.ncols, dtype, A.indptr, A.stored_indices, None,
+                  iso_value=cast(np.asarray([iso]), dtype)[0])
+    out.symmetric = A.symmetric
     return out
 
 

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from ..._memory import check_rows
 from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidIndex, InvalidValue
-from ..base import CSR, SparseVector, cast_pattern
+from ..base import CSR, SparseVector, cast_csr
 from ._util import INDEX, compressed_keys, left_fold, row_ids, segment_starts, tree_reduce
 
 _MAX_DIM = 2**60
@@ -177,12 +177,7 @@ def cast_data(data, dtype):
         return data
     if isinstance(data, SparseVector):
         return SparseVector(data.size, dtype, data.indices, cast(data.values, dtype))
-    pattern = cast_pattern(data, dtype)
-    if pattern is not None:
-        return pattern
-    out = CSR(data.nrows, data.ncols, dtype, data.indptr, data.indices, cast(data.values, dtype))
-    out.symmetric = data.symmetric  # a cast changes no position
-    return out
+    return cast_csr(data, dtype, lambda values: cast(values, dtype))
 
 
 def with_values(data, values, dtype):

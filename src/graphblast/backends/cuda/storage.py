@@ -12,7 +12,7 @@ import numpy as np
 
 from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidValue
-from ..base import CSR, SparseVector, cast_pattern
+from ..base import CSR, SparseVector, cast_csr
 from ..cpu import storage as host
 from . import blocks, jit, programs, recording
 from .blocks import I64, INDEX, i64
@@ -243,13 +243,8 @@ def cast_data(data, dtype):
     if data.dtype is dtype:
         return data
     if isinstance(data, CSR):
-        pattern = cast_pattern(data, dtype)
-        if pattern is not None:
-            return pattern
-    out = blocks.with_values(data, blocks.cast_values(data.values, data.dtype, dtype), dtype)
-    if isinstance(data, CSR):
-        out.symmetric = data.symmetric  # a cast changes no position
-    return out
+        return cast_csr(data, dtype, lambda values: blocks.cast_values(values, data.dtype, dtype))
+    return blocks.with_values(data, blocks.cast_values(data.values, data.dtype, dtype), dtype)
 
 
 def transpose(A, cache=True):
