@@ -133,6 +133,9 @@ class View:
         return self.chunks
 
 
+_VALUE_ARRAY, _ONE_VALUE = np.int32(0), np.int32(1)  # gbk::matrix_value's miso
+
+
 def matrix_values(M, v, semiring, vfirst):
     """(array, miso): the matrix values a product's kernels read (gbk::matrix_value): none for
     a product that reads no matrix value; an iso matrix's one value (``miso`` 1), so that no
@@ -142,9 +145,6 @@ def matrix_values(M, v, semiring, vfirst):
     if v.iso is not None:
         return v.iso, _ONE_VALUE
     return M.values, _VALUE_ARRAY
-
-
-_VALUE_ARRAY, _ONE_VALUE = np.int32(0), np.int32(1)
 
 
 def view(M):
