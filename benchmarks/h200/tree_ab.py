@@ -54,15 +54,16 @@ if "pagerank" in what:
 if "spmv" in what:
     # the primitives' SpMV (FP32 values, plus_times and min_plus) against cuSPARSE's on the
     # same matrix, and PageRank's product (FP64, plus_second over the pattern)
-    import cupyx.scipy.sparse as cusparse
+    from graphblast.bench.peers.cusparse import CuSparse
     from graphblast.dtypes import FP32, FP64
     n = A.nrows
     rng = np.random.default_rng(1)
     xh = rng.random(n).astype(np.float32)
     A32, x32 = A.dup(FP32), Vector.from_dense(xh, device="cuda:0")
     x64 = Vector.from_dense(rng.random(n), device="cuda:0")
-    Ac = cusparse.csr_matrix((cp.ones(g.nedges, dtype=cp.float32), cp.asarray(g.indices),
-                              cp.asarray(g.indptr)), shape=(n, n))
+    peer = CuSparse()  # the matrix as the primitives' benchmark gives cuSPARSE
+    peer.load()
+    Ac = peer.csr(g.indptr, g.indices, np.ones(g.nedges, np.float32))
     xc = cp.asarray(xh)
     for _ in range(2):  # alternating, so that neither side owns the warmer half of the run
         rec["spmv_ms"] = med(lambda: A32.mxv(x32, semiring.plus_times[FP32]).new(), 30)
