@@ -392,3 +392,29 @@ def test_matrix_vector_index_on_another_device(device):
     with pytest.raises(DeviceMismatch):
         A[I, 0] << 5
     assert A.to_dicts() == {0: {1: 1}, 1: {0: 2}}
+
+
+@pytest.mark.parametrize("ufmt", ["sorted", "bitmap", "full"])
+@pytest.mark.parametrize("ifmt", ["sorted", "full"])
+def test_gather_every_format(device, rng, ufmt, ifmt):
+    """u[I] with u and I in each format a GPU keeps (a bitmap u gathered by a full I:
+    PageRank's degrees into its order), past the small-vector sizes."""
+    n, m = 3000, 3500
+    uv = rng.integers(1, 100, n)
+    up = np.ones(n, dtype=bool) if ufmt == "full" else rng.random(n) < 0.6
+    if ufmt == "sorted":
+        u = Vector.from_coo(np.flatnonzero(up), uv[up], size=n, device=device)
+    else:  # full; its select keeps the positions: a bitmap
+        u = Vector.from_dense(np.where(up, uv, 0), device=device)
+        if ufmt == "bitmap":
+            u = u.select(gb.select.valuene, 0).new()
+    iv = rng.integers(0, n, m).astype(np.uint64)
+    ip = np.ones(m, dtype=bool) if ifmt == "full" else rng.random(m) < 0.7
+    I = (Vector.from_dense(iv, device=device) if ifmt == "full" else
+         Vector.from_coo(np.flatnonzero(ip), iv[ip], size=m, device=device))
+    if device == "cuda":
+        formats = {"sorted": None, "bitmap": "bitmap", "full": "full"}
+        assert getattr(u._data, "format", None) == formats[ufmt]
+        assert getattr(I._data, "format", None) == formats[ifmt]
+    w = u[I].new()
+    _assert_equal(w, uv[iv], ip & up[iv])

@@ -309,6 +309,15 @@ def gather_vector(u, I):
         return SparseVector(I.size, u.dtype, I.indices, u.values[pos])
     if u.nvals == 0 or I.nvals == 0:
         return SparseVector(I.size, u.dtype, I.indices[:0], u.values[:0])
+    if isinstance(I, FullVector) and isinstance(u, BitmapVector):
+        # every i, from a bitmap: its presence bytes and values gathered, kept a bitmap (a
+        # compaction of u and a binary search per i took 13.5 ms on kron-27's 134 million,
+        # PageRank's degrees into its order)
+        bits = u.bits[pos]
+        counters = Counters()
+        counters.array[0] = cp.count_nonzero(bits).astype(cp.uint64)
+        counters.touch()
+        return BitmapVector(I.size, u.dtype, bits, u.vals[pos], counters)
     at = cp.minimum(cp.searchsorted(u.indices, pos), u.nvals - 1)
     keep = cp.flatnonzero(u.indices[at] == pos)
     return SparseVector(I.size, u.dtype, I.indices[keep], u.values[at[keep]])
