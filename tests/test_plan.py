@@ -74,20 +74,23 @@ def test_direction_forced_and_configurable():
 
 
 def test_choose_direction_is_direction_without_the_reason(caplog):
-    """The backends' fast entry takes the same decisions and logs the same reasons."""
+    """The backends' fast entry (positional, the direction not forced: the caller checked)
+    takes the same decisions and logs the same reasons."""
     cases = [((10, 1000), {}), ((200, 1000), {}), ((50, 1000), {"push_weight": 5}),
              ((7, 1000), {"bound": True, "miss_weight": 3.5}),
              ((0, 10**9), {"nu": 999, "n": 18_000, "previous": "pull"}),
              ((0, 10**9), {"nu": 1000, "n": 18_000, "previous": "pull"})]
+    order = ("nu", "n", "previous", "bound", "push_weight", "miss_weight")
+    defaults = {"nu": None, "n": None, "previous": None, "bound": False, "push_weight": 1,
+                "miss_weight": 1}
     for args, kwargs in cases:
+        positional = args + tuple({**defaults, **kwargs}[k] for k in order)
         with caplog.at_level("DEBUG", logger="graphblast"):
             caplog.clear()
-            choice = plan.choose_direction(*args, **kwargs)
+            choice = plan.choose_direction(*positional)
             logged = caplog.messages[-1]
         assert (choice, logged) == (plan.direction(*args, **kwargs)[0],
                                     f"direction: {choice} ({plan.direction(*args, **kwargs)[1]})")
-    with gb.config.set(direction="pull"):
-        assert plan.choose_direction(10, 1000) == "pull"
     assert plan.direction(7, 1000, bound=True)[1] == "push work at most 7 <= 0.1 x pull work 1000"
 
 

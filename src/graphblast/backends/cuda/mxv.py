@@ -366,16 +366,15 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
         if known is not None:
             nu = known[0]
             if previous == "pull" and n_out:  # the hysteresis: the count decides
-                return plan.choose_direction(0, pull_work, nu, n_out, previous=previous,
-                                             push_weight=push_weight)
+                return plan.choose_direction(0, pull_work, nu, n_out, previous, False,
+                                             push_weight, 1)
             if push_m is not None and u.deg_of is push_m.indptr:
                 # the exact sum costs nothing: no bound needed (after a push)
                 push_work = known[1]
                 return plan.choose_direction(
                     push_work, plan.first_hit_work(pull_work, push_work, nvals,
                                                    first_hit_rows),
-                    nu, n_out, previous=previous, push_weight=push_weight,
-                    miss_weight=miss_weight)
+                    nu, n_out, previous, False, push_weight, miss_weight)
         else:
             nu = None
     else:
@@ -387,14 +386,13 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
             # plan.direction's own rule, settled by the bound (no hysteresis applies here:
             # a count after a pull returned above), so it is asked only to log the reason
             if plan.logger.isEnabledFor(logging.DEBUG):
-                plan.choose_direction(most, pull_most, nu, n_out, previous=previous,
-                                      bound=True, push_weight=push_weight,
-                                      miss_weight=miss_weight)
+                plan.choose_direction(most, pull_most, nu, n_out, previous, True,
+                                      push_weight, miss_weight)
             return "push"
     nu, push_work = _entries_and_degrees(A, push_m, u)
     return plan.choose_direction(
         push_work, plan.first_hit_work(pull_work, push_work, nvals, first_hit_rows), nu,
-        n_out, previous=previous, push_weight=push_weight, miss_weight=miss_weight)
+        n_out, previous, False, push_weight, miss_weight)
 
 
 def _entries_and_degrees(A, push_m, u):

@@ -1,0 +1,97 @@
+"""What the push/pull planner costs a product on the GPU's host (the primitives'
+``auto_direction_worst_level_ratio`` compares auto with forced push on small BFS levels, where
+the planner's Python is the difference): per BFS level of kron-22, the planner alone
+(``mxv._direction`` called with that level's arguments), and the level's masked vxm forced to
+push and planned (medians of interleaved calls, synchronized), then a Python profile of the
+planned call on the last level.
+
+    python3 benchmarks/h200/planner_cost.py --out $OUT [--graph kron-22]
+"""
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import time
+import timeit
+
+import cupy as cp
+import numpy as np
+
+import graphblast as gb
+from graphblast import Vector, semiring
+from graphblast.backends.cuda import mxv
+from graphblast.bench import graphs
+from graphblast.dtypes import BOOL, INT64
+
+
+def sync():
+    cp.cuda.get_current_stream().synchronize()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
+    p.add_argument("--graph", default="kron-22")
+    args = p.parse_args()
+    g = graphs.build(graphs.parse_graphs(args.graph)[0], "cuda:0")
+    A, n = g.A, g.n
+    any_pair = semiring.any_pair[BOOL]
+    levels = Vector(INT64, n, device=A.device)
+    frontier = Vector.from_coo([g.source], True, BOOL, size=n, device=A.device)
+    steps = []
+    while frontier.nvals:  # the primitives' BFS levels (bench/primitives.py _bfs_levels)
+        levels(frontier.S) << len(steps)
+        steps.append((frontier.dup(), levels.dup()))
+        frontier(~levels.S, replace=True) << frontier.vxm(A, any_pair)
+    rows = []
+    captured = []
+    planner = mxv._direction
+
+    def spy(*a):
+        captured.append(a)
+        return planner(*a)
+
+    for level, (q, seen) in enumerate(steps):
+        def op(q=q, seen=seen):
+            return q.vxm(A, any_pair).new(mask=~seen.S)
+        mxv._direction = spy
+        op()
+        mxv._direction = planner
+        sync()
+        planned = captured[-1]
+        calls = 20000
+        alone = min(timeit.repeat(lambda: planner(*planned), number=calls, repeat=5)) / calls
+        times = {"push": [], "auto": []}
+        for i in range(400):
+            for mode in (("push", "auto") if i % 2 else ("auto", "push")):
+                with gb.config.set(direction=mode):
+                    op()
+                    sync()
+                    t0 = time.perf_counter()
+                    op()
+                    sync()
+                    times[mode].append(time.perf_counter() - t0)
+        row = {"level": level, "frontier": q.nvals, "choice": planner(*planned),
+               "planner_us": alone * 1e6,
+               **{f"{m}_us": float(np.median(t)) * 1e6 for m, t in times.items()}}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(3000):
+        op()
+    prof.disable()
+    sync()
+    s = io.StringIO()
+    pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(30)
+    print(s.getvalue())
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "planner_cost.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
