@@ -6,7 +6,8 @@ the graph (docs/design.md, "Pull"); with the vertices numbered by decreasing deg
 values share cache lines and stay in L1 and L2.  Measured on the H200, phase by phase
 (benchmarks/h200/pr_phases.py, sixteenth session): the product on kron-27 (134 million
 vertices) 81.4 -> 41.6 ms, for a renumbering of 132 ms, 13.5 ms to gather the degrees into
-the order and 2 ms to gather the ranks back (about 7.5 ms a step over 20 steps); on kron-22
+the order (a bitmap gather since made in place, eighteenth session) and 2 ms to gather the
+ranks back (about 7.5 ms a step over 20 steps); on kron-22
 (4.2 million) 1.20 -> 0.87 ms, for 5.2 + 0.5 + 0.2 ms and the renumbered matrix's traversal
 view (0.8 ms): 20 steps took 1.52 ms a step in degree order against 1.47 in the stored one.
 So "auto" orders only graphs whose ranks (8 bytes a vertex) outgrow a GPU's L2, where the
