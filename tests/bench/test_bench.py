@@ -154,6 +154,8 @@ def test_primitives_summary(smoke):
     assert prim["summary"]["auto_direction_worst_level_ratio"] > 0
     details = prim["details"]
     assert details["spmv"]["scipy_agrees"] and details["spmv"]["min_plus_agrees"]
+    # the SpMV over a matrix with a value array too, beside the iso cast's
+    assert details["spmv"]["valued_agrees"] and details["spmv"]["plus_times_valued_s"] > 0
     assert details["masked_spgemm"]["scipy_agrees"]
     assert all(r["agrees"] for r in details["masked_spmv"] + details["direction_sweep"])
     levels = details["bfs_levels"]["levels"]

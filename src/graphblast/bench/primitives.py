@@ -27,6 +27,11 @@ them (``>= 1.0``, ``>= 0.95``); the last is a time ratio (1 is a perfect choice)
 ``auto_direction_worst_level_ratio``       max over BFS levels of auto time / min(push, pull)
 =========================================  ==================================================
 
+The SpMV's matrix is the graph cast to FP32, which graphblast keeps iso (a pattern: one value,
+no value array read) while cuSPARSE reads a value array; ``details.spmv`` also times both over
+the graph with random FP32 values (``plus_times_valued_s``, ``cusparse_valued_s``,
+``valued_vs_cusparse``).
+
 Without a GPU the cuSPARSE ratios are null (SciPy's SpMV and SpGEMM-then-mask are measured in
 their place, under ``scipy`` in the details).
 """
@@ -130,7 +135,9 @@ def _min_plus_reference(graph, xh):
 
 
 def _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes):
-    from graphblast import semiring
+    import scipy.sparse
+
+    from graphblast import Matrix, semiring
     from graphblast.dtypes import FP32
 
     t_plus, y = timer(lambda: A32.mxv(x, semiring.plus_times[FP32]).new())
@@ -141,6 +148,18 @@ def _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes):
     t_sp, ys = timer(lambda: scipy_A @ xh)
     d["scipy_s"], d["scipy_agrees"] = t_sp, _close(ys, yh)
     d["vs_scipy"] = t_plus / t_sp
+    # A32, an FP32 cast of a pattern graph, is iso (one value, no array read), while
+    # cuSPARSE reads a value array: the same SpMV over a matrix with one (random values, the
+    # same given to cuSPARSE) is in the details, beside the summary's figure
+    wvals = np.random.default_rng(SEED).random(graph.nedges).astype(np.float32)
+    Av = Matrix.from_csr(graph.indptr, graph.indices, wvals, nrows=graph.n, ncols=graph.n,
+                         device=A32.device)
+    t_valued, yv = timer(lambda: Av.mxv(x, semiring.plus_times[FP32]).new())
+    yvh = _host_vector(yv, graph.n)
+    d["plus_times_valued_s"] = t_valued
+    d["valued_agrees"] = _close(yvh, scipy.sparse.csr_array(
+        (wvals, graph.indices, graph.indptr), shape=scipy_A.shape) @ xh)
+    del Av
     summary = {}
     if d["min_plus_agrees"] and d["scipy_agrees"]:
         summary["spmv_min_plus_fp32_vs_plus_times"] = t_plus / t_min
@@ -157,6 +176,12 @@ def _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes):
             ctimer = _Timer(cusparse.sync, timer.repeat, timer.warmup, timer.time_limit)
             t_cu, yc = ctimer(cusparse.spmv_task(Ac, xc))
             d["cusparse_s"], d["cusparse_agrees"] = t_cu, _close(cp.asnumpy(yc), yh)
+            Acv = cusparse.csr(graph.indptr, graph.indices, wvals)
+            t_cv, ycv = ctimer(cusparse.spmv_task(Acv, xc))
+            d["cusparse_valued_s"] = t_cv
+            d["valued_vs_cusparse"] = t_cv / t_valued
+            d["cusparse_valued_agrees"] = _close(cp.asnumpy(ycv), yvh)
+            del Acv
         except Exception as e:  # noqa: BLE001 - noted, not fatal
             d["cusparse_error"] = _failure(e)
             notes["spmv_plus_times_fp32_vs_cusparse"] = f"cuSPARSE's SpMV failed: {_failure(e)}"
