@@ -17,7 +17,7 @@ from ..base import CSR, INT32_MAX, IndexArg, SparseVector, order_free_monoid
 from . import blocks, jit, programs
 from .blocks import I64, INDEX, i64
 from .storage import as_row, coo_to_csr, from_row, transpose, vector_from_coo
-from .vectors import BitmapVector, Counters, FullVector
+from .vectors import BitmapVector, FullVector, counted_bitmap
 
 
 def _index_array(index):
@@ -313,11 +313,7 @@ def gather_vector(u, I):
         # every i, from a bitmap: its presence bytes and values gathered, kept a bitmap (a
         # compaction of u and a binary search per i took 13.5 ms on kron-27's 134 million,
         # PageRank's degrees into its order)
-        bits = u.bits[pos]
-        counters = Counters()
-        counters.array[0] = cp.count_nonzero(bits).astype(cp.uint64)
-        counters.touch()
-        return BitmapVector(I.size, u.dtype, bits, u.vals[pos], counters)
+        return counted_bitmap(I.size, u.dtype, u.bits[pos], u.vals[pos])
     at = cp.minimum(cp.searchsorted(u.indices, pos), u.nvals - 1)
     keep = cp.flatnonzero(u.indices[at] == pos)
     return SparseVector(I.size, u.dtype, I.indices[keep], u.values[at[keep]])
@@ -358,10 +354,7 @@ def scatter_vector(I, u, size, dtype, dup_op):
     # kept as a bitmap, its count reduced on the device: a compaction to a list (a scan of
     # every position, 1.5-2.5 ms on kron-27's 134 million) would be undone by the dense
     # write that follows (connected components' hooking)
-    counters = Counters()
-    counters.array[0] = cp.count_nonzero(flags).astype(cp.uint64)
-    counters.touch()
-    return BitmapVector(size, dtype, flags, acc, counters)
+    return counted_bitmap(size, dtype, flags, acc)
 
 
 # -- SuiteSparse's GxB_Vector_sort (python-graphblas's v.ss.sort) -----------------------------

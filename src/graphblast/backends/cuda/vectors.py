@@ -565,10 +565,16 @@ def as_bitmap(v):
     k = v.known_nvals() if isinstance(v, DeviceVector) else v.nvals
     if k is not None:
         return BitmapVector(v.size, v.dtype, bits, vals, Counters((k, 0)))
+    return counted_bitmap(v.size, v.dtype, bits, vals)
+
+
+def counted_bitmap(size, dtype, bits, vals):
+    """A BitmapVector of these arrays, its count reduced from ``bits`` on the device (no host
+    read: the count stays there until someone asks)."""
     counters = Counters()
     counters.array[0:1] = cp.count_nonzero(bits).astype(np.uint64)
     counters.touch()
-    return BitmapVector(v.size, v.dtype, bits, vals, counters)
+    return BitmapVector(size, dtype, bits, vals, counters)
 
 
 def as_list(v, dptr=None):
