@@ -3,7 +3,7 @@
 the planner's Python is the difference): per BFS level of kron-22, the planner alone
 (``mxv._direction`` called with that level's arguments), and the level's masked vxm forced to
 push and planned (medians of interleaved calls, synchronized), then a Python profile of the
-planned call on the last level.
+planned and the forced call on the last level.
 
     python3 benchmarks/h200/planner_cost.py --out $OUT [--graph kron-22]
 """
@@ -79,15 +79,18 @@ def main():
                **{f"{m}_us": float(np.median(t)) * 1e6 for m, t in times.items()}}
         rows.append(row)
         print(json.dumps(row), flush=True)
-    prof = cProfile.Profile()
-    prof.enable()
-    for _ in range(3000):
-        op()
-    prof.disable()
-    sync()
-    s = io.StringIO()
-    pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(30)
-    print(s.getvalue())
+    for mode in ("auto", "push"):  # the planned call and the forced one, to diff
+        with gb.config.set(direction=mode):
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(3000):
+                op()
+            prof.disable()
+            sync()
+        s = io.StringIO()
+        pstats.Stats(prof, stream=s).sort_stats("tottime").print_stats(40)
+        print(f"== profile, direction={mode}, last level, 3000 calls")
+        print(s.getvalue())
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "planner_cost.json"), "w") as f:
         json.dump(rows, f, indent=1)

@@ -40,47 +40,41 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=Fal
     forced = config["direction"]
     if forced != "auto":
         return _log("direction", forced, "forced by gb.config")
-    decided = _direction(push_work, pull_work, nu, n, previous, bound, push_weight,
-                         miss_weight)
-    return _log("direction", decided[0], _REASONS[decided[1]](*decided[2:]))
+    choice = choose_direction(push_work, pull_work, nu, n, previous, bound, push_weight,
+                              miss_weight)
+    return choice, _direction_reason(choice, push_work, pull_work, nu, n, previous, bound,
+                                     push_weight, miss_weight)
 
 
 def choose_direction(push_work, pull_work, nu, n, previous, bound, push_weight, miss_weight):
-    """:func:`direction`'s choice alone, for a caller that has found the direction not
-    forced; its reason is formatted only for the debug log.  The backends' per-call path:
-    positional arguments, no setting read twice (formatting the reason cost several
-    microseconds a product; the keyword call and the forced check about 0.3, a fifth of the
-    planner, hostpath.py's stub, eighteenth session)."""
-    decided = _direction(push_work, pull_work, nu, n, previous, bound, push_weight,
-                         miss_weight)
+    """:func:`direction`'s rule alone, for a caller that has found the direction not forced:
+    the choice, its reason formatted only for the debug log.  The backends' per-call path
+    (every planned product): positional arguments, no setting read twice, the rule in one
+    frame (formatting the reason cost several microseconds a product; the keyword call, the
+    forced check and a second frame for the rule together about half a microsecond, half the
+    planner, hostpath.py's stub, eighteenth and nineteenth sessions)."""
+    if previous == "pull" and nu is not None and n:  # the hysteresis: the count decides
+        choice = "pull" if nu * (config["direction_beta"] * push_weight) >= n else "push"
+    else:
+        choice = ("pull" if push_work * (push_weight * miss_weight)
+                  > config["direction_switch"] * pull_work else "push")
     if logger.isEnabledFor(logging.DEBUG):
-        logger.debug("%s: %s (%s)", "direction", decided[0],
-                     _REASONS[decided[1]](*decided[2:]))
-    return decided[0]
+        logger.debug("%s: %s (%s)", "direction", choice, _direction_reason(
+            choice, push_work, pull_work, nu, n, previous, bound, push_weight, miss_weight))
+    return choice
 
 
-_REASONS = {
-    "count": lambda nu, n, beta, pull: (f"after a pull, vector entries {nu} "
-                                        f"{'>=' if pull else '<'} {n} / {beta:g}"),
-    "work": lambda push, bound, weight, pull, switch, pull_work: (
-        f"push work {'at most ' if bound and not pull else ''}{push}"
-        f"{'' if weight == 1 else f' x {weight:.3g}'} {'>' if pull else '<='} {switch:g} "
-        f"x pull work {pull_work:.0f}"),
-}
-
-
-def _direction(push_work, pull_work, nu, n, previous, bound, push_weight, miss_weight):
-    """(choice, the rule that decided, the numbers its reason quotes), the direction not
-    forced."""
+def _direction_reason(choice, push_work, pull_work, nu, n, previous, bound, push_weight,
+                      miss_weight):
+    """The numbers behind choose_direction's ``choice``, in words."""
+    pull = choice == "pull"
     if previous == "pull" and nu is not None and n:
         beta = config["direction_beta"] * push_weight
-        pull = nu * beta >= n
-        return ("pull" if pull else "push"), "count", nu, n, beta, pull
-    switch = config["direction_switch"]
+        return f"after a pull, vector entries {nu} {'>=' if pull else '<'} {n} / {beta:g}"
     weight = push_weight * miss_weight
-    pull = push_work * weight > switch * pull_work
-    return ("pull" if pull else "push"), "work", push_work, bound, weight, pull, switch, \
-        pull_work
+    return (f"push work {'at most ' if bound and not pull else ''}{push_work}"
+            f"{'' if weight == 1 else f' x {weight:.3g}'} {'>' if pull else '<='} "
+            f"{config['direction_switch']:g} x pull work {pull_work:.0f}")
 
 
 def first_hit_work(pull_work, push_work, nvals, rows):
@@ -91,7 +85,8 @@ def first_hit_work(pull_work, push_work, nvals, rows):
     more than ``pull_work``.  ``rows`` None: no early stop, ``pull_work`` itself."""
     if rows is None or push_work <= 0:
         return pull_work
-    return min(pull_work, rows * nvals / push_work)
+    work = rows * nvals / push_work
+    return work if work < pull_work else pull_work
 
 
 # SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold

@@ -293,11 +293,19 @@ def _terms(A, pull_m, semiring, n_out):
     cost the planner about 1 us a product (hostpath.py, sixteenth session)."""
     plans = A._plans
     if plans is None:
-        plans = A._plans = {}
+        plans = A._plans = _Plans()
+    own, none = pull_m is A, pull_m is None
+    # the last call's terms first, by the semiring object itself (a loop asks with the same
+    # one every time; no key to build and hash); never a reference to a matrix (A would hold
+    # itself, and its memory would wait for the cycle collector)
+    last = plans.last
+    if (last is not None and last[0] is semiring and last[1] == n_out and last[2] is own
+            and last[3] is none):
+        return last[4]
     # by the untyped semiring and its type (a transposed operand's product brings a new
     # SwappedSemiring each call, whose own identity would add a key a call), and by which
     # matrix pull reads: A itself (mxv, or a symmetric A), its transpose, or none yet
-    key = (semiring.parent, semiring.return_type, n_out, pull_m is None, pull_m is A)
+    key = (semiring.parent, semiring.return_type, n_out, none, own)
     found = plans.get(key)
     if found is None:
         push_weight = _push_weight(semiring)
@@ -307,7 +315,20 @@ def _terms(A, pull_m, semiring, n_out):
             rows = row_stats(pull_m)[1] if pull_m is not None else n_out
         found = plans[key] = (push_weight, miss_weight, push_weight * miss_weight, rows,
                               A.nvals)
+    plans.last = (semiring, n_out, own, none, found)
     return found
+
+
+class _Plans(dict):
+    """A matrix's planner terms by (semiring, type, output size, which matrix pull reads),
+    and ``last``: the last call's (semiring, output size, pull reads A, pull has no matrix,
+    terms)."""
+
+    __slots__ = ("last",)
+
+    def __init__(self):
+        super().__init__()
+        self.last = None
 
 
 def _push_weight(semiring):
@@ -417,16 +438,23 @@ def _entries_and_degrees(A, push_m, u):
 
 def _allowed_fraction(mask, n):
     """The share of the outputs the mask lets through, from counts the host knows (an upper
-    bound of the mask's count is kept by in-place assigns); 1 when none is known."""
-    if mask is None or n == 0:
+    bound of the mask's count is kept by in-place assigns); 1 when none is known.  Every
+    planned product asks: the common cases (a device vector's count already on the host, a
+    list's length) are read without a call."""
+    if n == 0:
         return 1.0
     m = mask.data
-    k = m.known_nvals() if isinstance(m, DeviceVector) else m.nvals
-    if k is None:
-        k = getattr(m, "count_hi", None)
-    if k is None:
-        return 1.0
-    share = min(k, n) / n
+    if isinstance(m, DeviceVector):
+        known = m.counters.known  # what peek returns first, outside a recorded body
+        k = known[0] if known is not None and recording.current() is None \
+            else m.known_nvals()
+        if k is None:
+            k = m.count_hi
+            if k is None:
+                return 1.0
+    else:
+        k = m.nvals
+    share = (k if k < n else n) / n
     return 1.0 - share if mask.complement else share
 
 
