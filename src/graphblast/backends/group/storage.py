@@ -108,6 +108,7 @@ class PartitionedCSR(CSR):
         self._stats = None
         self._plans = None
         self.symmetric = False
+        self.by_degree = False
 
     @property
     def nvals(self):
