@@ -75,17 +75,6 @@ def measure(name):
     rec["first_mxv_B_ms"] = once(lambda: B.mxv(c, semiring.plus_second[FP64]).new())[0]
     rec["mxv_B_ms"] = warm(lambda: B.mxv(c, semiring.plus_second[FP64]).new())
     rec["vxm_A_ms"] = warm(lambda: c.vxm(A, semiring.plus_first[FP64]).new())
-    if cp is not None:  # B's pull with its first columns' gathers through L1 (mxv.py)
-        default = cuda_mxv.PULL_HOT_BYTES
-        for hot in (None, 32 << 10, 64 << 10, 128 << 10, 192 << 10):
-            cuda_mxv.PULL_HOT_BYTES = hot
-            rec[f"mxv_B_hot_{hot}_ms"] = warm(
-                lambda: B.mxv(c, semiring.plus_second[FP64]).new())
-        with gb.config.set(pagerank_order="degree"):
-            cuda_mxv.PULL_HOT_BYTES = None
-            rec["pagerank_degree_plain_step_ms"] = warm(
-                lambda: algorithms.pagerank(A, tol=None, max_iter=20), runs) / 20
-        cuda_mxv.PULL_HOT_BYTES = default
     rec["gather_out_ms"] = warm(lambda: out[P].new())
     rec["gather_back_ms"] = warm(lambda: c[R].new())
     # a step's vector work around its product (pagerank's loop, tol=None): the scaled ranks,

@@ -210,33 +210,6 @@ def test_degree_order_on_gap_graphs(device, kind, gap_graph):
     np.testing.assert_allclose(got, numpy_pagerank(M, tol=1e-7), rtol=1e-10, atol=1e-15)
 
 
-@pytest.mark.parametrize("scale", [12, 16])  # unbinned rows (4,096), binned (65,536)
-def test_degree_ordered_pull_splits_its_gathers(device, gap_graph, scale, monkeypatch):
-    """A pull over the degree-ordered copy gathers its first columns through L1 and the rest
-    through L2 alone (a GPU's gbk::ld_gather): the same ranks either way.  The split is moved
-    to the 64th column, so that light rows, long rows and chunked rows gather from both
-    sides of it (at the default 128 KB every column of these graphs is below it)."""
-    if device.startswith("cuda"):
-        from graphblast.backends.cuda import mxv
-
-        monkeypatch.setattr(mxv, "PULL_HOT_BYTES", 64 * 8)
-    M, A = gap_graph("kron", scale, device)
-    with gb.config.set(pagerank_order="stored"):
-        want = dense(pagerank(A, tol=None, max_iter=10))
-    with gb.config.set(pagerank_order="degree"):
-        got = dense(pagerank(A, tol=None, max_iter=10))
-    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-18)
-    # a single-precision vector's gathers (an __ldcg of another width)
-    made = A._backend.pull_in_degree_order(A._data, 0.0, values=False)
-    B = gb.Matrix._from_data(made[0], A._backend, A.device)
-    order = dense(gb.Vector._from_data(made[1], A._backend, A.device)).astype(np.int64)
-    x = np.random.default_rng(7).random(A.nrows).astype(np.float32)
-    c = gb.Vector.from_dense(x[order], device=device)
-    got = dense(B.mxv(c, gb.semiring.plus_second[gb.dtypes.FP32]).new())
-    pattern = sp.csr_array(M).T.astype(bool).astype(np.float64)
-    np.testing.assert_allclose(got, (pattern @ x.astype(np.float64))[order], rtol=1e-4)
-
-
 def test_pull_in_degree_order_renumbers_the_transpose(device, rng):
     """The backend's primitive: P lists the vertices by decreasing out-degree (ties by id), R
     is its inverse, and B's row k is the column of A for vertex P[k] with its entries renamed

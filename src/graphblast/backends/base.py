@@ -45,7 +45,7 @@ class CSR:
 
     __slots__ = ("nrows", "ncols", "dtype", "indptr", "_indices", "_values", "iso_value",
                  "_wide", "_transpose", "_view", "_stats", "_plans", "symmetric",
-                 "by_degree", "__weakref__")
+                 "__weakref__")
 
     def __init__(self, nrows, ncols, dtype, indptr, indices, values, *, iso_value=None):
         self.nrows = nrows
@@ -65,9 +65,6 @@ class CSR:
         # those who know (generators of undirected graphs, symmetric Matrix Market files);
         # False means "not known", never "not symmetric".
         self.symmetric = False
-        # its columns numbered by decreasing entry count (a degree-ordered copy made for
-        # many pulls): the first columns are the ones a pull reads most (set by its maker)
-        self.by_degree = False
 
     @property
     def indices(self):

@@ -187,7 +187,6 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     jit.launch_warps(fn, n, (i64(n), order, S.indptr, col, words(vals), rank, out_ptr,
                              out_col, words(out_vals)))
     B = CSR(n, n, S.dtype, out_ptr, out_col, out_vals, iso_value=iso)
-    B.by_degree = True  # column c is the c-th most-connected vertex
     return (B, FullVector(n, UINT64, order.astype(cp.uint64)),
             FullVector(n, UINT64, rank.astype(cp.uint64)))
 

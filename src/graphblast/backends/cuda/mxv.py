@@ -55,13 +55,6 @@ _EARLY_EXIT = frozenset({"any", "lor", "land"})
 # benchmarks/h200/round_probe.py pushgrid).
 RECORDED_PUSH_GRID = 2 * jit.RECORDED_MAX_GRID
 _NO_HEAVY = int(np.iinfo(np.int64).max)  # a kernel's row threshold when no row is heavy
-# A pull over a matrix whose columns are numbered by decreasing entry count (CSR.by_degree:
-# PageRank's degree-ordered copy) gathers the vector's first PULL_HOT_BYTES through L1 and
-# the rest through L2 alone (gbk::ld_gather), so that the most-read values stay in each SM's
-# L1 (256 KB with shared memory, which the pull hardly uses); None gathers every column
-# plainly.  The 16,384 most-connected vertices hold 47 % of kron-21's entries and 76 % of
-# kron-18's (about 39 % of kron-22's by the trend), which an FP64 vector's first 128 KB hold.
-PULL_HOT_BYTES = 128 << 10
 
 _INT32_MAX = 2**31 - 1
 
@@ -488,21 +481,19 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
     out = cp.empty(n_out, dtype=t.np_type)
     counters = Counters()
     heavy = HEAVY if v.nheavy else _NO_HEAVY
-    hot = (M.ncols if not M.by_degree or PULL_HOT_BYTES is None
-           else PULL_HOT_BYTES // xv.itemsize)
     tail = (xv, xbits, mbits, mvals, mkind, mmode)
     if v.bins:
         obits = cp.zeros(n_out, dtype=cp.uint8)
         for rows, nrows, lanes in v.bins:
             jit.launch(fns[0], nrows * lanes, (
                 i64(nrows), rows, M.indptr, v.col, *mvalues, *tail, np.int32(lanes),
-                i64(heavy), i64(hot), dptr, out, obits, counters.array))
+                i64(heavy), dptr, out, obits, counters.array))
     else:
         obits = cp.empty(n_out, dtype=cp.uint8)
         if n_out:
             jit.launch(fns[0], n_out * v.width, (
                 i64(n_out), None, M.indptr, v.col, *mvalues, *tail, np.int32(v.width),
-                i64(heavy), i64(hot), dptr, out, obits, counters.array))
+                i64(heavy), dptr, out, obits, counters.array))
     if v.nheavy and semiring.monoid.parent.name in _EARLY_EXIT:
         jit.run(fns[1], min(v.nheavy, jit.MAX_GRID), 256, (
             i64(v.nheavy), v.heavy_rows, M.indptr, v.col, *mvalues, *tail, dptr, out, obits,
@@ -511,8 +502,8 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
         chunk_rows, chunk_starts, nchunks = v.heavy_chunks(M)
         jit.launch(fns[2], v.nheavy, (i64(v.nheavy), v.heavy_rows, out, obits))
         jit.run(fns[3], min(nchunks, jit.MAX_GRID), 256, (
-            i64(nchunks), chunk_rows, chunk_starts, M.indptr, v.col, *mvalues, *tail,
-            i64(hot), out, obits))
+            i64(nchunks), chunk_rows, chunk_starts, M.indptr, v.col, *mvalues, *tail, out,
+            obits))
         jit.launch(fns[4], v.nheavy, (i64(v.nheavy), v.heavy_rows, dptr, obits,
                                       counters.array))
     counters.touch()

@@ -108,7 +108,6 @@ class PartitionedCSR(CSR):
         self._stats = None
         self._plans = None
         self.symmetric = False
-        self.by_degree = False
 
     @property
     def nvals(self):

@@ -214,37 +214,6 @@ GBK_STREAMED(double)
 template <class T>
 __device__ __forceinline__ T ld_stream(const T* p) { return streamed<T>::load(p); }
 
-// A load cached in L2 alone (__ldcg, no L1 line allocated); types without an __ldcg
-// overload load plainly.
-template <class T> struct l2_only {
-    static __device__ __forceinline__ T load(const T* p) { return *p; }
-};
-#define GBK_L2_ONLY(T) \
-    template <> struct l2_only<T> { \
-        static __device__ __forceinline__ T load(const T* p) { return __ldcg(p); } \
-    };
-GBK_L2_ONLY(signed char)
-GBK_L2_ONLY(unsigned char)
-GBK_L2_ONLY(short)
-GBK_L2_ONLY(unsigned short)
-GBK_L2_ONLY(int)
-GBK_L2_ONLY(unsigned int)
-GBK_L2_ONLY(long long)
-GBK_L2_ONLY(unsigned long long)
-GBK_L2_ONLY(float)
-GBK_L2_ONLY(double)
-#undef GBK_L2_ONLY
-
-// A pull's gather of the vector at column k: the columns below `hot` through L1, the others
-// through L2 alone.  In a matrix whose columns are numbered by decreasing entry count (a
-// degree-ordered copy) the first columns take the most gathers (the 16,384 most-connected
-// vertices hold 47 % of kron-21's entries); a gather of a rarely read column would only push
-// them out of the SM's L1.  hot at or past the vector's size: every gather plainly.
-template <class T>
-__device__ __forceinline__ T ld_gather(const T* xv, idx_t k, idx_t hot) {
-    return k < hot ? xv[k] : l2_only<T>::load(xv + k);
-}
-
 // Entry e's value as a product reads it: from the matrix's value array, or, for an iso matrix
 // that stores none (miso), its one value at vals[0], which every lane reads from L1: a
 // product over a pattern graph cast to a value type (A.dup(FP32)) moves no value array.

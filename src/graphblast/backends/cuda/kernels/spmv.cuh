@@ -44,13 +44,12 @@ __device__ __forceinline__ bool pull_hit(idx_t e, const IDX* col, const unsigned
 // loaded, then the vector entries, so that each lane has up to four gathers in flight rather
 // than one (the gathers are the pull's cost: random reads of the vector).  Predicated on hi,
 // so that a row's last edges, and the rows of at most four edges a lane (most rows of the
-// binned pull), keep their gathers in flight too.  The columns below `hot` are gathered
-// through L1, the others through L2 alone (gbk::ld_gather).
+// binned pull), keep their gathers in flight too.
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, idx_t stride,
                                             idx_t hi, const IDX* col, const MV* mvals,
                                             int miso, const UV* xv, const unsigned char* xbits,
-                                            idx_t hot, typename M::t& acc, bool& have) {
+                                            typename M::t& acc, bool& have) {
     typedef mv_reads<Mul, VFIRST> reads;
     IDX k[4];  // the index type's width: registers, four of them a lane
     MV m[4];
@@ -66,8 +65,7 @@ __device__ __forceinline__ void pull_edges4(const Mul& mul, idx_t o, idx_t e, id
 #pragma unroll
     for (int i = 0; i < 4; ++i) in[i] = in[i] && (xbits == nullptr || xbits[k[i]]);
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-        x[i] = reads::vector && in[i] ? gbk::ld_gather(xv, (idx_t)k[i], hot) : UV();
+    for (int i = 0; i < 4; ++i) x[i] = reads::vector && in[i] ? xv[k[i]] : UV();
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
         if (!in[i]) continue;
@@ -122,9 +120,8 @@ template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX>
 __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const IDX* col,
                          const MV* mvals, int miso, const UV* xv, const unsigned char* xbits,
                          const unsigned char* mbits, const void* mvals_k, int mkind, int mmode,
-                         int width, idx_t heavy, idx_t hot, const idx_t* dptr,
-                         typename M::t* out, unsigned char* obits,
-                         unsigned long long* counters) {
+                         int width, idx_t heavy, const idx_t* dptr, typename M::t* out,
+                         unsigned char* obits, unsigned long long* counters) {
     typedef typename M::t T;
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
@@ -169,8 +166,7 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
             // kron-22, tenth session)
             for (idx_t base = lo; base < hi; base += 4 * width) {
                 gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, base + sub, width, hi, col,
-                                                         mvals, miso, xv, xbits, hot, acc,
-                                                         have);
+                                                         mvals, miso, xv, xbits, acc, have);
                 if (M::has_terminal &&
                     __any_sync(lanes, have && gbk::reached_terminal<M>(acc)))
                     break;
@@ -262,7 +258,7 @@ __global__ void __launch_bounds__(256)
 gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_starts,
                 const idx_t* ptr, const IDX* col, const MV* mvals, int miso, const UV* xv,
                 const unsigned char* xbits, const unsigned char* mbits, const void* mvals_k,
-                int mkind, int mmode, idx_t hot, typename M::t* out, unsigned char* obits) {
+                int mkind, int mmode, typename M::t* out, unsigned char* obits) {
     typedef typename M::t T;
     Mul mul(0);
     const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
@@ -278,7 +274,7 @@ gbk_pull_chunks(idx_t nchunks, const idx_t* chunk_rows, const idx_t* chunk_start
         if (!M::is_any) {  // `any` keeps the first entry, which the one-at-a-time loop finds
             for (idx_t e = lo + threadIdx.x; e < hi; e += 4 * stride)
                 gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, e, stride, hi, col, mvals,
-                                                         miso, xv, xbits, hot, acc, have);
+                                                         miso, xv, xbits, acc, have);
         } else {
             for (idx_t e = lo + threadIdx.x; e < hi; e += stride)
                 gbk::pull_edge<Mul, M, MV, UV, VFIRST>(mul, o, e, col, mvals, miso, xv, xbits,
