@@ -439,15 +439,13 @@ def _entries_and_degrees(A, push_m, u):
 def _allowed_fraction(mask, n):
     """The share of the outputs the mask lets through, from counts the host knows (an upper
     bound of the mask's count is kept by in-place assigns); 1 when none is known.  Every
-    planned product asks: the common cases (a device vector's count already on the host, a
-    list's length) are read without a call."""
+    planned product asks, so a device vector's counters are peeked at directly."""
     if n == 0:
         return 1.0
     m = mask.data
     if isinstance(m, DeviceVector):
-        known = m.counters.known  # what peek returns first, outside a recorded body
-        k = known[0] if known is not None and recording.current() is None \
-            else m.known_nvals()
+        found = m.counters.peek()
+        k = None if found is None else found[0]
         if k is None:
             k = m.count_hi
             if k is None:
