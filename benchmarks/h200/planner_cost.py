@@ -2,8 +2,10 @@
 ``auto_direction_worst_level_ratio`` compares auto with forced push on small BFS levels, where
 the planner's Python is the difference): per BFS level of kron-22, the planner alone
 (``mxv._direction`` called with that level's arguments), and the level's masked vxm forced to
-push and planned (medians of interleaved calls, synchronized), then a Python profile of the
-planned and the forced call on the last level.
+push and planned (medians of interleaved calls, synchronized), planned with the planner replaced
+by its answer ("fixed": what auto costs besides the planner) and with the planner timed inside
+the call ("planner_in_situ_us": its time with the caches as a real call leaves them), then a
+Python profile of the planned and the forced call on the last level.
 
     python3 benchmarks/h200/planner_cost.py --out $OUT [--graph kron-22]
 """
@@ -64,18 +66,37 @@ def main():
         planned = captured[-1]
         calls = 20000
         alone = min(timeit.repeat(lambda: planner(*planned), number=calls, repeat=5)) / calls
-        times = {"push": [], "auto": []}
+        choice = planner(*planned)
+        in_situ = []
+
+        def timed(*a):  # the planner's own time inside the real call (its caches as they are)
+            t0 = time.perf_counter_ns()
+            out = planner(*a)
+            in_situ.append(time.perf_counter_ns() - t0)
+            return out
+
+        # "fixed": the setting left at auto but the planner replaced by its answer, so that
+        # auto - fixed is the planner's share of the call and fixed - push anything else
+        # that auto does differently
+        stand_ins = {"push": planner, "auto": planner, "fixed": lambda *a: choice,
+                     "timed": timed}
+        modes = ("push", "auto", "fixed", "timed")
+        times = {m: [] for m in modes}
         for i in range(400):
-            for mode in (("push", "auto") if i % 2 else ("auto", "push")):
-                with gb.config.set(direction=mode):
+            for j in range(len(modes)):
+                mode = modes[(i + j) % len(modes)]
+                mxv._direction = stand_ins[mode]
+                with gb.config.set(direction="push" if mode == "push" else "auto"):
                     op()
                     sync()
                     t0 = time.perf_counter()
                     op()
                     sync()
                     times[mode].append(time.perf_counter() - t0)
-        row = {"level": level, "frontier": q.nvals, "choice": planner(*planned),
+                mxv._direction = planner
+        row = {"level": level, "frontier": q.nvals, "choice": choice,
                "planner_us": alone * 1e6,
+               "planner_in_situ_us": float(np.median(in_situ)) / 1e3,
                **{f"{m}_us": float(np.median(t)) * 1e6 for m, t in times.items()}}
         rows.append(row)
         print(json.dumps(row), flush=True)
