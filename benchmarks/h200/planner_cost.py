@@ -86,14 +86,16 @@ def main():
             for j in range(len(modes)):
                 mode = modes[(i + j) % len(modes)]
                 mxv._direction = stand_ins[mode]
-                with gb.config.set(direction="push" if mode == "push" else "auto"):
-                    op()
-                    sync()
-                    t0 = time.perf_counter()
-                    op()
-                    sync()
-                    times[mode].append(time.perf_counter() - t0)
-                mxv._direction = planner
+                try:
+                    with gb.config.set(direction="push" if mode == "push" else "auto"):
+                        op()
+                        sync()
+                        t0 = time.perf_counter()
+                        op()
+                        sync()
+                        times[mode].append(time.perf_counter() - t0)
+                finally:  # the real planner back before anything else plans
+                    mxv._direction = planner
         row = {"level": level, "frontier": q.nvals, "choice": choice,
                "planner_us": alone * 1e6,
                "planner_in_situ_us": float(np.median(in_situ)) / 1e3,
