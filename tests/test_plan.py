@@ -73,16 +73,35 @@ def test_direction_forced_and_configurable():
         assert plan.direction(1, 10**9, nu=999, n=2000, previous="pull")[0] == "push"
 
 
+def test_config_lookup_follows_set_and_reset():
+    """The per-call paths read settings by ``config.lookup`` (the dict's own lookup): it
+    sees what ``set`` and ``reset`` do, inside and after a ``with``."""
+    lookup = gb.config.lookup
+    with gb.config.set(direction="push", direction_switch=0.25):
+        assert (lookup("direction"), lookup("direction_switch")) == ("push", 0.25)
+        gb.config.reset()
+        assert (lookup("direction"), lookup("direction_switch")) == ("auto", 0.1)
+        gb.config.set(direction="pull")
+        assert lookup("direction") == "pull"
+    assert lookup("direction") == "auto"  # the with restored its old value
+    assert lookup("direction_switch") == 0.1
+
+
 def test_choose_direction_is_direction_without_the_reason(caplog):
     """The backends' fast entry (positional, the direction not forced: the caller checked)
-    takes the same decisions and logs the same reasons."""
+    takes the same decisions and logs the same reasons, the first-hit early stop included."""
     cases = [((10, 1000), {}), ((200, 1000), {}), ((50, 1000), {"push_weight": 5}),
              ((7, 1000), {"bound": True, "miss_weight": 3.5}),
              ((0, 10**9), {"nu": 999, "n": 18_000, "previous": "pull"}),
-             ((0, 10**9), {"nu": 1000, "n": 18_000, "previous": "pull"})]
-    order = ("nu", "n", "previous", "bound", "push_weight", "miss_weight")
-    defaults = {"nu": None, "n": None, "previous": None, "bound": False, "push_weight": 1,
-                "miss_weight": 1}
+             ((0, 10**9), {"nu": 1000, "n": 18_000, "previous": "pull"}),
+             # a first-hit pull: 1000 rows x 10^6 / 10^5 = 10^4 entries < 10^6
+             ((10**5, 10**6), {"first_hit_rows": 1000, "nvals": 10**6}),
+             ((900, 10**6), {"first_hit_rows": 1000, "nvals": 10**6}),
+             ((0, 5000), {"first_hit_rows": 1000, "nvals": 10**6})]
+    order = ("first_hit_rows", "nvals", "nu", "n", "previous", "bound", "push_weight",
+             "miss_weight")
+    defaults = {"first_hit_rows": None, "nvals": 0, "nu": None, "n": None, "previous": None,
+                "bound": False, "push_weight": 1, "miss_weight": 1}
     for args, kwargs in cases:
         positional = args + tuple({**defaults, **kwargs}[k] for k in order)
         with caplog.at_level("DEBUG", logger="graphblast"):
@@ -92,6 +111,21 @@ def test_choose_direction_is_direction_without_the_reason(caplog):
         assert (choice, logged) == (plan.direction(*args, **kwargs)[0],
                                     f"direction: {choice} ({plan.direction(*args, **kwargs)[1]})")
     assert plan.direction(7, 1000, bound=True)[1] == "push work at most 7 <= 0.1 x pull work 1000"
+    # the first-hit case decides on the lowered pull work, and says so
+    assert plan.direction(10**5, 10**6, first_hit_rows=1000, nvals=10**6) == (
+        "pull", "push work 100000 > 0.1 x pull work 10000")
+    assert plan.direction(900, 10**6, first_hit_rows=1000, nvals=10**6)[0] == "push"
+
+
+def test_a_bound_that_does_not_settle_push_is_not_logged(caplog):
+    """The planner tries count x the largest degree first; when that bound does not settle
+    push it finds the exact sum and decides then: only that decision is logged."""
+    with caplog.at_level("DEBUG", logger="graphblast"):
+        caplog.clear()
+        assert plan.choose_direction(500, 1000, None, 0, 5, 100, None, True, 1, 1) == "pull"
+        assert caplog.messages == []
+        assert plan.choose_direction(50, 1000, None, 0, 5, 100, None, True, 1, 1) == "push"
+        assert caplog.messages == ["direction: push (push work at most 50 <= 0.1 x pull work 1000)"]
 
 
 def test_vector_format():

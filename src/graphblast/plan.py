@@ -19,13 +19,14 @@ def _log(decision, choice, reason):
 
 
 def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=False,
-              push_weight=1, miss_weight=1):
+              push_weight=1, miss_weight=1, first_hit_rows=None, nvals=0):
     """Push (expand the vector's entries) or pull (visit every allowed row) for mxv/vxm.
 
     Beamer's direction optimization, for any semiring.  ``push_work`` is the exact number of
     products push makes (the vector's degree sum, summed on the device); ``pull_work`` the
     entries pull may visit (the matrix's entries in the rows the mask allows, or fewer when
-    each row stops at its first product: ``first_hit_work``).  Push wins when it does at
+    each row stops at its first product: ``first_hit_rows`` of a matrix of ``nvals``
+    entries, see ``first_hit_work``).  Push wins when it does at
     most ``config["direction_switch"]`` (1/alpha) of pull's work.
     Hysteresis: after a pull (``previous``), the next step pushes again only once the vector
     has fewer than ``n / config["direction_beta"]`` of the ``n`` outputs' entries, so that
@@ -40,25 +41,40 @@ def direction(push_work, pull_work, nu=None, n=None, *, previous=None, bound=Fal
     forced = config["direction"]
     if forced != "auto":
         return _log("direction", forced, "forced by gb.config")
-    choice = choose_direction(push_work, pull_work, nu, n, previous, bound, push_weight,
-                              miss_weight)
+    choice = choose_direction(push_work, pull_work, first_hit_rows, nvals, nu, n, previous,
+                              bound, push_weight, miss_weight)
+    pull_work = first_hit_work(pull_work, push_work, nvals, first_hit_rows)
     return choice, _direction_reason(choice, push_work, pull_work, nu, n, previous, bound,
                                      push_weight, miss_weight)
 
 
-def choose_direction(push_work, pull_work, nu, n, previous, bound, push_weight, miss_weight):
+def choose_direction(push_work, pull_work, first_hit_rows, nvals, nu, n, previous, bound,
+                     push_weight, miss_weight):
     """:func:`direction`'s rule alone, for a caller that has found the direction not forced:
-    the choice, its reason formatted only for the debug log.  The backends' per-call path
-    (every planned product): positional arguments, no setting read twice, the rule in one
-    frame (formatting the reason cost several microseconds a product; the keyword call, the
-    forced check and a second frame for the rule together about half a microsecond, half the
-    planner, hostpath.py's stub, eighteenth and nineteenth sessions)."""
+    the choice, its reason formatted only for the debug log.  ``pull_work`` is the entries
+    of the rows the mask allows; with ``first_hit_rows`` (not None: an "any" monoid, whose
+    rows stop at their first product; ``nvals``: the matrix's entries) the rule lowers it to
+    :func:`first_hit_work` itself.  A ``bound`` that does not settle push is not a decision
+    (the caller then finds the exact sum) and is not logged.
+
+    This is the backends' per-call path (every planned product): positional arguments, the
+    settings read by the dict's own lookup, the rule and the early stop in one frame
+    (formatting the reason cost several microseconds a product; a keyword call, the forced
+    check, a second frame for the rule and one for the early stop each cost a tenth of a
+    microsecond or more in a loop, and about three times that inside a real call, whose
+    GPU wait leaves the host's caches cold: hostpath.py's stub and planner_cost.py on an
+    H100, eighteenth to twenty-first sessions)."""
+    setting = config.lookup
     if previous == "pull" and nu is not None and n:  # the hysteresis: the count decides
-        choice = "pull" if nu * (config["direction_beta"] * push_weight) >= n else "push"
+        choice = "pull" if nu * (setting("direction_beta") * push_weight) >= n else "push"
     else:
+        if first_hit_rows is not None and push_work > 0:
+            work = first_hit_rows * nvals / push_work  # first_hit_work, inlined
+            if work < pull_work:
+                pull_work = work
         choice = ("pull" if push_work * (push_weight * miss_weight)
-                  > config["direction_switch"] * pull_work else "push")
-    if logger.isEnabledFor(logging.DEBUG):
+                  > setting("direction_switch") * pull_work else "push")
+    if logger.isEnabledFor(logging.DEBUG) and not (bound and choice == "pull"):
         logger.debug("%s: %s (%s)", "direction", choice, _direction_reason(
             choice, push_work, pull_work, nu, n, previous, bound, push_weight, miss_weight))
     return choice
@@ -82,7 +98,8 @@ def first_hit_work(pull_work, push_work, nvals, rows):
     an entry falls in the vector's set with probability ``push_work / nvals`` (the vector's
     degree sum counts exactly the entries whose column it holds), so each of the ``rows``
     rows that may be visited scans about ``nvals / push_work`` entries before it stops; never
-    more than ``pull_work``.  ``rows`` None: no early stop, ``pull_work`` itself."""
+    more than ``pull_work``.  ``rows`` None: no early stop, ``pull_work`` itself.
+    (:func:`choose_direction` computes the same in its own frame.)"""
     if rows is None or push_work <= 0:
         return pull_work
     work = rows * nvals / push_work

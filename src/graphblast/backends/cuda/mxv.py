@@ -23,6 +23,8 @@ import numpy as np
 
 from ... import plan
 from ...config import config
+
+_setting = config.lookup
 from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import dropped_on_oom
@@ -250,7 +252,7 @@ def _product(A, u, semiring, mask, vfirst):
         choice = _direction(A, push_m, pull_m, u, mask, n_out, semiring)
     else:  # a recorded loop body: the replays repeat the dry round's choice
         choice = rec.direction(
-            lambda: _direction(A, push_m, pull_m, u, mask, n_out, semiring))
+            lambda: _direction(A, push_m, pull_m, u, mask, n_out, semiring, rec))
     # the degree sum of the result's entries serves the next product of a square matrix
     square = A.nrows == A.ncols
     with dense_mask(mask) as mview:  # the kernels read the mask densely
@@ -285,23 +287,17 @@ def _orientations(A, vfirst):
 FOLD_LOOP_WEIGHT = 5
 
 
-def _terms(A, pull_m, semiring, n_out):
-    """(the pushed product's weight by its fold, by its L2 misses, their product, the rows a
-    first-hit pull scans (None when the monoid is not "any"), A's entries): what a decision
-    reads that depends only on the matrix, its orientation and the semiring, found once and
-    kept with A.  Every product's decision reads them: a lookup here replaced five calls that
-    cost the planner about 1 us a product (hostpath.py, sixteenth session)."""
+def _terms(A, pull_m, semiring, n_out, own, none):
+    """(the pushed product's weight by its fold, by its L2 misses, the rows a first-hit pull
+    scans (None when the monoid is not "any"), A's entries): what a decision reads that
+    depends only on the matrix, its orientation and the semiring, found once and kept with
+    A (``own``: pull reads A itself; ``none``: pull has no matrix yet).  The planner looks
+    at the last call's terms itself (``_Plans.last``); this finds the others.  A lookup here
+    replaced five calls that cost the planner about 1 us a product (hostpath.py, sixteenth
+    session)."""
     plans = A._plans
     if plans is None:
         plans = A._plans = _Plans()
-    own, none = pull_m is A, pull_m is None
-    # the last call's terms first, by the semiring object itself (a loop asks with the same
-    # one every time; no key to build and hash); never a reference to a matrix (A would hold
-    # itself, and its memory would wait for the cycle collector)
-    last = plans.last
-    if (last is not None and last[0] is semiring and last[1] == n_out and last[2] is own
-            and last[3] is none):
-        return last[4]
     # by the untyped semiring and its type (a transposed operand's product brings a new
     # SwappedSemiring each call, whose own identity would add a key a call), and by which
     # matrix pull reads: A itself (mxv, or a symmetric A), its transpose, or none yet
@@ -313,8 +309,10 @@ def _terms(A, pull_m, semiring, n_out):
         rows = None
         if semiring.monoid.parent.name == "any":
             rows = row_stats(pull_m)[1] if pull_m is not None else n_out
-        found = plans[key] = (push_weight, miss_weight, push_weight * miss_weight, rows,
-                              A.nvals)
+        found = plans[key] = (push_weight, miss_weight, rows, A.nvals)
+    # by the semiring object itself: a loop asks with the same one every time (no key to
+    # build and hash); never a reference to a matrix (A would hold itself, and its memory
+    # would wait for the cycle collector)
     plans.last = (semiring, n_out, own, none, found)
     return found
 
@@ -357,10 +355,11 @@ def _miss_weight(dev, n_out):
     return 1 + (L2_MISS_WEIGHT - 1) * miss
 
 
-def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
+def _direction(A, push_m, pull_m, u, mask, n_out, semiring, rec=None):
     """plan.choose_direction from the vector's entry count and exact degree sum (from its
     counters when the kernel that made it summed them, else one reduction) and the mask's
-    size.
+    size (``rec``: the loop body being recorded, whose replays change every count, so none
+    is trusted).
 
     The exact sum is computed only when the decision needs it: when the host knows the
     entry count, the count alone settles the choice after a pull (the hysteresis), and
@@ -368,52 +367,66 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring):
     BFS's first level: one vertex, whose degree sum would cost a launch and a wait); when
     the host has the exact sum already (a vector made by a product, whose count was read),
     it decides at once (the same choice: the bound only ever settles what the sum would).
-    The weights are cached per semiring and output size: this runs before every product."""
-    forced = config["direction"]
+
+    This runs before every product, and its cost is auto's whole cost over a forced push on
+    a BFS's small levels, about three times what it takes in a loop (the caches a GPU wait
+    leaves cold: planner_cost.py, twentieth session).  So the common paths make two Python
+    calls, the rule's and its log check: the last call's terms, the counts the host knows
+    and the mask's share are read here, the settings by the dict's own lookup."""
+    forced = _setting("direction")
     if forced != "auto":  # forced: no counts to read
         return forced
     if isinstance(u, FullVector):
         return "pull"  # a full vector: every row is an input
-    push_weight, miss_weight, weight, first_hit_rows, nvals = _terms(A, pull_m, semiring,
-                                                                     n_out)
-    allowed = 1.0 if mask is None else _allowed_fraction(mask, n_out)
-    pull_work = nvals * allowed
-    # Pull over an "any" monoid stops each row at its first product: the rows it scans
-    # (those with an entry, in the share the mask allows) bound its work with the sum.
-    if first_hit_rows is not None:
-        first_hit_rows *= allowed
-    if isinstance(u, DeviceVector):
-        previous, known = u.made_by, u.counters.peek()
-        if known is not None:
-            nu = known[0]
-            if previous == "pull" and n_out:  # the hysteresis: the count decides
-                return plan.choose_direction(0, pull_work, nu, n_out, previous, False,
-                                             push_weight, 1)
-            if push_m is not None and u.deg_of is push_m.indptr:
-                # the exact sum costs nothing: no bound needed (after a push)
-                push_work = known[1]
-                return plan.choose_direction(
-                    push_work, plan.first_hit_work(pull_work, push_work, nvals,
-                                                   first_hit_rows),
-                    nu, n_out, previous, False, push_weight, miss_weight)
-        else:
-            nu = None
+    own, none = pull_m is A, pull_m is None
+    last = A._plans.last if A._plans is not None else None
+    if (last is not None and last[0] is semiring and last[1] == n_out and last[2] is own
+            and last[3] is none):
+        push_weight, miss_weight, first_hit_rows, nvals = last[4]
     else:
-        previous, nu = None, u.nvals
-    if nu is not None and push_m is not None:
-        most = nu * row_stats(push_m)[0]
-        pull_most = plan.first_hit_work(pull_work, most, nvals, first_hit_rows)
-        if most * weight <= config["direction_switch"] * pull_most:
-            # plan.direction's own rule, settled by the bound (no hysteresis applies here:
-            # a count after a pull returned above), so it is asked only to log the reason
-            if plan.logger.isEnabledFor(logging.DEBUG):
-                plan.choose_direction(most, pull_most, nu, n_out, previous, True,
-                                      push_weight, miss_weight)
-            return "push"
+        push_weight, miss_weight, first_hit_rows, nvals = _terms(A, pull_m, semiring, n_out,
+                                                                 own, none)
+    # pull visits the rows the mask allows; over an "any" monoid each stops at its first
+    # product, which bounds its work by the rows it scans (the rule does that from the sum)
+    pull_work = nvals
+    if mask is not None and n_out:
+        m = mask.data
+        if isinstance(m, DeviceVector):
+            # a count the host holds, else the bound in-place assigns keep (see Counters.peek)
+            found = None if rec is not None else (m.counters.known or m.counters.peek())
+            k = m.count_hi if found is None else found[0]
+        else:
+            k = m.nvals
+        if k is not None:
+            allowed = (k if k < n_out else n_out) / n_out
+            if mask.complement:
+                allowed = 1.0 - allowed
+            pull_work *= allowed
+            if first_hit_rows is not None:
+                first_hit_rows *= allowed
+    previous = None
+    if isinstance(u, DeviceVector):
+        previous = u.made_by
+        known = None if rec is not None else (u.counters.known or u.counters.peek())
+        if known is None:
+            nu = None
+        else:
+            nu = known[0]
+            # after a pull the count decides (the hysteresis: the sum is not read); after a
+            # push the exact sum came with the count, so no bound is needed
+            if ((previous == "pull" and n_out)
+                    or (push_m is not None and u.deg_of is push_m.indptr)):
+                return plan.choose_direction(known[1], pull_work, first_hit_rows, nvals, nu,
+                                             n_out, previous, False, push_weight, miss_weight)
+    else:
+        nu = u.nvals
+    if nu is not None and push_m is not None and plan.choose_direction(
+            nu * row_stats(push_m)[0], pull_work, first_hit_rows, nvals, nu, n_out, previous,
+            True, push_weight, miss_weight) == "push":
+        return "push"  # settled by the bound (no hysteresis applies: a pull's count returned)
     nu, push_work = _entries_and_degrees(A, push_m, u)
-    return plan.choose_direction(
-        push_work, plan.first_hit_work(pull_work, push_work, nvals, first_hit_rows), nu,
-        n_out, previous, False, push_weight, miss_weight)
+    return plan.choose_direction(push_work, pull_work, first_hit_rows, nvals, nu, n_out,
+                                 previous, False, push_weight, miss_weight)
 
 
 def _entries_and_degrees(A, push_m, u):
@@ -434,26 +447,6 @@ def _entries_and_degrees(A, push_m, u):
     counters.touch()
     degrees = counters.values()[1]
     return u.nvals, degrees
-
-
-def _allowed_fraction(mask, n):
-    """The share of the outputs the mask lets through, from counts the host knows (an upper
-    bound of the mask's count is kept by in-place assigns); 1 when none is known.  Every
-    planned product asks, so a device vector's counters are peeked at directly."""
-    if n == 0:
-        return 1.0
-    m = mask.data
-    if isinstance(m, DeviceVector):
-        found = m.counters.peek()
-        k = None if found is None else found[0]
-        if k is None:
-            k = m.count_hi
-            if k is None:
-                return 1.0
-    else:
-        k = m.nvals
-    share = (k if k < n else n) / n
-    return 1.0 - share if mask.complement else share
 
 
 # -- masks and vectors as the kernels read them -----------------------------------------------
@@ -606,7 +599,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
 def _small_push(u, n_in):
     """The one-block kernel pushes from a short list and pulls otherwise (both are one launch;
     push saves the transpose that vxm's pull reads)."""
-    forced = config["direction"]
+    forced = _setting("direction")
     if forced != "auto":
         return forced == "push"
     if isinstance(u, (BitmapVector, FullVector)):

@@ -31,16 +31,18 @@ class _Local(threading.local):
     rec = None
 
 
-_local = _Local()
+# ``thread.rec`` is current() without its call, for the few paths every product takes
+# (Counters.peek, the direction planner)
+thread = _Local()
 
 
 def current():
     """The Recording of this thread's loop body being recorded, else None."""
-    return _local.rec
+    return thread.rec
 
 
 def set_current(rec):
-    _local.rec = rec
+    thread.rec = rec
 
 
 class Refused(Exception):
@@ -110,7 +112,7 @@ class Recording:
 
 
 def capturing():
-    rec = _local.rec
+    rec = thread.rec
     return rec is not None and rec.capturing
 
 

@@ -222,7 +222,7 @@ class Counters:
     def peek(self):
         """(count, degree sum) if the host has them without waiting, else None (always
         while a loop body is recorded: its replays change the counts)."""
-        if recording.current() is not None:
+        if recording.thread.rec is not None:
             return None
         if self.known is not None:
             return self.known
