@@ -25,6 +25,8 @@ from ...config import config
 from ...ops.swapped import SwappedBinaryOp
 from . import codegen, recording
 
+_setting = config.lookup  # the launch path reads its setting by the dict's own lookup
+
 logger = logging.getLogger("graphblast")
 
 KERNEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
@@ -468,7 +470,7 @@ def grid_for(threads, recorded_max=RECORDED_MAX_GRID):
     """Blocks of BLOCK threads for ``threads`` threads of work (at least one block), at most
     MAX_GRID, or ``recorded_max`` in a loop body recorded for replay."""
     blocks = (threads + BLOCK - 1) // BLOCK
-    return max(1, min(blocks, MAX_GRID if recording.current() is None else recorded_max))
+    return max(1, min(blocks, MAX_GRID if recording.thread.rec is None else recorded_max))
 
 
 try:
@@ -486,10 +488,10 @@ def run(fn, grid, block, args):
     difference) unless ``gb.config["kernel_launch"]`` is "cupy" or the launcher is not
     built."""
     global _current_stream
-    rec = recording.current()
+    rec = recording.thread.rec
     if rec is not None:  # a loop body recorded for replay: its launches compared
         rec.launch(fn, grid, block, args)
-    if _driver is None or config["kernel_launch"] == "cupy":
+    if _driver is None or _setting("kernel_launch") == "cupy":
         fn((grid,), (block,), args)
         return
     if _current_stream is None:

@@ -243,7 +243,7 @@ def _product(A, u, semiring, mask, vfirst):
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
     push_m, pull_m = _orientations(A, vfirst)
-    rec = recording.current()
+    rec = recording.thread.rec
     if mask is None and rec is None and isinstance(u, FullVector) and _folds_rows(semiring):
         out = _pull_constant(pull_m if pull_m is not None else _transposed(A), semiring, n_out)
         out.made_by = "pull"
@@ -544,7 +544,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     out_vals = cp.empty(cap, dtype=t.np_type)
     counters = Counters()
     scratch = _scratch_for(n_out)
-    rec = recording.current()
+    rec = recording.thread.rec
     epoch = scratch.next_epoch(rec)
     posmap = fold = None
     if mode == programs.PUSH_SMALLEST:

@@ -31,8 +31,8 @@ class _Local(threading.local):
     rec = None
 
 
-# ``thread.rec`` is current() without its call, for the few paths every product takes
-# (Counters.peek, the direction planner)
+# ``thread.rec`` is current() without its call, for the paths every call takes (a launch,
+# a counter slot, an adopt, Counters.peek, a product and its planner)
 thread = _Local()
 
 

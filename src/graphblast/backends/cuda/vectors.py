@@ -187,7 +187,7 @@ class Counters:
         pages = _pages.get(device)
         if pages is None:
             pages = _pages[device] = []
-        rec = recording.current()
+        rec = recording.thread.rec
         capturing = rec is not None and rec.capturing
         if capturing:
             page, slot = _slot_while_capturing(rec.page, known)
@@ -254,7 +254,7 @@ _SHARED = object()
 def adopt(data, owner):
     """``data`` becoming the storage of the Vector ``owner``: the first owner may later
     update it in place; storage that two objects hold is never updated in place again."""
-    rec = recording.current()
+    rec = recording.thread.rec
     if rec is not None and rec.capturing and getattr(owner, "_data", data) is not data \
             and id(owner) not in rec.born:
         raise recording.Refused(f"the body replaces the storage of {owner.name}, made before "
