@@ -71,6 +71,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
     args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     n = 34
     rows, cols = np.nonzero(np.eye(n, k=1) + np.eye(n, k=-1))
     A = Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")

@@ -236,6 +236,47 @@ def test_pull_in_degree_order_renumbers_the_transpose(device, rng):
     np.testing.assert_allclose(got, (pattern @ x)[order], rtol=1e-12)
 
 
+def test_pull_in_degree_order_of_a_symmetric_matrix(device, rng):
+    """A symmetric matrix is its own transpose (no second copy): its rows renumbered in
+    decreasing-degree order, with values and as a pattern, rows of every length a warp's
+    lanes cover differently (more than a warp's four loads of 32, 33 or more, a few, none),
+    and a matrix with no row of 33."""
+    n = 400
+    upper = sp.triu(sp.random_array((n, n), density=0.01, rng=rng), k=1).tocoo()
+    hubs = [(0, j) for j in range(1, 300)] + [(1, j) for j in range(2, 50)]
+    rows = np.r_[upper.row, [i for i, _ in hubs]]
+    cols = np.r_[upper.col, [j for _, j in hubs]]
+    keep = (rows < 380) & (cols < 380)  # vertices 380-399: empty rows
+    rows, cols = rows[keep], cols[keep]
+    vals = rng.random(rows.size) + 0.5
+    M = sp.coo_array((np.r_[vals, vals], (np.r_[rows, cols], np.r_[cols, rows])),
+                     shape=(n, n)).tocsr()
+    M.sum_duplicates()
+    degree = np.diff(M.indptr)
+    assert degree.max() > 128 and ((degree >= 33) & (degree <= 128)).any()
+    assert ((degree >= 5) & (degree <= 32)).any()
+    assert ((degree >= 1) & (degree <= 4)).any() and (degree == 0).any()
+    light = sp.csr_array(upper + upper.T)  # the random part alone: no row of 33
+    assert np.diff(light.indptr).max() < 33
+    x = rng.random(n)
+    for matrix in (M, light):
+        coo = matrix.tocoo()
+        A = gb.Matrix.from_coo(coo.row, coo.col, coo.data, FP64, nrows=n, ncols=n,
+                               device=device)
+        A._data.symmetric = True  # as the generators and symmetric Matrix Market files mark it
+        order = np.argsort(-np.diff(matrix.indptr), kind="stable")
+        for values, sr, want in ((True, gb.semiring.plus_times[FP64], matrix @ x),
+                                 (False, gb.semiring.plus_second[FP64],
+                                  matrix.astype(bool).astype(float) @ x)):
+            made = A._backend.pull_in_degree_order(A._data, 0.0, values=values)
+            B, P = (gb.Matrix._from_data(made[0], A._backend, A.device),
+                    gb.Vector._from_data(made[1], A._backend, A.device))
+            assert np.array_equal(dense(P).astype(np.int64), order)
+            assert B.nvals == matrix.nnz
+            c = gb.Vector.from_dense(x[order], device=device)
+            np.testing.assert_allclose(dense(B.mxv(c, sr).new()), want[order], rtol=1e-12)
+
+
 def test_pull_in_degree_order_declines_even_degrees(device):
     """A grid's most-connected 1 % hold about 1 % of its entries: no order is made at the
     share "auto" asks for, and the ranks come from the stored order."""

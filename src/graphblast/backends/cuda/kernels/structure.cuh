@@ -260,7 +260,13 @@ __global__ void gbk_permute_rows_kept(idx_t n, const idx_t* src, const idx_t* in
 // PageRank's pull matrix in degree order (pull_in_degree_order): new row r is source row
 // order[r] copied with every column c renamed rank[c], its entries left in their stored order
 // (a pull sums a row in any order; sorting every row again is what made A[p, p] take 15 times
-// as long on kron-27).  A warp per row; values moved as words W (vals null: iso).
+// as long on kron-27).  A warp per row; values moved as words W (vals null: iso).  The
+// renaming is a random gather per entry (rank does not fit in L2 on kron-27), so a lane
+// loads GBK_RENUMBER_ILP column indices, then their names, then writes them: gathers in
+// flight bound it, not idle lanes (on an H100, kron-27: 154 ms with one gather a lane at a
+// time, 127 with four; a group of lanes sized by each row's length, 1 to 32, measured the
+// same as a warp: benchmarks/h200/renumber_probe.py, twenty-first session).
+#define GBK_RENUMBER_ILP 4
 template <class IDX, class OUT, class W>
 __global__ void gbk_renumber_rows(idx_t n, const idx_t* order, const idx_t* indptr,
                                   const IDX* col, const W* vals, const OUT* rank,
@@ -269,9 +275,26 @@ __global__ void gbk_renumber_rows(idx_t n, const idx_t* order, const idx_t* indp
     for (idx_t r = gbk::global_warp(); r < n; r += gbk::warp_count()) {
         const idx_t s = order[r];
         const idx_t p = indptr[s], len = indptr[s + 1] - p, dst = out_ptr[r];
-        for (idx_t k = lane; k < len; k += 32) {
-            out_col[dst + k] = rank[col[p + k]];
-            if (vals) out_vals[dst + k] = vals[p + k];
+        for (idx_t base = lane; base < len; base += 32 * GBK_RENUMBER_ILP) {
+            IDX c[GBK_RENUMBER_ILP];
+            OUT name[GBK_RENUMBER_ILP];
+#pragma unroll
+            for (int u = 0; u < GBK_RENUMBER_ILP; ++u) {
+                const idx_t k = base + 32 * u;
+                c[u] = k < len ? col[p + k] : IDX(0);
+            }
+#pragma unroll
+            for (int u = 0; u < GBK_RENUMBER_ILP; ++u) {
+                if (base + 32 * u < len) name[u] = rank[c[u]];
+            }
+#pragma unroll
+            for (int u = 0; u < GBK_RENUMBER_ILP; ++u) {
+                const idx_t k = base + 32 * u;
+                if (k < len) {
+                    out_col[dst + k] = name[u];
+                    if (vals) out_vals[dst + k] = vals[p + k];
+                }
+            }
         }
     }
 }
