@@ -14,8 +14,9 @@ of this machine, alternating:
 Cases: ``vxm`` (the per-call figure's masked vxm on 34 vertices, the one-block product),
 ``level`` (one BFS level on a 256 x 256 grid: the scalar assign, the pushed masked vxm and
 the count), ``sssp`` (a light round of delta-stepping: sssp._relax within a bucket),
-``planner`` (the masked vxm of a one-vertex frontier on that grid, push forced and auto: the
-direction planner's share).  Microseconds a call, the best of several repeats.
+``planner`` (the masked vxm of a one-vertex frontier on that grid, and of a frontier a push
+made, push forced and auto: the direction planner's share, by its bound and by the exact sum
+the push counted).  Microseconds a call, the best of several repeats.
 """
 
 import argparse
@@ -96,8 +97,18 @@ def cases():
 
     def first():
         return one.vxm(G, any_pair).new(mask=~visited.S)
+    # a frontier a push made, its count read (a BFS's later levels): the planner's exact path
+    with gb.config.set(direction="push"):
+        pushed = first()
+    pushed.nvals
+
+    def after_push():
+        return pushed.vxm(G, any_pair).new(mask=~visited.S)
     out["planner"] = [("one-vertex masked vxm, push forced", first, {"direction": "push"}),
-                      ("one-vertex masked vxm, auto", first, {})]
+                      ("one-vertex masked vxm, auto", first, {}),
+                      ("masked vxm of a pushed frontier, push forced", after_push,
+                       {"direction": "push"}),
+                      ("masked vxm of a pushed frontier, auto", after_push, {})]
 
     W = _grid(k, weights=True)
     min_plus = semiring.min_plus[INT64]
