@@ -1,7 +1,7 @@
 """Host-side decisions of the CUDA backend checked without a GPU: CuPy replaced by
 benchmarks/hostpath's NumPy stand-in (its array operations run in NumPy, its kernels do
-nothing), so what is checked is what the Python decides: the formats vectors come in and
-what the direction planner keeps with a matrix.  Run by
+nothing), so what is checked is what the Python decides: the formats vectors come in, what
+the direction planner keeps with a matrix, and what it decides on each path.  Run by
 test_engine_host_path.py in a process of its own (the stand-in replaces ``cupy``).
 
     python tests/cuda/engine_host_path.py      # prints one JSON line
@@ -58,7 +58,68 @@ def main():
     q.vxm(A, any_pair).new()
     keys = sorted((k[3], k[4]) for k in A._data._plans)
     out["plans by pull matrix"] = [list(k) for k in keys]
+    out["planner"] = _planner_decisions(n)
     print(json.dumps(out))
+
+
+def _planner_decisions(n):
+    """mxv._direction's choice and logged reason for the frontiers a traversal brings, with
+    the matrix's terms and longest row given (the stand-in's matrix holds nothing): each
+    path the planner takes without a GPU wait (the bound, the exact sum a push counted, the
+    count after a pull, the mask's share from a count or from an in-place bound)."""
+    import logging
+
+    from graphblast.backends.base import MaskArg
+    from graphblast.backends.cuda import mxv
+    from graphblast.backends.cuda.vectors import BitmapVector, Counters, ListVector
+
+    nvals, longest = 100_000, 50
+    mxv._terms = lambda A, pull_m, semiring, n_out, own, none: (1, 1, None, nvals)
+    mxv.row_stats = lambda M: (longest, n)
+    A = gb.Matrix.from_coo(np.arange(n - 1), np.arange(1, n), True, nrows=n, ncols=n,
+                           device="cpu").to_device("cuda")._data
+    any_pair = semiring.any_pair[BOOL]
+
+    def listed(count, degrees, made_by, deg_of):
+        u = ListVector(n, BOOL, np.zeros(count, np.int64), np.ones(count, bool),
+                       Counters((count, degrees)), ordered=True, deg_of=deg_of)
+        u.made_by = made_by
+        return u
+
+    def bitmap_mask(known=None, count_hi=None):
+        m = BitmapVector(n, BOOL, np.zeros(n, np.uint8), np.zeros(n, bool),
+                         Counters(known) if known else Counters())
+        m.counters.known = known
+        m.count_hi = count_hi
+        return MaskArg(m, True, True)
+
+    cases = {
+        # one entry (from the host): count x longest row = 50 <= 0.1 x 100,000
+        "bound settles push": (gb.Vector.from_coo([3], True, BOOL, size=n, device="cuda")._data,
+                               None),
+        # a push's output, its degree sum counted: 9,000 > 0.1 x 100,000 x (1 - 2,000 / n)
+        "exact sum, pull": (listed(300, 9_000, "push", A.indptr), bitmap_mask((2_000, 0))),
+        "exact sum, push": (listed(300, 5_000, "push", A.indptr), bitmap_mask((2_000, 0))),
+        # after a pull the count decides, whatever the sum: n / 18 = 277.8
+        "after a pull, 300 entries": (listed(300, 10, "pull", A.indptr), None),
+        "after a pull, 200 entries": (listed(200, 10**7, "pull", A.indptr), None),
+        # the mask's count unknown but bounded by in-place assigns (at most 4,000 visited of
+        # 5,000): pull's work is 100,000 / 5, and 2,500 > 0.1 x 20,000 pulls
+        "mask bound, pull": (listed(300, 2_500, "push", A.indptr), bitmap_mask(None, 4_000)),
+    }
+    logger = logging.getLogger("graphblast")
+    records = []
+    handler = logging.Handler()
+    handler.emit = lambda record: records.append(record.getMessage())
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    decided = {}
+    for name, (u, mask) in cases.items():
+        records.clear()
+        choice = mxv._direction(A, A, None, u, mask, n, any_pair)
+        decided[name] = [choice, records[-1] if records else None]
+    logger.removeHandler(handler)
+    return decided
 
 
 if __name__ == "__main__":
