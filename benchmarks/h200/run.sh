@@ -29,6 +29,12 @@ python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast
 python3 -c "import graphblast.backends.cuda._launch" >> "$OUT/setup.log" 2>&1 \
   && echo "kernel launcher built" >> "$OUT/setup.log"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$OUT/setup.log" 2>&1
+# Which code ran: the device's copy of the tree may carry an older commit with the changes as
+# modifications (twenty-first session), so its commit line alone does not say; the tracked
+# sources' content hash (git's own, of the working tree as it is) does.
+{ echo "commit: $(git log -1 --format=%h 2>/dev/null), modified: $(git status --short src 2>/dev/null | wc -l) files under src/"
+  echo "src content: $(git ls-files -z src | xargs -0 git hash-object 2>/dev/null | sha256sum | cut -c1-16)"
+} >> "$OUT/setup.log" 2>&1
 
 for stage in "$@"; do
   case $stage in
