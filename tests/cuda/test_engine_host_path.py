@@ -28,16 +28,14 @@ def test_formats_and_planner_terms():
     assert got["plans after vxm"] == 1
     assert got["plans by pull matrix"] == [[False, False], [False, True], [True, False]]
     # the direction planner's paths, each with the reason it logs (plan.direction's rule)
-    planner = got["planner"]
-    assert planner["bound settles push"] == [
-        "push", "direction: push (push work at most 50 <= 0.1 x pull work 100000)"]
-    assert planner["exact sum, pull"] == [
-        "pull", "direction: pull (push work 9000 > 0.1 x pull work 60000)"]
-    assert planner["exact sum, push"] == [
-        "push", "direction: push (push work 5000 <= 0.1 x pull work 60000)"]
-    assert planner["after a pull, 300 entries"] == [
-        "pull", "direction: pull (after a pull, vector entries 300 >= 5000 / 18)"]
-    assert planner["after a pull, 200 entries"] == [
-        "push", "direction: push (after a pull, vector entries 200 < 5000 / 18)"]
-    assert planner["mask bound, pull"] == [
-        "pull", "direction: pull (push work 2500 > 0.1 x pull work 20000)"]
+    assert got["planner"] == {
+        "bound settles push": [
+            "push", "direction: push (push work at most 50 <= 0.1 x pull work 100000)"],
+        "exact sum, pull": ["pull", "direction: pull (push work 9000 > 0.1 x pull work 60000)"],
+        "exact sum, push": ["push", "direction: push (push work 5000 <= 0.1 x pull work 60000)"],
+        "after a pull, 300 entries": [
+            "pull", "direction: pull (after a pull, vector entries 300 >= 5000 / 18)"],
+        "after a pull, 200 entries": [
+            "push", "direction: push (after a pull, vector entries 200 < 5000 / 18)"],
+        "mask bound, pull": ["pull", "direction: pull (push work 2500 > 0.1 x pull work 20000)"],
+    }

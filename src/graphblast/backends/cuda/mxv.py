@@ -15,7 +15,6 @@ reads its degree statistics once (cached with the matrix).
 Results computed under a mask are marked, so the write-back with ``replace`` costs nothing.
 """
 
-import logging
 import weakref
 
 import cupy as cp
@@ -23,8 +22,6 @@ import numpy as np
 
 from ... import plan
 from ...config import config
-
-_setting = config.lookup
 from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import dropped_on_oom
@@ -33,6 +30,8 @@ from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
     dense_mask, dense_of, device_count,
 )
+
+_setting = config.lookup  # the per-call paths read settings by the dict's own lookup
 
 # mxv/vxm with both dimensions of the matrix at most this go to the one-block kernel
 # (GBK_SMALL_N in spmv.cuh).
