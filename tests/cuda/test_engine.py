@@ -254,6 +254,57 @@ def test_bfs_level_synchronizes_once():
     assert levels.isequal(gb.algorithms.bfs(A, source))
 
 
+def _path(n):
+    rows, cols = np.nonzero(np.eye(n, k=1) + np.eye(n, k=-1))
+    return gb.Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
+
+
+def test_small_products_reuse_their_result_buffers(monkeypatch):
+    """A loop of one-block products (the per-call figure's masked vxm) allocates nothing once
+    warm: each result takes the buffers the result it replaces gave back."""
+    A = _path(34)
+    q = Vector.from_coo([0], True, BOOL, size=34, device="cuda")
+    seen, w = q.dup(), Vector(BOOL, 34, device="cuda")
+    for _ in range(3):
+        w(~seen.S, replace=True) << q.vxm(A, semiring.any_pair[BOOL])
+    allocations = []
+    real_empty = cupy.empty
+
+    def counting_empty(*args, **kwargs):
+        allocations.append(args)
+        return real_empty(*args, **kwargs)
+
+    monkeypatch.setattr(cupy, "empty", counting_empty)
+    buffers = set()
+    for _ in range(10):
+        w(~seen.S, replace=True) << q.vxm(A, semiring.any_pair[BOOL])
+        buffers.add(w._data.idx.data.ptr)
+    assert allocations == []
+    assert len(buffers) == 2  # the live result's and the one it replaced
+    assert w.to_coo()[0].tolist() == [1]
+
+
+def test_small_result_buffers_held_elsewhere_are_not_reused():
+    """A small result's buffers go back for reuse only when nothing else holds them: a view of
+    its indices, a vector sharing them (a cast), the arrays themselves."""
+    A = _path(34)
+    frontiers = [Vector.from_coo([k], True, BOOL, size=34, device="cuda") for k in range(1, 33)]
+    r = frontiers[0].vxm(A, semiring.any_pair[BOOL]).new()
+    view = r._data.indices  # sorted view of the buffers
+    arrays = r._data.idx, r._data.vals
+    cast = r.dup(dtype=INT64)  # shares the index buffer
+    expected = r._data.idx[:2].get().tolist()
+    assert expected == [0, 2]
+    del r
+    for q in frontiers[1:]:  # results of other entries, made while the above are held
+        out = q.vxm(A, semiring.any_pair[BOOL]).new()
+        del out
+    assert view.get().tolist() == expected
+    assert arrays[0][:2].get().tolist() == expected
+    assert cast.to_coo()[0].tolist() == expected
+    assert cast.to_coo()[1].tolist() == [1, 1]
+
+
 def test_first_level_decides_without_a_read(caplog):
     """A frontier of one vertex whose count the host knows goes to push on the bound
     ``count x the largest degree``: no degree-sum launch and no wait (a BFS's first level)."""

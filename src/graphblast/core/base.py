@@ -50,7 +50,8 @@ class Updater:
         self.replace = replace
 
     def __lshift__(self, value):
-        self.update(value)
+        # update's body, not a call of it: one frame less on every masked call's path
+        ops.update(self.parent, value, self.mask, self.accum, self.replace)
 
     def update(self, value):
         ops.update(self.parent, value, self.mask, self.accum, self.replace)
@@ -111,7 +112,7 @@ class Collection:
         return Updater(self, mask, accum, replace)
 
     def __lshift__(self, value):
-        self.update(value)
+        ops.update(self, value)  # update's body, not a call of it: one frame less a call
 
     def update(self, value):
         """``self << value``: compute an expression into self, or copy/assign a value."""

@@ -188,7 +188,7 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
         maskarg = mask._arg()
     if accum is not None:
         accum = typed_accum(accum, target.dtype)
-    T = expr.compute(maskarg)
+    T = expr._compute(maskarg)
     C = target._data
     if accum is not None:
         # without a mask the backend may fold T into C in place (O(T's entries))
@@ -196,7 +196,7 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
         if Z is NotImplemented:
             Z = backend.ewise_add(C, T, accum, out_dtype=target.dtype)
     else:
-        Z = _cast(backend, T, target.dtype)
+        Z = T if T.dtype is target.dtype else _cast(backend, T, target.dtype)
     target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
 
 

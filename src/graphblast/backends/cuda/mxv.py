@@ -28,7 +28,7 @@ from .memory import dropped_on_oom
 from .storage import transpose
 from .vectors import (
     _INT32, BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_list,
-    dense_mask, dense_of, device_count,
+    dense_mask, dense_of, device_count, small_buffers,
 )
 
 _setting = config.lookup  # the per-call paths read settings by the dict's own lookup
@@ -595,59 +595,61 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
 
 # -- small matrices -----------------------------------------------------------------------------
 
-def _small_push(u, n_in):
-    """The one-block kernel pushes from a short list and pulls otherwise (both are one launch;
-    push saves the transpose that vxm's pull reads)."""
-    forced = _setting("direction")
-    if forced != "auto":
-        return forced == "push"
-    if isinstance(u, (BitmapVector, FullVector)):
-        return False
-    k = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
-    return k is None or 4 * k <= n_in
-
-
 def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     """The whole product in one block (gbk_mv_small): one launch, no synchronization; the
-    result is a sorted list whose count stays on the device."""
+    result is a sorted list whose count stays on the device.  The kernel pushes from a short
+    list and pulls otherwise (both are one launch; push saves the transpose that vxm's pull
+    reads).  This is the per-call path of every small product: small helpers (the push test,
+    a symmetric matrix's orientations, a counters slot's array) are inline, a frame each."""
     t = semiring.monoid.return_type
-    push = _small_push(u, n_in)
-    push_m, pull_m = _orientations(A, vfirst)
+    forced = _setting("direction")
+    if forced != "auto":
+        push = forced == "push"
+    elif isinstance(u, (BitmapVector, FullVector)):
+        push = False
+    else:
+        k = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
+        push = k is None or 4 * k <= n_in
+    if A.symmetric:
+        push_m = pull_m = A
+    else:
+        push_m, pull_m = _orientations(A, vfirst)
     if push:
         M = push_m = push_m if push_m is not None else _transposed(A)
     else:
         M = pull_m if pull_m is not None else _transposed(A)
     dptr = push_m.indptr if push_m is not None and A.nrows == A.ncols else None
     (fn,) = jit.compiled(programs.mv_small, semiring, M.dtype, u.dtype, vfirst, push).fns
+    # the operands' counters stay referenced until the launch (a released slot is zeroed)
     idx, vals, u_counters, cap = as_list(u)
-    nu_ptr = device_count(u_counters)
+    nu_ptr = None if u_counters is None else u_counters.array
     m_counters = None
     listed = 0
     if mask is None:
         mmode, nm, nm_ptr, m_idx, mbits, m_vals, mkind = 0, 0, None, None, None, None, 0
     else:
         mmode = 2 if mask.complement else 1
-        mkind = programs.mask_kind(mask)
+        mkind = 0 if mask.structural else programs.mask_kind(mask)
         m = mask.data
         if isinstance(m, (BitmapVector, FullVector)):
             nm, nm_ptr, m_idx = 0, None, None
             mbits, m_vals = m.dense()
         else:
             m_idx, m_vals, m_counters, nm = as_list(m)
-            nm_ptr = device_count(m_counters)
+            nm_ptr = None if m_counters is None else m_counters.array
             mbits, listed = None, 1
         if not mkind:
             m_vals = None
-    out_idx = cp.empty(max(n_out, 1), dtype=INDEX)
-    out_vals = cp.empty(max(n_out, 1), dtype=t.np_type)
-    counters = Counters(zeroed=False)  # the kernel writes the whole slot
+    out_idx, out_vals, spare_key = small_buffers(max(n_out, 1), t.np_type)
+    # the kernel writes the whole slot; the slot's write mark, set as it is taken, already
+    # follows any host copy of its page (none is taken between here and the launch)
+    counters = Counters(zeroed=False)
     # the sizes are Python ints, which both launchers pass as 64-bit; the 32-bit flags are
-    # made once (this is the per-call path of every small product)
+    # made once
     jit.run(fn, 1, 256, (
         n_out, n_in, M.indptr, M.indices, M.values, cap, nu_ptr, idx, vals,
         _INT32[mmode], _INT32[listed], nm, nm_ptr, m_idx, mbits, m_vals, _INT32[mkind], dptr,
         out_idx, out_vals, counters.array))
-    counters.touch()
-    out = ListVector(n_out, t, out_idx, out_vals, counters, ordered=True, deg_of=dptr)
+    out = ListVector(n_out, t, out_idx, out_vals, counters, True, dptr, spare_key)
     out._under_mask = ref
     return out

@@ -29,6 +29,7 @@ touches only the positions the mask and the operand allow, at O(entries touched)
 import contextlib
 import itertools
 import weakref
+from sys import getrefcount
 
 import cupy as cp
 import numpy as np
@@ -340,16 +341,27 @@ class DeviceVector(SparseVector):
 class ListVector(DeviceVector):
     """Indices (sorted when ``ordered``) and values in buffers of some capacity."""
 
-    __slots__ = ("idx", "vals", "ordered")
+    __slots__ = ("idx", "vals", "ordered", "spare_key")
     format = "sparse"
 
-    def __init__(self, size, dtype, idx, vals, counters, ordered, deg_of=None):
+    def __init__(self, size, dtype, idx, vals, counters, ordered, deg_of=None, spare_key=None):
         self.size = size
         self.dtype = dtype
         self.idx = idx
         self.vals = vals
         self.ordered = ordered
+        self.spare_key = spare_key  # buffers from small_buffers(): given back when it dies
         self._init(counters, deg_of)
+
+    def __del__(self):
+        key = self.spare_key
+        if key is None or _give_back is None:  # (None late in interpreter exit)
+            return
+        self._sorted = None  # its views are this vector's own; anyone else's count below
+        # two references to each (this slot, getrefcount's argument) and no more: no view (a
+        # view holds its base), no other vector, no caller holds the buffers
+        if getrefcount(self.idx) == 2 and getrefcount(self.vals) == 2:
+            _give_back(key, self.idx, self.vals)
 
     def arrays(self):
         return [self.idx, self.vals]
@@ -575,6 +587,41 @@ def counted_bitmap(size, dtype, bits, vals):
     counters.array[0:1] = cp.count_nonzero(bits).astype(np.uint64)
     counters.touch()
     return BitmapVector(size, dtype, bits, vals, counters)
+
+
+# -- small result buffers ------------------------------------------------------------------------
+
+# The one-block product's results (at most mxv.SMALL entries) take their two buffers from here
+# and give them back when they die with no other reference to them: CuPy's pool costs about
+# 2 us of host time an allocation, two of them 4 of the 28 us that the per-call figure's masked
+# vxm took on an H100 (percall.py, twenty-first session), and a loop of small products frees
+# one pair as it makes the next.  Kept by (device, stream, capacity, value type), as CuPy's pool
+# keeps a block to the stream it was made on: a kernel queued later on that stream runs after
+# every earlier reader.  Not while a loop body is recorded (a graph's replays would write into
+# buffers handed on).
+SPARES_PER_KEY = 4
+_spares = dropped_on_oom({})
+
+
+def small_buffers(n, np_type):
+    """(indices, values, key): uninitialised buffers of ``n`` entries for a ListVector made
+    with ``spare_key=key`` (None while recording: plain allocations, never given back)."""
+    if recording.thread.rec is not None:
+        return cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), None
+    key = (cp.cuda.runtime.getDevice(), cp.cuda.get_current_stream().ptr, n, np_type)
+    free = _spares.get(key)
+    if free:
+        idx, vals = free.pop()
+        return idx, vals, key
+    return cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), key
+
+
+def _give_back(key, idx, vals):
+    free = _spares.get(key)
+    if free is None:
+        free = _spares[key] = []
+    if len(free) < SPARES_PER_KEY:
+        free.append((idx, vals))
 
 
 def as_list(v, dptr=None):
