@@ -59,7 +59,48 @@ def main():
     keys = sorted((k[3], k[4]) for k in A._data._plans)
     out["plans by pull matrix"] = [list(k) for k in keys]
     out["planner"] = _planner_decisions(n)
+    out["small buffers"] = _small_buffers()
     print(json.dumps(out))
+
+
+def _small_buffers():
+    """Which buffers a small product's result takes: those the result it replaced gave back,
+    unless something else still holds them (a view, a vector sharing them, the arrays)."""
+    from graphblast.backends.cuda import vectors
+
+    if not vectors._REUSE:  # an interpreter whose counts cannot tell (then never reused)
+        return "no reuse here"
+    n = 34
+    rows, cols = np.nonzero(np.eye(n, k=1) + np.eye(n, k=-1))
+    P = gb.Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cpu")
+    P = P.to_device("cuda")
+    any_pair = semiring.any_pair[BOOL]
+    q = Vector.from_coo([0], True, BOOL, size=n, device="cuda")
+    seen, w = q.dup(), Vector(BOOL, n, device="cuda")
+    for _ in range(2):
+        w(~seen.S, replace=True) << q.vxm(P, any_pair)
+    allocated = []
+    empty = vectors.cp.empty
+    vectors.cp.empty = lambda *args, **kwargs: allocated.append(args) or empty(*args, **kwargs)
+    try:
+        for _ in range(6):
+            w(~seen.S, replace=True) << q.vxm(P, any_pair)
+    finally:
+        vectors.cp.empty = empty
+    out = {"loop allocations": len(allocated)}
+    for held in ("view", "array", "vector"):
+        r = q.vxm(P, any_pair).new()
+        keep = {"view": lambda d: d.idx[:1], "array": lambda d: d.vals,
+                "vector": lambda d: vectors.ListVector(d.size, d.dtype, d.idx, d.vals,
+                                                       d.counters, True)}[held](r._data)
+        # (the arrays kept alive: a freed one's id may come back with a new array)
+        taken = {id(r._data.idx)} if held == "view" else (
+            {id(r._data.vals)} if held == "array" else {id(r._data.idx), id(r._data.vals)})
+        del r
+        again = q.vxm(P, any_pair).new()
+        out[held] = bool(taken & {id(again._data.idx), id(again._data.vals)})
+        del keep, again
+    return out
 
 
 def _planner_decisions(n):

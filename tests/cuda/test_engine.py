@@ -262,6 +262,10 @@ def _path(n):
 def test_small_products_reuse_their_result_buffers(monkeypatch):
     """A loop of one-block products (the per-call figure's masked vxm) allocates nothing once
     warm: each result takes the buffers the result it replaces gave back."""
+    from graphblast.backends.cuda import vectors
+
+    if not vectors._REUSE:
+        pytest.skip("this interpreter's reference counts cannot tell a sole holder")
     A = _path(34)
     q = Vector.from_coo([0], True, BOOL, size=34, device="cuda")
     seen, w = q.dup(), Vector(BOOL, 34, device="cuda")

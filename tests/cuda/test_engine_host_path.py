@@ -39,3 +39,8 @@ def test_formats_and_planner_terms():
             "push", "direction: push (after a pull, vector entries 200 < 5000 / 18)"],
         "mask bound, pull": ["pull", "direction: pull (push work 2500 > 0.1 x pull work 20000)"],
     }
+    # a small product's result takes the buffers the result it replaced gave back (a warm
+    # loop allocates none), never buffers something else still holds
+    if got["small buffers"] != "no reuse here":
+        assert got["small buffers"] == {"loop allocations": 0, "view": False, "array": False,
+                                        "vector": False}

@@ -28,6 +28,7 @@ touches only the positions the mask and the operand allow, at O(entries touched)
 
 import contextlib
 import itertools
+import sys
 import weakref
 from sys import getrefcount
 
@@ -603,10 +604,38 @@ SPARES_PER_KEY = 4
 _spares = dropped_on_oom({})
 
 
+class _Held:
+    __slots__ = ("item",)
+
+
+def _counts_tell_sole_holders():
+    """Whether ``getrefcount(holder.slot)`` reads 2 for an object that one slot alone holds
+    and 3 once something else holds it too, warm, in this interpreter: the test a dying
+    ListVector makes before giving its buffers back.  An interpreter that borrows such
+    references (Python 3.14 borrows some; a free-threaded build counts differently) would
+    make the test unsound, and buffers are then never given back."""
+    if not getattr(sys, "_is_gil_enabled", lambda: True)():
+        return False
+    holder, other = _Held(), []
+    holder.item = object()
+    for _ in range(64):  # past the specializing interpreter's warm-up
+        if getrefcount(holder.item) != 2:
+            return False
+        other.append(holder.item)
+        if getrefcount(holder.item) != 3:
+            return False
+        other.pop()
+    return True
+
+
+_REUSE = _counts_tell_sole_holders()
+
+
 def small_buffers(n, np_type):
     """(indices, values, key): uninitialised buffers of ``n`` entries for a ListVector made
-    with ``spare_key=key`` (None while recording: plain allocations, never given back)."""
-    if recording.thread.rec is not None:
+    with ``spare_key=key`` (None while recording, or where reference counts cannot tell a
+    sole holder: plain allocations, never given back)."""
+    if recording.thread.rec is not None or not _REUSE:
         return cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), None
     key = (cp.cuda.runtime.getDevice(), cp.cuda.get_current_stream().ptr, n, np_type)
     free = _spares.get(key)
