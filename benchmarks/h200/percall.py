@@ -49,6 +49,26 @@ def per_call(fn, reps=2000, sync=sync):
     return float(np.median(samples) * 1e6), queued * 1e6, reads
 
 
+def _protocol(fn, sync, pre_sync, gc_off, calls=1000):
+    """Median microseconds of ``fn`` timed as graphblast bench times a call, with its two
+    steps outside the timed part (a synchronization first, the collector off) each optional."""
+    import gc
+
+    samples = []
+    for k in range(calls + 20):
+        if pre_sync:
+            sync()
+        if gc_off:
+            gc.disable()
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        samples.append(time.perf_counter() - t0)
+        if gc_off:
+            gc.enable()
+    return float(np.median(samples[20:]) * 1e6)
+
+
 def floors():
     """What no call can go below on this host: an idle stream's synchronization, an empty
     kernel's launch through the compiled launcher and its synchronization, and the
@@ -104,8 +124,17 @@ def main():
         "nvals": lambda: w.nvals,
         "dup": lambda: u.dup(),
     }
+    if os.environ.get("GRAPHBLAST_DATA"):  # the same call on the record's graph
+        from graphblast.bench import graphs
+
+        K = graphs.build(graphs.GraphSpec("karate"), "cuda", os.environ["GRAPHBLAST_DATA"]).A
+        qk = Vector.from_coo([0], True, BOOL, size=K.nrows, device="cuda")
+        seen_k, wk = qk.dup(), Vector(BOOL, K.nrows, device="cuda")
+        cases["masked vxm, karate"] = lambda: wk(~seen_k.S, replace=True) << qk.vxm(
+            K, semiring.any_pair[BOOL])
     if args.quick:
-        cases = {"masked vxm any_pair": cases["masked vxm any_pair"]}
+        cases = {k: cases[k] for k in ("masked vxm any_pair", "masked vxm, karate")
+                 if k in cases}
     else:
         # BFS's first level on a graph past the one-block kernel's size: the planner runs
         # (auto) or is skipped (push forced); the difference is auto's own cost
@@ -145,6 +174,32 @@ def main():
     lines.append(f"{'masked vxm, device sync':28s} {synced:8.1f} us synchronized "
                  f"{queued:8.1f} us queued (the record's synchronization)")
     print(lines[-1], flush=True)
+    # the record's own measurement (graphblast bench's per_call_overhead: karate from the
+    # data folder, 20 warm-up calls, 1000 timed, the garbage collector off around each) in
+    # this process, to tell its figure's difference from the lines above apart from the
+    # bench process it runs in
+    from types import SimpleNamespace
+
+    from graphblast.bench.runner import Suite
+
+    data = os.environ.get("GRAPHBLAST_DATA")
+    if data:
+        suite = SimpleNamespace(data_dir=data, device="cuda:0",
+                                ours=SimpleNamespace(sync=device_sync))
+        for _ in range(2):
+            got = Suite.per_call_overhead(suite, 1000)
+            name = "the record's call (karate)"
+            lines.append(f"{name:28s} {got['median_us']:8.1f} us median "
+                         f"(p10 {got['p10_us']:.1f}, p90 {got['p90_us']:.1f})")
+            print(lines[-1], flush=True)
+        # its protocol's parts, one at a time: the synchronization before each timed call
+        # and the collector switched off around it (the karate call, this process)
+        for _ in range(2):
+            for pre, gc_off in ((True, True), (False, True), (True, False), (False, False)):
+                med = _protocol(cases["masked vxm, karate"], device_sync, pre, gc_off)
+                name = f"protocol: pre-sync {pre:d}, gc off {gc_off:d}"
+                lines.append(f"{name:28s} {med:8.1f} us median")
+                print(lines[-1], flush=True)
     with open(os.path.join(args.out, "percall.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     for name in () if args.quick else ("masked vxm any_pair", "ewise_add new",
