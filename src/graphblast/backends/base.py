@@ -195,8 +195,10 @@ class SparseVector:
 class MaskArg:
     """A mask as a primitive sees it: the mask's storage (a CSR or SparseVector of the
     output's shape) and how to read it.  Read-only by convention; one is made per masked
-    call, so it is a slotted class (a frozen dataclass took 0.9 us to make).  Primitives
-    may keep a weak reference to it (``blocks.computed_under``)."""
+    call, so it is a slotted class (a frozen dataclass took 0.9 us to make).  A primitive
+    whose result holds only what this mask allows may say so by a weak reference to it in
+    the result's ``_under_mask``: the core then writes such a result back under replace
+    without calling :meth:`Backend.mask_write_into` (it is the answer as it is)."""
 
     __slots__ = ("data", "structural", "complement", "__weakref__")
 

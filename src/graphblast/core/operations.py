@@ -197,7 +197,18 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
             Z = backend.ewise_add(C, T, accum, out_dtype=target.dtype)
     else:
         Z = T if T.dtype is target.dtype else _cast(backend, T, target.dtype)
-    target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
+    # Z is the result as it is without a mask, or when replaced under the very mask it was
+    # computed under (a primitive may keep a weak reference to its MaskArg: MaskArg's
+    # docstring): then no write-back, and no call into the backend (the per-call path)
+    if maskarg is None or (replace and _made_under(Z, maskarg)):
+        target._set_data(Z)
+    else:
+        target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
+
+
+def _made_under(Z, maskarg):
+    ref = getattr(Z, "_under_mask", None)
+    return ref is not None and ref() is maskarg
 
 
 def typed_accum(accum, dtype):
