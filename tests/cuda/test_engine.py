@@ -288,6 +288,20 @@ def test_small_products_reuse_their_result_buffers(monkeypatch):
     assert w.to_coo()[0].tolist() == [1]
 
 
+def test_reused_small_results_count_their_own_entries():
+    """A result made in reused buffers and counters slot reports its own count and entries,
+    not the ones of the result that gave them back (outputs of 0, 1 and 2 entries in turn)."""
+    A = _path(34)
+    w = Vector(BOOL, 34, device="cuda")
+    for k in [0, 5, 33, 5, 0, 33] * 2:
+        q = Vector.from_coo([k], True, BOOL, size=34, device="cuda")
+        seen = Vector.from_coo([k, 1], True, BOOL, size=34, device="cuda")
+        w(~seen.S, replace=True) << q.vxm(A, semiring.any_pair[BOOL])
+        expected = sorted({k - 1, k + 1} - {-1, 34, 1, k})
+        assert w.nvals == len(expected)
+        assert w.to_coo()[0].tolist() == expected
+
+
 def test_small_result_buffers_held_elsewhere_are_not_reused():
     """A small result's buffers go back for reuse only when nothing else holds them: a view of
     its indices, a vector sharing them (a cast), the arrays themselves."""

@@ -640,10 +640,9 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
             mbits, listed = None, 1
         if not mkind:
             m_vals = None
-    out_idx, out_vals, spare_key = small_buffers(max(n_out, 1), t.np_type)
-    # the kernel writes the whole slot; the slot's write mark, set as it is taken, already
+    # the kernel writes the whole counters slot; its write mark, set as it is taken, already
     # follows any host copy of its page (none is taken between here and the launch)
-    counters = Counters(zeroed=False)
+    out_idx, out_vals, counters, spare_key = small_buffers(max(n_out, 1), t.np_type)
     # the sizes are Python ints, which both launchers pass as 64-bit; the 32-bit flags are
     # made once
     jit.run(fn, 1, 256, (

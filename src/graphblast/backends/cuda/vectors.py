@@ -360,9 +360,10 @@ class ListVector(DeviceVector):
             return
         self._sorted = None  # its views are this vector's own; anyone else's count below
         # two references to each (this slot, getrefcount's argument) and no more: no view (a
-        # view holds its base), no other vector, no caller holds the buffers
-        if getrefcount(self.idx) == 2 and getrefcount(self.vals) == 2:
-            _give_back(key, self.idx, self.vals)
+        # view holds its base), no other vector, no caller holds the buffers or the counters
+        if (getrefcount(self.idx) == 2 and getrefcount(self.vals) == 2
+                and getrefcount(self.counters) == 2):
+            _give_back(key, (self.idx, self.vals, self.counters))
 
     def arrays(self):
         return [self.idx, self.vals]
@@ -592,14 +593,14 @@ def counted_bitmap(size, dtype, bits, vals):
 
 # -- small result buffers ------------------------------------------------------------------------
 
-# The one-block product's results (at most mxv.SMALL entries) take their two buffers from here
-# and give them back when they die with no other reference to them: CuPy's pool costs about
-# 2 us of host time an allocation, two of them 4 of the 28 us that the per-call figure's masked
-# vxm took on an H100 (percall.py, twenty-first session), and a loop of small products frees
-# one pair as it makes the next.  Kept by (device, stream, capacity, value type), as CuPy's pool
-# keeps a block to the stream it was made on: a kernel queued later on that stream runs after
-# every earlier reader.  Not while a loop body is recorded (a graph's replays would write into
-# buffers handed on).
+# The one-block product's results (at most mxv.SMALL entries) take their two buffers (and their
+# counters slot) from here and give them back when they die with no other reference to them:
+# CuPy's pool costs about 2 us of host time an allocation, two of them 4 of the 28 us that the
+# per-call figure's masked vxm took on an H100 (percall.py, twenty-first session), and a loop of
+# small products frees one pair as it makes the next.  Kept by (device, stream, capacity, value
+# type), as CuPy's pool keeps a block to the stream it was made on: a kernel queued later on
+# that stream runs after every earlier reader.  Not while a loop body is recorded (a graph's
+# replays would write into buffers handed on).
 SPARES_PER_KEY = 4
 _spares = dropped_on_oom({})
 
@@ -632,25 +633,28 @@ _REUSE = _counts_tell_sole_holders()
 
 
 def small_buffers(n, np_type):
-    """(indices, values, key): uninitialised buffers of ``n`` entries for a ListVector made
-    with ``spare_key=key`` (None while recording, or where reference counts cannot tell a
-    sole holder: plain allocations, never given back)."""
+    """(indices, values, counters, key): uninitialised buffers of ``n`` entries and a counters
+    slot (written whole by the kernel that fills them) for a ListVector made with
+    ``spare_key=key``; key None while recording, or where reference counts cannot tell a sole
+    holder (plain allocations, never given back)."""
     if recording.thread.rec is not None or not _REUSE:
-        return cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), None
+        return (cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), Counters(zeroed=False),
+                None)
     key = (cp.cuda.runtime.getDevice(), cp.cuda.get_current_stream().ptr, n, np_type)
     free = _spares.get(key)
     if free:
-        idx, vals = free.pop()
-        return idx, vals, key
-    return cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), key
+        idx, vals, counters = free.pop()
+        counters.touch()  # its old counts are stale from here on
+        return idx, vals, counters, key
+    return cp.empty(n, dtype=INDEX), cp.empty(n, dtype=np_type), Counters(zeroed=False), key
 
 
-def _give_back(key, idx, vals):
+def _give_back(key, spare):
     free = _spares.get(key)
     if free is None:
         free = _spares[key] = []
     if len(free) < SPARES_PER_KEY:
-        free.append((idx, vals))
+        free.append(spare)
 
 
 def as_list(v, dptr=None):
