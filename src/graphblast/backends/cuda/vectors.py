@@ -356,7 +356,8 @@ class ListVector(DeviceVector):
 
     def __del__(self):
         key = self.spare_key
-        if key is None or _give_back is None:  # (None late in interpreter exit)
+        # (module globals may be None already late in an interpreter's exit)
+        if key is None or _give_back is None or getrefcount is None:
             return
         self._sorted = None  # its views are this vector's own; anyone else's count below
         # two references to each (this slot, getrefcount's argument) and no more: no view (a
