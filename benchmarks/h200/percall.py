@@ -1,8 +1,13 @@
 """Host overhead of one small GraphBLAS call on the GPU: microseconds per call (synchronized
 each time, and queued without synchronizing), the host reads each makes, and a Python
-profile of the masked vxm (sorted by own time and by cumulative time).
+profile of the masked vxm (sorted by own time and by cumulative time).  With
+GRAPHBLAST_DATA set (the repository's tests/data), also the record's per-call figure as
+graphblast bench measures it (``Suite.per_call_overhead``: karate, the whole device
+synchronized, the collector off) in this process, and its protocol's parts one at a time.
 
     python3 benchmarks/h200/percall.py --out $OUT
+    python3 benchmarks/h200/percall.py --quick --out $OUT/pc    # the floors and the masked
+                                                                # vxm only: A/B of two trees
 """
 
 import argparse
