@@ -599,8 +599,7 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     """The whole product in one block (gbk_mv_small): one launch, no synchronization; the
     result is a sorted list whose count stays on the device.  The kernel pushes from a short
     list and pulls otherwise (both are one launch; push saves the transpose that vxm's pull
-    reads).  This is the per-call path of every small product: small helpers (the push test,
-    a symmetric matrix's orientations, a counters slot's array) are inline, a frame each."""
+    reads)."""
     t = semiring.monoid.return_type
     forced = _setting("direction")
     if forced != "auto":
@@ -610,10 +609,7 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     else:
         k = u.known_nvals() if isinstance(u, DeviceVector) else u.nvals
         push = k is None or 4 * k <= n_in
-    if A.symmetric:
-        push_m = pull_m = A
-    else:
-        push_m, pull_m = _orientations(A, vfirst)
+    push_m, pull_m = _orientations(A, vfirst)
     if push:
         M = push_m = push_m if push_m is not None else _transposed(A)
     else:
@@ -622,21 +618,21 @@ def _small(A, u, semiring, mask, vfirst, n_out, n_in, ref):
     (fn,) = jit.compiled(programs.mv_small, semiring, M.dtype, u.dtype, vfirst, push).fns
     # the operands' counters stay referenced until the launch (a released slot is zeroed)
     idx, vals, u_counters, cap = as_list(u)
-    nu_ptr = None if u_counters is None else u_counters.array
+    nu_ptr = device_count(u_counters)
     m_counters = None
     listed = 0
     if mask is None:
         mmode, nm, nm_ptr, m_idx, mbits, m_vals, mkind = 0, 0, None, None, None, None, 0
     else:
         mmode = 2 if mask.complement else 1
-        mkind = 0 if mask.structural else programs.mask_kind(mask)
+        mkind = programs.mask_kind(mask)
         m = mask.data
         if isinstance(m, (BitmapVector, FullVector)):
             nm, nm_ptr, m_idx = 0, None, None
             mbits, m_vals = m.dense()
         else:
             m_idx, m_vals, m_counters, nm = as_list(m)
-            nm_ptr = None if m_counters is None else m_counters.array
+            nm_ptr = device_count(m_counters)
             mbits, listed = None, 1
         if not mkind:
             m_vals = None
