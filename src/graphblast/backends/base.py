@@ -197,8 +197,9 @@ class MaskArg:
     output's shape) and how to read it.  Read-only by convention; one is made per masked
     call, so it is a slotted class (a frozen dataclass took 0.9 us to make).  A primitive
     whose result holds only what this mask allows may say so by a weak reference to it in
-    the result's ``_under_mask``: the core then writes such a result back under replace
-    without calling :meth:`Backend.mask_write_into` (it is the answer as it is)."""
+    the result's ``_under_mask`` (read by :func:`computed_under`): the core then writes such
+    a result back under replace without calling :meth:`Backend.mask_write_into` (it is the
+    answer as it is)."""
 
     __slots__ = ("data", "structural", "complement", "__weakref__")
 
@@ -210,6 +211,13 @@ class MaskArg:
     def __repr__(self):
         return (f"MaskArg({self.data!r}, structural={self.structural}, "
                 f"complement={self.complement})")
+
+
+def computed_under(data, mask):
+    """Whether the storage ``data`` was computed exactly under the MaskArg ``mask`` (it says
+    so by a weak reference in ``_under_mask``: see :class:`MaskArg`)."""
+    ref = getattr(data, "_under_mask", None)
+    return ref is not None and ref() is mask
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ same result as with copies.
 
 import numpy as np
 
+from ..backends.base import computed_under
 from ..dtypes import BOOL, INT64, unify
 from ..exceptions import DeviceMismatch, DimensionMismatch, DomainMismatch, EmptyObject
 from ..ops.base import (
@@ -200,15 +201,11 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
     # Z is the result as it is without a mask, or when replaced under the very mask it was
     # computed under (a primitive may keep a weak reference to its MaskArg: MaskArg's
     # docstring): then no write-back, and no call into the backend (the per-call path)
-    if maskarg is None or (replace and _made_under(Z, maskarg)):
+    if maskarg is None or (replace and computed_under(Z, maskarg)):
         target._set_data(Z)
     else:
         target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
 
-
-def _made_under(Z, maskarg):
-    ref = getattr(Z, "_under_mask", None)
-    return ref is not None and ref() is maskarg
 
 
 def typed_accum(accum, dtype):

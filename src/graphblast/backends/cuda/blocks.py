@@ -44,12 +44,6 @@ def under_mask(data, mask_ref):
     return out
 
 
-def computed_under(data, mask):
-    """Whether ``data`` was computed exactly under this MaskArg."""
-    ref = getattr(data, "_under_mask", None)
-    return ref is not None and ref() is mask
-
-
 def i64(x):
     """An int64 kernel argument."""
     return I64(x)

@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import plan
 from ...dtypes import INT64
-from ..base import SparseVector
+from ..base import SparseVector, computed_under
 from . import blocks, jit, programs
 from .apply import reduce_values, value_range as _value_range
 from .blocks import i64
@@ -125,7 +125,7 @@ def mask_write_into(owner, C, Z, mask, replace):
         return Z
     # Z computed under this very mask holds only what it allows: with replace, or into an
     # empty C (``expr.new(mask=M)``), it is the result as it is
-    if blocks.computed_under(Z, mask) and (replace or _known(C) == 0):
+    if computed_under(Z, mask) and (replace or _known(C) == 0):
         return Z
     if not (is_dense(C) or is_dense(Z) or is_dense(mask.data)):
         if not (isinstance(C, DeviceVector) or isinstance(Z, DeviceVector)):

@@ -8,7 +8,7 @@ synchronization is the one that sizes the result.
 import cupy as cp
 import numpy as np
 
-from ..base import CSR, SparseVector
+from ..base import CSR, SparseVector, computed_under
 from . import blocks, jit, programs
 from .blocks import INDEX, i64
 
@@ -96,7 +96,7 @@ def mask_write(C, Z, mask, replace):
     """
     if mask is None:
         return Z
-    if blocks.computed_under(Z, mask) and (replace or C.nvals == 0):
+    if computed_under(Z, mask) and (replace or C.nvals == 0):
         return Z
     keep_z = blocks.mask_allows(mask, Z)
     if replace:
