@@ -3,7 +3,9 @@ repository (a fresh clone or an installed package has no ``shared/`` next to it)
 
 import os
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from graphblast.bench import graphs
 from graphblast.exceptions import InvalidValue
@@ -38,3 +40,17 @@ def test_package_karate_is_the_test_copy(data_dir):
     ours = os.path.join(graphs.find_data_dir(), graphs.REAL["karate"][0])
     with open(ours, "rb") as a, open(os.path.join(data_dir, "lagraph", "karate.mtx"), "rb") as b:
         assert a.read() == b.read()
+
+
+@pytest.mark.parametrize("name", sorted(graphs.REAL))
+def test_real_graphs_are_flagged_symmetric(name, data_dir):
+    """A real graph read by the benchmark is undirected (every edge both ways), so it is flagged
+    as its own transpose, as generated graphs and symmetric Matrix Market files are: the
+    algorithms then build no transposed copy."""
+    spec = graphs.parse_graphs(name)[0]
+    graph = graphs.build(spec, "cpu", data_dir=data_dir)
+    A = graph.A
+    assert A.is_symmetric
+    indptr, indices, _ = A.to_csr()
+    stored = sp.csr_array((np.ones(len(indices)), indices, indptr), shape=A.shape)
+    assert stored.nnz > 0 and (stored != stored.T).nnz == 0  # the flag tells the truth
