@@ -293,15 +293,21 @@ def test_pull_in_degree_order_declines_even_degrees(device):
 
 
 def test_auto_order_keeps_small_graphs_and_the_cpu_as_they_are(device, monkeypatch):
-    """"auto" renumbers only on a GPU, from ORDER_MIN_VERTICES vertices and
-    ORDER_MIN_PRODUCTS products; the ranks agree either way."""
+    """"auto" renumbers only on a GPU, from ORDER_MIN_VERTICES vertices, with at least
+    ORDER_MIN_PRODUCTS_SMALL products below ORDER_LARGE_VERTICES vertices and
+    ORDER_MIN_PRODUCTS past it; the ranks agree either way."""
     A = gb.generators.kron(12, device=device)
     assert ordering.pull_in_degree_order(A, 20) is None  # 4,096 vertices: too few
     base = dense(pagerank(A, tol=None, max_iter=10))
+    on_gpu = str(A.device).startswith("cuda")
     monkeypatch.setattr(ordering, "ORDER_MIN_VERTICES", 0)
-    made = ordering.pull_in_degree_order(A, 20)
-    assert (made is not None) == str(A.device).startswith("cuda")
-    assert ordering.pull_in_degree_order(A, ordering.ORDER_MIN_PRODUCTS - 1) is None
+    least = ordering.ORDER_MIN_PRODUCTS_SMALL
+    assert (ordering.pull_in_degree_order(A, least) is not None) == on_gpu
+    assert ordering.pull_in_degree_order(A, least - 1) is None
+    monkeypatch.setattr(ordering, "ORDER_LARGE_VERTICES", 0)  # as if A were large
+    least = ordering.ORDER_MIN_PRODUCTS
+    assert (ordering.pull_in_degree_order(A, least) is not None) == on_gpu
+    assert ordering.pull_in_degree_order(A, least - 1) is None
     with gb.config.set(pagerank_order="stored"):
         assert ordering.pull_in_degree_order(A, 20) is None
     np.testing.assert_allclose(dense(pagerank(A, tol=None, max_iter=10)), base, rtol=1e-12)

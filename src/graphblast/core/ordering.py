@@ -10,10 +10,18 @@ the order (a bitmap gather since made in place, eighteenth session) and 2 ms to 
 ranks back (about 7.5 ms a step over 20 steps); on kron-22
 (4.2 million) 1.20 -> 0.87 ms, for 5.2 + 0.5 + 0.2 ms and the renumbered matrix's traversal
 view (0.8 ms): 20 steps took 1.52 ms a step in degree order against 1.47 in the stored one.
-So "auto" orders only graphs whose ranks (8 bytes a vertex) outgrow a GPU's L2, where the
-gathers of the stored order go to DRAM.  It pays on skewed degrees only: on graphs whose ids
-follow their geometry (rgg, grids) the order would scatter neighbours, and even degrees
-(urand) gain nothing; the most-connected 1 % of the vertices hold 33-37 % of the entries of
+The renumbering has since become cheaper (twenty-first session: 1.95 ms on kron-22), and the
+order pays where the ranks fit the L2 too, as the hubs' ranks share L1 lines: 20 steps on an
+H100 (benchmarks/h200/pr_phases.py, twenty-third session, profiles/session23/pr_phases/) took
+1.34-1.36 ms a step in degree order against 1.61 stored on kron-22, 1.56 against 1.74-1.75 on
+g500-21 (2 million vertices), 0.51 against 0.57 on kron-20 (1 million), and lost below that
+(kron-18 and g500-18, 262,144 vertices: 0.33 and 0.38 against 0.28 and 0.36), where fixed
+costs outweigh a product of a few hundred microseconds.  Under 2^23 vertices the
+renumbering costs about two steps and saves about a fifth of each, so it needs more steps
+there (ORDER_MIN_PRODUCTS_SMALL); past it the product halves (kron-27) and four steps repay
+it.  It pays on skewed degrees only: on graphs whose ids follow their geometry (rgg, grids)
+the order would scatter neighbours, and even degrees lose (urand-20, forced: 0.55 ms a step
+against 0.47); the most-connected 1 % of the vertices hold 33-37 % of the entries of
 kron and Graph500 graphs and 1-2 % of those of urand, rgg and grids (scale 16).
 ``gb.config["pagerank_order"]``: "auto" (this module's rule), "degree" (wherever the backend
 can, any size or device), "stored" (never).
@@ -24,8 +32,10 @@ from .._memory import available_bytes
 from ..exceptions import OutOfMemory
 
 ORDER_MIN_HUB_SHARE = 0.1  # of the entries, held by the most-connected 1 % of the vertices
-ORDER_MIN_VERTICES = 1 << 23  # 64 MiB of ranks: past the H200's 50 MB L2
-ORDER_MIN_PRODUCTS = 4  # the renumbering costs about three products
+ORDER_MIN_VERTICES = 1 << 20  # below, the renumbering's fixed costs outweigh the products'
+ORDER_LARGE_VERTICES = 1 << 23  # 64 MiB of ranks: past the H200's 50 MB L2
+ORDER_MIN_PRODUCTS = 4  # past ORDER_LARGE_VERTICES: the renumbering costs about two steps
+ORDER_MIN_PRODUCTS_SMALL = 12  # below it: two steps' cost, a fifth of each step saved
 
 
 def pull_in_degree_order(A, products, values=True):
@@ -36,7 +46,8 @@ def pull_in_degree_order(A, products, values=True):
     else**: on a GPU its rows are not sorted (a pull does not need them to be).
 
     "auto" orders on a GPU, for a graph of at least ORDER_MIN_VERTICES vertices, at least
-    ORDER_MIN_PRODUCTS products, skewed degrees (ORDER_MIN_HUB_SHARE) and room for the
+    ORDER_MIN_PRODUCTS products (ORDER_MIN_PRODUCTS_SMALL below ORDER_LARGE_VERTICES
+    vertices), skewed degrees (ORDER_MIN_HUB_SHARE) and room for the
     copy (a second graph while the caller runs; without the room, or when the copy runs out
     of memory, the vertices keep their order)."""
     from .matrix import Matrix
@@ -49,8 +60,8 @@ def pull_in_degree_order(A, products, values=True):
         return None
     n = A.nrows
     if setting == "auto":
-        if (not str(A.device).startswith("cuda") or n < ORDER_MIN_VERTICES
-                or products < ORDER_MIN_PRODUCTS):
+        least = ORDER_MIN_PRODUCTS if n >= ORDER_LARGE_VERTICES else ORDER_MIN_PRODUCTS_SMALL
+        if not str(A.device).startswith("cuda") or n < ORDER_MIN_VERTICES or products < least:
             return None
         data = A._data
         need = data.indptr.nbytes + data.stored_indices.nbytes + 48 * n
