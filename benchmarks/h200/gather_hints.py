@@ -20,9 +20,7 @@ each with and without the persisting-L2 set-aside (``cudaLimitPersistingL2CacheS
     python3 benchmarks/h200/gather_hints.py --graphs kron-22,kron-27 --out $OUT
 """
 
-import argparse
 import json
-import os
 
 import cupy as cp
 import numpy as np
@@ -30,6 +28,7 @@ import numpy as np
 from graphblast.bench import graphs
 
 import engine  # this folder's engine.py (run as a script)
+import per_graph
 from pr_order import renumbered
 
 GATHER = r"""
@@ -160,17 +159,7 @@ def measure(name):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
-    p.add_argument("--graphs", default="kron-22")
-    args = p.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    out = []
-    for name in args.graphs.split(","):
-        out.append(measure(name))
-        cp.get_default_memory_pool().free_all_blocks()
-        with open(os.path.join(args.out, "gather_hints.json"), "w") as f:
-            json.dump(out, f, indent=1)
+    per_graph.run(measure, "gather_hints.json", cp.get_default_memory_pool().free_all_blocks)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ the whole PageRank (20 fixed steps) both ways, and a step's vector work around i
     python3 benchmarks/h200/pr_phases.py --graphs kron-22,kron-27 --out $OUT
 """
 
-import argparse
 import json
 import os
 import time
@@ -22,6 +21,8 @@ import graphblast as gb
 from graphblast import Vector, algorithms, binary, semiring
 from graphblast.bench import graphs
 from graphblast.dtypes import FP64
+
+import per_graph  # this folder's per_graph.py (run as a script)
 
 
 DEV = os.environ.get("PR_DEVICE", "cuda:0")
@@ -100,22 +101,8 @@ def measure(name):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
-    p.add_argument("--graphs", default="kron-22")
-    args = p.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    out = []
-    for name in args.graphs.split(","):
-        try:
-            out.append(measure(name))
-        except Exception as e:  # noqa: BLE001 - a probe: the next graph still runs
-            out.append({"graph": name, "error": repr(e)})
-            print(out[-1], flush=True)
-        if cp is not None:
-            cp.get_default_memory_pool().free_all_blocks()
-        with open(os.path.join(args.out, "pr_phases.json"), "w") as f:
-            json.dump(out, f, indent=1)
+    per_graph.run(measure, "pr_phases.json",
+                  None if cp is None else cp.get_default_memory_pool().free_all_blocks)
 
 
 if __name__ == "__main__":

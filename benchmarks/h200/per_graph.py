@@ -1,0 +1,31 @@
+"""The probes' shared command line: ``--graphs a,b --out DIR``, one record per graph.
+
+    import per_graph
+    per_graph.run(measure, "probe.json")   # measure(name) -> a JSON-able record
+"""
+
+import argparse
+import json
+import os
+
+
+def run(measure, filename, after_each=None):
+    """``measure(name)`` for each graph of ``--graphs``, the records written to
+    ``--out``/``filename`` after each one (a graph that fails is recorded with its error and
+    the next still runs); ``after_each()`` between graphs (freeing the memory pool)."""
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
+    p.add_argument("--graphs", default="kron-22")
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    out = []
+    for name in args.graphs.split(","):
+        try:
+            out.append(measure(name))
+        except Exception as e:  # noqa: BLE001 - a probe: the next graph still runs
+            out.append({"graph": name, "error": repr(e)})
+            print(out[-1], flush=True)
+        if after_each is not None:
+            after_each()
+        with open(os.path.join(args.out, filename), "w") as f:
+            json.dump(out, f, indent=1)
