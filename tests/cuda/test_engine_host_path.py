@@ -23,8 +23,12 @@ def test_formats_and_planner_terms():
     assert got["full accumulated"] == "FullVector"
     # degrees by a constant product over a full vector: a bitmap (rows without entries absent)
     assert got["degrees"] == "BitmapVector"
-    # the planner's terms: one entry for vxm and A.T.mxv however many calls (each of the
-    # latter brings a new swapped semiring), and one for each matrix pull reads
+    # a product over a transpose is given the same swapped semiring each call, so its
+    # kernels are found by the call's arguments (a new one each call built the program's
+    # key again: ops/swapped.py)
+    assert got["kernel lookups added by repeated calls"] == 0
+    # the planner's terms: one entry for vxm and A.T.mxv however many calls, and one for
+    # each matrix pull reads
     assert got["plans after vxm"] == 1
     assert got["plans by pull matrix"] == [[False, False], [False, True], [True, False]]
     # the direction planner's paths, each with the reason it logs (plan.direction's rule)

@@ -6,11 +6,18 @@ the semiring with ``mult'(x, y) = mult(y, x)``.
 """
 
 
+import functools
+
+
+@functools.lru_cache(maxsize=256)
 def swap_semiring(semi):
     """The semiring with operands of its multiplication swapped: mult'(x, y) = mult(y, x).
 
     mxv over A' equals vxm over A with the product's operands exchanged; a commutative or
-    symmetric operator (first <-> second, firsti <-> secondj ...) is swapped by name."""
+    symmetric operator (first <-> second, firsti <-> secondj ...) is swapped by name.  The same
+    object for the same semiring: the backends' kernel caches are keyed by the semiring, and a
+    new one each call made every product over a transpose (PageRank's pull over A') build its
+    program's key again."""
     return SwappedSemiring(semi)
 
 
@@ -20,6 +27,7 @@ class SwappedSemiring:
     opclass = "Semiring"
 
     def __init__(self, semi):
+        self.unswapped = semi  # swapped back: the very semiring (and its cached kernels)
         self.parent = semi.parent
         self.monoid = semi.monoid
         self.binaryop = SwappedBinaryOp(semi.binaryop)

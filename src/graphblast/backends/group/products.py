@@ -22,7 +22,6 @@ to the member's product as a matrix of all the rows, the others empty (``storage
 
 from ... import plan
 from ...config import config
-from ...ops.base import TypedSemiring
 from ...ops.swapped import SwappedSemiring, swap_semiring
 from ..base import CSR, IndexArg
 from .indexing import fetch_rows
@@ -33,7 +32,7 @@ from .storage import (INDEX, block_length, reads_positions, rows_to_global, rows
 def swapped(semiring):
     """The semiring with its multiplication's operands exchanged (a swapped one unswapped)."""
     if isinstance(semiring, SwappedSemiring):
-        return TypedSemiring(semiring.parent, semiring.monoid, semiring.binaryop.op)
+        return semiring.unswapped
     return swap_semiring(semiring)
 
 
