@@ -5,7 +5,6 @@ building a transpose; the products then meet their operands exchanged, so the ba
 the semiring with ``mult'(x, y) = mult(y, x)``.
 """
 
-
 import functools
 
 
