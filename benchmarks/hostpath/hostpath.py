@@ -14,10 +14,11 @@ of this machine, alternating:
 Cases: ``vxm`` (the per-call figure's masked vxm on 34 vertices, the one-block product),
 ``level`` (one BFS level on a 256 x 256 grid: the scalar assign, the pushed masked vxm and
 the count), ``sssp`` (a light round of delta-stepping: sssp._relax within a bucket),
-``pagerank`` (PageRank's step: its sinks' mass read, the scaling, the fill and the pull, the
-calls the GPU waits for after the read), ``planner`` (the masked vxm of a one-vertex frontier on that grid, and of a frontier a push
-made, push forced and auto: the direction planner's share, by its bound and by the exact sum
-the push counted).  Microseconds a call, the best of several repeats.
+``pagerank`` (PageRank's step: its sinks' mass read, the scaling, the fill and the pull over
+A', the calls the GPU waits for after the read), ``planner`` (the masked vxm of a one-vertex
+frontier on that grid, and of a frontier a push made, push forced and auto: the direction
+planner's share, by its bound and by the exact sum the push counted).  Microseconds a call,
+the best of several repeats.
 """
 
 import argparse
