@@ -13,8 +13,9 @@ view (0.8 ms): 20 steps took 1.52 ms a step in degree order against 1.47 in the 
 The renumbering has since become cheaper (twenty-first session: 1.95 ms on kron-22), and the
 order pays where the ranks fit the L2 too, as the hubs' ranks share L1 lines: 20 steps on an
 H100 (benchmarks/h200/pr_phases.py, twenty-third session, profiles/session23/pr_phases/) took
-1.34-1.36 ms a step in degree order against 1.61 stored on kron-22, 1.56 against 1.74-1.75 on
-g500-21 (2 million vertices), 0.51 against 0.57 on kron-20 (1 million), and lost below that
+1.34-1.37 ms a step in degree order against 1.61 stored on kron-22 (1.51 in one run of four),
+1.56-1.58 against 1.74-1.75 on g500-21 (2 million vertices; 1.72 in one), 0.51 against 0.57
+on kron-20 (1 million), and lost below that
 (kron-18 and g500-18, 262,144 vertices: 0.33 and 0.38 against 0.28 and 0.36), where fixed
 costs outweigh a product of a few hundred microseconds.  Under 2^23 vertices the
 renumbering costs about two steps and saves about a fifth of each, so it needs more steps
