@@ -207,7 +207,6 @@ def evaluate(target, expr, mask=None, accum=None, replace=False):
         target._set_data(backend.mask_write_into(target, C, Z, maskarg, replace))
 
 
-
 def typed_accum(accum, dtype):
     if accum is None:
         return None
