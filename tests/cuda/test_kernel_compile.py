@@ -176,7 +176,8 @@ def _template_programs(kinds):
                       programs.ewise("mult", plus, t, t, plus.return_type, vec)[1](),
                       programs.ewise("add", plus, t, t, plus.return_type, vec)[1](),
                       programs.ewise("union", plus, t, t, plus.return_type, vec)[1](),
-                      programs.map_op(binary.first[t], t, "right", vec)[1]()]
+                      programs.map_op(binary.first[t], t, "right", vec)[1](),
+                      programs.map_op(binary.first[t], t, "right_device", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
             "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list",
             "list_copy")]
@@ -188,6 +189,8 @@ def _template_programs(kinds):
                   programs.ewise_list_dense(plus, t, t, plus.return_type, True)[1](),
                   programs.ewise_list_dense(binary.ge[t], t, t, BOOL, False)[1](),
                   programs.map_dense(binary.first[t], t, "right")[1](),
+                  programs.map_dense(binary.minus[t] if t in binary.minus else plus, t,
+                                     "left_device")[1](),
                   programs.select_dense(select_ge[t], t)[1](),
                   programs.select_list(select_ge[t], t)[1]()]
         progs += [programs.merge_kept(t)[1](),

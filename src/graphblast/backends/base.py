@@ -416,6 +416,17 @@ class Backend:
         """A NumPy scalar, or None when A has no entries."""
         raise NotImplementedError
 
+    def reduce_scalar_kept(self, A, monoid):
+        """:meth:`reduce_scalar` for a Scalar's value: a backend whose arrays live on a device
+        may leave a value it knows to be there (A has entries) in a one-element array of the
+        monoid's type, read later by :meth:`read_scalar` or bound by apply without a read.
+        This default reads it."""
+        return self.reduce_scalar(A, monoid)
+
+    def read_scalar(self, array):
+        """The value of a one-element backend array, as a NumPy scalar."""
+        return self.to_host(array)[0]
+
     def value_range(self, v):
         """(smallest, largest) value of ``v`` as NumPy scalars, or None when it has no
         entries (a Vector used as an index is checked with it).  A backend may read both at

@@ -281,7 +281,7 @@ def _is_0d(value):
 
 
 def _update_scalar(target, value, accum):
-    from .scalar import Scalar
+    from .scalar import DeviceValue, Scalar
 
     if isinstance(value, InfixExpr):
         value = value._to_expr()
@@ -292,7 +292,7 @@ def _update_scalar(target, value, accum):
     if isinstance(value, ScalarExpression):
         result = value.compute(None)
     elif isinstance(value, Scalar):
-        result = value._value
+        result = value._held  # a value left on a device stays there
     elif value is None:
         result = None
     elif isinstance(value, (MatrixExpression, VectorExpression)) or hasattr(value, "_data"):
@@ -303,6 +303,8 @@ def _update_scalar(target, value, accum):
         op = typed_accum(accum, target.dtype)
         if result is None:
             return
+        if type(result) is DeviceValue:
+            result = result.get()
         if target._value is not None:
             from ..dtypes import cast
 
@@ -467,6 +469,14 @@ def _scalar_arg(value, name):
     return s
 
 
+def _bound_value(s, backend, dtype):
+    """A bound scalar for ``backend``: the device array of a value that a reduction on the
+    same backend left there (the kernel reads it; no synchronization), else the value as a
+    NumPy scalar of ``dtype``."""
+    held = s._on_device(backend, dtype)
+    return held.array if held is not None else s._value_as(dtype)
+
+
 def apply(A, op, right=None, left=None):
     """apply with a unary op, a binary op with a bound scalar, or an index-unary op + thunk."""
     from .scalar import Scalar
@@ -504,7 +514,7 @@ def apply(A, op, right=None, left=None):
         if left is not None:
             s = _scalar_arg(left, "left")
             typed = typed_binary(op, s.dtype, A.dtype, is_left_scalar=True, method="apply")
-            lval = s._value_as(typed.type)
+            lval = _bound_value(s, backend, typed.type)
 
             def compute(mask):
                 return backend.apply(_data(A), typed, left=lval)
@@ -512,7 +522,7 @@ def apply(A, op, right=None, left=None):
         else:
             s = _scalar_arg(right, "right")
             typed = typed_binary(op, A.dtype, s.dtype, is_right_scalar=True, method="apply")
-            rval = s._value_as(typed.type2)
+            rval = _bound_value(s, backend, typed.type2)
 
             def compute(mask):
                 return backend.apply(_data(A), typed, right=rval)
@@ -645,13 +655,18 @@ def reduce_rowwise(A, op, columnwise=False):
 
 
 def reduce_scalar(A, op, allow_empty=True):
+    from .base import on_gpu
+    from .scalar import DeviceValue
+
     device, backend = same_device(A)
     typed = typed_monoid(op, A.dtype, "reduce_scalar" if A.ndim == 2 else "reduce")
 
     def compute(mask):
-        value = backend.reduce_scalar(_data(A), typed)
+        value = backend.reduce_scalar_kept(_data(A), typed)
         if value is None and not allow_empty:
             return typed.identity
+        if on_gpu(value):  # left on the device until read (core/scalar.py)
+            return DeviceValue(value, typed.return_type, backend)
         return value
 
     return ScalarExpression("reduce_scalar" if A.ndim == 2 else "reduce", [A], typed,

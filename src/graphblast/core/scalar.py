@@ -1,7 +1,9 @@
 """Scalar: a value that may be empty, with a GraphBLAS type.
 
-Scalars live on the host: a reduction on a GPU hands its one value back (the synchronization
-that sizes nothing but is unavoidable when Python reads the value).
+A Scalar's value lives on the host, except the result of a reduction on a GPU: that stays in
+device memory (a :class:`DeviceValue`) until Python reads it, and an apply on the same GPU
+binds it by pointer, so a loop that reduces a vector and applies the result to another
+queues both without waiting for the device (PageRank's sinks' mass, every step).
 """
 
 import numpy as np
@@ -32,6 +34,22 @@ def _infer_scalar_dtype(value):
     raise TypeError(f"Cannot make a Scalar from {type(value).__name__} {value!r}")
 
 
+class DeviceValue:
+    """A non-empty value that a backend computed and left on its device: a one-element device
+    array of type ``dtype``.  ``get()`` reads it (one synchronization, counted by the backend);
+    until then the only way to use it without a read is to bind it, on the same backend, as
+    apply's ``left=`` or ``right=`` (``Scalar._on_device``)."""
+
+    __slots__ = ("array", "dtype", "backend")
+
+    def __init__(self, array, dtype, backend):
+        self.array, self.dtype, self.backend = array, dtype, backend
+
+    def get(self):
+        """The value as a NumPy scalar of ``dtype``, read from the device."""
+        return self.backend.read_scalar(self.array)
+
+
 class Scalar:
     """A GraphBLAS scalar: a typed value, or empty.
 
@@ -43,7 +61,9 @@ class Scalar:
     name : str, optional
     """
 
-    __slots__ = ("_value", "dtype", "name", "_is_cscalar")
+    # _held: None (empty), a NumPy scalar of dtype, or a DeviceValue of dtype (read into a
+    # NumPy scalar the first time the value is needed on the host; see _value)
+    __slots__ = ("_held", "dtype", "name", "_is_cscalar")
     _is_scalar = True
     ndim = 0
     shape = ()
@@ -51,7 +71,7 @@ class Scalar:
 
     def __init__(self, dtype=FP64, *, is_cscalar=False, name=None):
         self.dtype = lookup_dtype(dtype)
-        self._value = None
+        self._held = None
         self._is_cscalar = bool(is_cscalar)
         self.name = name if name is not None else next_name("s")
 
@@ -60,7 +80,7 @@ class Scalar:
         """A Scalar holding ``value`` (None gives an empty Scalar)."""
         if isinstance(value, Scalar):
             out = cls(dtype or value.dtype, is_cscalar=is_cscalar, name=name)
-            out._set_value(value._value)
+            out._set_value(value._held)
             return out
         if value is None:
             if dtype is None:
@@ -85,16 +105,39 @@ class Scalar:
         own = _infer_scalar_dtype(value)
         return cast(cast(np.asarray(value).reshape(1), own), lookup_dtype(dtype))[0]
 
+    @property
+    def _value(self):
+        """The value as a NumPy scalar, or None when empty (a value left on a device is read
+        here, once)."""
+        held = self._held
+        if type(held) is DeviceValue:
+            held = self._held = held.get()
+        return held
+
+    def _on_device(self, backend, dtype):
+        """The DeviceValue to bind by pointer in an operation of ``backend`` that takes a
+        ``dtype`` scalar, or None when the value is on the host, on another backend or of
+        another type (the operation then takes ``_value_as(dtype)``)."""
+        held = self._held
+        if type(held) is DeviceValue and held.backend is backend and held.dtype == dtype:
+            return held
+        return None
+
     def _set_value(self, value):
         if value is None:
-            self._value = None
+            self._held = None
             return
+        if type(value) is DeviceValue:
+            if value.dtype == self.dtype:
+                self._held = value  # stays on the device until read
+                return
+            value = value.get()
         arr = np.asarray(value)
         if arr.dtype.kind == "O":
             raise TypeError(f"Cannot store {type(value).__name__} in a {self.dtype} Scalar")
         if arr.dtype.kind == "c":
             raise TypeError("Complex values are not supported by graphblast")
-        self._value = cast(arr.reshape(1), self.dtype)[0]
+        self._held = cast(arr.reshape(1), self.dtype)[0]
 
     def _value_as(self, dtype):
         """The value cast to ``dtype`` (a NumPy scalar); raises if empty."""
@@ -110,16 +153,16 @@ class Scalar:
     @value.setter
     def value(self, val):
         if isinstance(val, Scalar):
-            val = val._value
+            val = val._held
         self._set_value(val)
 
     @property
     def is_empty(self):
-        return self._value is None
+        return self._held is None  # a DeviceValue is never empty: no read
 
     @property
     def nvals(self):
-        return 0 if self._value is None else 1
+        return 0 if self._held is None else 1
 
     @property
     def is_cscalar(self):
@@ -133,14 +176,14 @@ class Scalar:
         return default if self._value is None else self._value.item()
 
     def clear(self):
-        self._value = None
+        self._held = None
 
     def dup(self, dtype=None, *, clear=False, is_cscalar=None, name=None, **opts):
         out = Scalar(dtype or self.dtype,
                      is_cscalar=self._is_cscalar if is_cscalar is None else is_cscalar,
                      name=name)
         if not clear:
-            out._set_value(self._value)
+            out._set_value(self._held)
         return out
 
     def wait(self, how="materialize"):
@@ -184,7 +227,7 @@ class Scalar:
         if isinstance(other, Scalar):
             return self.isequal(other)
         if other is None:
-            return self._value is None
+            return self._held is None
         if self._value is None:
             return False
         return bool(self._value == other)

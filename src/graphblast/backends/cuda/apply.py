@@ -33,9 +33,9 @@ def apply(A, op, left=None, right=None, thunk=None):
         z = _map(A, op, None, np.int8(0))
     elif kind == "BinaryOp":
         if left is not None:
-            z = _map(A, op, "left", jit.scalar(left, op.type))
+            z = _map(A, op, *jit.bound("left", left, op.type))
         else:
-            z = _map(A, op, "right", jit.scalar(right, op.type2))
+            z = _map(A, op, *jit.bound("right", right, op.type2))
     else:
         z = _map(A, op, None, _thunk_param(op, thunk))
     return blocks.with_values(A, z, op.return_type)
@@ -118,21 +118,28 @@ def reduce_rowwise(A, monoid):
     return SparseVector(A.nrows, monoid.return_type, rows, out)
 
 
-def reduce_scalar(A, monoid):
-    """A NumPy scalar, or None when A has no entries."""
+def reduce_scalar(A, monoid, keep=False):
+    """A NumPy scalar, or None when A has no entries.  ``keep``: the value of a non-empty A
+    stays on the device, a one-element array of the monoid's type (no synchronization)."""
     n = A.nvals
     if n == 0:
         return None
     t = monoid.return_type
     if monoid.parent.name == "any":
-        return blocks.cast_values(A.values[:1], A.dtype, t).get()[0]
-    return reduce_values(A.values, A.dtype, None, monoid)
+        first = blocks.cast_values(A.values[:1], A.dtype, t)
+        return first if keep else first.get()[0]
+    return reduce_values(A.values, A.dtype, None, monoid, keep)
 
 
-def reduce_values(values, a_type, present, monoid):
+def reduce_scalar_kept(A, monoid):
+    return reduce_scalar(A, monoid, keep=True)
+
+
+def reduce_values(values, a_type, present, monoid, keep=False):
     """The monoid over ``values`` (only where ``present``, when given) as a NumPy scalar, or
     None when nothing is present: two passes of gbk_reduce_all, and one transfer (the value
-    and whether there is one, read together)."""
+    and whether there is one, read together).  ``keep``, where every one of the (at least
+    one) values is present: no transfer, the value as a one-element device array."""
     n = values.shape[0]
     nblocks = jit.grid_for(n)
     t = monoid.return_type
@@ -142,8 +149,10 @@ def reduce_values(values, a_type, present, monoid):
     (fn,) = jit.compiled(programs.reduce_all, monoid, a_type).fns
     jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, present, part, part_have))
     (fin,) = jit.compiled(programs.reduce_all, monoid, t).fns
-    jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have,
-                                result[:t.np_type.itemsize].view(t.np_type), result[8:]))
+    value = result[:t.np_type.itemsize].view(t.np_type)
+    jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have, value, result[8:]))
+    if keep and present is None and n:
+        return value
     host = blocks.read_small(result)
     return host[:t.np_type.itemsize].view(t.np_type)[0] if host[8] else None
 

@@ -5,6 +5,7 @@ import cupy as cp
 from ...config import config
 from ..base import Backend
 from . import apply as _apply
+from . import blocks as _blocks
 from . import dense as _dense
 from . import ewise as _ewise
 from . import extract as _extract
@@ -64,6 +65,7 @@ _PRIMITIVES = {
     "select": _dense_first(_dense.select, _apply.select),
     "reduce_rowwise": _apply.reduce_rowwise,
     "reduce_scalar": _dense_first(_dense.reduce_scalar, _apply.reduce_scalar),
+    "reduce_scalar_kept": _dense_first(_dense.reduce_scalar_kept, _apply.reduce_scalar_kept),
     "value_range": _dense.value_range,
     "extract_matrix": _extract.extract_matrix,
     "extract_vector": _extract.extract_vector,
@@ -121,6 +123,11 @@ class CUDABackend(Backend):
     def to_host(array):
         """A NumPy array with the contents of a device (or host) array."""
         return cp.asnumpy(array)
+
+    @staticmethod
+    def read_scalar(array):
+        """A one-element device array's value: one synchronization, counted."""
+        return _blocks.read_small(array)[0]
 
     def synchronize(self):
         """Wait for the work queued on this device's current stream (no device switch when

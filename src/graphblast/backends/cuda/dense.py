@@ -69,8 +69,15 @@ def assign_scalar(owner, C, value, mask, accum, replace):
             jit.launch(fn, cap, (i64(cap), nm_ptr, idx, vals if mkind else None,
                                  np.int32(mkind), value, has_accum, W.bits, W.vals,
                                  W.counters.array))
-        return _grown(W, _known(mask.data))
-    return _rewrite(W, fn, (*mask_view(mask), value, has_accum, np.int32(replace)))
+        W = _grown(W, _known(mask.data))
+    else:
+        W = _rewrite(W, fn, (*mask_view(mask), value, has_accum, np.int32(replace)))
+    if isinstance(C, FullVector) and not replace:
+        # a scalar assigned without replace deletes no position of a full vector: it stays
+        # full (a bitmap would make a later reduction read whether it has any entry, and
+        # every ewise over it test a presence byte: PageRank's sinks' share)
+        return FullVector(C.size, C.dtype, W.vals)
+    return W
 
 
 def _grown(W, added):
@@ -259,8 +266,8 @@ def _map_param(op, left, right, thunk):
         return None, np.int8(0)
     if kind == "BinaryOp":
         if left is not None:
-            return "left", jit.scalar(left, op.type)
-        return "right", jit.scalar(right, op.type2)
+            return jit.bound("left", left, op.type)
+        return jit.bound("right", right, op.type2)
     return None, jit.scalar(thunk, op.type if op.uses_value else INT64)
 
 
@@ -342,12 +349,17 @@ def value_range(v):
     return _value_range(vals, v.dtype, bits)
 
 
-def reduce_scalar(A, monoid):
+def reduce_scalar(A, monoid, keep=False):
     """The monoid over a dense vector's entries (a NumPy scalar, None when empty): one
-    reduction over the values, skipping absent positions."""
+    reduction over the values, skipping absent positions.  ``keep``: a full vector's value
+    stays on the device (see apply.reduce_values)."""
     if not is_dense(A):
         return NotImplemented
     if A.size == 0:
         return None
     bits, vals = A.dense()
-    return reduce_values(vals, A.dtype, bits, monoid)
+    return reduce_values(vals, A.dtype, bits, monoid, keep)
+
+
+def reduce_scalar_kept(A, monoid):
+    return reduce_scalar(A, monoid, keep=True)

@@ -245,8 +245,10 @@ def map_adapter(op, a_type, extra=None):
     """``z_t operator()(A a, idx_t i, idx_t j)`` for apply and select.
 
     ``op`` is a typed unary or index-unary operator, a typed binary operator with a bound
-    scalar (``extra`` = "left" or "right"), or None for a cast to ``extra`` (a DataType)."""
+    scalar (``extra`` = "left" or "right"; "left_device" or "right_device" when the kernel
+    gets a pointer to it, see :func:`bound`), or None for a cast to ``extra`` (a DataType)."""
     ca = _c(a_type)
+    by_pointer = extra in ("left_device", "right_device")
     if op is None:
         z = extra
         name = f"map_cast_{_tag(a_type)}_{_tag(z)}"
@@ -263,7 +265,7 @@ def map_adapter(op, a_type, extra=None):
             param, uses_index = "char", "true" if op.position is not None else "false"
         elif kind == "BinaryOp":
             name = f"map_{extra}_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
-            if extra == "left":
+            if extra.startswith("left"):
                 call = f"{f}()(p, gbk::cast<{_c(op.type2)}>(a), i, j, i, j)"
                 param = x
             else:
@@ -276,9 +278,11 @@ def map_adapter(op, a_type, extra=None):
             param = "int64_t" if not op.uses_value else x
             body = f"return gbk::cast<z_t>({f}()(gbk::cast<{x}>(a), i, j, p));"
             uses_index = "true"
-    src = (f"struct {name} {{\n    typedef {_c(z)} z_t;\n    typedef {param} param_t;\n"
-           f"    static constexpr bool uses_index = {uses_index};\n    param_t p;\n"
-           f"    __device__ {name}(param_t q) : p(q) {{}}\n"
+    # a scalar bound by pointer is read once per thread, when the adapter is made
+    value, arg, init = (param, f"const {param}*", "*q") if by_pointer else (param, param, "q")
+    src = (f"struct {name} {{\n    typedef {_c(z)} z_t;\n    typedef {arg} param_t;\n"
+           f"    static constexpr bool uses_index = {uses_index};\n    {value} p;\n"
+           f"    __device__ {name}(param_t q) : p({init}) {{}}\n"
            + _fn(f"z_t operator()({ca} a, idx_t i, idx_t j)", body) + "};\n")
     return Adapter(name, src, functors)
 
@@ -539,6 +543,15 @@ def launch(fn, threads, args):
 def launch_warps(fn, items, args):
     """Launch a warp-per-item kernel."""
     run(fn, grid_for(items * 32), BLOCK, args)
+
+
+def bound(side, value, dtype):
+    """apply's bound scalar on ``side`` ("left"/"right") as ``(extra, kernel argument)`` for
+    :func:`map_adapter`: a value left on the device (a one-element array of ``dtype``) is
+    passed by pointer and read by the kernel, a host value by its bytes."""
+    if hasattr(value, "__cuda_array_interface__"):
+        return f"{side}_device", value
+    return side, scalar(value, dtype)
 
 
 def scalar(value, dtype):

@@ -1,0 +1,153 @@
+"""Scalars left on the GPU (core/scalar.py): a reduction whose result is known to exist keeps
+it in device memory, an apply on the same GPU binds it by pointer, and only reading the value
+waits for the device.  Each case against the CPU backend, with the host reads counted (the
+synchronizations the engine documents).  Runs where CuPy and a GPU are usable."""
+
+import numpy as np
+import pytest
+
+cupy = pytest.importorskip("cupy")
+
+from graphblast import Matrix, Vector, binary, monoid  # noqa: E402
+from graphblast.backends import cuda_available  # noqa: E402
+from graphblast.backends.cuda import blocks  # noqa: E402
+from graphblast.core.scalar import DeviceValue  # noqa: E402
+from graphblast.dtypes import BOOL, FP32, FP64, INT32, INT64  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not cuda_available(), reason="no usable GPU")
+
+N = 5000
+
+
+def _full(rng, dtype, n=N):
+    vals = rng.integers(-50, 50, n).astype(dtype.np_type)
+    return (Vector.from_dense(vals, dtype=dtype, device="cpu"),
+            Vector.from_dense(vals, dtype=dtype, device="cuda"))
+
+
+def _in_format(rng, fmt, dtype, n=N):
+    """A GPU vector in ``fmt`` (full, bitmap, sorted) and its CPU twin."""
+    if fmt == "full":
+        return _full(rng, dtype, n)
+    idx = np.sort(rng.choice(n, 300, replace=False))
+    vals = rng.integers(-50, 50, 300).astype(dtype.np_type)
+    cpu = Vector.from_coo(idx, vals, dtype, size=n, device="cpu")
+    gpu = Vector.from_coo(idx, vals, dtype, size=n, device="cuda")
+    if fmt == "bitmap":
+        # a full vector under a value mask, replaced: a bitmap of the same entries
+        whole = Vector.from_scalar(0, n, dtype, device="cuda")
+        whole(binary.second) << gpu
+        gpu = whole.dup(mask=gpu.S)
+    return cpu, gpu
+
+
+@pytest.mark.parametrize("dtype", [FP64, FP32, INT64, INT32])
+@pytest.mark.parametrize("op", ["plus", "min", "max", "any"])
+def test_a_full_vectors_reduction_stays_on_the_device(rng, dtype, op):
+    cpu, gpu = _full(rng, dtype)
+    m = getattr(monoid, op)
+    gpu.reduce(m).new()  # compiles
+    r0 = blocks.host_reads()
+    s = gpu.reduce(m).new()
+    assert type(s._held) is DeviceValue and not s.is_empty
+    assert blocks.host_reads() == r0
+    want = cpu.reduce(m).new()
+    if op == "any":  # any value of the vector
+        assert s.value in set(cpu.to_coo()[1].tolist())
+    elif dtype.is_float:
+        assert s.value == pytest.approx(want.value, rel=1e-5)
+    else:
+        assert s.value == want.value
+    assert blocks.host_reads() == r0 + 1
+    s.value
+    assert blocks.host_reads() == r0 + 1  # read once
+
+
+def test_an_empty_or_maybe_empty_reduction_is_read():
+    assert Vector(FP64, 10, device="cuda").reduce(monoid.plus).new().is_empty
+    v = Vector.from_coo([3], [2.0], size=10, device="cuda")
+    bitmap = Vector.from_scalar(0.0, 10, device="cuda")
+    bitmap(binary.second) << v
+    bitmap = bitmap.dup(mask=v.S)  # whether it has an entry may be known on the device only
+    assert bitmap.reduce(monoid.plus).new().value == 2.0
+    none = bitmap.dup(mask=Vector(BOOL, 10, device="cuda").S)
+    assert none.reduce(monoid.plus).new().is_empty
+
+
+@pytest.mark.parametrize("fmt", ["full", "bitmap", "sorted"])
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("op", ["minus", "plus", "max", "first", "second"])
+def test_apply_binds_a_device_value_without_a_read(rng, fmt, side, op):
+    dtype = FP64
+    bound_cpu, bound_gpu = _full(rng, dtype, 64)
+    s = bound_gpu.reduce(monoid.plus).new()
+    s_cpu = bound_cpu.reduce(monoid.plus).new()
+    u, du = _in_format(rng, fmt, dtype)
+    binop = getattr(binary, op)
+    du.apply(binop, **{side: s}).new()  # compiles
+    r0 = blocks.host_reads()
+    got = du.apply(binop, **{side: s}).new()
+    if fmt in ("full", "sorted"):
+        assert blocks.host_reads() == r0
+    assert type(s._held) is DeviceValue
+    want = u.apply(binop, **{side: s_cpu}).new()
+    assert got.isequal(want.to_device("cuda"), check_dtype=True)
+
+
+def test_apply_on_a_matrix_binds_it_too(rng):
+    n = 300
+    rows, cols = rng.integers(0, n, 2000), rng.integers(0, n, 2000)
+    vals = rng.random(2000)
+    A = Matrix.from_coo(rows, cols, vals, FP64, nrows=n, ncols=n, dup_op=binary.plus,
+                        device="cpu")
+    dA = A.to_device("cuda")
+    bound_cpu, bound_gpu = _full(rng, FP64, 100)
+    s = bound_gpu.reduce(monoid.max).new()
+    got = dA.apply(binary.times, right=s).new()
+    assert type(s._held) is DeviceValue
+    want = A.apply(binary.times, right=bound_cpu.reduce(monoid.max).new()).new()
+    assert got.isclose(want.to_device("cuda"), rel_tol=1e-12)
+
+
+def test_another_type_is_read_and_cast(rng):
+    """An FP32 sum bound to an INT64 apply: the operator's type differs, so the value is
+    read and cast on the host, as for any host scalar."""
+    cpu32, gpu32 = _full(rng, FP32, 100)
+    s = gpu32.reduce(monoid.plus).new()
+    u, du = _full(rng, INT64)
+    r0 = blocks.host_reads()
+    got = du.apply(binary.plus, right=s).new()
+    assert blocks.host_reads() == r0 + 1
+    want = u.apply(binary.plus, right=cpu32.reduce(monoid.plus).new()).new()
+    assert got.isequal(want.to_device("cuda"), check_dtype=True)
+
+
+def test_a_later_change_of_the_scalar_does_not_reach_a_queued_apply(rng):
+    """The value is bound by pointer to the DeviceValue's own array, which nothing writes
+    again: a new value for the Scalar is a new array."""
+    cpu, gpu = _full(rng, FP64, 64)
+    s = gpu.reduce(monoid.plus).new()
+    first = s.value
+    s2 = gpu.reduce(monoid.plus).new()
+    v = Vector.from_scalar(1.0, N, FP64, device="cuda")
+    out = v.apply(binary.plus, right=s2).new()
+    s2 << 1000.0
+    assert out.reduce(monoid.min).new().value == pytest.approx(1.0 + first)
+
+
+def test_pagerank_steps_do_not_wait_for_the_host():
+    """PageRank with its sinks' mass spread (dangling="uniform") and a fixed step count reads
+    the device a fixed number of times whatever the count: the sinks' mass stays on the GPU."""
+    from graphblast import algorithms, generators
+
+    A = generators.kron(12, seed=3, device="cuda")  # isolated vertices: sinks
+    assert A.reduce_rowwise(monoid.lor).new().nvals < A.nrows
+    reads = []
+    for steps in (3, 9):
+        algorithms.pagerank(A, tol=None, max_iter=steps)  # compiles
+        r0 = blocks.host_reads()
+        got = algorithms.pagerank(A, tol=None, max_iter=steps)
+        reads.append(blocks.host_reads() - r0)
+        want = algorithms.pagerank(A.to_device("cpu"), tol=None, max_iter=steps)
+        assert got.to_device("cpu").isclose(want, rel_tol=1e-9, abs_tol=1e-15)
+    assert reads[0] == reads[1], reads
