@@ -90,11 +90,11 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         A, damping, tol, max_iter, dangling, weighted)
     if n == 0:
         return Vector(FP64, 0, device=A.device)
-    ones = Vector.from_scalar(1.0, n, FP64, device=A.device)
     if weighted:
         out = A.reduce_rowwise(monoid.plus[FP64]).new().select(select.valuene, 0).new()
         pull = semiring.plus_times[FP64]
     else:
+        ones = Vector.from_scalar(1.0, n, FP64, device=A.device)
         out = A.mxv(ones, semiring.plus_pair[FP64]).new()
         pull = semiring.plus_second[FP64]
     # c' A is A' c, pulled over A' (its transpose, or A when symmetric); on a GPU, over a
@@ -107,16 +107,19 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     # vector, so that c below is full too and the product reads it without a presence test.
     share = Vector.from_scalar(0.0, n, FP64, device=A.device)
     share(binary.plus) << out.apply(binary.truediv, left=damping)
-    sinks = ones.dup(mask=~out.S)
-    spread_sinks = dangling == "uniform" and sinks.nvals > 0
+    # the teleport, plus (dangling="uniform") the spread sinks' mass d * sink_mass / n: the
+    # dot product of rank with sink_share (d / n at the sinks, 0 elsewhere, full like share)
+    # reduced to a Scalar that stays on a GPU, where the teleport's apply reads it, so a step
+    # waits for nothing on the host (core/scalar.py)
+    teleport = Vector.from_scalar((1.0 - damping) / n, n, FP64, device=A.device)
+    if spread_sinks := dangling == "uniform" and out.nvals < n:
+        sink_share = Vector.from_scalar(damping / n, n, FP64, device=A.device)
+        sink_share(mask=out.S) << 0.0
     rank = Vector.from_scalar(1.0 / n, n, FP64, device=A.device)
     for _ in range(max_iter):
-        teleport = (1.0 - damping) / n
-        if spread_sinks:
-            sink_mass = rank.ewise_mult(sinks, binary.first).new().reduce(monoid.plus).new()
-            teleport += damping * sink_mass.value / n
+        new = teleport.apply(binary.plus, right=rank.ewise_mult(sink_share, binary.times).new()
+                             .reduce(monoid.plus).new() if spread_sinks else 0.0).new()
         c = rank.ewise_mult(share, binary.times).new()
-        new = Vector.from_scalar(teleport, n, FP64, device=A.device)
         new(binary.plus) << M.mxv(c, pull)
         if tol is not None:  # a fixed step count (tol=None) tests nothing, reads nothing back
             err = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().reduce(
