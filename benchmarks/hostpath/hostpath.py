@@ -138,7 +138,7 @@ def cases():
     plus_second = semiring.plus_second[fp64]
 
     def pagerank_step():
-        spread = rank.ewise_mult(sink_share, binary.times).new().reduce(gb.monoid.plus).new()
+        spread = rank.inner(sink_share, semiring.plus_times).new()
         new = teleport.apply(binary.plus, right=spread).new()
         c = rank.ewise_mult(share, binary.times).new()
         new(binary.plus) << G.T.mxv(c, plus_second)

@@ -63,6 +63,18 @@ def test_a_full_vectors_reduction_stays_on_the_device(rng, dtype, op):
     assert blocks.host_reads() == r0 + 1  # read once
 
 
+def test_an_inner_product_of_full_vectors_stays_on_the_device(rng):
+    from graphblast import semiring
+
+    cu, gu = _full(rng, FP64)
+    cv, gv = _full(rng, FP64)
+    gu.inner(gv, semiring.plus_times).new()  # compiles
+    r0 = blocks.host_reads()
+    s = gu.inner(gv, semiring.plus_times).new()
+    assert type(s._held) is DeviceValue and blocks.host_reads() == r0
+    assert s.value == cu.inner(cv, semiring.plus_times).new().value
+
+
 def test_an_empty_or_maybe_empty_reduction_is_read():
     assert Vector(FP64, 10, device="cuda").reduce(monoid.plus).new().is_empty
     v = Vector.from_coo([3], [2.0], size=10, device="cuda")

@@ -108,8 +108,8 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     share = Vector.from_scalar(0.0, n, FP64, device=A.device)
     share(binary.plus) << out.apply(binary.truediv, left=damping)
     # the teleport, plus (dangling="uniform") the spread sinks' mass d * sink_mass / n: the
-    # dot product of rank with sink_share (d / n at the sinks, 0 elsewhere, full like share)
-    # reduced to a Scalar that stays on a GPU, where the teleport's apply reads it, so a step
+    # inner product of rank with sink_share (d / n at the sinks, 0 elsewhere, full like
+    # share), a Scalar that stays on a GPU, where the teleport's apply reads it, so a step
     # waits for nothing on the host (core/scalar.py)
     teleport = Vector.from_scalar((1.0 - damping) / n, n, FP64, device=A.device)
     if spread_sinks := dangling == "uniform" and out.nvals < n:
@@ -117,8 +117,8 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         sink_share(mask=out.S) << 0.0
     rank = Vector.from_scalar(1.0 / n, n, FP64, device=A.device)
     for _ in range(max_iter):
-        new = teleport.apply(binary.plus, right=rank.ewise_mult(sink_share, binary.times).new()
-                             .reduce(monoid.plus).new() if spread_sinks else 0.0).new()
+        spread = rank.inner(sink_share, semiring.plus_times).new() if spread_sinks else 0.0
+        new = teleport.apply(binary.plus, right=spread).new()
         c = rank.ewise_mult(share, binary.times).new()
         new(binary.plus) << M.mxv(c, pull)
         if tol is not None:  # a fixed step count (tol=None) tests nothing, reads nothing back

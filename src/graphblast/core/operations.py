@@ -654,19 +654,24 @@ def reduce_rowwise(A, op, columnwise=False):
     return VectorExpression(name, [A], typed, typed.return_type, (n,), backend, device, compute)
 
 
-def reduce_scalar(A, op, allow_empty=True):
+def _reduced_value(backend, data, monoid):
+    """A Scalar's value from ``backend.reduce_scalar_kept``: None (empty), a host value, or
+    a DeviceValue when the backend left it on its device (core/scalar.py)."""
     from .base import on_gpu
     from .scalar import DeviceValue
 
+    value = backend.reduce_scalar_kept(data, monoid)
+    return DeviceValue(value, monoid.return_type, backend) if on_gpu(value) else value
+
+
+def reduce_scalar(A, op, allow_empty=True):
     device, backend = same_device(A)
     typed = typed_monoid(op, A.dtype, "reduce_scalar" if A.ndim == 2 else "reduce")
 
     def compute(mask):
-        value = backend.reduce_scalar_kept(_data(A), typed)
+        value = _reduced_value(backend, _data(A), typed)
         if value is None and not allow_empty:
             return typed.identity
-        if on_gpu(value):  # left on the device until read (core/scalar.py)
-            return DeviceValue(value, typed.return_type, backend)
         return value
 
     return ScalarExpression("reduce_scalar" if A.ndim == 2 else "reduce", [A], typed,
@@ -698,7 +703,7 @@ def inner(u, v, op=None):
 
     def compute(mask):
         prod = backend.ewise_mult(u._data, v._data, semi.binaryop)
-        return backend.reduce_scalar(prod, semi.monoid)
+        return _reduced_value(backend, prod, semi.monoid)
 
     return ScalarExpression("inner", [u, v], semi, semi.return_type, (), backend, device,
                             compute)
