@@ -134,6 +134,17 @@ def test_another_type_is_read_and_cast(rng):
     assert got.isequal(want.to_device("cuda"), check_dtype=True)
 
 
+def test_a_kept_value_does_not_follow_its_vector():
+    """A list's "any" is its first value: kept as a copy, not a view of the vector's values,
+    which an in-place assign may change later."""
+    v = Vector.from_coo([2, 5], [7.0, 9.0], size=10, device="cuda")
+    s = v.reduce(monoid.any).new()
+    want = s._held.get() if type(s._held) is DeviceValue else s.value
+    v[2] << 100.0
+    v[5] << 100.0
+    assert s.value == want and want in (7.0, 9.0)
+
+
 def test_a_later_change_of_the_scalar_does_not_reach_a_queued_apply(rng):
     """The value is bound by pointer to the DeviceValue's own array, which nothing writes
     again: a new value for the Scalar is a new array."""

@@ -127,7 +127,10 @@ def reduce_scalar(A, monoid, keep=False):
     t = monoid.return_type
     if monoid.parent.name == "any":
         first = blocks.cast_values(A.values[:1], A.dtype, t)
-        return first if keep else first.get()[0]
+        if not keep:
+            return first.get()[0]
+        # kept: its own copy, not a view of A's values (A may change in place later)
+        return first.copy() if A.dtype is t else first
     return reduce_values(A.values, A.dtype, None, monoid, keep)
 
 
