@@ -98,3 +98,12 @@ def test_apply_takes_a_host_value_on_the_cpu(side):
     want = [-1.0, -3.0] if side == "left" else [1.0, 3.0]
     assert got.to_coo()[1].tolist() == want
     assert dev.count == 1  # another backend than the value's: read, then bound by value
+
+
+def test_from_scalar_on_another_backend_reads_it():
+    from graphblast import Matrix, Vector
+
+    s, dev = _held(2.0)
+    assert Vector.from_scalar(s, 3, device="cpu").to_coo()[1].tolist() == [2.0] * 3
+    assert Matrix.from_scalar(s, 2, 2, device="cpu").nvals == 4
+    assert dev.count == 1

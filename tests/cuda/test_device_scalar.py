@@ -121,6 +121,21 @@ def test_apply_on_a_matrix_binds_it_too(rng):
     assert got.isclose(want.to_device("cuda"), rel_tol=1e-12)
 
 
+def test_from_scalar_fills_with_a_device_value_without_a_read(rng):
+    cpu, gpu = _full(rng, FP64, 100)
+    s = gpu.reduce(monoid.plus).new()
+    r0 = blocks.host_reads()
+    v = Vector.from_scalar(s, 1000, device="cuda")
+    M = Matrix.from_scalar(s, 3, 4, device="cuda")
+    assert blocks.host_reads() == r0 and type(s._held) is DeviceValue
+    total = cpu.reduce(monoid.plus).new().value
+    assert v.to_coo()[1].tolist() == [total] * 1000
+    assert M.to_coo()[2].tolist() == [total] * 12
+    # another type: read and cast
+    assert Vector.from_scalar(s, 5, FP32, device="cuda").to_coo()[1].tolist() == \
+        [np.float32(total)] * 5
+
+
 def test_another_type_is_read_and_cast(rng):
     """An FP32 sum bound to an INT64 apply: the operator's type differs, so the value is
     read and cast on the host, as for any host scalar."""

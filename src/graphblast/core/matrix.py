@@ -368,7 +368,7 @@ class Matrix(_MatrixMethods, Collection):
             return cls(dtype, nrows, ncols, name=name, device=device)
         device, backend = resolve_device(device)
         data = backend.matrix_full(_check_dim("nrows", nrows), _check_dim("ncols", ncols),
-                                   s._value_as(dtype), dtype)
+                                   ops.bound_value(s, backend, dtype), dtype)
         return cls._from_data(data, backend, device, name)
 
     @classmethod

@@ -469,10 +469,10 @@ def _scalar_arg(value, name):
     return s
 
 
-def _bound_value(s, backend, dtype):
-    """A bound scalar for ``backend``: the device array of a value that a reduction on the
-    same backend left there (the kernel reads it; no synchronization), else the value as a
-    NumPy scalar of ``dtype``."""
+def bound_value(s, backend, dtype):
+    """A scalar operand for ``backend`` (apply's bound scalar, a fill value): the device array
+    of a value that a reduction on the same backend left there (read there; no
+    synchronization), else the value as a NumPy scalar of ``dtype``."""
     held = s._on_device(backend, dtype)
     return held.array if held is not None else s._value_as(dtype)
 
@@ -514,7 +514,7 @@ def apply(A, op, right=None, left=None):
         if left is not None:
             s = _scalar_arg(left, "left")
             typed = typed_binary(op, s.dtype, A.dtype, is_left_scalar=True, method="apply")
-            lval = _bound_value(s, backend, typed.type)
+            lval = bound_value(s, backend, typed.type)
 
             def compute(mask):
                 return backend.apply(_data(A), typed, left=lval)
@@ -522,7 +522,7 @@ def apply(A, op, right=None, left=None):
         else:
             s = _scalar_arg(right, "right")
             typed = typed_binary(op, A.dtype, s.dtype, is_right_scalar=True, method="apply")
-            rval = _bound_value(s, backend, typed.type2)
+            rval = bound_value(s, backend, typed.type2)
 
             def compute(mask):
                 return backend.apply(_data(A), typed, right=rval)

@@ -102,7 +102,9 @@ class Vector(Collection):
         if s.is_empty:
             return cls(dtype, size, name=name, device=device)
         device, backend = resolve_device(device)
-        data = backend.vector_full(_check_dim("size", size), s._value_as(dtype), dtype)
+        # a value a reduction left on this device is copied there, not read
+        data = backend.vector_full(_check_dim("size", size), ops.bound_value(s, backend, dtype),
+                                   dtype)
         return cls._from_data(data, backend, device, name)
 
     @classmethod

@@ -293,18 +293,26 @@ def matrix_column_as_vector(A):
     return SparseVector(A.nrows, A.dtype, blocks.row_ids(A), A.values)
 
 
+def _filled(n, value, dtype):
+    """``n`` copies of ``value``: a host scalar, or a value a reduction left on the device (a
+    one-element array of ``dtype``, broadcast by a copy kernel: no read)."""
+    if hasattr(value, "__cuda_array_interface__"):
+        out = cp.empty(n, dtype=dtype.np_type)
+        out[...] = value
+        return out
+    return cp.full(n, jit.scalar(value, dtype), dtype=dtype.np_type)
+
+
 def full_like_pattern(data, value, dtype):
-    return blocks.with_values(data, cp.full(data.nvals, jit.scalar(value, dtype),
-                                            dtype=dtype.np_type), dtype)
+    return blocks.with_values(data, _filled(data.nvals, value, dtype), dtype)
 
 
 def vector_full(size, value, dtype):
-    return FullVector(size, dtype, cp.full(size, jit.scalar(value, dtype), dtype=dtype.np_type))
+    return FullVector(size, dtype, _filled(size, value, dtype))
 
 
 def matrix_full(nrows, ncols, value, dtype):
     n = nrows * ncols
     return CSR(nrows, ncols, dtype, cp.arange(0, n + 1, max(ncols, 1), dtype=INDEX)[:nrows + 1]
                if ncols else cp.zeros(nrows + 1, dtype=INDEX),
-               cp.arange(n, dtype=INDEX) % I64(max(ncols, 1)),
-               cp.full(n, jit.scalar(value, dtype), dtype=dtype.np_type))
+               cp.arange(n, dtype=INDEX) % I64(max(ncols, 1)), _filled(n, value, dtype))
