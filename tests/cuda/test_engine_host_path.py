@@ -43,6 +43,13 @@ def test_formats_and_planner_terms():
             "push", "direction: push (after a pull, vector entries 200 < 5000 / 18)"],
         "mask bound, pull": ["pull", "direction: pull (push work 2500 > 0.1 x pull work 20000)"],
     }
+    # a reduction of a full vector stays on the device, and apply binds it by pointer; so
+    # PageRank's steps read nothing back (its sinks' mass is such a Scalar)
+    scalar = got["device scalar"]
+    assert scalar["kept"] and scalar["reads"] == 0 and scalar["bound as"] == ["right_device"]
+    two, six = scalar["pagerank reads, 2 and 6 steps"]
+    assert two == six, (two, six)
+    assert scalar["pagerank's teleports, 6 steps"] == 6
     # a small product's result takes the buffers the result it replaced gave back (a warm
     # loop allocates none), never buffers something else still holds
     if got["small buffers"] != "no reuse here":
