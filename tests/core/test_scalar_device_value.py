@@ -107,3 +107,12 @@ def test_from_scalar_on_another_backend_reads_it():
     assert Vector.from_scalar(s, 3, device="cpu").to_coo()[1].tolist() == [2.0] * 3
     assert Matrix.from_scalar(s, 2, 2, device="cpu").nvals == 4
     assert dev.count == 1
+
+
+def test_copies_of_the_scalar_share_the_value_without_reading_it():
+    import copy
+
+    s, dev = _held(5.0)
+    for c in (copy.copy(s), copy.deepcopy(s)):
+        assert c._on_device(dev, FP64) is s._on_device(dev, FP64)
+    assert dev.count == 0 and copy.deepcopy(s).value == 5.0

@@ -49,6 +49,12 @@ class DeviceValue:
         """The value as a NumPy scalar of ``dtype``, read from the device."""
         return self.backend.read_scalar(self.array)
 
+    def __copy__(self):
+        return self  # nothing writes its array again: copies of a Scalar may share it
+
+    def __deepcopy__(self, memo):
+        return self
+
 
 class Scalar:
     """A GraphBLAS scalar: a typed value, or empty.
