@@ -119,6 +119,11 @@ def test_apply_on_a_matrix_binds_it_too(rng):
     assert type(s._held) is DeviceValue
     want = A.apply(binary.times, right=bound_cpu.reduce(monoid.max).new()).new()
     assert got.isclose(want.to_device("cuda"), rel_tol=1e-12)
+    # a matrix's own reduction stays on the device as well (its entry count is known)
+    r0 = blocks.host_reads()
+    m = dA.reduce_scalar(monoid.max).new()
+    assert type(m._held) is DeviceValue and blocks.host_reads() == r0
+    assert m.value == A.reduce_scalar(monoid.max).new().value
 
 
 def test_from_scalar_fills_with_a_device_value_without_a_read(rng):
