@@ -63,7 +63,9 @@ class Scalar:
     ----------
     dtype : DataType, str or NumPy dtype, default FP64
     is_cscalar : bool
-        Accepted for python-graphblas compatibility (graphblast scalars are always host values).
+        Accepted for python-graphblas compatibility; it changes nothing here (a C scalar and
+        a GrB_Scalar behave alike: host values, or a GPU reduction's value left there until
+        read).
     name : str, optional
     """
 
