@@ -125,7 +125,9 @@ def main():
         "ewise_add new": lambda: u.ewise_add(u, binary.min).new(),
         "apply new": lambda: u.apply(binary.plus, 1).new(),
         "select new": lambda: u.select("valuegt", 3).new(),
+        # the Scalar stays on the GPU (core/scalar.py); reading its value is the host read
         "reduce to scalar": lambda: u.reduce(monoid.min).new(),
+        "reduce to scalar, value read": lambda: u.reduce(monoid.min).new().value,
         "nvals": lambda: w.nvals,
         "dup": lambda: u.dup(),
     }
