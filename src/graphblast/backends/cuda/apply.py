@@ -134,10 +134,6 @@ def reduce_scalar(A, monoid, keep=False):
     return reduce_values(A.values, A.dtype, None, monoid, keep)
 
 
-def reduce_scalar_kept(A, monoid):
-    return reduce_scalar(A, monoid, keep=True)
-
-
 def reduce_values(values, a_type, present, monoid, keep=False):
     """The monoid over ``values`` (only where ``present``, when given) as a NumPy scalar, or
     None when nothing is present: two passes of gbk_reduce_all, and one transfer (the value

@@ -65,7 +65,6 @@ _PRIMITIVES = {
     "select": _dense_first(_dense.select, _apply.select),
     "reduce_rowwise": _apply.reduce_rowwise,
     "reduce_scalar": _dense_first(_dense.reduce_scalar, _apply.reduce_scalar),
-    "reduce_scalar_kept": _dense_first(_dense.reduce_scalar_kept, _apply.reduce_scalar_kept),
     "value_range": _dense.value_range,
     "extract_matrix": _extract.extract_matrix,
     "extract_vector": _extract.extract_vector,
@@ -123,6 +122,10 @@ class CUDABackend(Backend):
     def to_host(array):
         """A NumPy array with the contents of a device (or host) array."""
         return cp.asnumpy(array)
+
+    def reduce_scalar_kept(self, A, monoid):
+        """:meth:`reduce_scalar` with a non-empty A's value left on the device."""
+        return self.reduce_scalar(A, monoid, keep=True)
 
     @staticmethod
     def read_scalar(array):

@@ -359,7 +359,3 @@ def reduce_scalar(A, monoid, keep=False):
         return None
     bits, vals = A.dense()
     return reduce_values(vals, A.dtype, bits, monoid, keep)
-
-
-def reduce_scalar_kept(A, monoid):
-    return reduce_scalar(A, monoid, keep=True)
