@@ -75,6 +75,43 @@ def test_an_inner_product_of_full_vectors_stays_on_the_device(rng):
     assert s.value == cu.inner(cv, semiring.plus_times).new().value
 
 
+@pytest.mark.parametrize("formats", [("full", "full"), ("full", "bitmap"),
+                                     ("bitmap", "bitmap"), ("sorted", "full")])
+@pytest.mark.parametrize("ring", ["plus_times", "min_plus", "max_first", "plus_pair",
+                                  "any_times", "min_second"])
+@pytest.mark.parametrize("dtypes", [(FP64, FP64), (INT32, INT64), (FP32, INT32)])
+def test_inner_products_in_every_format_agree_with_the_cpu(rng, formats, ring, dtypes):
+    """Dense operands (full, bitmap) are folded in one pass with no products' vector
+    (dense.inner), a list through ewise_mult: each as the CPU backend reads it, the value
+    kept on the GPU only where both are full."""
+    from graphblast import semiring
+
+    (cu, gu), (cv, gv) = (_in_format(rng, f, t, 4000) for f, t in zip(formats, dtypes))
+    sr = getattr(semiring, ring)
+    gu.inner(gv, sr).new()  # compiles
+    r0 = blocks.host_reads()
+    s = gu.inner(gv, sr).new()
+    both_full = formats == ("full", "full")
+    assert (type(s._held) is DeviceValue) == both_full
+    assert blocks.host_reads() == r0 + (0 if both_full else 1)
+    want = cu.inner(cv, sr).new()
+    assert s.is_empty == want.is_empty and s.dtype == want.dtype
+    if ring == "any_times":  # one of the products
+        assert s.value in set(cu.ewise_mult(cv, binary.times).new().to_coo()[1].tolist())
+    elif not want.is_empty:
+        assert s.value == pytest.approx(want.value, rel=1e-6)
+
+
+def test_an_inner_product_of_disjoint_bitmaps_is_empty(rng):
+    from graphblast import semiring
+
+    u = Vector.from_scalar(1.0, 100, device="cuda")
+    v = u.dup(mask=Vector.from_coo([1, 2], True, size=100, device="cuda").S)
+    w = u.dup(mask=Vector.from_coo([3, 4], True, size=100, device="cuda").S)
+    assert v.inner(w, semiring.plus_times).new().is_empty
+    assert v.inner(v, semiring.plus_times).new().value == 2.0
+
+
 def test_an_empty_or_maybe_empty_reduction_is_read():
     assert Vector(FP64, 10, device="cuda").reduce(monoid.plus).new().is_empty
     v = Vector.from_coo([3], [2.0], size=10, device="cuda")

@@ -167,6 +167,7 @@ def _template_programs(kinds):
             programs.reduce_segments(m, m.type, True)[1](),
             programs.reduce_segments(m, m.type, False)[1](),
             programs.reduce_all(m, m.type)[1](),
+            programs.inner_dense(s, t, t2)[1](),
             programs.scatter_atomic(m)[1](),
         ]
     for t in ALL_TYPES:

@@ -423,6 +423,14 @@ class Backend:
         This default reads it."""
         return self.reduce_scalar(A, monoid)
 
+    def inner_kept(self, u, v, semiring):
+        """The inner product of vectors ``u`` and ``v`` (the semiring's monoid over the
+        products of their common entries) as :meth:`reduce_scalar_kept` gives a value.  This
+        default reduces ``ewise_mult``'s vector; a backend may fold the products as it makes
+        them."""
+        return self.reduce_scalar_kept(self.ewise_mult(u, v, semiring.binaryop),
+                                       semiring.monoid)
+
     def read_scalar(self, array):
         """The value of a one-element backend array, as a NumPy scalar."""
         return self.to_host(array)[0]

@@ -657,10 +657,15 @@ def reduce_rowwise(A, op, columnwise=False):
 def _reduced_value(backend, data, monoid):
     """A Scalar's value from ``backend.reduce_scalar_kept``: None (empty), a host value, or
     a DeviceValue when the backend left it on its device (core/scalar.py)."""
+    return _scalar_value(backend, backend.reduce_scalar_kept(data, monoid), monoid)
+
+
+def _scalar_value(backend, value, monoid):
+    """A kept reduction's ``value`` (None, a host value, or a backend's one-element device
+    array) as a Scalar holds it: a device array becomes a DeviceValue (core/scalar.py)."""
     from .base import on_gpu
     from .scalar import DeviceValue
 
-    value = backend.reduce_scalar_kept(data, monoid)
     return DeviceValue(value, monoid.return_type, backend) if on_gpu(value) else value
 
 
@@ -702,8 +707,8 @@ def inner(u, v, op=None):
     semi = typed_semiring(_default_semiring(op), u.dtype, v.dtype)
 
     def compute(mask):
-        prod = backend.ewise_mult(u._data, v._data, semi.binaryop)
-        return _reduced_value(backend, prod, semi.monoid)
+        return _scalar_value(backend, backend.inner_kept(u._data, v._data, semi),
+                             semi.monoid)
 
     return ScalarExpression("inner", [u, v], semi, semi.return_type, (), backend, device,
                             compute)

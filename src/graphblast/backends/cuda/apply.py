@@ -140,17 +140,33 @@ def reduce_values(values, a_type, present, monoid, keep=False):
     and whether there is one, read together).  ``keep``, where every one of the (at least
     one) values is present: no transfer, the value as a one-element device array."""
     n = values.shape[0]
-    nblocks = jit.grid_for(n)
-    t = monoid.return_type
-    part = cp.empty(nblocks, dtype=t.np_type)
-    part_have = cp.empty(nblocks, dtype=cp.uint8)
-    result = cp.empty(9, dtype=cp.uint8)  # an 8-byte slot for the value, then "have"
+    nblocks, part, part_have, result = partials(monoid.return_type, n)
     (fn,) = jit.compiled(programs.reduce_all, monoid, a_type).fns
     jit.run(fn, nblocks, jit.BLOCK, (i64(n), values, present, part, part_have))
-    (fin,) = jit.compiled(programs.reduce_all, monoid, t).fns
+    return finish_reduction(monoid, nblocks, part, part_have, result,
+                            keep and present is None and n)
+
+
+def partials(t, n):
+    """(blocks, partials, their flags, result) for a whole-array reduction of ``n`` entries
+    into type ``t``, in one allocation: each block's partial value and whether it had an
+    entry, and the 9-byte result (an 8-byte slot for the value, then whether there is one)."""
+    nblocks = jit.grid_for(n)
+    size = t.np_type.itemsize
+    at = -(-nblocks * size // 8) * 8  # the result's value slot, 8-byte aligned
+    buf = cp.empty(at + 9 + nblocks, dtype=cp.uint8)
+    return (nblocks, buf[:nblocks * size].view(t.np_type), buf[at + 9:], buf[at:at + 9])
+
+
+def finish_reduction(monoid, nblocks, part, part_have, result, keep):
+    """The partials of a whole-array reduction (:func:`partials`) folded by one block: the
+    value as a NumPy scalar, None when no block had an entry (one transfer), or, with
+    ``keep`` (the caller knows there is one), a one-element device array (no transfer)."""
+    t = monoid.return_type
     value = result[:t.np_type.itemsize].view(t.np_type)
+    (fin,) = jit.compiled(programs.reduce_all, monoid, t).fns
     jit.run(fin, 1, jit.BLOCK, (i64(nblocks), part, part_have, value, result[8:]))
-    if keep and present is None and n:
+    if keep:
         return value
     host = blocks.read_small(result)
     return host[:t.np_type.itemsize].view(t.np_type)[0] if host[8] else None

@@ -110,6 +110,7 @@ class CUDABackend(Backend):
         for name, fn in _PRIMITIVES.items():
             setattr(self, name, guarded(fn, device_id, name))
         self.transpose = guarded(_transpose, device_id, "transpose")
+        self._inner_dense = guarded(_dense.inner, device_id, "inner")
         self.repeat = guarded(_loops.repeat, device_id, "repeat")
         self.from_host = guarded(cp.asarray, device_id, "from_host")
 
@@ -126,6 +127,12 @@ class CUDABackend(Backend):
     def reduce_scalar_kept(self, A, monoid):
         """:meth:`reduce_scalar` with a non-empty A's value left on the device."""
         return self.reduce_scalar(A, monoid, keep=True)
+
+    def inner_kept(self, u, v, semiring):
+        """:meth:`Backend.inner_kept`, in one pass with no products' vector where both are
+        dense (two full vectors' value left on the device)."""
+        out = self._inner_dense(u, v, semiring, keep=True)
+        return super().inner_kept(u, v, semiring) if out is NotImplemented else out
 
     @staticmethod
     def read_scalar(array):

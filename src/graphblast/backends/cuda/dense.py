@@ -22,7 +22,7 @@ from ... import plan
 from ...dtypes import INT64
 from ..base import SparseVector, computed_under
 from . import blocks, jit, programs
-from .apply import reduce_values, value_range as _value_range
+from .apply import finish_reduction, partials, reduce_values, value_range as _value_range
 from .blocks import i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
@@ -359,3 +359,21 @@ def reduce_scalar(A, monoid, keep=False):
         return None
     bits, vals = A.dense()
     return reduce_values(vals, A.dtype, bits, monoid, keep)
+
+
+def inner(A, B, semiring, keep=False):
+    """The inner product of two dense vectors in one pass (gbk_inner_dense: no vector of the
+    products), as :func:`reduce_scalar` returns it; ``keep``: two full vectors' value stays
+    on the device.  NotImplemented unless both are dense."""
+    if not (is_dense(A) and is_dense(B)):
+        return NotImplemented
+    n = A.size
+    if n == 0:
+        return None
+    abits, avals = A.dense()
+    bbits, bvals = B.dense()
+    nblocks, part, part_have, result = partials(semiring.monoid.return_type, n)
+    (fn,) = jit.compiled(programs.inner_dense, semiring, A.dtype, B.dtype).fns
+    jit.run(fn, nblocks, jit.BLOCK, (i64(n), abits, avals, bbits, bvals, part, part_have))
+    return finish_reduction(semiring.monoid, nblocks, part, part_have, result,
+                            keep and abits is None and bbits is None)

@@ -135,6 +135,19 @@ def reduce_all(monoid, a_type):
     return ("all", monoid, a_type), build
 
 
+def inner_dense(semiring, a_type, b_type):
+    """gbk_inner_dense: an inner product of two dense vectors (the semiring's monoid over its
+    multiplier's products) in one pass, no products' vector."""
+    def build():
+        m = jit.monoid_adapter(semiring.monoid)
+        op = semiring.binaryop
+        z = jit.zip_adapter("mult", op, a_type, b_type, op.return_type)
+        return jit.Program(["reduce.cuh"], [m, z], [
+            f"gbk_inner_dense<{m.name}, {z.name}, {a_type.c_type}, {b_type.c_type}>"])
+    return ("inner_dense", jit.op_key(semiring.binaryop), semiring.monoid, a_type,
+            b_type), build
+
+
 def value_range(a_type):
     """gbk_value_range over an integer type."""
     return _one(("value_range", a_type), ["reduce.cuh"], [f"gbk_value_range<{a_type.c_type}>"])

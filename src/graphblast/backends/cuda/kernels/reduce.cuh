@@ -44,6 +44,36 @@ __device__ __forceinline__ bool fold_product(typename M::t& acc, bool& have, idx
     return M::is_any || reached_terminal<M>(acc);
 }
 
+#define GBK_REDUCE_BLOCK 256
+
+// A block's (acc, have) pairs combined into out[blockIdx.x] and out_have[blockIdx.x] (one
+// pass of a whole-array reduction; blocks of at most GBK_REDUCE_BLOCK threads).
+template <class M>
+__device__ __forceinline__ void block_fold(typename M::t acc, bool have, typename M::t* out,
+                                           unsigned char* out_have) {
+    typedef typename M::t T;
+    __shared__ T wacc[GBK_REDUCE_BLOCK / 32];
+    __shared__ int whave[GBK_REDUCE_BLOCK / 32];
+    warp_fold<M>(acc, have);
+    int w = threadIdx.x >> 5;
+    if (lane() == 0) {
+        wacc[w] = acc;
+        whave[w] = have;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        T r = M::identity();
+        bool h = false;
+        for (int k = 0; k < (int)(blockDim.x >> 5); ++k) {
+            if (!whave[k]) continue;
+            r = h ? M::combine(r, wacc[k]) : wacc[k];
+            h = true;
+        }
+        out[blockIdx.x] = r;
+        out_have[blockIdx.x] = h;
+    }
+}
+
 }  // namespace gbk
 
 // out[s] = the monoid over a[offsets[k] : offsets[k + 1]], k = seg_ids ? seg_ids[s] : s.
@@ -87,8 +117,6 @@ __global__ void gbk_reduce_segments(idx_t nseg, const idx_t* offsets, const idx_
     }
 }
 
-#define GBK_REDUCE_BLOCK 256
-
 // One pass of a whole-array reduction: block b writes the monoid of its share of a (entries
 // with a_have[e] == 0 are skipped when a_have is given) to out[b], and whether it had any
 // entry to out_have[b].  Run again on the partials with one block to finish.
@@ -97,8 +125,6 @@ __global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
 gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* out,
                unsigned char* out_have) {
     typedef typename M::t T;
-    __shared__ T wacc[GBK_REDUCE_BLOCK / 32];
-    __shared__ int whave[GBK_REDUCE_BLOCK / 32];
     T acc = M::identity();
     bool have = false;
     for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
@@ -107,24 +133,28 @@ gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* 
         acc = have ? M::combine(acc, v) : v;
         have = true;
     }
-    gbk::warp_fold<M>(acc, have);
-    int w = threadIdx.x >> 5;
-    if (gbk::lane() == 0) {
-        wacc[w] = acc;
-        whave[w] = have;
+    gbk::block_fold<M>(acc, have, out, out_have);
+}
+
+// One pass of an inner product of two dense vectors, without the products' vector: block b
+// folds op(a[i], b[i]) over its share of the positions where both have an entry (abits or
+// bbits null: full) into out[b], and whether it met any into out_have[b]; gbk_reduce_all
+// finishes on the partials.  Zip is ewise_mult's adapter (jit.zip_adapter, kind "mult").
+template <class M, class Zip, class A, class B>
+__global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
+gbk_inner_dense(idx_t n, const unsigned char* abits, const A* avals, const unsigned char* bbits,
+                const B* bvals, typename M::t* out, unsigned char* out_have) {
+    typedef typename M::t T;
+    Zip f(typename Zip::param_t(0), typename Zip::param2_t(0));
+    T acc = M::identity();
+    bool have = false;
+    for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
+        if ((abits && !abits[e]) || (bbits && !bbits[e])) continue;
+        T v = gbk::cast<T>(f.both(avals[e], bvals[e], e, 0));
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        T r = M::identity();
-        bool h = false;
-        for (int k = 0; k < (int)(blockDim.x >> 5); ++k) {
-            if (!whave[k]) continue;
-            r = h ? M::combine(r, wacc[k]) : wacc[k];
-            h = true;
-        }
-        out[blockIdx.x] = r;
-        out_have[blockIdx.x] = h;
-    }
+    gbk::block_fold<M>(acc, have, out, out_have);
 }
 
 // The smallest and the largest of an integer array in one pass (a Vector index's range,
