@@ -1,0 +1,64 @@
+"""Whether the per-call figure has a transient: the record's call (graphblast bench's
+per_call_overhead: karate, masked vxm, the device synchronized before and after each call)
+as a time series, medians of 500 calls, right after the graph is built and again after half
+a second idle, with the GPU's clocks read at the start and the middle of each series.
+
+On an H100 (twenty-fifth session, percall.py --quick) the record's own measurement read
+30.1 us twice and then, in the same process a few thousand calls later, 21.5-21.9 us for the
+same call, where percall.py's cases (the lower of two measurements each) read 21 us before
+it: this probe says whether the slow stretch follows the build (a GPU left idle and clocked
+down, say) and how long it lasts.
+
+    python3 benchmarks/h200/percall_series.py > $OUT/percall_series.txt
+"""
+
+import os
+import subprocess
+import time
+
+import cupy as cp
+import numpy as np
+
+from graphblast import Vector, semiring
+from graphblast.bench import graphs
+from graphblast.dtypes import BOOL
+
+CALLS, WINDOW = 6000, 500
+
+
+def clocks():
+    out = subprocess.run(["nvidia-smi", "--query-gpu=clocks.sm,clocks.mem,power.draw",
+                          "--format=csv,noheader"], capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def series(label, A):
+    q = Vector.from_coo([0], True, BOOL, size=A.nrows, device="cuda")
+    seen, out = q.dup(), Vector(BOOL, A.nrows, device="cuda")
+    any_pair = semiring.any_pair[BOOL]
+    device = cp.cuda.Device()
+    took = np.empty(CALLS)
+    for k in range(CALLS):
+        device.synchronize()
+        t0 = time.perf_counter()
+        out(~seen.S, replace=True) << q.vxm(A, any_pair)
+        device.synchronize()
+        took[k] = time.perf_counter() - t0
+        if k in (0, CALLS // 2):
+            print(f"{label} clocks at call {k}: {clocks()}", flush=True)
+    medians = [np.median(took[i:i + WINDOW]) * 1e6 for i in range(0, CALLS, WINDOW)]
+    print(f"{label} us, medians of {WINDOW}: " + " ".join(f"{m:.1f}" for m in medians),
+          flush=True)
+
+
+def main():
+    data = os.environ["GRAPHBLAST_DATA"]
+    for round_ in range(3):
+        A = graphs.build(graphs.GraphSpec("karate"), "cuda", data).A
+        series(f"built ({round_})", A)
+        time.sleep(0.5)
+        series(f"after 0.5 s idle ({round_})", A)
+
+
+if __name__ == "__main__":
+    main()
