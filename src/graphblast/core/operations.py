@@ -654,19 +654,14 @@ def reduce_rowwise(A, op, columnwise=False):
     return VectorExpression(name, [A], typed, typed.return_type, (n,), backend, device, compute)
 
 
-def _reduced_value(backend, data, monoid):
-    """A Scalar's value from ``backend.reduce_scalar_kept``: None (empty), a host value, or
-    a DeviceValue when the backend left it on its device (core/scalar.py)."""
-    return _scalar_value(backend, backend.reduce_scalar_kept(data, monoid), monoid)
-
-
-def _scalar_value(backend, value, monoid):
-    """A kept reduction's ``value`` (None, a host value, or a backend's one-element device
-    array) as a Scalar holds it: a device array becomes a DeviceValue (core/scalar.py)."""
+def _kept_value(backend, value, dtype):
+    """A value as ``backend.reduce_scalar_kept`` or ``inner_kept`` gives it (None, a host
+    value, or the backend's one-element device array) as a Scalar holds it: a device array
+    becomes a DeviceValue of ``dtype`` (core/scalar.py)."""
     from .base import on_gpu
     from .scalar import DeviceValue
 
-    return DeviceValue(value, monoid.return_type, backend) if on_gpu(value) else value
+    return DeviceValue(value, dtype, backend) if on_gpu(value) else value
 
 
 def reduce_scalar(A, op, allow_empty=True):
@@ -674,7 +669,8 @@ def reduce_scalar(A, op, allow_empty=True):
     typed = typed_monoid(op, A.dtype, "reduce_scalar" if A.ndim == 2 else "reduce")
 
     def compute(mask):
-        value = _reduced_value(backend, _data(A), typed)
+        value = _kept_value(backend, backend.reduce_scalar_kept(_data(A), typed),
+                            typed.return_type)
         if value is None and not allow_empty:
             return typed.identity
         return value
@@ -707,8 +703,8 @@ def inner(u, v, op=None):
     semi = typed_semiring(_default_semiring(op), u.dtype, v.dtype)
 
     def compute(mask):
-        return _scalar_value(backend, backend.inner_kept(u._data, v._data, semi),
-                             semi.monoid)
+        return _kept_value(backend, backend.inner_kept(u._data, v._data, semi),
+                           semi.return_type)
 
     return ScalarExpression("inner", [u, v], semi, semi.return_type, (), backend, device,
                             compute)
