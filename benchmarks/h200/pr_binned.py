@@ -14,6 +14,7 @@ import numpy as np
 
 import graphblast as gb
 from graphblast import Vector, algorithms, semiring
+from graphblast.backends.cuda import binned, jit
 from graphblast.bench import graphs
 from graphblast.core import ordering
 from graphblast.dtypes import FP64
@@ -29,6 +30,29 @@ def once(fn):
     out = fn()
     cp.cuda.get_current_stream().synchronize()
     return (time.perf_counter() - t0) * 1e3, out
+
+
+def kernel_ms(fn):
+    """GPU milliseconds of each kernel ``fn()`` launches, by name (CUDA events around each)."""
+    marks, run = [], jit.run
+
+    def timed(kernel, grid, block, args):
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        run(kernel, grid, block, args)
+        end.record()
+        marks.append((getattr(kernel, "name", "?").split("<")[0], start, end))
+
+    jit.run = timed
+    try:
+        fn()
+    finally:
+        jit.run = run
+    cp.cuda.get_current_stream().synchronize()
+    out = {}
+    for name, start, end in marks:
+        out[name] = out.get(name, 0.0) + cp.cuda.get_elapsed_time(start, end)
+    return out
 
 
 def measure(name):
@@ -54,6 +78,12 @@ def measure(name):
                 rec["binned_setup_ms"], B = once(lambda: ordering.pull_binned(A, STEPS))
                 M = B.T if B is not None else A.T
                 rec["binned_taken"] = B is not None
+                for by_warp in (True, False):  # the fold's lanes combined first, or not
+                    binned.FOLD_BY_WARP = by_warp
+                    M.mxv(c, pull).new()
+                    rec[f"binned_kernels_ms_by_warp_{by_warp}"] = kernel_ms(
+                        lambda: M.mxv(c, pull).new())
+                binned.FOLD_BY_WARP = True
             else:
                 M = A.T
             M.mxv(c, pull).new()

@@ -54,9 +54,11 @@ def _binned(A, itemsize):
     return Matrix._from_data(data, A._backend, A.device)
 
 
-def _vector(rng, n, dtype, device):
+def _vectors(rng, n, dtype):
+    """The same random full vector on the CPU and on the GPU."""
     vals = rng.integers(-20, 20, n).astype(dtype.np_type)
-    return Vector.from_dense(vals, dtype=dtype, device=device)
+    return (Vector.from_dense(vals, dtype=dtype, device="cpu"),
+            Vector.from_dense(vals, dtype=dtype, device="cuda"))
 
 
 def _agree(got, want, dtype):
@@ -96,7 +98,7 @@ def test_binned_products_agree_with_the_cpu(rng, shape, name, dtype, iso):
         u_cpu = Vector.from_dense(u_vals, dtype=dtype, device="cpu")
         u_gpu = Vector.from_dense(u_vals, dtype=dtype, device="cuda")
     else:
-        u_cpu, u_gpu = _vector(rng, nrows, dtype, "cpu"), _vector(rng, nrows, dtype, "cuda")
+        u_cpu, u_gpu = _vectors(rng, nrows, dtype)
     B = _binned(gpu, dtype.np_type.itemsize)
     want = u_cpu.vxm(cpu, s).new()
     B.T.mxv(u_gpu, s).new()  # compiles
@@ -138,7 +140,7 @@ def test_what_the_layout_does_not_serve_goes_the_ordinary_way(rng):
     rows, cols = _graph(rng, 3000, 5000, 0.002)
     cpu, gpu = _pair(rng, rows, cols, 3000, 5000, FP64, False)
     B = _binned(gpu, 8)
-    u_cpu, u_gpu = _vector(rng, 3000, FP64, "cpu"), _vector(rng, 3000, FP64, "cuda")
+    u_cpu, u_gpu = _vectors(rng, 3000, FP64)
     s = semiring.plus_times[FP64]
     m_idx = np.arange(0, 5000, 3)
     m_cpu = Vector.from_coo(m_idx, True, BOOL, size=5000, device="cpu")
@@ -154,7 +156,7 @@ def test_what_the_layout_does_not_serve_goes_the_ordinary_way(rng):
     got = u_gpu.vxm(B, semiring.any_pair[FP64]).new()
     assert got._data.made_by != "binned"
     assert got.nvals == u_cpu.vxm(cpu, semiring.any_pair[FP64]).new().nvals
-    u32_cpu, u32_gpu = _vector(rng, 3000, FP32, "cpu"), _vector(rng, 3000, FP32, "cuda")
+    u32_cpu, u32_gpu = _vectors(rng, 3000, FP32)
     s32 = semiring.plus_times[FP32]
     got = u32_gpu.vxm(B, s32).new()
     assert got._data.made_by != "binned"  # FP32 results: the layout is for 8-byte ones

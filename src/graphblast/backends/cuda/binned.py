@@ -25,6 +25,7 @@ from .vectors import BitmapVector, Counters, FullVector
 BITS = programs.BINNED_BITS  # a bin's positions, as the width of their offsets
 CHUNK = 1 << 20  # GBK_BINNED_CHUNK: a bin's entries folded by one block at a time
 _SLOT_MAX = 2**32 - 1  # slots are 32-bit: no bin may hold more entries
+FOLD_BY_WARP = True  # the fold's lanes of one position combined before its atomic
 
 
 class BinnedCSR(CSR):
@@ -113,7 +114,7 @@ def product(A, u, semiring, mask):
     if lay.nlong:
         jit.launch(fns[2], lay.nlong << lay.bits, (i64(lay.nlong), lay.long_bins, i64(n_out),
                                                    out))
-    jit.run(fns[3], min(lay.nchunks, jit.MAX_GRID), 512, (
+    jit.run(fns[3 if FOLD_BY_WARP else 4], min(lay.nchunks, jit.MAX_GRID), 512, (
         i64(lay.nchunks), lay.chunk_bins, lay.chunk_occ, lay.bin_start, lay.dst,
         lay.scratch.view(t.np_type), i64(n_out), out))
     result = BitmapVector(n_out, t, lay.obits.copy(), out, Counters((lay.count, 0)))

@@ -224,7 +224,8 @@ def binned(semiring, m_type, u_type, idx32, bits):
         return jit.Program(["binned.cuh"], [mul, mon],
                            [f"gbk_binned_scatter<{args}>", f"gbk_binned_scatter_chunks<{args}>",
                             f"gbk_binned_init<{mon.name}, {bits}>",
-                            f"gbk_binned_fold<{mon.name}, {bits}>"])
+                            f"gbk_binned_fold<{mon.name}, {bits}, true>",
+                            f"gbk_binned_fold<{mon.name}, {bits}, false>"])
     return _mv_key("binned", semiring, m_type, u_type, True, idx32, bits), build
 
 

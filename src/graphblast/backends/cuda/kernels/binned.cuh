@@ -193,11 +193,57 @@ __global__ void gbk_binned_init(idx_t nlong, const idx_t* long_bins, idx_t n,
     }
 }
 
+namespace gbk {
+
+// Any 4- or 8-byte value from lane `src` of `mask`.
+template <class T>
+__device__ __forceinline__ T shfl_from(unsigned mask, T v, int src) {
+    typedef typename std_word<sizeof(T)>::type W;
+    union { T t; W w; } u;
+    u.t = v;
+    if (sizeof(T) == 8) {
+        const unsigned lo = __shfl_sync(mask, (unsigned)(u.w & 0xffffffffu), src);
+        const unsigned hi = __shfl_sync(mask, (unsigned)((unsigned long long)u.w >> 32), src);
+        u.w = (W)(((unsigned long long)hi << 32) | lo);
+    } else {
+        u.w = (W)__shfl_sync(mask, (unsigned)u.w, src);
+    }
+    return u.t;
+}
+
+// Value v for position `key` of the accumulators `acc` (when `in`), folded with those of the
+// other lanes of the warp for the same position first: one atomic a position a warp, where a
+// hub's entries would queue on one word (all 32 lanes of a warp, in a hub's bin).  Every lane
+// of the warp calls it.
+template <class F>
+__device__ __forceinline__ void fold_by_warp(typename F::t* acc, unsigned key,
+                                             typename F::t v, bool in) {
+    typedef typename F::t T;
+    const unsigned active = __ballot_sync(GBK_ALL_LANES, in);
+    if (!in) return;
+    const unsigned peers = __match_any_sync(active, key);
+    if (__all_sync(active, peers == (1u << lane()))) {  // no two lanes share a position
+        atomic_combine<F>(&acc[key], v);
+        return;
+    }
+    const int rank = __popc(peers & ((1u << lane()) - 1u));
+    // a tree over the ranks among the peers: at step s, rank r (a multiple of 2s) takes r + s
+#pragma unroll
+    for (int s = 1; s < 32; s <<= 1) {
+        const unsigned src = __fns(peers, 0, rank + s + 1);
+        const T other = shfl_from(active, v, src == 0xffffffffu ? lane() : (int)src);
+        if (src != 0xffffffffu && (rank & (2 * s - 1)) == 0) v = F::combine(v, other);
+    }
+    if (rank == 0) atomic_combine<F>(&acc[key], v);
+}
+
+}  // namespace gbk
+
 // Step 2: chunk c is entries [chunk_occ[c] * GBK_BINNED_CHUNK, + GBK_BINNED_CHUNK) of bin
 // chunk_bins[c] (to the bin's end); a block folds them into the bin's accumulators in shared
 // memory, then writes the bin's slice of out (a bin of one chunk) or folds into it.  Positions
 // no entry reached keep the empty mark; their presence byte, fixed by the layout, is 0.
-template <class M, int BITS>
+template <class M, int BITS, bool AGG>
 __global__ void __launch_bounds__(512)
 gbk_binned_fold(idx_t nchunks, const idx_t* chunk_bins, const idx_t* chunk_occ,
                 const idx_t* bin_start, const unsigned short* dst,
@@ -214,22 +260,27 @@ gbk_binned_fold(idx_t nchunks, const idx_t* chunk_bins, const idx_t* chunk_occ,
         const bool whole = end - start <= GBK_BINNED_CHUNK;
         for (int p = threadIdx.x; p < R; p += blockDim.x) acc[p] = F::empty();
         __syncthreads();
-        // four values a thread in flight at once (the loads, then the shared atomics)
+        // four values a lane in flight at once (the loads, then the folds); the loop is the
+        // warp's, so that its lanes fold together
         const idx_t stride = blockDim.x;
-        for (idx_t i = lo + threadIdx.x; i < hi; i += 4 * stride) {
+        for (idx_t i = lo + (threadIdx.x - gbk::lane()); i < hi; i += 4 * stride) {
             unsigned short d[4];
             T v[4];
+            bool in[4];
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-                const idx_t q = i + j * stride;
-                if (q < hi) {
-                    d[j] = gbk::ld_stream(&dst[q]);
-                    v[j] = gbk::ld_stream(&vals[q]);
-                }
+                const idx_t q = i + gbk::lane() + j * stride;
+                in[j] = q < hi;
+                d[j] = in[j] ? gbk::ld_stream(&dst[q]) : (unsigned short)0;
+                v[j] = in[j] ? gbk::ld_stream(&vals[q]) : T();
             }
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
-                if (i + j * stride < hi) gbk::atomic_combine<F>(&acc[d[j]], v[j]);
+            for (int j = 0; j < 4; ++j) {
+                if (AGG)
+                    gbk::fold_by_warp<F>(acc, d[j], v[j], in[j]);
+                else if (in[j])
+                    gbk::atomic_combine<F>(&acc[d[j]], v[j]);
+            }
         }
         __syncthreads();
         const idx_t base = b << BITS;
