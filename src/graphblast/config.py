@@ -51,7 +51,7 @@ _CHOICES = {
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
     "device_loops": {"auto", "never"},
-    "pagerank_order": {"auto", "degree", "binned", "stored"},
+    "pagerank_order": {"auto", "degree", "stored"},
 }
 
 

@@ -210,42 +210,6 @@ def test_degree_order_on_gap_graphs(device, kind, gap_graph):
     np.testing.assert_allclose(got, numpy_pagerank(M, tol=1e-7), rtol=1e-10, atol=1e-15)
 
 
-@pytest.mark.parametrize("directed", [True, False])
-@pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("dangling", ["uniform", "ignore"])
-def test_binned_products_give_the_stored_order_ranks(device, rng, directed, weighted,
-                                                     dangling):
-    """The steps through A's binned layout (propagation blocking, on a GPU; the CPU keeps
-    the stored order) are the same power iteration: the same ranks to rounding."""
-    M = random_graph(rng, 700, 0.006, directed=directed)
-    A = to_matrix(M, device)
-    kwargs = dict(weighted=weighted, dangling=dangling)
-    with gb.config.set(pagerank_order="stored"):
-        want = dense(pagerank(A, tol=None, max_iter=25, **kwargs))
-        want_tol = dense(pagerank(A, tol=1e-9, **kwargs))
-    with gb.config.set(pagerank_order="binned"):
-        assert (ordering.pull_binned(A, 25) is not None) == str(A.device).startswith("cuda")
-        got = pagerank(A, tol=None, max_iter=25, **kwargs)
-        got_tol = pagerank(A, tol=1e-9, **kwargs)
-    assert got.nvals == 700 and got_tol.nvals == 700
-    np.testing.assert_allclose(dense(got), want, rtol=1e-12, atol=1e-18)
-    np.testing.assert_allclose(dense(got_tol), want_tol, rtol=1e-12, atol=1e-18)
-
-
-def test_auto_takes_the_binned_layout_past_the_l2(device, monkeypatch):
-    """"auto" lays the binned products out on a GPU from ORDER_LARGE_VERTICES vertices and
-    ORDER_MIN_PRODUCTS products, any degrees, and never where another order is set."""
-    A = gb.generators.kron(12, device=device)
-    assert ordering.pull_binned(A, 20) is None  # 4,096 vertices: the ranks fit the L2
-    monkeypatch.setattr(ordering, "ORDER_LARGE_VERTICES", 0)  # as if A were large
-    least = ordering.ORDER_MIN_PRODUCTS
-    assert (ordering.pull_binned(A, least) is not None) == str(A.device).startswith("cuda")
-    assert ordering.pull_binned(A, least - 1) is None
-    for other in ("degree", "stored"):
-        with gb.config.set(pagerank_order=other):
-            assert ordering.pull_binned(A, 20) is None
-
-
 def test_pull_in_degree_order_renumbers_the_transpose(device, rng):
     """The backend's primitive: P lists the vertices by decreasing out-degree (ties by id), R
     is its inverse, and B's row k is the column of A for vertex P[k] with its entries renamed

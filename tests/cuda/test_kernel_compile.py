@@ -170,9 +170,6 @@ def _template_programs(kinds):
             programs.inner_dense(s, t, t2)[1](),
             programs.scatter_atomic(m)[1](),
         ]
-        width = m.return_type.np_type.itemsize
-        if m.parent.name != "any" and width in programs.BINNED_BITS:  # binned products
-            progs.append(programs.binned(s, t2, t, width == 8, programs.BINNED_BITS[width])[1]())
     for t in ALL_TYPES:
         plus = binary.plus[t] if t in binary.plus else binary.lor[t]
         for vec in (False, True):
@@ -219,7 +216,6 @@ def _template_programs(kinds):
     progs += [programs.renumber_rows(idx32_in, idx32_out, word)[1]()
               for idx32_in in (True, False) for idx32_out in (True, False)
               for word in (1, 2, 4, 8)]
-    progs += [programs.binned_layout(idx32)[1]() for idx32 in (True, False)]
     # the any_pair push (a constant product): BFS's step
     progs.append(programs.push(semiring.any_pair[BOOL], BOOL, BOOL, True, True,
                                programs.PUSH_FIRST)[1]())

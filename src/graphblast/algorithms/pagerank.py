@@ -1,7 +1,7 @@
 """PageRank by power iteration, with the two common treatments of dangling vertices."""
 
 from graphblast import Vector, binary, monoid, select, semiring, unary
-from graphblast.core.ordering import repeated_pull
+from graphblast.core.ordering import pull_in_degree_order
 from graphblast.dtypes import FP64
 from graphblast.exceptions import GraphblasException
 
@@ -97,11 +97,10 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         ones = Vector.from_scalar(1.0, n, FP64, device=A.device)
         out = A.mxv(ones, semiring.plus_pair[FP64]).new()
         pull = semiring.plus_second[FP64]
-    # c' A is A' c, pulled over A' (its transpose, or A when symmetric); on a GPU, streamed
-    # through A's binned layout, or over a skewed graph over B = P A' P' in decreasing-degree
-    # order, where every vector below lives in that order and the result is renumbered back
-    # by R (core/ordering.py)
-    M, P, R = repeated_pull(A, max_iter, values=weighted)
+    # c' A is A' c, pulled over A' (its transpose, or A when symmetric); on a GPU, over a
+    # skewed graph, over B = P A' P' in decreasing-degree order (core/ordering.py), where
+    # every vector below lives in that order and the result is renumbered back by R
+    M, P, R = pull_in_degree_order(A, max_iter, values=weighted) or (A.T, None, None)
     if P is not None:
         out = out[P].new()
     # d / out(i), and 0 for the sinks (they have no out-edges to spread along): a full

@@ -24,13 +24,8 @@ it.  It pays on skewed degrees only: on graphs whose ids follow their geometry (
 the order would scatter neighbours, and even degrees lose (urand-20, forced: 0.55 ms a step
 against 0.47); the most-connected 1 % of the vertices hold 33-37 % of the entries of
 kron and Graph500 graphs and 1-2 % of those of urand, rgg and grids (scale 16).
-Past the L2 a layout that streams instead of gathering pays more (twenty-sixth session,
-``repeated_pull``): propagation blocking (backends/cuda/binned.py) writes each entry's share
-into a bin of output positions and folds the bins in shared memory, about 26 streamed bytes an
-entry against a random 32-byte sector, with no renumbering; it needs about 14 bytes an entry
-of room (FP64) and is taken from ORDER_LARGE_VERTICES vertices on, any degrees.
 ``gb.config["pagerank_order"]``: "auto" (this module's rule), "degree" (wherever the backend
-can, any size or device), "binned" (wherever the backend can), "stored" (neither).
+can, any size or device), "stored" (never).
 """
 
 from .. import config
@@ -42,44 +37,6 @@ ORDER_MIN_VERTICES = 1 << 20  # below, the renumbering's fixed costs outweigh th
 ORDER_LARGE_VERTICES = 1 << 23  # 64 MiB of ranks: past the H200's 50 MB L2
 ORDER_MIN_PRODUCTS = 4  # past ORDER_LARGE_VERTICES: the renumbering costs about two steps
 ORDER_MIN_PRODUCTS_SMALL = 12  # below it: two steps' cost, a fifth of each step saved
-
-
-def repeated_pull(A, products, values=True, itemsize=8):
-    """(M, P, R) for ``products`` pulls ``M.mxv(c)`` standing for ``A.T.mxv(c)`` with a full
-    ``c`` and results of ``itemsize``-byte values: ``A.T`` over A's binned layout
-    (``pull_binned``; P and R None), or over A in decreasing-degree order
-    (``pull_in_degree_order``: c and the results in that order), or ``A.T`` itself."""
-    binned = pull_binned(A, products, itemsize)
-    if binned is not None:
-        return binned.T, None, None
-    return pull_in_degree_order(A, products, values) or (A.T, None, None)
-
-
-def pull_binned(A, products, itemsize=8):
-    """A with the layout of propagation-blocked products (backends/cuda/binned.py), for
-    ``products`` pulls over A' with ``itemsize``-byte results, or None.  "auto" lays it out
-    on a GPU for at least ORDER_LARGE_VERTICES vertices and ORDER_MIN_PRODUCTS products,
-    where there is room (the layout's bytes while the caller runs; without the room, or when
-    the layout runs out of memory, None)."""
-    from .matrix import Matrix
-
-    setting = config["pagerank_order"]
-    backend = A._backend
-    make = getattr(backend, "binned", None)
-    if setting not in ("auto", "binned") or make is None:
-        return None
-    if setting == "auto":
-        if (not str(A.device).startswith("cuda") or A.nrows < ORDER_LARGE_VERTICES
-                or products < ORDER_MIN_PRODUCTS):
-            return None
-        free = available_bytes(backend.xp)
-        if free is not None and backend.binned_bytes(A._data, itemsize) > free:
-            return None
-    try:
-        B = make(A._data, itemsize)
-    except OutOfMemory:
-        return None
-    return None if B is None else Matrix._from_data(B, backend, A.device)
 
 
 def pull_in_degree_order(A, products, values=True):
@@ -100,7 +57,7 @@ def pull_in_degree_order(A, products, values=True):
     setting = config["pagerank_order"]
     backend = A._backend
     make = getattr(backend, "pull_in_degree_order", None)
-    if setting in ("stored", "binned") or make is None:
+    if setting == "stored" or make is None:
         return None
     n = A.nrows
     if setting == "auto":

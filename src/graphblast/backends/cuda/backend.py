@@ -5,7 +5,6 @@ import cupy as cp
 from ...config import config
 from ..base import Backend
 from . import apply as _apply
-from . import binned as _binned
 from . import blocks as _blocks
 from . import dense as _dense
 from . import ewise as _ewise
@@ -74,7 +73,6 @@ _PRIMITIVES = {
     "scatter_vector": _extract.scatter_vector,
     "sort_vector": _extract.sort_vector,
     "pull_in_degree_order": _extract.pull_in_degree_order,
-    "binned": _binned.binned,
 }
 
 
@@ -120,7 +118,6 @@ class CUDABackend(Backend):
         return f"CUDABackend({self.name})"
 
     adopt = staticmethod(_vectors.adopt)
-    binned_bytes = staticmethod(_binned.layout_bytes)
 
     @staticmethod
     def to_host(array):

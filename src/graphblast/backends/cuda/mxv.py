@@ -22,7 +22,7 @@ import numpy as np
 
 from ... import plan
 from ...config import config
-from . import binned, blocks, jit, programs, recording
+from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import dropped_on_oom
 from .storage import transpose
@@ -55,7 +55,7 @@ _EARLY_EXIT = frozenset({"any", "lor", "land"})
 # 248.5 ms and on grid-2048 279.9 / 265.2 / 273.1 / 270.4 ms (H200, one process;
 # benchmarks/h200/round_probe.py pushgrid).
 RECORDED_PUSH_GRID = 2 * jit.RECORDED_MAX_GRID
-NO_HEAVY = int(np.iinfo(np.int64).max)  # a kernel's row threshold when no row is heavy
+_NO_HEAVY = int(np.iinfo(np.int64).max)  # a kernel's row threshold when no row is heavy
 
 _INT32_MAX = 2**31 - 1
 
@@ -238,10 +238,6 @@ def _transposed(A):
 
 def _product(A, u, semiring, mask, vfirst):
     n_out, n_in = (A.ncols, A.nrows) if vfirst else (A.nrows, A.ncols)
-    if type(A) is binned.BinnedCSR and vfirst:
-        out = binned.product(A, u, semiring, mask)
-        if out is not None:
-            return out
     ref = None if mask is None else weakref.ref(mask)
     if n_out <= SMALL and n_in <= SMALL:
         return _small(A, u, semiring, mask, vfirst, n_out, n_in, ref)
@@ -474,7 +470,7 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
     mvalues = matrix_values(M, v, semiring, vfirst)
     out = cp.empty(n_out, dtype=t.np_type)
     counters = Counters()
-    heavy = HEAVY if v.nheavy else NO_HEAVY
+    heavy = HEAVY if v.nheavy else _NO_HEAVY
     tail = (xv, xbits, mbits, mvals, mkind, mmode)
     if v.bins:
         obits = cp.zeros(n_out, dtype=cp.uint8)
@@ -569,7 +565,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
         heavy_blocks = jit.MAX_GRID // 4 if rec is None else jit.RECORDED_MAX_GRID
         if degrees is not None:
             heavy_blocks = min(heavy_blocks, -(-degrees // PUSH_CHUNK))
-    heavy = PUSH_HEAVY if heavy_blocks else NO_HEAVY
+    heavy = PUSH_HEAVY if heavy_blocks else _NO_HEAVY
     heavy_list = cp.empty(min(cap_in, v.npush_heavy), dtype=INDEX) if heavy_blocks else None
     width = np.int32(v.width)
     light_grid = jit.grid_for(cap_in * v.width, recorded_max=RECORDED_PUSH_GRID)

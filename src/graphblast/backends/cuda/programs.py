@@ -201,34 +201,6 @@ def pull(semiring, m_type, u_type, vfirst, idx32):
     return _mv_key("pull", semiring, m_type, u_type, vfirst, idx32), build
 
 
-# The binned product's bins, as the width of their offsets by the width of the results: a
-# bin's accumulators fill 32 KB of a fold block's shared memory (512 threads, four blocks an SM)
-BINNED_BITS = {8: 12, 4: 13}
-
-
-def binned_layout(idx32):
-    """Propagation blocking's layout (binned.cuh): the bins' entry counts, then each entry's
-    slot in its bin (the light rows, the heavy rows' chunks)."""
-    idx = _idx(idx32)
-    return _one(("binned_layout", idx32), ["binned.cuh"],
-                [f"gbk_binned_count<{idx}>", f"gbk_binned_slots<{idx}>",
-                 f"gbk_binned_slots_chunks<{idx}>"])
-
-
-def binned(semiring, m_type, u_type, idx32, bits):
-    """A product u' A by propagation blocking (binned.cuh): the scatter (light rows, heavy
-    rows' chunks), the long bins' start and the fold, in bins of 2^bits positions."""
-    def build():
-        mul, mon, args = _mv_adapters(semiring, m_type, u_type, True)
-        args += f", {_idx(idx32)}"
-        return jit.Program(["binned.cuh"], [mul, mon],
-                           [f"gbk_binned_scatter<{args}>", f"gbk_binned_scatter_chunks<{args}>",
-                            f"gbk_binned_init<{mon.name}, {bits}>",
-                            f"gbk_binned_fold<{mon.name}, {bits}, true>",
-                            f"gbk_binned_fold<{mon.name}, {bits}, false>"])
-    return _mv_key("binned", semiring, m_type, u_type, True, idx32, bits), build
-
-
 # Push's reduction (spmspv.cuh): the first claim of an `any` whose product is a constant;
 # the smallest k of any other `any`; an atomic fold for every other monoid.
 PUSH_FIRST, PUSH_SMALLEST, PUSH_FOLD = 0, 1, 2
