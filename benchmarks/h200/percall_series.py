@@ -32,26 +32,42 @@ def clocks():
     return out.stdout.strip()
 
 
+def cpu_now():
+    """The CPU this process last ran on (the 39th field of /proc/self/stat)."""
+    with open("/proc/self/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[36])
+
+
 def series(label, A):
     q = Vector.from_coo([0], True, BOOL, size=A.nrows, device="cuda")
     seen, out = q.dup(), Vector(BOOL, A.nrows, device="cuda")
     any_pair = semiring.any_pair[BOOL]
     device = cp.cuda.Device()
     took = np.empty(CALLS)
+    cpus = np.empty(CALLS // 25, dtype=int)
     for k in range(CALLS):
         device.synchronize()
         t0 = time.perf_counter()
         out(~seen.S, replace=True) << q.vxm(A, any_pair)
         device.synchronize()
         took[k] = time.perf_counter() - t0
+        if k % 25 == 0:
+            cpus[k // 25] = cpu_now()
         if k in (0, CALLS // 2):
             print(f"{label} clocks at call {k}: {clocks()}", flush=True)
     medians = [np.median(took[i:i + WINDOW]) * 1e6 for i in range(0, CALLS, WINDOW)]
     print(f"{label} us, medians of {WINDOW}: " + " ".join(f"{m:.1f}" for m in medians),
           flush=True)
+    per = WINDOW // 25
+    print(f"{label} host CPUs by window: " + " ".join(
+        "/".join(str(c) for c in sorted(set(cpus[i:i + per].tolist())))
+        for i in range(0, len(cpus), per)), flush=True)
 
 
 def main():
+    print(subprocess.run(["nvidia-smi", "topo", "-m"], capture_output=True,
+                         text=True).stdout, flush=True)
+    print(f"allowed CPUs: {sorted(os.sched_getaffinity(0))}", flush=True)
     data = os.environ["GRAPHBLAST_DATA"]
     for round_ in range(3):
         A = graphs.build(graphs.GraphSpec("karate"), "cuda", data).A
