@@ -46,11 +46,12 @@ __device__ __forceinline__ bool fold_product(typename M::t& acc, bool& have, idx
 
 #define GBK_REDUCE_BLOCK 256
 
-// A block's (acc, have) pairs combined into out[blockIdx.x] and out_have[blockIdx.x] (one
-// pass of a whole-array reduction; blocks of at most GBK_REDUCE_BLOCK threads).
+// A block's (acc, have) pairs combined into its partial, out[blockIdx.x] and
+// out_have[blockIdx.x] (one pass of a whole-array reduction; blocks of at most
+// GBK_REDUCE_BLOCK threads).  Not spmv.cuh's block_fold, which keeps `any`'s first entry.
 template <class M>
-__device__ __forceinline__ void block_fold(typename M::t acc, bool have, typename M::t* out,
-                                           unsigned char* out_have) {
+__device__ __forceinline__ void block_partial(typename M::t acc, bool have, typename M::t* out,
+                                              unsigned char* out_have) {
     typedef typename M::t T;
     __shared__ T wacc[GBK_REDUCE_BLOCK / 32];
     __shared__ int whave[GBK_REDUCE_BLOCK / 32];
@@ -133,7 +134,7 @@ gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* 
         acc = have ? M::combine(acc, v) : v;
         have = true;
     }
-    gbk::block_fold<M>(acc, have, out, out_have);
+    gbk::block_partial<M>(acc, have, out, out_have);
 }
 
 // One pass of an inner product of two dense vectors, without the products' vector: block b
@@ -154,7 +155,7 @@ gbk_inner_dense(idx_t n, const unsigned char* abits, const A* avals, const unsig
         acc = have ? M::combine(acc, v) : v;
         have = true;
     }
-    gbk::block_fold<M>(acc, have, out, out_have);
+    gbk::block_partial<M>(acc, have, out, out_have);
 }
 
 // The smallest and the largest of an integer array in one pass (a Vector index's range,
