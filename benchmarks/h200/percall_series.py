@@ -10,8 +10,15 @@ it: this probe says whether the slow stretch follows the build (a GPU left idle 
 down, say) and how long it lasts.
 
     python3 benchmarks/h200/percall_series.py > $OUT/percall_series.txt
+    python3 benchmarks/h200/percall_series.py --pin 3,7,12   # the series on each CPU in turn
+
+On the H100 of the twenty-seventh session the same call took 20.7-21.1 us while the process
+ran on CPU 7 and 26.9-32.0 us once the scheduler had moved it to CPU 3 (clocks fixed
+throughout); ``--pin`` runs the series with the process held on each given CPU, so that
+the host CPU is the one thing that changes.
 """
 
+import argparse
 import os
 import subprocess
 import time
@@ -65,10 +72,19 @@ def series(label, A):
 
 
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pin", help="comma-separated host CPUs: one series held on each")
+    args = parser.parse_args()
     print(subprocess.run(["nvidia-smi", "topo", "-m"], capture_output=True,
                          text=True).stdout, flush=True)
     print(f"allowed CPUs: {sorted(os.sched_getaffinity(0))}", flush=True)
     data = os.environ["GRAPHBLAST_DATA"]
+    if args.pin:
+        A = graphs.build(graphs.GraphSpec("karate"), "cuda", data).A
+        for cpu in [int(c) for c in args.pin.split(",")] * 2:
+            os.sched_setaffinity(0, {cpu})
+            series(f"held on CPU {cpu}", A)
+        return
     for round_ in range(3):
         A = graphs.build(graphs.GraphSpec("karate"), "cuda", data).A
         series(f"built ({round_})", A)
