@@ -1,6 +1,7 @@
 """Scalars left on the GPU (core/scalar.py): a reduction whose result is known to exist keeps
-it in device memory, an apply on the same GPU binds it by pointer, and only reading the value
-waits for the device.  Each case against the CPU backend, with the host reads counted (the
+it in device memory; an apply's bound scalar, a value-testing thunk (select, apply), a scalar
+assigned and ewise_union's defaults on the same GPU bind it by pointer, and only reading the
+value waits for the device.  Each case against the CPU backend, with the host reads counted (the
 synchronizations the engine documents).  Runs where CuPy and a GPU are usable."""
 
 import numpy as np
@@ -234,3 +235,117 @@ def test_pagerank_steps_do_not_wait_for_the_host():
         want = algorithms.pagerank(A.to_device("cpu"), tol=None, max_iter=steps)
         assert got.to_device("cpu").isclose(want, rel_tol=1e-9, abs_tol=1e-15)
     assert reads[0] == reads[1], reads
+
+
+def _mean_like(rng, dtype):
+    """A Scalar of ``dtype`` left on the GPU, inside the range of _in_format's values (the
+    sum of a full vector of four small values), and the same value on the CPU."""
+    vals = rng.integers(-5, 5, 4).astype(dtype.np_type)
+    gpu = Vector.from_dense(vals, dtype=dtype, device="cuda").reduce(monoid.plus).new()
+    assert type(gpu._held) is DeviceValue and gpu.dtype == dtype
+    return gpu, Vector.from_dense(vals, dtype=dtype, device="cpu").reduce(monoid.plus).new()
+
+
+@pytest.mark.parametrize("fmt", ["full", "bitmap", "sorted"])
+@pytest.mark.parametrize("dtype", [FP64, INT32])
+@pytest.mark.parametrize("op", ["valuegt", "valuele", "valueeq"])
+def test_select_binds_a_device_thunk_without_a_read(rng, fmt, dtype, op):
+    from graphblast import select
+
+    s, s_cpu = _mean_like(rng, dtype)
+    u, du = _in_format(rng, fmt, dtype)
+    sel = getattr(select, op)
+    du.select(sel, s).new()  # compiles
+    r0 = blocks.host_reads()
+    got = du.select(sel, s).new()
+    assert blocks.host_reads() == r0  # a list or a dense vector: no count read either
+    assert type(s._held) is DeviceValue
+    want = u.select(sel, s_cpu).new()
+    assert got.isequal(want.to_device("cuda"), check_dtype=True)
+    # under a mask, in the select's own kernel for a list (select_masked)
+    m_cpu, m_gpu = _in_format(rng, "sorted", BOOL)
+    got = du.select(sel, s).new(mask=m_gpu.S)
+    assert got.isequal(u.select(sel, s_cpu).new(mask=m_cpu.S).to_device("cuda"))
+
+
+def test_select_and_apply_on_a_matrix_bind_the_thunk(rng):
+    from graphblast import indexunary, select
+
+    n = 300
+    rows, cols = rng.integers(0, n, 3000), rng.integers(0, n, 3000)
+    vals = rng.integers(-50, 50, 3000)
+    A = Matrix.from_coo(rows, cols, vals, INT64, nrows=n, ncols=n, dup_op=binary.plus,
+                        device="cpu")
+    dA = A.to_device("cuda")
+    s, s_cpu = _mean_like(rng, INT64)
+    got = dA.select(select.valuege, s).new()
+    assert type(s._held) is DeviceValue
+    assert got.isequal(A.select(select.valuege, s_cpu).new().to_device("cuda"))
+    got = dA.apply(indexunary.valuelt, right=s).new()
+    assert type(s._held) is DeviceValue
+    assert got.isequal(A.apply(indexunary.valuelt, right=s_cpu).new().to_device("cuda"))
+    # a positional operator's thunk is an index: read on the host
+    k = Vector.from_dense(np.array([3, 7]), dtype=INT64, device="cuda").reduce(
+        monoid.max).new()
+    got = dA.select(select.tril, k).new()
+    assert got.isequal(A.select(select.tril, 7).new().to_device("cuda"))
+
+
+@pytest.mark.parametrize("target", ["full", "bitmap", "empty"])
+@pytest.mark.parametrize("mask", [None, "list", "bitmap", "complement"])
+@pytest.mark.parametrize("accum", [None, "plus"])
+def test_scalar_assign_binds_a_device_value_without_a_read(rng, target, mask, accum):
+    dtype = FP64
+    s, s_cpu = _mean_like(rng, dtype)
+    if target == "empty":
+        c_cpu, c_gpu = Vector(dtype, N, device="cpu"), Vector(dtype, N, device="cuda")
+    else:
+        c_cpu, c_gpu = _in_format(rng, target, dtype)
+    m_cpu = m_gpu = None
+    if mask is not None:
+        m_cpu, m_gpu = _in_format(rng, "sorted" if mask == "list" else "bitmap", BOOL)
+        m_cpu, m_gpu = (~m_cpu.S, ~m_gpu.S) if mask == "complement" else (m_cpu.S, m_gpu.S)
+    acc = None if accum is None else getattr(binary, accum)
+    warm = c_gpu.dup()
+    warm(mask=m_gpu, accum=acc) << s  # compiles
+    r0 = blocks.host_reads()
+    c_gpu(mask=m_gpu, accum=acc) << s
+    if target != "empty" or mask is None:  # the in-place kernels (an empty list: the region)
+        assert blocks.host_reads() == r0
+    assert type(s._held) is DeviceValue
+    c_cpu(mask=m_cpu, accum=acc) << s_cpu
+    assert c_gpu.isequal(c_cpu.to_device("cuda"), check_dtype=True)
+
+
+def test_a_scalar_assigned_through_indices_is_bound_too(rng):
+    s, s_cpu = _mean_like(rng, FP64)
+    idx = [1, 5, 9]
+    v_cpu, v_gpu = Vector(FP64, 20, device="cpu"), Vector(FP64, 20, device="cuda")
+    v_gpu[idx] << s
+    v_cpu[idx] << s_cpu
+    assert type(s._held) is DeviceValue
+    assert v_gpu.isequal(v_cpu.to_device("cuda"))
+    M_cpu, M_gpu = Matrix(FP64, 4, 5, device="cpu"), Matrix(FP64, 4, 5, device="cuda")
+    M_gpu[1:3, [0, 4]] << s
+    M_cpu[1:3, [0, 4]] << s_cpu
+    assert type(s._held) is DeviceValue
+    assert M_gpu.isequal(M_cpu.to_device("cuda"))
+
+
+@pytest.mark.parametrize("formats", [("full", "bitmap"), ("bitmap", "bitmap"),
+                                     ("sorted", "sorted"), ("sorted", "full")])
+@pytest.mark.parametrize("side", ["left", "right", "both"])
+def test_ewise_union_binds_device_defaults(rng, formats, side):
+    dtype = FP64
+    s, s_cpu = _mean_like(rng, dtype)
+    (a, da), (b, db) = (_in_format(rng, f, dtype) for f in formats)
+    left, left_cpu = (s, s_cpu) if side in ("left", "both") else (2.5, 2.5)
+    right, right_cpu = (s, s_cpu) if side in ("right", "both") else (-1.0, -1.0)
+    da.ewise_union(db, binary.minus, left, right).new()  # compiles
+    r0 = blocks.host_reads()
+    got = da.ewise_union(db, binary.minus, left, right).new()
+    if "sorted" not in formats:  # dense operands: no count to read
+        assert blocks.host_reads() == r0
+    assert type(s._held) is DeviceValue
+    want = a.ewise_union(b, binary.minus, left_cpu, right_cpu).new()
+    assert got.isequal(want.to_device("cuda"), check_dtype=True)

@@ -177,23 +177,32 @@ def _template_programs(kinds):
                       programs.ewise("mult", plus, t, t, plus.return_type, vec)[1](),
                       programs.ewise("add", plus, t, t, plus.return_type, vec)[1](),
                       programs.ewise("union", plus, t, t, plus.return_type, vec)[1](),
+                      programs.ewise("union", plus, t, t, plus.return_type, vec,
+                                     (True, False))[1](),
                       programs.map_op(binary.first[t], t, "right", vec)[1](),
-                      programs.map_op(binary.first[t], t, "right_device", vec)[1]()]
+                      programs.map_op(binary.first[t], t, "right_device", vec)[1](),
+                      programs.map_op(select_ge[t], t, "thunk_device", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
             "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list",
             "list_copy")]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
+                  programs.assign_scalar("list", t, plus, True)[1](),
+                  programs.assign_scalar("dense", t, None, True)[1](),
                   programs.accum_list(t, FP64, plus)[1](),
                   programs.ewise_dense("mult", plus, t, t, plus.return_type)[1](),
                   programs.ewise_dense("union", plus, t, t, plus.return_type)[1](),
+                  programs.ewise_dense("union", plus, t, t, plus.return_type,
+                                       (False, True))[1](),
                   programs.ewise_list_dense(plus, t, t, plus.return_type, True)[1](),
                   programs.ewise_list_dense(binary.ge[t], t, t, BOOL, False)[1](),
                   programs.map_dense(binary.first[t], t, "right")[1](),
                   programs.map_dense(binary.minus[t] if t in binary.minus else plus, t,
                                      "left_device")[1](),
-                  programs.select_dense(select_ge[t], t)[1](),
-                  programs.select_list(select_ge[t], t)[1]()]
+                  programs.select_dense(select_ge[t], t, "thunk")[1](),
+                  programs.select_dense(select_ge[t], t, "thunk_device")[1](),
+                  programs.select_list(select_ge[t], t, "thunk")[1](),
+                  programs.select_list(select_ge[t], t, "thunk_device")[1]()]
         progs += [programs.merge_kept(t)[1](),
                   programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
         progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair

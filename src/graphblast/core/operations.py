@@ -265,7 +265,7 @@ def _assign_scalar_fast(target, value, mask, accum, replace):
     if isinstance(value, Scalar):
         if value.is_empty:
             return False
-        typed = value._value_as(target.dtype)
+        typed = bound_value(value, target._backend, target.dtype)
     else:
         typed = Scalar._cast_value(value, target.dtype)
     accum_op = typed_accum(accum, target.dtype)
@@ -438,8 +438,8 @@ def ewise(kind, A, B, op, left_default=None, right_default=None):
         rd = _scalar_arg(right_default, "right_default")
         typed = typed_binary(op, unify(A.dtype, ld.dtype), unify(B.dtype, rd.dtype),
                              method=method)
-        lval = ld._value_as(typed.type)
-        rval = rd._value_as(typed.type2)
+        lval = bound_value(ld, backend, typed.type)
+        rval = bound_value(rd, backend, typed.type2)
 
         def compute(mask):
             return backend.ewise_union(_data(A), _data(B), typed, lval, rval)
@@ -470,9 +470,10 @@ def _scalar_arg(value, name):
 
 
 def bound_value(s, backend, dtype):
-    """A scalar operand for ``backend`` (apply's bound scalar, a fill value): the device array
-    of a value that a reduction on the same backend left there (read there; no
-    synchronization), else the value as a NumPy scalar of ``dtype``."""
+    """A scalar operand for ``backend`` (apply's bound scalar, a value-testing thunk, a
+    scalar assigned, ewise_union's defaults, a fill value): the device array of a value that
+    a reduction on the same backend left there (read there; no synchronization), else the
+    value as a NumPy scalar of ``dtype``."""
     held = s._on_device(backend, dtype)
     return held.array if held is not None else s._value_as(dtype)
 
@@ -501,7 +502,7 @@ def apply(A, op, right=None, left=None):
         if thunk.is_empty:
             raise EmptyObject("The thunk is an empty Scalar; give it a value")
         typed = _typed_indexunary(op, A.dtype, thunk)
-        tval = _thunk_value(typed, thunk)
+        tval = _thunk_value(typed, thunk, backend)
 
         def compute(mask):
             return backend.apply(_data(A), typed, thunk=tval)
@@ -545,9 +546,11 @@ def _typed_indexunary(op, dtype, thunk):
     return find_typed_op(op, dtype, thunk.dtype, is_right_scalar=True)
 
 
-def _thunk_value(typed, thunk):
+def _thunk_value(typed, thunk, backend):
+    """The thunk for ``backend``: compared with values, it may stay on the device
+    (bound_value); a positional operator's thunk is an index, read as INT64."""
     if typed.uses_value:
-        return thunk._value_as(typed.type)
+        return bound_value(thunk, backend, typed.type)
     return thunk._value_as(INT64)
 
 
@@ -606,7 +609,7 @@ def select(A, op, thunk=None):
     if typed.return_type is not BOOL:
         raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
                   f"{typed.return_type}")
-    return _select_expr(A, typed, _thunk_value(typed, thunk), device, backend)
+    return _select_expr(A, typed, _thunk_value(typed, thunk, backend), device, backend)
 
 
 def _select_expr(A, typed, tval, device, backend):
@@ -962,7 +965,7 @@ def scatter(target, value, I, mask, accum, replace, subassign):
         if s.is_empty:
             u = backend.vector_empty(I.size, s.dtype)
         else:
-            u = backend.full_like_pattern(I._data, s._value_as(s.dtype), s.dtype)
+            u = backend.full_like_pattern(I._data, bound_value(s, backend, s.dtype), s.dtype)
         if dup is None:  # one value everywhere: repeated positions are harmless
             from ..ops import binary
 
@@ -1123,7 +1126,7 @@ def _scalar_region(backend, target, s, dims, shape, mask, subassign):
     """The region filled with a scalar; under a plain (not complemented) mask, only where the
     mask has entries, since nothing else can be written."""
     dtype = s.dtype
-    val = s._value_as(dtype)
+    val = bound_value(s, backend, dtype)
     if mask is not None and not mask.complement:
         if subassign:
             return backend.full_like_pattern(_region_mask(backend, mask, _empty_region(

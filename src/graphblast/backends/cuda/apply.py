@@ -21,8 +21,13 @@ def _map(A, op, extra, param):
     return z
 
 
-def _thunk_param(op, thunk):
-    return jit.scalar(thunk, op.type if op.uses_value else INT64)
+def thunk_param(op, thunk):
+    """An index-unary operator's thunk as ``(extra, kernel argument)`` (jit.bound): a value of
+    the operator's type left on the device goes by pointer; a positional operator's thunk
+    (an index) is an INT64 on the host."""
+    if op.uses_value:
+        return jit.bound("thunk", thunk, op.type)
+    return "thunk", jit.scalar(thunk, INT64)
 
 
 def apply(A, op, left=None, right=None, thunk=None):
@@ -37,7 +42,7 @@ def apply(A, op, left=None, right=None, thunk=None):
         else:
             z = _map(A, op, *jit.bound("right", right, op.type2))
     else:
-        z = _map(A, op, None, _thunk_param(op, thunk))
+        z = _map(A, op, *thunk_param(op, thunk))
     return blocks.with_values(A, z, op.return_type)
 
 
@@ -45,7 +50,7 @@ def select(A, op, thunk):
     """The entries for which an index-unary predicate is true."""
     if op.name in RANGE_SELECTS and isinstance(A, CSR):
         return _select_columns(A, op.name, int(thunk))
-    keep = _map(A, op, None, _thunk_param(op, thunk))
+    keep = _map(A, op, *thunk_param(op, thunk))
     return blocks.compact_entries(A, keep)
 
 

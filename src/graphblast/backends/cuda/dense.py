@@ -19,10 +19,10 @@ import cupy as cp
 import numpy as np
 
 from ... import plan
-from ...dtypes import INT64
 from ..base import SparseVector, computed_under
-from . import blocks, jit, programs
-from .apply import finish_reduction, partials, reduce_values, value_range as _value_range
+from . import blocks, jit, programs, storage
+from .apply import (
+    finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
 from .blocks import i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
@@ -50,17 +50,19 @@ def _writable(owner, C):
 # -- scalar assign ------------------------------------------------------------------------------
 
 def assign_scalar(owner, C, value, mask, accum, replace):
-    """``C(mask, accum, replace) << value`` for a whole vector, or None (the general path)."""
+    """``C(mask, accum, replace) << value`` for a whole vector, or None (the general path).
+    ``value``: a host scalar, or a value of C's type left on the device (a one-element
+    array, core/scalar.py), which the kernels read there."""
     if mask is None and accum is None:
-        vals = cp.full(C.size, value, dtype=C.dtype.np_type)
-        return FullVector(C.size, C.dtype, vals)
+        return storage.vector_full(C.size, value, C.dtype)
     W = _writable(owner, C)
     if W is None:
         return None
-    value = jit.scalar(value, C.dtype)
+    on_device = jit.is_device_value(value)
+    value = jit.scalar_arg(value, C.dtype)
     kind = "list" if (mask is not None and not mask.complement and not replace
                       and is_list(mask.data)) else "dense"
-    (fn,) = jit.compiled(programs.assign_scalar, kind, C.dtype, accum).fns
+    (fn,) = jit.compiled(programs.assign_scalar, kind, C.dtype, accum, on_device).fns
     has_accum = np.int32(accum is not None)
     if kind == "list":
         idx, vals, nm_ptr, cap = list_parts(mask.data)
@@ -219,9 +221,10 @@ def _ewise(kind, A, B, op, dtype, left=None, right=None):
     out_vals = cp.empty(n, dtype=dtype.np_type)
     out_bits = None if full else cp.empty(n, dtype=cp.uint8)
     counters = None if full else Counters()
-    (fn,) = jit.compiled(programs.ewise_dense, kind, op, A.dtype, B.dtype, dtype).fns
-    p1 = np.int8(0) if left is None else jit.scalar(left, op.type)
-    p2 = np.int8(0) if right is None else jit.scalar(right, op.type2)
+    on_device = (jit.is_device_value(left), jit.is_device_value(right))
+    (fn,) = jit.compiled(programs.ewise_dense, kind, op, A.dtype, B.dtype, dtype, on_device).fns
+    p1 = np.int8(0) if left is None else jit.scalar_arg(left, op.type)
+    p2 = np.int8(0) if right is None else jit.scalar_arg(right, op.type2)
     if n:
         jit.launch(fn, n, (i64(n), abits, avals, bbits, bvals, p1, p2, out_bits, out_vals,
                            None if counters is None else counters.array))
@@ -268,7 +271,7 @@ def _map_param(op, left, right, thunk):
         if left is not None:
             return jit.bound("left", left, op.type)
         return jit.bound("right", right, op.type2)
-    return None, jit.scalar(thunk, op.type if op.uses_value else INT64)
+    return thunk_param(op, thunk)
 
 
 def apply(A, op, left=None, right=None, thunk=None):
@@ -295,12 +298,12 @@ def select(A, op, thunk):
         return _select_list(A, op, thunk)
     if not is_dense(A):
         return NotImplemented
-    _, param = _map_param(op, None, None, thunk)
+    extra, param = thunk_param(op, thunk)
     bits, vals = A.dense()
     n = A.size
     out_bits = cp.empty(n, dtype=cp.uint8)
     counters = Counters()
-    (fn,) = jit.compiled(programs.select_dense, op, A.dtype).fns
+    (fn,) = jit.compiled(programs.select_dense, op, A.dtype, extra).fns
     if n:
         jit.launch(fn, n, (i64(n), bits, vals, param, out_bits, counters.array))
     counters.touch()
@@ -310,8 +313,8 @@ def select(A, op, thunk):
 def _select_list(A, op, thunk):
     """select on a list or a sorted vector, touching only its entries (no sort, no host
     read; the result is an unordered list whose count stays on the device)."""
-    _, param = _map_param(op, None, None, thunk)
-    return _list_kernel(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype),
+    extra, param = thunk_param(op, thunk)
+    return _list_kernel(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype, extra),
                         (param, *mask_view(None)))
 
 
@@ -322,8 +325,8 @@ def select_masked(A, op, thunk, mask):
     mask)."""
     if not is_list(A):
         return NotImplemented
-    _, param = _map_param(op, None, None, thunk)
-    out = _list_under_mask(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype),
+    extra, param = thunk_param(op, thunk)
+    out = _list_under_mask(A, A.dtype, jit.compiled(programs.select_list, op, A.dtype, extra),
                            (param,), mask)
     out._under_mask = weakref.ref(mask)
     return out

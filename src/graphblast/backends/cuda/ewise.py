@@ -13,12 +13,13 @@ from . import blocks, jit, programs
 from .blocks import INDEX, i64
 
 
-def _zip_kernels(kind, op, a_type, b_type, z_type, vec):
-    return jit.compiled(programs.ewise, kind, op, a_type, b_type, z_type, vec).fns
+def _zip_kernels(kind, op, a_type, b_type, z_type, vec, on_device=(False, False)):
+    return jit.compiled(programs.ewise, kind, op, a_type, b_type, z_type, vec, on_device).fns
 
 
 def _param(value, dtype):
-    return np.int8(0) if value is None else jit.scalar(value, dtype)
+    """A union default as a kernel argument (jit.scalar_arg), or a placeholder for none."""
+    return np.int8(0) if value is None else jit.scalar_arg(value, dtype)
 
 
 def _result(like, indptr, indices, values, dtype):
@@ -72,7 +73,8 @@ def _union(kind, A, B, op, dtype, left_default, right_default):
     out_idx = cp.empty(count, dtype=INDEX)
     out_vals = cp.empty(count, dtype=dtype.np_type)
     if count:
-        fa, fb = _zip_kernels(kind, op, A.dtype, B.dtype, dtype, vec)
+        on_device = (jit.is_device_value(left_default), jit.is_device_value(right_default))
+        fa, fb = _zip_kernels(kind, op, A.dtype, B.dtype, dtype, vec, on_device)
         p1 = _param(left_default, op.type)
         p2 = _param(right_default, op.type2)
         nrows = i64(blocks.nrows_of(A))

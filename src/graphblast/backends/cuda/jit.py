@@ -244,11 +244,12 @@ def monoid_adapter(monoid):
 def map_adapter(op, a_type, extra=None):
     """``z_t operator()(A a, idx_t i, idx_t j)`` for apply and select.
 
-    ``op`` is a typed unary or index-unary operator, a typed binary operator with a bound
-    scalar (``extra`` = "left" or "right"; "left_device" or "right_device" when the kernel
-    gets a pointer to it, see :func:`bound`), or None for a cast to ``extra`` (a DataType)."""
+    ``op`` is a typed unary operator, a typed binary operator with a bound scalar (``extra``
+    = "left" or "right"), a typed index-unary operator (``extra`` None or "thunk": its thunk
+    by value), or None for a cast to ``extra`` (a DataType).  "left_device", "right_device"
+    and "thunk_device": the kernel gets a pointer to the scalar, see :func:`bound`."""
     ca = _c(a_type)
-    by_pointer = extra in ("left_device", "right_device")
+    by_pointer = extra in ("left_device", "right_device", "thunk_device")
     if op is None:
         z = extra
         name = f"map_cast_{_tag(a_type)}_{_tag(z)}"
@@ -274,7 +275,8 @@ def map_adapter(op, a_type, extra=None):
             body = f"return gbk::cast<z_t>({call});"
             uses_index = "true" if op.position is not None else "false"
         else:  # IndexUnaryOp / SelectOp
-            name = f"map_iu_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
+            name = (f"map_iu{'_ptr' if by_pointer else ''}_{op.parent.name}_{_tag(op.type)}__"
+                    f"{_tag(a_type)}")
             param = "int64_t" if not op.uses_value else x
             body = f"return gbk::cast<z_t>({f}()(gbk::cast<{x}>(a), i, j, p));"
             uses_index = "true"
@@ -287,17 +289,19 @@ def map_adapter(op, a_type, extra=None):
     return Adapter(name, src, functors)
 
 
-def zip_adapter(kind, op, a_type, b_type, z_type):
+def zip_adapter(kind, op, a_type, b_type, z_type, on_device=(False, False)):
     """Element-wise adapter: ``both(a, b, i, j)``, ``only_a(a, i, j)``, ``only_b(b, i, j)``.
 
     ``kind`` is "mult" (intersection), "add" (an entry of one operand only is copied, cast to
     ``z_type``, also for a positional operator, as SuiteSparse) or "union" (a missing operand
-    takes the bound default ``p`` (left) or ``p2`` (right))."""
+    takes the bound default ``p`` (left) or ``p2`` (right); ``on_device``: whether each
+    default comes as a pointer to a value left on the device, read once per thread)."""
     base, swapped = _base_op(op)
     x, y = _c(op.type), _c(op.type2)
     ca, cb = _c(a_type), _c(b_type)
-    name = (f"zip_{kind}_{'swap_' if swapped else ''}{base.parent.name}_{_tag(base.type)}__"
-            f"{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
+    ptr = "".join("d" if d else "h" for d in on_device) if kind == "union" else ""
+    name = (f"zip_{kind}{ptr}_{'swap_' if swapped else ''}{base.parent.name}_"
+            f"{_tag(base.type)}__{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
     both = _binary_call(op, f"gbk::cast<{x}>(a)", f"gbk::cast<{y}>(b)", "i, j, i, j")
     if kind == "union":
         p1, p2 = x, y
@@ -306,11 +310,16 @@ def zip_adapter(kind, op, a_type, b_type, z_type):
     else:
         p1 = p2 = "char"
         only_a, only_b = "a", "b"
+        on_device = (False, False)
+    # a default bound by pointer is read when the adapter is made (both kernels pass both)
+    arg1, init1 = (f"const {p1}*", "*q") if on_device[0] else (p1, "q")
+    arg2, init2 = (f"const {p2}*", "*q2") if on_device[1] else (p2, "q2")
     # The positional forms of _binary_call name ai.. for swapped ops; bind them to (i, j).
     pos_bind = "idx_t ai = i, aj = j, bi = i, bj = j; (void)ai; (void)aj; (void)bi; (void)bj; "
-    src = (f"struct {name} {{\n    typedef {_c(z_type)} z_t;\n    typedef {p1} param_t;\n"
-           f"    typedef {p2} param2_t;\n    param_t p;\n    param2_t p2;\n"
-           f"    __device__ {name}(param_t q, param2_t q2 = param2_t()) : p(q), p2(q2) {{}}\n"
+    src = (f"struct {name} {{\n    typedef {_c(z_type)} z_t;\n    typedef {arg1} param_t;\n"
+           f"    typedef {arg2} param2_t;\n    {p1} p;\n    {p2} p2;\n"
+           f"    __device__ {name}(param_t q, param2_t q2 = param2_t()) : p({init1}), "
+           f"p2({init2}) {{}}\n"
            + _fn(f"z_t both({ca} a, {cb} b, idx_t i, idx_t j)",
                  f"{pos_bind}return gbk::cast<z_t>({both});")
            + _fn(f"z_t only_a({ca} a, idx_t i, idx_t j)",
@@ -546,12 +555,24 @@ def launch_warps(fn, items, args):
 
 
 def bound(side, value, dtype):
-    """apply's bound scalar on ``side`` ("left"/"right") as ``(extra, kernel argument)`` for
-    :func:`map_adapter`: a value left on the device (a one-element array of ``dtype``) is
-    passed by pointer and read by the kernel, a host value by its bytes."""
-    if hasattr(value, "__cuda_array_interface__"):
+    """A scalar operand as ``(extra, kernel argument)`` for :func:`map_adapter`: apply's
+    bound scalar (``side`` "left"/"right") or an index-unary operator's thunk ("thunk").  A
+    value left on the device (a one-element array of ``dtype``, core/scalar.py) is passed by
+    pointer and read by the kernel, a host value by its bytes."""
+    if is_device_value(value):
         return f"{side}_device", value
     return side, scalar(value, dtype)
+
+
+def is_device_value(value):
+    """Whether a scalar operand is a value left on the device (passed by pointer)."""
+    return hasattr(value, "__cuda_array_interface__")
+
+
+def scalar_arg(value, dtype):
+    """A scalar operand as a kernel argument: a value left on the device as its array (the
+    kernel, compiled for a pointer, reads it), a host value by its bytes (:func:`scalar`)."""
+    return value if is_device_value(value) else scalar(value, dtype)
 
 
 def scalar(value, dtype):

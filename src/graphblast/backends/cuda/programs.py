@@ -94,10 +94,11 @@ def map_op(op, a_type, extra, vec):
     return ("map", jit.op_key(op), extra, a_type, vec), build
 
 
-def ewise(kind, op, a_type, b_type, z_type, vec):
-    """ewise_mult ("mult": one kernel) or ewise_add/union ("add"/"union": A's and B's side)."""
+def ewise(kind, op, a_type, b_type, z_type, vec, on_device=(False, False)):
+    """ewise_mult ("mult": one kernel) or ewise_add/union ("add"/"union": A's and B's side);
+    ``on_device``: union's defaults passed by pointer (jit.zip_adapter)."""
     def build():
-        ad = jit.zip_adapter(kind, op, a_type, b_type, z_type)
+        ad = jit.zip_adapter(kind, op, a_type, b_type, z_type, on_device)
         v = _TF[vec]
         if kind == "mult":
             names = [f"gbk_ewise_mult<{ad.name}, {a_type.c_type}, {b_type.c_type}, {v}>"]
@@ -105,7 +106,7 @@ def ewise(kind, op, a_type, b_type, z_type, vec):
             names = [f"gbk_union_a<{ad.name}, {a_type.c_type}, {b_type.c_type}, {v}>",
                      f"gbk_union_b<{ad.name}, {b_type.c_type}, {v}>"]
         return jit.Program(["ewise.cuh"], [ad], names)
-    return ("ewise", kind, jit.op_key(op), a_type, b_type, z_type, vec), build
+    return ("ewise", kind, jit.op_key(op), a_type, b_type, z_type, vec, on_device), build
 
 
 def fold(dup_op, dtype):
@@ -241,17 +242,21 @@ def list_unclaim():
     return _one(("list_unclaim",), ["vector.cuh"], ["gbk_list_unclaim"])
 
 
-def assign_scalar(kind, dtype, accum):
+def assign_scalar(kind, dtype, accum, on_device=False):
     """Scalar assign into a bitmap under a mask list ("list") or a dense mask ("dense"),
-    with an accumulator (a typed binary op) or none."""
+    with an accumulator (a typed binary op) or none; ``on_device``: the value passed by
+    pointer (a value left on the device, read by each thread)."""
     def build():
         ads = []
         acc = "gbk::no_accum"
         if accum is not None:
             ad = jit.mult_adapter(accum, dtype, dtype, dtype)
             ads, acc = [ad], ad.name
-        return jit.Program(["vector.cuh"], ads, [f"gbk_assign_{kind}<{dtype.c_type}, {acc}>"])
-    return ("assign_scalar", kind, dtype, None if accum is None else jit.op_key(accum)), build
+        c = dtype.c_type
+        value = f"const {c}*" if on_device else c
+        return jit.Program(["vector.cuh"], ads, [f"gbk_assign_{kind}<{c}, {acc}, {value}>"])
+    return ("assign_scalar", kind, dtype, None if accum is None else jit.op_key(accum),
+            on_device), build
 
 
 def accum_list(c_type, z_type, accum):
@@ -266,13 +271,13 @@ def accum_list(c_type, z_type, accum):
 _EWISE_KIND = {"mult": 0, "add": 1, "union": 2}
 
 
-def ewise_dense(kind, op, a_type, b_type, z_type):
+def ewise_dense(kind, op, a_type, b_type, z_type, on_device=(False, False)):
     def build():
-        ad = jit.zip_adapter(kind, op, a_type, b_type, z_type)
+        ad = jit.zip_adapter(kind, op, a_type, b_type, z_type, on_device)
         return jit.Program(["vector.cuh"], [ad], [
             f"gbk_ewise_dense<{ad.name}, {a_type.c_type}, {b_type.c_type}, "
             f"{_EWISE_KIND[kind]}>"])
-    return ("ewise_dense", kind, jit.op_key(op), a_type, b_type, z_type), build
+    return ("ewise_dense", kind, jit.op_key(op), a_type, b_type, z_type, on_device), build
 
 
 def ewise_list_dense(op, a_type, b_type, z_type, list_a):
@@ -293,20 +298,23 @@ def map_dense(op, a_type, extra):
     return ("map_dense", jit.op_key(op), extra, a_type), build
 
 
-def select_dense(op, a_type):
+def select_dense(op, a_type, extra):
+    """select on a dense vector; ``extra``: "thunk", or "thunk_device" for a thunk passed by
+    pointer (jit.bound)."""
     def build():
-        ad = jit.map_adapter(op, a_type, None)
+        ad = jit.map_adapter(op, a_type, extra)
         return jit.Program(["vector.cuh"], [ad],
                            [f"gbk_select_dense<{ad.name}, {a_type.c_type}>"])
-    return ("select_dense", jit.op_key(op), a_type), build
+    return ("select_dense", jit.op_key(op), a_type, extra), build
 
 
-def select_list(op, a_type):
+def select_list(op, a_type, extra):
+    """select on a list (``extra`` as for :func:`select_dense`)."""
     def build():
-        ad = jit.map_adapter(op, a_type, None)
+        ad = jit.map_adapter(op, a_type, extra)
         return jit.Program(["vector.cuh"], [ad],
                            [f"gbk_select_list<{ad.name}, {a_type.c_type}>"])
-    return ("select_list", jit.op_key(op), a_type), build
+    return ("select_list", jit.op_key(op), a_type, extra), build
 
 
 def dot_bins():

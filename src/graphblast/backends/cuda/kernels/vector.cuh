@@ -27,6 +27,13 @@ struct no_accum {
     template <class X>
     __device__ X operator()(X a, X, idx_t, idx_t, idx_t, idx_t) const { return a; }
 };
+
+// A scalar operand as a kernel gets it: by value, or (V = const T*) by pointer to a value
+// that an earlier kernel left on the device, read here (no host read in between).
+template <class T>
+__device__ __forceinline__ T scalar_of(T v) { return v; }
+template <class T>
+__device__ __forceinline__ T scalar_of(const T* p) { return *p; }
 }  // namespace gbk
 
 // bits/dense from a list; bits must be zero.
@@ -90,12 +97,14 @@ __global__ void gbk_dense_to_list(idx_t n, const unsigned char* bits, const T* d
 }
 
 // C(i) = value (or accum(C(i), value) where C has an entry) at the entries of a mask list
-// (structural, or a value mask through mkind); C is a bitmap whose count is kept.
-template <class T, class Acc>
+// (structural, or a value mask through mkind); C is a bitmap whose count is kept.  V: the
+// value's argument, T or a pointer to it (gbk::scalar_of).
+template <class T, class Acc, class V>
 __global__ void gbk_assign_list(idx_t nm, const unsigned long long* nm_ptr, const idx_t* m_idx,
-                                const void* m_vals, int mkind, T value, int accum,
+                                const void* m_vals, int mkind, V value_arg, int accum,
                                 unsigned char* bits, T* vals, unsigned long long* counters) {
     if (nm_ptr) nm = (idx_t)*nm_ptr;
+    const T value = gbk::scalar_of<T>(value_arg);
     Acc acc(0);
     unsigned long long added = 0;
     for (idx_t t = gbk::global_id(); t < nm; t += gbk::grid_size()) {
@@ -208,12 +217,12 @@ struct take_dense {
 
 // The same under a dense mask (any mode, complement included) over all n positions; with
 // `replace`, entries the mask excludes are deleted.  counters[0] is recounted (zero it first).
-template <class T, class Acc>
+template <class T, class Acc, class V>
 __global__ void gbk_assign_dense(idx_t n, const unsigned char* mbits, const void* m_vals,
-                                 int mkind, int mmode, T value, int accum, int replace,
+                                 int mkind, int mmode, V value_arg, int accum, int replace,
                                  unsigned char* bits, T* vals, unsigned long long* counters) {
     const gbk::vmask mask{mbits, m_vals, mkind, mmode};
-    const gbk::take_scalar<T, Acc> take{value, accum};
+    const gbk::take_scalar<T, Acc> take{gbk::scalar_of<T>(value_arg), accum};
     gbk::add_counts(counters, gbk::masked_rewrite(n, mask, replace, take, bits, vals), 0);
 }
 
