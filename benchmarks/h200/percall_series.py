@@ -12,7 +12,7 @@ down, say) and how long it lasts.
     python3 benchmarks/h200/percall_series.py > $OUT/percall_series.txt
     python3 benchmarks/h200/percall_series.py --pin 3,7,12   # the series on each CPU in turn
 
-On the H100 of the twenty-seventh session the same call took 20.7-21.1 us while the process
+On the H100 of the twenty-seventh session the same call took 20.7-21.3 us while the process
 ran on CPU 7 and 26.9-32.0 us once the scheduler had moved it to CPU 3 (clocks fixed
 throughout); ``--pin`` runs the series with the process held on each given CPU, so that
 the host CPU is the one thing that changes.

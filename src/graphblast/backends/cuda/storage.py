@@ -296,7 +296,7 @@ def matrix_column_as_vector(A):
 def _filled(n, value, dtype):
     """``n`` copies of ``value``: a host scalar, or a value a reduction left on the device (a
     one-element array of ``dtype``, broadcast by a copy kernel: no read)."""
-    if _on_device(value):
+    if jit.is_device_value(value):
         out = cp.empty(n, dtype=dtype.np_type)
         out[...] = value
         return out
