@@ -1,0 +1,31 @@
+# session 28, call 3 (never started: this session's device time went to failed starts; the
+# next session's first call): PageRank's product split at the hubs (pr_hubsplit.py) against the
+# library's degree-ordered pull, kron-22 then kron-27, in CALL_S seconds; on an H200 first the
+# record's prims stage (REFRESH=1)
+set -u
+OUT=${OUT:-/tmp/out}
+CALL_S=${CALL_S:-400}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+echo "gpu: $gpu" > $OUT/gpu.txt
+t0=$(date +%s)
+pack() { tar czf /tmp/out3.tgz -C $OUT --exclude out3.tgz . && cp /tmp/out3.tgz $OUT/out3.tgz; }
+python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > $OUT/setup.log 2>&1
+python3 setup.py build_ext --inplace -q >> $OUT/setup.log 2>&1
+export PYTHONPATH=$PWD/.site:$PWD/src GRAPHBLAST_DATA=$PWD/tests/data
+case "$gpu" in
+  *H200*) DEADLINE=110 STAGE_TIMEOUT=150 REFRESH=1 bash benchmarks/h200/run.sh prims; pack
+          echo "prims done $(( $(date +%s) - t0 )) s" >> $OUT/gpu.txt ;;
+esac
+(cd benchmarks/h200 && timeout 120 python3 pr_hubsplit.py --graphs kron-22 --out $OUT \
+   > $OUT/hubsplit22.txt 2>&1); pack
+echo "hubsplit kron-22 done $(( $(date +%s) - t0 )) s" >> $OUT/gpu.txt
+left=$(( CALL_S - 15 - ($(date +%s) - t0) ))
+if [ $left -gt 90 ]; then
+  mkdir -p $OUT/k27
+  (cd benchmarks/h200 && timeout $((left - 5)) python3 pr_hubsplit.py --graphs kron-27 \
+     --tiers 12288,24576,262144 --repeat 5 --out $OUT/k27 > $OUT/hubsplit27.txt 2>&1)
+  echo "hubsplit kron-27 done $(( $(date +%s) - t0 )) s" >> $OUT/gpu.txt
+fi
+echo "all done $(( $(date +%s) - t0 )) s" >> $OUT/gpu.txt
+pack
+cd $OUT && find . -mindepth 1 -maxdepth 1 ! -name out3.tgz ! -name gpu.txt -exec rm -rf {} +
