@@ -2,6 +2,7 @@
 
     import per_graph
     per_graph.run(measure, "probe.json")   # measure(name) -> a JSON-able record
+    per_graph.run(measure, "probe.json", options=add)  # add(parser); measure(name, args)
 """
 
 import argparse
@@ -9,19 +10,23 @@ import json
 import os
 
 
-def run(measure, filename, after_each=None):
+def run(measure, filename, after_each=None, options=None):
     """``measure(name)`` for each graph of ``--graphs``, the records written to
     ``--out``/``filename`` after each one (a graph that fails is recorded with its error and
-    the next still runs); ``after_each()`` between graphs (freeing the memory pool)."""
+    the next still runs); ``after_each()`` between graphs (freeing the memory pool).  With
+    ``options``, a probe's own arguments: ``options(parser)`` adds them and
+    ``measure(name, args)`` reads them."""
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
     p.add_argument("--graphs", default="kron-22")
+    if options is not None:
+        options(p)
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     out = []
     for name in args.graphs.split(","):
         try:
-            out.append(measure(name))
+            out.append(measure(name) if options is None else measure(name, args))
         except Exception as e:  # noqa: BLE001 - a probe: the next graph still runs
             out.append({"graph": name, "error": repr(e)})
             print(out[-1], flush=True)

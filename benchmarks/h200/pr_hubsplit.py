@@ -11,14 +11,15 @@ its gathers of ``c`` (docs/design.md, "Pull": the L2's sector rate).  Split at T
   the row's own value, read once; added into the block's copy of the hubs' sums in shared
   memory, flushed once a block), so the hub rows' gathers of non-hub values are gone.
 
-This measures, on one graph, the library's product over B against the split layout's for a
-few tiers T and thread groups, each checked against the library's result:
+This measures, on each graph, the library's product over B and its gathers alone against the
+split layout's product for tiers T of 4,096 to 262,144 hubs (past what shared memory holds,
+the hubs' sums in global memory), 4, 8 or 32 lanes a row, the hubs' values in shared memory
+or not, each result checked against the library's:
 
-    python3 benchmarks/h200/pr_hubsplit.py --graphs kron-22 --out $OUT
+    python3 benchmarks/h200/pr_hubsplit.py --graphs kron-22 [--tiers 12288,262144]
+        [--repeat 20] [--deadline S] --out $OUT
 """
 
-import argparse
-import json
 import os
 import time
 
@@ -28,6 +29,8 @@ import numpy as np
 from graphblast import Matrix, Vector, semiring
 from graphblast.bench import graphs
 from graphblast.dtypes import FP64
+
+import per_graph  # this folder's per_graph.py (run as a script)
 
 SOURCE = r"""
 // One persistent block an SM; warps take chunks of rows of about equal entry counts
@@ -141,13 +144,10 @@ extern "C" __global__ void keep(long long n, int T, const long long* ptr, const 
 
 CHUNK = 2048  # entries a warp takes at a time
 
-VARIANTS = []  # (W, CT, SMEM_SCATTER)
-for W in (4, 8, 32):
-    for CT in (False, True):
-        VARIANTS.append((W, CT, True))
-# the hubs' sums in global memory (atomics resolved in L2), so that T is not bounded by
-# shared memory; with and without the hubs' values in shared memory
-VARIANTS += [(8, False, False), (32, False, False), (8, True, False)]
+# (W, CT, SMEM_SCATTER); the last three keep the hubs' sums in global memory (atomics
+# resolved in L2), so that T is not bounded by shared memory
+VARIANTS = [(W, CT, True) for W in (4, 8, 32) for CT in (False, True)] + [
+    (8, False, False), (32, False, False), (8, True, False)]
 
 
 def events(fn, repeat):
@@ -164,110 +164,108 @@ def events(fn, repeat):
     return float(np.median(took))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--graphs", default="kron-22")
+def options(parser):
     parser.add_argument("--tiers", default="4096,8192,12288,24576,65536,262144")
     parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--deadline", type=float, default=1e9)
-    parser.add_argument("--out", default=".")
-    args = parser.parse_args()
-    t_start = time.time()
-    names = [f"hubsplit<{W}, {'true' if CT else 'false'}, {'true' if S else 'false'}>"
-             for W, CT, S in VARIANTS]
-    module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=names)
+    parser.add_argument("--deadline", type=float, default=1e9,
+                        help="seconds from the start after which no further tier begins")
+
+
+_START = time.time()
+_NAMES = [f"hubsplit<{W}, {'true' if CT else 'false'}, {'true' if S else 'false'}>"
+          for W, CT, S in VARIANTS]
+
+
+def _module():
+    return cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=_NAMES)
+
+
+def measure(name, args):
+    module = _module()
     kept, keep = module.get_function("kept"), module.get_function("keep")
     gather_only = module.get_function("gather_only")
     sm_count = cp.cuda.Device().attributes["MultiProcessorCount"]
-    results = []
-    data = os.environ.get("GRAPHBLAST_DATA")
-    for name in args.graphs.split(","):
-        family, size = name.split("-")
-        g = graphs.build(graphs.GraphSpec(family, int(size)), "cuda", data)
-        A = g.A
-        made = A._backend.pull_in_degree_order(A._data, 0.0, False)
-        Bd, _, _ = made
-        B = Matrix._from_data(Bd, A._backend, A.device)
-        n = B.nrows
-        ptr, col = Bd.indptr, Bd.stored_indices
-        assert col.dtype == cp.int32 and ptr.dtype == cp.int64
-        active = int((ptr[1:] > ptr[:-1]).sum())  # degree order: the rows with entries first
-        c_host = np.random.default_rng(1).random(n)
-        c = cp.asarray(c_host)
-        cv = Vector.from_dense(c_host, device=A.device)
-        pull = semiring.plus_second[FP64]
-        yref = cp.asarray(B.mxv(cv, pull).new().to_dense(fill_value=0.0))
-        t_lib = events(lambda: B.mxv(cv, pull).new().wait(), args.repeat)
-        sink = cp.zeros(1, dtype=cp.float64)
-        t_gather = events(lambda: gather_only((sm_count * 8,), (512,), (
-            col, np.int64(col.size), c, sink)), args.repeat)
-        row = {"graph": name, "n": n, "nnz": int(Bd.nvals), "library_ms": t_lib,
-               "gathers_ms": t_gather, "sm_count": sm_count, "tiers": []}
-        print(f"{name}: n {n:,} nnz {int(Bd.nvals):,}; library product {t_lib:.3f} ms, "
-              f"its gathers alone {t_gather:.3f} ms", flush=True)
-        for T in [int(t) for t in args.tiers.split(",")]:
-            if time.time() - t_start > args.deadline:
-                break
-            grid32 = ((n * 32 + 255) // 256,)
-            length = cp.empty(n, dtype=cp.int64)
+    family, size = name.split("-")
+    A = graphs.build(graphs.GraphSpec(family, int(size)), "cuda",
+                     os.environ.get("GRAPHBLAST_DATA")).A
+    Bd, _, _ = A._backend.pull_in_degree_order(A._data, 0.0, False)
+    B = Matrix._from_data(Bd, A._backend, A.device)
+    n = B.nrows
+    ptr, col = Bd.indptr, Bd.stored_indices
+    assert col.dtype == cp.int32 and ptr.dtype == cp.int64
+    active = int((ptr[1:] > ptr[:-1]).sum())  # degree order: the rows with entries first
+    c_host = np.random.default_rng(1).random(n)
+    c = cp.asarray(c_host)
+    cv = Vector.from_dense(c_host, device=A.device)
+    pull = semiring.plus_second[FP64]
+    yref = cp.asarray(B.mxv(cv, pull).new().to_dense(fill_value=0.0))
+    t_lib = events(lambda: B.mxv(cv, pull).new().wait(), args.repeat)
+    sink = cp.zeros(1, dtype=cp.float64)
+    t_gather = events(lambda: gather_only((sm_count * 8,), (512,), (
+        col, np.int64(col.size), c, sink)), args.repeat)
+    row = {"graph": name, "n": n, "nnz": int(Bd.nvals), "library_ms": t_lib,
+           "gathers_ms": t_gather, "sm_count": sm_count, "tiers": []}
+    print(f"{name}: n {n:,} nnz {int(Bd.nvals):,}; library product {t_lib:.3f} ms, "
+          f"its gathers alone {t_gather:.3f} ms", flush=True)
+    for T in [min(int(t), active) for t in args.tiers.split(",")]:
+        if time.time() - _START > args.deadline:
+            break
+        grid32 = ((n * 32 + 255) // 256,)
+        length = cp.empty(n, dtype=cp.int64)
 
-            def build():
-                kept(grid32, (256,), (np.int64(n), np.int32(T), ptr, col, length))
-                nptr = cp.concatenate([cp.zeros(1, cp.int64), cp.cumsum(length)])
-                ncol = cp.empty(int(nptr[-1]), dtype=cp.int32)
-                keep(grid32, (256,), (np.int64(n), np.int32(T), ptr, col, nptr, ncol))
-                return nptr, ncol
+        def build():
+            kept(grid32, (256,), (np.int64(n), np.int32(T), ptr, col, length))
+            nptr = cp.concatenate([cp.zeros(1, cp.int64), cp.cumsum(length)])
+            ncol = cp.empty(int(nptr[-1]), dtype=cp.int32)
+            keep(grid32, (256,), (np.int64(n), np.int32(T), ptr, col, nptr, ncol))
+            return nptr, ncol
 
-            t_build = events(build, 3)
-            nptr, ncol = build()
-            stored = int(nptr[-1])
-            hub_share = float((ncol[int(nptr[T]):] < T).sum()) / max(stored, 1)
-            nchunks = (stored + CHUNK - 1) // CHUNK
-            split = cp.searchsorted(nptr, cp.arange(nchunks + 1, dtype=cp.int64) * CHUNK)
-            split[-1] = active  # the rows past it are empty: their sums are set to 0 apart
-            longest = int(cp.diff(nptr).max())
-            tier = {"T": T, "stored": stored, "build_ms": t_build,
-                    "nonhub_entries_to_hubs": hub_share, "longest_row": longest,
-                    "variants": []}
-            print(f"  T={T}: stored {stored:,} ({stored / Bd.nvals:.3f} of B), non-hub rows' "
-                  f"entries to hubs {hub_share:.3f}, longest row {longest:,}, build "
-                  f"{t_build:.3f} ms", flush=True)
-            y = cp.empty(n, dtype=cp.float64)
-            counter = cp.zeros(1, dtype=cp.uint64)
-            for (W, CT, S), fname in zip(VARIANTS, names):
-                fn = module.get_function(fname)
-                smem = 8 * T * ((1 if S else 0) + (1 if CT else 0))
-                if smem > 227 * 1024:
-                    continue
-                if smem > 48 * 1024:
-                    fn.max_dynamic_shared_size_bytes = smem
+        t_build = events(build, 3)
+        nptr, ncol = build()
+        stored = int(nptr[-1])
+        hub_share = float((ncol[int(nptr[T]):] < T).sum()) / max(stored, 1)
+        nchunks = (stored + CHUNK - 1) // CHUNK
+        split = cp.searchsorted(nptr, cp.arange(nchunks + 1, dtype=cp.int64) * CHUNK)
+        split[-1] = active  # the rows past it are empty: their sums are set to 0 apart
+        longest = int(cp.diff(nptr).max())
+        tier = {"T": T, "stored": stored, "build_ms": t_build,
+                "nonhub_entries_to_hubs": hub_share, "longest_row": longest, "variants": []}
+        print(f"  T={T}: stored {stored:,} ({stored / Bd.nvals:.3f} of B), non-hub rows' "
+              f"entries to hubs {hub_share:.3f}, longest row {longest:,}, build "
+              f"{t_build:.3f} ms", flush=True)
+        y = cp.empty(n, dtype=cp.float64)
+        counter = cp.zeros(1, dtype=cp.uint64)
+        for (W, CT, S), fname in zip(VARIANTS, _NAMES):
+            fn = module.get_function(fname)
+            smem = 8 * T * ((1 if S else 0) + (1 if CT else 0))
+            if smem > 227 * 1024:
+                continue
+            if smem > 48 * 1024:
+                fn.max_dynamic_shared_size_bytes = smem
 
-                def run():
-                    counter.fill(0)
-                    y[active:] = 0.0
-                    if not S:
-                        y[:T] = 0.0
-                    fn((sm_count,), (1024,), (np.int64(n), np.int32(T), nptr, ncol, c, y,
-                                              counter, split, np.int64(nchunks)),
-                       shared_mem=smem)
-                try:
-                    ms = events(run, args.repeat)
-                except cp.cuda.driver.CUDADriverError as err:
-                    print(f"    W={W} CT={CT} smem={S}: {err}", flush=True)
-                    continue
-                run()
-                err = float(cp.abs(y - yref).max() / cp.abs(yref).max())
-                tier["variants"].append({"W": W, "c_tier": CT, "smem_scatter": S,
-                                         "ms": ms, "rel_err": err})
-                print(f"    W={W:2d} c-tier={int(CT)} smem-scatter={int(S)}: {ms:.3f} ms "
-                      f"({t_lib / ms:.2f}x the library), max rel err {err:.1e}", flush=True)
-            row["tiers"].append(tier)
-            del nptr, ncol
-        results.append(row)
-        with open(os.path.join(args.out, "pr_hubsplit.json"), "w") as f:
-            json.dump(results, f, indent=1)
-        del A, B, Bd, g, made
+            def run():
+                counter.fill(0)
+                y[active:] = 0.0
+                if not S:
+                    y[:T] = 0.0
+                fn((sm_count,), (1024,), (np.int64(n), np.int32(T), nptr, ncol, c, y, counter,
+                                          split, np.int64(nchunks)), shared_mem=smem)
+            try:
+                ms = events(run, args.repeat)
+            except cp.cuda.driver.CUDADriverError as err:
+                print(f"    W={W} c-tier={int(CT)} smem-scatter={int(S)}: {err}", flush=True)
+                continue
+            run()
+            err = float(cp.abs(y - yref).max() / cp.abs(yref).max())
+            tier["variants"].append({"W": W, "c_tier": CT, "smem_scatter": S, "ms": ms,
+                                     "rel_err": err})
+            print(f"    W={W:2d} c-tier={int(CT)} smem-scatter={int(S)}: {ms:.3f} ms "
+                  f"({t_lib / ms:.2f}x the library), max rel err {err:.1e}", flush=True)
+        row["tiers"].append(tier)
+        del nptr, ncol
+    return row
 
 
 if __name__ == "__main__":
-    main()
+    per_graph.run(measure, "pr_hubsplit.json", cp.get_default_memory_pool().free_all_blocks,
+                  options)
