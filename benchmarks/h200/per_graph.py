@@ -9,6 +9,8 @@ import argparse
 import json
 import os
 
+import numpy as np
+
 
 def run(measure, filename, after_each=None, options=None):
     """``measure(name)`` for each graph of ``--graphs``, the records written to
@@ -34,3 +36,19 @@ def run(measure, filename, after_each=None, options=None):
             after_each()
         with open(os.path.join(args.out, filename), "w") as f:
             json.dump(out, f, indent=1)
+
+
+def gpu_ms(fn, runs=3):
+    """Median GPU milliseconds of ``fn`` by CUDA events, after one warm call."""
+    import cupy as cp
+
+    fn()
+    out = []
+    for _ in range(runs):
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        out.append(cp.cuda.get_elapsed_time(start, stop))
+    return float(np.median(out))

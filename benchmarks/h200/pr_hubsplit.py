@@ -150,20 +150,6 @@ VARIANTS = [(W, CT, True) for W in (4, 8, 32) for CT in (False, True)] + [
     (8, False, False), (32, False, False), (8, True, False)]
 
 
-def events(fn, repeat):
-    fn()
-    cp.cuda.Device().synchronize()
-    start, stop = cp.cuda.Event(), cp.cuda.Event()
-    took = []
-    for _ in range(repeat):
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        took.append(cp.cuda.get_elapsed_time(start, stop))
-    return float(np.median(took))
-
-
 def options(parser):
     parser.add_argument("--tiers", default="4096,8192,12288,24576,65536,262144")
     parser.add_argument("--repeat", type=int, default=20)
@@ -199,9 +185,9 @@ def measure(name, args):
     cv = Vector.from_dense(c_host, device=A.device)
     pull = semiring.plus_second[FP64]
     yref = cp.asarray(B.mxv(cv, pull).new().to_dense(fill_value=0.0))
-    t_lib = events(lambda: B.mxv(cv, pull).new().wait(), args.repeat)
+    t_lib = per_graph.gpu_ms(lambda: B.mxv(cv, pull).new().wait(), args.repeat)
     sink = cp.zeros(1, dtype=cp.float64)
-    t_gather = events(lambda: gather_only((sm_count * 8,), (512,), (
+    t_gather = per_graph.gpu_ms(lambda: gather_only((sm_count * 8,), (512,), (
         col, np.int64(col.size), c, sink)), args.repeat)
     row = {"graph": name, "n": n, "nnz": int(Bd.nvals), "library_ms": t_lib,
            "gathers_ms": t_gather, "sm_count": sm_count, "tiers": []}
@@ -220,7 +206,7 @@ def measure(name, args):
             keep(grid32, (256,), (np.int64(n), np.int32(T), ptr, col, nptr, ncol))
             return nptr, ncol
 
-        t_build = events(build, 3)
+        t_build = per_graph.gpu_ms(build, 3)
         nptr, ncol = build()
         stored = int(nptr[-1])
         hub_share = float((ncol[int(nptr[T]):] < T).sum()) / max(stored, 1)
@@ -251,7 +237,7 @@ def measure(name, args):
                 fn((sm_count,), (1024,), (np.int64(n), np.int32(T), nptr, ncol, c, y, counter,
                                           split, np.int64(nchunks)), shared_mem=smem)
             try:
-                ms = events(run, args.repeat)
+                ms = per_graph.gpu_ms(run, args.repeat)
             except cp.cuda.driver.CUDADriverError as err:
                 print(f"    W={W} c-tier={int(CT)} smem-scatter={int(S)}: {err}", flush=True)
                 continue

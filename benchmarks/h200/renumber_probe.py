@@ -18,19 +18,7 @@ from graphblast.backends.cuda import blocks, extract, jit, programs
 from graphblast.backends.cuda.blocks import i64
 from graphblast.bench import graphs
 
-
-def gpu_ms(fn, runs=3):
-    """Median GPU milliseconds of ``fn`` by CUDA events, after one warm call."""
-    fn()
-    out = []
-    for _ in range(runs):
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        out.append(cp.cuda.get_elapsed_time(start, stop))
-    return float(np.median(out))
+from per_graph import gpu_ms  # this folder's per_graph.py (run as a script)
 
 
 def wall_ms(fn, runs=3):
