@@ -559,9 +559,7 @@ def bound(side, value, dtype):
     bound scalar (``side`` "left"/"right") or an index-unary operator's thunk ("thunk").  A
     value left on the device (a one-element array of ``dtype``, core/scalar.py) is passed by
     pointer and read by the kernel, a host value by its bytes."""
-    if is_device_value(value):
-        return f"{side}_device", value
-    return side, scalar(value, dtype)
+    return (f"{side}_device" if is_device_value(value) else side), scalar_arg(value, dtype)
 
 
 def is_device_value(value):
