@@ -9,13 +9,13 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 echo "gpu: $gpu" > $OUT/gpu.txt
 t0=$(date +%s)
 pack() { tar czf /tmp/out3.tgz -C $OUT --exclude out3.tgz . && cp /tmp/out3.tgz $OUT/out3.tgz; }
-python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > $OUT/setup.log 2>&1
-python3 setup.py build_ext --inplace -q >> $OUT/setup.log 2>&1
+stages=  # the prims stage takes about 150 s: only on an H200, in a call of 300 s or more
+case "$gpu@$CALL_S" in *H200*@[3-9][0-9][0-9]) stages=prims ;; esac
+# run.sh's set-up (the peer wheels, the compiled parts, setup.log with the tree's hash), and
+# the stage if any
+DEADLINE=110 STAGE_TIMEOUT=150 REFRESH=1 bash benchmarks/h200/run.sh $stages; pack
+echo "set-up${stages:+ and $stages} done $(( $(date +%s) - t0 )) s" >> $OUT/gpu.txt
 export PYTHONPATH=$PWD/.site:$PWD/src GRAPHBLAST_DATA=$PWD/tests/data
-case "$gpu@$CALL_S" in  # the prims stage takes about 150 s: only in a call of 300 s or more
-  *H200*@[3-9][0-9][0-9]) DEADLINE=110 STAGE_TIMEOUT=150 REFRESH=1 bash benchmarks/h200/run.sh prims; pack
-          echo "prims done $(( $(date +%s) - t0 )) s" >> $OUT/gpu.txt ;;
-esac
 t22=$(( CALL_S - 20 - ($(date +%s) - t0) )); [ $t22 -gt 120 ] && t22=120
 (cd benchmarks/h200 && timeout $t22 python3 pr_hubsplit.py --graphs kron-22 --out $OUT \
    --deadline $((t22 - 15)) > $OUT/hubsplit22.txt 2>&1); pack
