@@ -1,14 +1,23 @@
 """PageRank's renumbering into degree order (extract.pull_in_degree_order) on a symmetric
 graph: the whole primitive (wall time), then its kernel alone (gbk_renumber_rows, CUDA events)
 on the same inputs, with the rows by length (the short rows a warp leaves lanes idle on) and
-the kernel's output checked against the primitive's.
+the kernel's output checked against the primitive's.  Then the kernel's variants (this file's
+SOURCE, twenty-ninth session), each on the same rows:
+
+- ``ilp{4,8,16}``: the library's loop with 4, 8 or 16 gathers in flight a lane;
+- ``stream``: ilp 8, the columns read and the names written with the streaming cache hints
+  (``__ldcs``/``__stcs``: evict first), so that the 34 GB streamed through on kron-27 do not
+  evict the hubs' names from L2;
+- ``tier{T}``: the names of the T vertices of highest degree looked up in a table that fits
+  L2: a sector per 224 ids (seven 32-bit words of "is a hub" bits and the hubs counted before
+  the group), the hub's place among the hubs by id from one sector and then its name from a
+  T-entry table (16 MB at T = 4M); the other vertices' names gathered from the full table as
+  before.  Its output is checked against the primitive's.
 
     python3 benchmarks/h200/renumber_probe.py --graphs kron-22,kron-27 --out $OUT
 """
 
-import argparse
 import json
-import os
 import time
 
 import cupy as cp
@@ -18,7 +27,8 @@ from graphblast.backends.cuda import blocks, extract, jit, programs
 from graphblast.backends.cuda.blocks import i64
 from graphblast.bench import graphs
 
-from per_graph import gpu_ms  # this folder's per_graph.py (run as a script)
+import per_graph  # this folder's per_graph.py (run as a script)
+from per_graph import gpu_ms
 
 
 def wall_ms(fn, runs=3):
@@ -50,34 +60,158 @@ def measure(name):
          ((lengths >= 5) & (lengths <= 32)).sum()]))]
     rec["rows_by_length"] = {"0": short[0], "1-4": short[1], "5-32": short[2],
                              "33 or more": n - sum(short)}
+    # the rows it keeps: those with an entry, and one empty row for all the others
+    k = min(n, n - short[0] + 1)
     name_type = cp.int32 if n <= np.iinfo(np.int32).max else cp.int64
     rank = cp.empty(n, dtype=name_type)
-    rank[order] = cp.arange(n, dtype=name_type)
+    rank[order] = cp.minimum(cp.arange(n, dtype=name_type), k - 1)
+    order, lengths = order[:k], lengths[:k]
     out_ptr = blocks.exclusive_scan(lengths)
     col = A.stored_indices
     (fn,) = jit.compiled(programs.renumber_rows, col.dtype == np.int32,
                          name_type == cp.int32, 1).fns
     out_col = cp.empty(A.nvals, dtype=name_type)
     rec["kernel_ms"] = gpu_ms(lambda: jit.launch_warps(
-        fn, n, (i64(n), order, A.indptr, col, None, rank, out_ptr, out_col, None)))
+        fn, k, (i64(k), order, A.indptr, col, None, rank, out_ptr, out_col, None)))
     B = extract.pull_in_degree_order(A, 0.0, False)[0]
     rec["same_output"] = bool(cp.array_equal(B.stored_indices, out_col))
+    del B
+    print(json.dumps(rec), flush=True)
+    if name_type == cp.int32 and col.dtype == cp.int32:
+        variants(rec, k, order, A, rank, out_ptr, out_col)
     return rec
 
 
+SOURCE = r"""
+#include <cstdint>
+// gbk_renumber_rows of structure.cuh with ILP gathers in flight a lane, and the streaming
+// hints on the columns and the names written (STREAM); int32 columns and names, no values
+template <int ILP, bool STREAM>
+__global__ void renumber(long long n, const long long* order, const long long* indptr,
+                         const int* col, const int* rank, const long long* out_ptr,
+                         int* out_col) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < n;
+         r += warps) {
+        const long long s = order[r];
+        const long long p = indptr[s], len = indptr[s + 1] - p, dst = out_ptr[r];
+        for (long long base = lane; base < len; base += 32 * ILP) {
+            int c[ILP], name[ILP];
+#pragma unroll
+            for (int u = 0; u < ILP; ++u) {
+                const long long k = base + 32 * u;
+                c[u] = k < len ? (STREAM ? __ldcs(col + p + k) : col[p + k]) : 0;
+            }
+#pragma unroll
+            for (int u = 0; u < ILP; ++u)
+                if (base + 32 * u < len) name[u] = rank[c[u]];
+#pragma unroll
+            for (int u = 0; u < ILP; ++u) {
+                const long long k = base + 32 * u;
+                if (k < len) {
+                    if (STREAM) __stcs(out_col + dst + k, name[u]);
+                    else out_col[dst + k] = name[u];
+                }
+            }
+        }
+    }
+}
+
+// The hubs' tier: group g of 224 ids is one 32-byte sector, words 0-6 the "is a hub" bits of
+// ids 224g + 32w + b, word 7 the hubs among ids below 224g.  A hub's place among the hubs by
+// id indexes hub_name (its name in degree order); any other id's name is rank[c].
+__device__ __forceinline__ int tier_name(const uint4* tier, const int* hub_name,
+                                         const int* rank, int c) {
+    const int g = c / 224, off = c - g * 224, w = off >> 5, b = off & 31;
+    const uint4 lo = __ldg(tier + 2 * g), hi = __ldg(tier + 2 * g + 1);
+    const unsigned words[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    unsigned before = words[7];
+    unsigned mine = 0;
+#pragma unroll
+    for (int i = 0; i < 7; ++i) {
+        if (i < w) before += __popc(words[i]);
+        if (i == w) mine = words[i];
+    }
+    if (!((mine >> b) & 1u)) return rank[c];
+    return hub_name[before + __popc(mine & ((1u << b) - 1u))];
+}
+
+template <int ILP>
+__global__ void renumber_tier(long long n, const long long* order, const long long* indptr,
+                              const int* col, const uint4* tier, const int* hub_name,
+                              const int* rank, const long long* out_ptr, int* out_col) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < n;
+         r += warps) {
+        const long long s = order[r];
+        const long long p = indptr[s], len = indptr[s + 1] - p, dst = out_ptr[r];
+        for (long long base = lane; base < len; base += 32 * ILP) {
+            int c[ILP], name[ILP];
+#pragma unroll
+            for (int u = 0; u < ILP; ++u) {
+                const long long k = base + 32 * u;
+                c[u] = k < len ? __ldcs(col + p + k) : 0;
+            }
+#pragma unroll
+            for (int u = 0; u < ILP; ++u)
+                if (base + 32 * u < len) name[u] = tier_name(tier, hub_name, rank, c[u]);
+#pragma unroll
+            for (int u = 0; u < ILP; ++u) {
+                const long long k = base + 32 * u;
+                if (k < len) __stcs(out_col + dst + k, name[u]);
+            }
+        }
+    }
+}
+"""
+_NAMES = ["renumber<4, false>", "renumber<8, false>", "renumber<16, false>",
+          "renumber<8, true>", "renumber_tier<8>"]
+
+
+def build_tier(order, rank, hubs):
+    """The tier's sectors for the ``hubs`` first vertices of ``order`` (as 32-bit words, eight
+    a group of 224 ids) and their names by id (hub_name[j]: the name of the j-th hub by id)."""
+    n = rank.size
+    groups = (n + 223) // 224
+    is_hub = cp.zeros(groups * 224, dtype=cp.uint8)
+    is_hub[order[:hubs]] = 1
+    bits = is_hub.reshape(groups, 7, 32).astype(cp.uint32) << cp.arange(32, dtype=cp.uint32)
+    words = cp.empty((groups, 8), dtype=cp.uint32)
+    words[:, :7] = bits.sum(axis=2, dtype=cp.uint32)
+    counts = is_hub.reshape(groups, 224).sum(axis=1, dtype=cp.int64)
+    words[:, 7] = (cp.cumsum(counts) - counts).astype(cp.uint32)
+    return words.reshape(-1), rank[cp.sort(order[:hubs])]
+
+
+def variants(rec, k, order, A, rank, out_ptr, out_col):
+    """The kernel's variants (the docstring) on the primitive's rows; int32 only."""
+    mod = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=_NAMES)
+    fns = {name: mod.get_function(name) for name in _NAMES}
+    sm = cp.cuda.Device().attributes["MultiProcessorCount"]
+    grid, block = (sm * 8,), (256,)
+    col = A.stored_indices
+    want = out_col.copy()
+    args = (np.int64(k), order, A.indptr, col, rank, out_ptr, out_col)
+    for label, name in (("ilp4", "renumber<4, false>"), ("ilp8", "renumber<8, false>"),
+                        ("ilp16", "renumber<16, false>"), ("stream", "renumber<8, true>")):
+        out_col.fill(-1)
+        rec[f"{label}_ms"] = gpu_ms(lambda: fns[name](grid, block, args))
+        rec[f"{label}_same"] = bool(cp.array_equal(out_col, want))
+    for hubs in (1 << 20, 1 << 22):
+        hubs = min(hubs, k)
+        tier, hub_name = build_tier(order, rank, hubs)
+        out_col.fill(-1)
+        rec[f"tier{hubs}_ms"] = gpu_ms(lambda: fns["renumber_tier<8>"](grid, block, (
+            np.int64(k), order, A.indptr, col, tier, hub_name, rank, out_ptr, out_col)))
+        rec[f"tier{hubs}_same"] = bool(cp.array_equal(out_col, want))
+        del tier, hub_name
+    print(json.dumps(rec), flush=True)
+
+
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--graphs", default="kron-22")
-    p.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
-    args = p.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    rows = []
-    for name in args.graphs.split(","):
-        rows.append(measure(name))
-        print(json.dumps(rows[-1]), flush=True)
-        cp.get_default_memory_pool().free_all_blocks()
-    with open(os.path.join(args.out, "renumber_probe.json"), "w") as f:
-        json.dump(rows, f, indent=1)
+    per_graph.run(measure, "renumber_probe.json", cp.get_default_memory_pool().free_all_blocks)
 
 
 if __name__ == "__main__":

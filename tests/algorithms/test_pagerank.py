@@ -202,6 +202,43 @@ def test_degree_order_gives_the_stored_order_ranks(device, rng, directed, weight
         dense(got), numpy_pagerank(M, iters=25, **kwargs), rtol=1e-10, atol=1e-15)
 
 
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("dangling", ["uniform", "ignore"])
+def test_degree_order_with_vertices_without_an_edge(device, rng, directed, weighted, dangling):
+    """A third of the vertices have no edge: one stands for them all in degree order (its
+    rank followed on the host where it is the only sink, an inner product otherwise, both
+    with and without a tolerance), and every one of them gets the stand-in's rank back.
+    Weighted, some rows sum to 0: sinks with edges, so the stand-in is not the only sink."""
+    n = 600
+    core = random_graph(rng, 400, 0.012, directed=directed).tocoo()
+    rows, cols, vals = core.row, core.col, core.data
+    if weighted:  # rows 0-9 weigh 0 (their columns too, to stay symmetric): sinks with edges
+        vals = np.where((rows < 10) | (~directed & (cols < 10)), 0.0, vals)
+        assert np.isin(np.arange(10), rows).any()
+    W = sp.csr_array((vals, (rows, cols)), shape=(n, n))  # explicit zeros kept: edges
+    A = gb.Matrix.from_coo(rows, cols, vals, FP64, nrows=n, ncols=n, device=device)
+    if not directed:
+        A._data.symmetric = True  # as the generators and symmetric Matrix Market files mark it
+    kwargs = dict(weighted=weighted, dangling=dangling)
+    want = numpy_pagerank(W, iters=30, **kwargs)
+    want_tol = numpy_pagerank(W, tol=1e-9, **kwargs)
+    for setting in ("stored", "degree"):
+        with gb.config.set(pagerank_order=setting):
+            got = pagerank(A, tol=None, max_iter=30, **kwargs)
+            got_tol = pagerank(A, tol=1e-9, **kwargs)
+        assert got.nvals == n and got_tol.nvals == n
+        np.testing.assert_allclose(dense(got), want, rtol=1e-11, atol=1e-18)
+        np.testing.assert_allclose(dense(got_tol), want_tol, rtol=1e-11, atol=1e-18)
+        # the L1 change counts every vertex the stand-in speaks for
+        last_change = np.abs(numpy_pagerank(W, iters=3, **kwargs)
+                             - numpy_pagerank(W, iters=2, **kwargs)).sum()
+        with gb.config.set(pagerank_order=setting), \
+                pytest.raises(ConvergenceFailure, match=f"was {last_change:.3g},"):
+            pagerank(A, tol=1e-12, max_iter=3, **kwargs)
+    assert (want[400:] == want[400]).all()
+
+
 @pytest.mark.parametrize("kind", ["kron", "urand"])
 def test_degree_order_on_gap_graphs(device, kind, gap_graph):
     M, A = gap_graph(kind, 12, device)
@@ -210,30 +247,61 @@ def test_degree_order_on_gap_graphs(device, kind, gap_graph):
     np.testing.assert_allclose(got, numpy_pagerank(M, tol=1e-7), rtol=1e-10, atol=1e-15)
 
 
+def expected_order(M):
+    """The primitive's order: decreasing out-degree, then the vertices with an in-edge before
+    those with none, then by id; and k, the vertices kept (those with an edge, plus one that
+    stands for the rest where there are any)."""
+    M = sp.csr_array(M)
+    out_degree = np.diff(M.indptr)
+    has_in = np.diff(sp.csc_array(M).indptr) != 0
+    order = np.argsort(-(2 * out_degree + has_in), kind="stable")
+    active = np.count_nonzero((out_degree != 0) | has_in)
+    return order, (M.shape[0] if active == M.shape[0] else active + 1)
+
+
 def test_pull_in_degree_order_renumbers_the_transpose(device, rng):
-    """The backend's primitive: P lists the vertices by decreasing out-degree (ties by id), R
-    is its inverse, and B's row k is the column of A for vertex P[k] with its entries renamed
-    by R (a pull over B with c in that order is c' A in that order)."""
-    M = random_graph(rng, 300, 0.02, directed=True)
+    """The backend's primitive: P lists the vertices by decreasing out-degree (those with an
+    in-edge only before those with no edge, then by id), up to and including one vertex
+    without an edge; R gives each vertex its place in P (k - 1, the stand-in's, for every
+    vertex without an edge); B's row r is the column of A for vertex P[r] with its entries
+    renamed by R (a pull over B with c in that order is c' A in that order)."""
+    n = 300
+    M = sp.random_array((n, n), density=0.02, rng=rng, format="lil")
+    M[250:, :] = 0  # vertices 250-299: no out-edge ...
+    M[:, 270:] = 0  # ... and 270-299 no in-edge either (30 without an edge)
+    M = sp.csr_array(M)
+    M.eliminate_zeros()
     A = to_matrix(M, device)
+    order, k = expected_order(M)
+    assert k == 271 and set(order[:270]) == set(range(270))
     made = A._backend.pull_in_degree_order(A._data, 0.0)
     B, P, R = (gb.Matrix._from_data(made[0], A._backend, A.device),
                gb.Vector._from_data(made[1], A._backend, A.device),
                gb.Vector._from_data(made[2], A._backend, A.device))
-    out_degree = np.diff(sp.csr_array(M).indptr)
-    order = np.argsort(-out_degree, kind="stable")
-    assert np.array_equal(dense(P).astype(np.int64), order)
-    assert np.array_equal(dense(R).astype(np.int64)[order], np.arange(300))
-    x = rng.random(300)
-    c = gb.Vector.from_dense(x[order], device=device)
+    assert B.shape == (k, k) and P.size == k and R.size == n
+    assert np.array_equal(dense(P).astype(np.int64), order[:k])
+    assert np.array_equal(dense(R).astype(np.int64)[order], np.minimum(np.arange(n), k - 1))
+    assert B.nvals == M.nnz
+    x = rng.random(n)
+    c = gb.Vector.from_dense(x[order[:k]], device=device)
     got = dense(B.mxv(c, gb.semiring.plus_times[FP64]).new())
-    np.testing.assert_allclose(got, (sp.csr_array(M).T @ x)[order], rtol=1e-12)
+    np.testing.assert_allclose(got, (M.T @ x)[order[:k]], rtol=1e-12)
     # values left out: a pattern for a product that reads none
     made = A._backend.pull_in_degree_order(A._data, 0.0, values=False)
     B = gb.Matrix._from_data(made[0], A._backend, A.device)
-    pattern = sp.csr_array(M).T.astype(bool).astype(float)
+    pattern = M.T.astype(bool).astype(float)
     got = dense(B.mxv(c, gb.semiring.plus_second[FP64]).new())
-    np.testing.assert_allclose(got, (pattern @ x)[order], rtol=1e-12)
+    np.testing.assert_allclose(got, (pattern @ x)[order[:k]], rtol=1e-12)
+    # every vertex with an edge: all kept, R the inverse of P
+    M = sp.csr_array(sp.random_array((n, n), density=0.05, rng=rng)
+                     + sp.eye_array(n, k=1) + sp.eye_array(n, k=-(n - 1)))
+    order, k = expected_order(M)
+    A = to_matrix(M, device)
+    assert k == n
+    made = A._backend.pull_in_degree_order(A._data, 0.0)
+    assert made[0].nrows == n
+    R = dense(gb.Vector._from_data(made[2], A._backend, A.device)).astype(np.int64)
+    assert np.array_equal(R[order], np.arange(n))
 
 
 def test_pull_in_degree_order_of_a_symmetric_matrix(device, rng):
@@ -265,16 +333,19 @@ def test_pull_in_degree_order_of_a_symmetric_matrix(device, rng):
                                device=device)
         A._data.symmetric = True  # as the generators and symmetric Matrix Market files mark it
         order = np.argsort(-np.diff(matrix.indptr), kind="stable")
+        k = np.count_nonzero(np.diff(matrix.indptr)) + 1  # vertices 380-399: one kept
+        assert (k, *expected_order(matrix)[1:]) == (k, k)
         for values, sr, want in ((True, gb.semiring.plus_times[FP64], matrix @ x),
                                  (False, gb.semiring.plus_second[FP64],
                                   matrix.astype(bool).astype(float) @ x)):
             made = A._backend.pull_in_degree_order(A._data, 0.0, values=values)
             B, P = (gb.Matrix._from_data(made[0], A._backend, A.device),
                     gb.Vector._from_data(made[1], A._backend, A.device))
-            assert np.array_equal(dense(P).astype(np.int64), order)
-            assert B.nvals == matrix.nnz
-            c = gb.Vector.from_dense(x[order], device=device)
-            np.testing.assert_allclose(dense(B.mxv(c, sr).new()), want[order], rtol=1e-12)
+            assert np.array_equal(dense(P).astype(np.int64), order[:k])
+            assert B.shape == (k, k) and B.nvals == matrix.nnz
+            c = gb.Vector.from_dense(x[order[:k]], device=device)
+            np.testing.assert_allclose(dense(B.mxv(c, sr).new()), want[order[:k]],
+                                       rtol=1e-12)
 
 
 def test_pull_in_degree_order_declines_even_degrees(device):

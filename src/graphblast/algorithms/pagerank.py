@@ -90,40 +90,45 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         A, damping, tol, max_iter, dangling, weighted)
     if n == 0:
         return Vector(FP64, 0, device=A.device)
+    ones = Vector.from_scalar(1.0, n, FP64, device=A.device)
     if weighted:
         out = A.reduce_rowwise(monoid.plus[FP64]).new().select(select.valuene, 0).new()
         pull = semiring.plus_times[FP64]
     else:
-        ones = Vector.from_scalar(1.0, n, FP64, device=A.device)
         out = A.mxv(ones, semiring.plus_pair[FP64]).new()
         pull = semiring.plus_second[FP64]
     # c' A is A' c, pulled over A' (its transpose, or A when symmetric); on a GPU, over a
     # skewed graph, over B = P A' P' in decreasing-degree order (core/ordering.py), where
-    # every vector below lives in that order and the result is renumbered back by R
-    M, P, R = pull_in_degree_order(A, max_iter, values=weighted) or (A.T, None, None)
+    # every vector below lives in that order and the result is renumbered back by R.  There
+    # one vertex without an edge stands for all of them (their ranks are equal at every
+    # step), so the vectors have k entries, not n, and `weight` says how many vertices each
+    # entry stands for: where the sinks' mass and the L1 change sum over vertices, they are
+    # inner products with it.
+    M, P, R, weight = pull_in_degree_order(A, max_iter, values=weighted) or (A.T, None, None, ones)
     if P is not None:
         out = out[P].new()
+    k = M.nrows
     # d / out(i), and 0 for the sinks (they have no out-edges to spread along): a full
     # vector, so that c below is full too and the product reads it without a presence test.
-    share = Vector.from_scalar(0.0, n, FP64, device=A.device)
+    share = Vector.from_scalar(0.0, k, FP64, device=A.device)
     share(binary.plus) << out.apply(binary.truediv, left=damping)
     # the teleport, plus (dangling="uniform") the spread sinks' mass d * sink_mass / n: the
-    # inner product of rank with sink_share (d / n at the sinks, 0 elsewhere, full like
-    # share), a Scalar that stays on a GPU, where the teleport's apply reads it, so a step
-    # waits for nothing on the host (core/scalar.py)
-    teleport = Vector.from_scalar((1.0 - damping) / n, n, FP64, device=A.device)
-    if spread_sinks := dangling == "uniform" and out.nvals < n:
-        sink_share = Vector.from_scalar(damping / n, n, FP64, device=A.device)
+    # inner product of rank with sink_share (d / n times the weight at the sinks, 0
+    # elsewhere, full like share), a Scalar that stays on a GPU, where the teleport's apply
+    # reads it, so a step waits for nothing on the host (core/scalar.py)
+    teleport = Vector.from_scalar((1.0 - damping) / n, k, FP64, device=A.device)
+    if spread_sinks := dangling == "uniform" and out.nvals < k:
+        sink_share = weight.apply(binary.times, right=damping / n).new()
         sink_share(mask=out.S) << 0.0
-    rank = Vector.from_scalar(1.0 / n, n, FP64, device=A.device)
+    rank = Vector.from_scalar(1.0 / n, k, FP64, device=A.device)
     for _ in range(max_iter):
         spread = rank.inner(sink_share, semiring.plus_times).new() if spread_sinks else 0.0
         new = teleport.apply(binary.plus, right=spread).new()
         c = rank.ewise_mult(share, binary.times).new()
         new(binary.plus) << M.mxv(c, pull)
         if tol is not None:  # a fixed step count (tol=None) tests nothing, reads nothing back
-            err = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().reduce(
-                monoid.plus).new().value
+            err = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().inner(
+                weight, semiring.plus_times).new().value
         rank = new
         if tol is not None and err < n * tol:
             break

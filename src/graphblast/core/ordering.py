@@ -30,6 +30,7 @@ can, any size or device), "stored" (never).
 
 from .. import config
 from .._memory import available_bytes
+from ..dtypes import FP64
 from ..exceptions import OutOfMemory
 
 ORDER_MIN_HUB_SHARE = 0.1  # of the entries, held by the most-connected 1 % of the vertices
@@ -40,10 +41,16 @@ ORDER_MIN_PRODUCTS_SMALL = 12  # below it: two steps' cost, a fifth of each step
 
 
 def pull_in_degree_order(A, products, values=True):
-    """(B, P, R) for ``products`` pulls over A' in decreasing-degree order, or None where the
-    vertices keep their order.  P (UINT64, full) lists the vertices by decreasing out-degree,
-    R is its inverse (R[v] is v's place), and B = P A' P': ``B.mxv(c[P])`` is ``(c A)[P]``
-    (with ``values`` False, B is a pattern).  **B is for mxv with a full vector and nothing
+    """(B, P, R, W) for ``products`` pulls over A' in decreasing-degree order, or None where
+    the vertices keep their order.  P (UINT64, full) lists the vertices by decreasing
+    out-degree, the vertices without an edge last, R gives each vertex its place in P, and
+    B = P A' P': ``B.mxv(c[P])`` is ``(c A)[P]`` (with ``values`` False, B is a pattern).
+    Only one vertex without an edge is kept, to stand for them all: where some vertices have
+    none, P lists the k = (vertices with an edge) + 1 first, B is k x k, R maps every vertex
+    without an edge to k - 1, so ``y[R]`` gives each of them the stand-in's value, and W (FP64,
+    full, size k) is how many vertices each place stands for (1, and at k - 1 the vertices
+    without an edge).  Such vertices are alike in a pull: their rows and columns are empty
+    (kron-27 has 71 million of its 134).  **B is for mxv with a full vector and nothing
     else**: on a GPU its rows are not sorted (a pull does not need them to be).
 
     "auto" orders on a GPU, for a graph of at least ORDER_MIN_VERTICES vertices, at least
@@ -80,5 +87,9 @@ def pull_in_degree_order(A, products, values=True):
     if made is None:
         return None
     B, P, R = made
+    k = B.nrows
+    weight = Vector.from_scalar(1.0, k, FP64, device=A.device)
+    if k < n:
+        weight[k - 1] = n - k + 1
     return (Matrix._from_data(B, backend, A.device), Vector._from_data(P, backend, A.device),
-            Vector._from_data(R, backend, A.device))
+            Vector._from_data(R, backend, A.device), weight)

@@ -216,8 +216,9 @@ def sort_vector(v, descending):
 def pull_in_degree_order(A, min_hub_share, values=True):
     """(B, P, R) for a pull over A' in decreasing-degree order, or None when A's most-connected
     1 % of vertices hold less than ``min_hub_share`` of its entries: the CUDA backend's
-    primitive (see its docstring), with B's rows sorted here (a canonical matrix; the GPU's is
-    not, which a pull does not need)."""
+    primitive (see its docstring: the vertices without an edge last, the first of them kept
+    for all), with B's rows sorted here (a canonical matrix; the GPU's is not, which a pull
+    does not need)."""
     n = A.nrows
     if n == 0:
         return None
@@ -226,17 +227,25 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     if degrees[order[:max(1, n // 100)]].sum() < min_hub_share * A.nvals:
         return None
     S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
+    has_edge = degrees != 0
+    if S is not A:  # the vertices with in-edges only before those with no edge
+        has_in = np.diff(S.indptr) != 0
+        order = np.argsort(-(2 * degrees + has_in), kind="stable")
+        has_edge |= has_in
+    active = int(np.count_nonzero(has_edge))
+    k = n if active == n else active + 1
     rank = np.empty(n, dtype=INDEX)
-    rank[order] = np.arange(n, dtype=INDEX)
-    lengths = (degrees if S is A else np.diff(S.indptr))[order]
-    out_ptr = np.zeros(n + 1, dtype=INDEX)
+    rank[order] = np.minimum(np.arange(n, dtype=INDEX), k - 1)
+    kept = order[:k]
+    lengths = (degrees if S is A else np.diff(S.indptr))[kept]
+    out_ptr = np.zeros(k + 1, dtype=INDEX)
     np.cumsum(lengths, out=out_ptr[1:])
-    # entry e of new row k comes from S's row order[k], at the same offset in the row
-    rows = np.repeat(np.arange(n, dtype=INDEX), lengths)
-    src = S.indptr[order][rows] + (np.arange(out_ptr[-1], dtype=INDEX) - out_ptr[rows])
+    # entry e of new row r comes from S's row kept[r], at the same offset in the row
+    rows = np.repeat(np.arange(k, dtype=INDEX), lengths)
+    src = S.indptr[kept][rows] + (np.arange(out_ptr[-1], dtype=INDEX) - out_ptr[rows])
     cols = rank[S.indices[src]]
     keep = np.lexsort((cols, rows))  # each row sorted by its new column names
-    B = CSR(n, n, S.dtype, out_ptr, cols[keep],
+    B = CSR(k, k, S.dtype, out_ptr, cols[keep],
             S.values[src[keep]] if values else np.ones(keep.shape[0], dtype=S.dtype.np_type))
-    return (B, SparseVector(n, UINT64, np.arange(n, dtype=INDEX), order.astype(np.uint64)),
+    return (B, SparseVector(k, UINT64, np.arange(k, dtype=INDEX), kept.astype(np.uint64)),
             SparseVector(n, UINT64, np.arange(n, dtype=INDEX), rank.astype(np.uint64)))

@@ -153,28 +153,42 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     """(B, P, R) for a pull over A' in decreasing-degree order, or None when A's most-connected
     1 % of vertices hold less than ``min_hub_share`` of its entries (core/ordering.py: even
     degrees gain nothing from the order, and a graph whose ids follow its geometry would lose
-    its locality).  P (UINT64, full) lists the vertices by decreasing out-degree (the number
-    of times a pull over A' reads each one's value; ties by id), R is its inverse (R[v] is
-    v's place), and B = P A' P' (row k is the row of A' for vertex P[k], each column c
-    renamed R[c]; without ``values`` a pattern), made by one kernel with each row's entries
+    its locality).  The order lists the vertices by decreasing out-degree (the number of times
+    a pull over A' reads each one's value), then those with an in-edge before those with none,
+    then by id, so the vertices without any edge come last.  Only the first k are kept: k = n,
+    or where some vertices have no edge, the number that have one plus one, the first without
+    standing for all of them.  P (UINT64, full, size k) lists the kept vertices in order; R
+    (UINT64, full, size n) gives each vertex its place, k - 1 for every vertex without an edge
+    past the stand-in; B (k x k) = P A' P' (row k is the row of A' for vertex P[k], each column
+    c renamed R[c]; without ``values`` a pattern), made by one kernel with each row's entries
     left in their stored order: **B is not a canonical matrix** (its rows are not sorted),
     for a pull with a full vector (mxv) and nothing else.  One synchronization (the hubs'
-    share)."""
+    share and the vertices with an edge), two for a matrix that is not symmetric."""
     n = A.nrows
     if n == 0:
         return None
     degrees = A.indptr[1:] - A.indptr[:-1]
     order = cp.argsort(-degrees)  # stable: equal degrees by increasing id
-    held = int(blocks.read_small(degrees[order[:max(1, n // 100)]].sum().reshape(1))[0])
+    held, active = (int(x) for x in blocks.read_small(cp.stack([
+        degrees[order[:max(1, n // 100)]].sum(), cp.count_nonzero(degrees).astype(INDEX)])))
     if held < min_hub_share * A.nvals:
         return None
     S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
+    if S is not A:
+        # the vertices with in-edges only go before those with no edge (a stable sort of
+        # twice the degree plus one for an in-edge keeps the degrees' order otherwise)
+        has_in = S.indptr[1:] != S.indptr[:-1]
+        order = cp.argsort(-(2 * degrees + has_in))
+        active = int(blocks.read_small(cp.count_nonzero(
+            (degrees != 0) | has_in).astype(INDEX).reshape(1))[0])
+    k = n if active == n else active + 1
     idx32_out = n <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
     rank = cp.empty(n, dtype=name_type)
-    rank[order] = cp.arange(n, dtype=name_type)
+    rank[order] = cp.minimum(cp.arange(n, dtype=name_type), k - 1)
+    kept = order[:k]
     # the new rows' lengths: A's own degrees where A is its own transpose (no second gather)
-    lengths = degrees[order] if S is A else S.indptr[order + 1] - S.indptr[order]
+    lengths = degrees[kept] if S is A else S.indptr[kept + 1] - S.indptr[kept]
     out_ptr = blocks.exclusive_scan(lengths)
     col = S.stored_indices
     iso = S.pattern_value if values else S.dtype.np_type.type(1)
@@ -184,10 +198,10 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     out_vals = None if vals is None else cp.empty(S.nvals, dtype=vals.dtype)
     (fn,) = jit.compiled(programs.renumber_rows, col.dtype == np.int32, idx32_out, word).fns
     words = (lambda v: None if v is None else v.view(f"u{word}"))
-    jit.launch_warps(fn, n, (i64(n), order, S.indptr, col, words(vals), rank, out_ptr,
+    jit.launch_warps(fn, k, (i64(k), kept, S.indptr, col, words(vals), rank, out_ptr,
                              out_col, words(out_vals)))
-    B = CSR(n, n, S.dtype, out_ptr, out_col, out_vals, iso_value=iso)
-    return (B, FullVector(n, UINT64, order.astype(cp.uint64)),
+    B = CSR(k, k, S.dtype, out_ptr, out_col, out_vals, iso_value=iso)
+    return (B, FullVector(k, UINT64, kept.astype(cp.uint64)),
             FullVector(n, UINT64, rank.astype(cp.uint64)))
 
 
