@@ -168,7 +168,10 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     if n == 0:
         return None
     degrees = A.indptr[1:] - A.indptr[:-1]
-    order = cp.argsort(-degrees)  # stable: equal degrees by increasing id
+    # sorted by ~key, the key decreasing; the sort is stable: equal keys by increasing id.
+    # 32-bit keys where they fit halve the radix sort's passes (kron-27: 134 million keys)
+    key_type = cp.int32 if 2 * n + 1 <= INT32_MAX else INDEX
+    order = cp.argsort(~degrees.astype(key_type))
     held, active = (int(x) for x in blocks.read_small(cp.stack([
         degrees[order[:max(1, n // 100)]].sum(), cp.count_nonzero(degrees).astype(INDEX)])))
     if held < min_hub_share * A.nvals:
@@ -178,7 +181,7 @@ def pull_in_degree_order(A, min_hub_share, values=True):
         # the vertices with in-edges only go before those with no edge (a stable sort of
         # twice the degree plus one for an in-edge keeps the degrees' order otherwise)
         has_in = S.indptr[1:] != S.indptr[:-1]
-        order = cp.argsort(-(2 * degrees + has_in))
+        order = cp.argsort(~(2 * degrees + has_in).astype(key_type))
         active = int(blocks.read_small(cp.count_nonzero(
             (degrees != 0) | has_in).astype(INDEX).reshape(1))[0])
     k = n if active == n else active + 1
