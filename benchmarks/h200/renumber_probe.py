@@ -8,6 +8,10 @@ SOURCE, twenty-ninth session), each on the same rows:
 - ``stream``: ilp 8, the columns read and the names written with the streaming cache hints
   (``__ldcs``/``__stcs``: evict first), so that the 34 GB streamed through on kron-27 do not
   evict the hubs' names from L2;
+- ``hub_order{T}``: another order: the T hubs first by degree, then every other vertex by its
+  id, so that an id's name comes from the tier alone (T + id - the hubs below it, or the hub's
+  name), no full table gathered; the library's product over that matrix against its product
+  over the degree-ordered B (does the order past the hubs matter to the product?);
 - ``tier{T}``: the names of the T vertices of highest degree looked up in a table that fits
   L2: a sector per 224 ids (seven 32-bit words of "is a hub" bits and the hubs counted before
   the group), the hub's place among the hubs by id from one sector and then its name from a
@@ -82,7 +86,7 @@ def measure(name):
     del B
     print(json.dumps(rec), flush=True)
     if name_type == cp.int32 and col.dtype == cp.int32:
-        variants(rec, k, order, A, rank, out_ptr, out_col)
+        variants(rec, k, order, A, rank, out_ptr, out_col, g.A)
     return rec
 
 
@@ -141,6 +145,54 @@ __device__ __forceinline__ int tier_name(const uint4* tier, const int* hub_name,
     return hub_name[before + __popc(mine & ((1u << b) - 1u))];
 }
 
+// Hubs first in degree order, then every other vertex in the order of its id: an id's name is
+// hub_name[j] for the j-th hub by id, else T + id - (the hubs below it); no full table at all
+__device__ __forceinline__ int tier_id_name(const uint4* tier, const int* hub_name, int T,
+                                            int c) {
+    const int g = c / 224, off = c - g * 224, w = off >> 5, b = off & 31;
+    const uint4 lo = __ldg(tier + 2 * g), hi = __ldg(tier + 2 * g + 1);
+    const unsigned words[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    unsigned below = words[7];
+    unsigned mine = 0;
+#pragma unroll
+    for (int i = 0; i < 7; ++i) {
+        if (i < w) below += __popc(words[i]);
+        if (i == w) mine = words[i];
+    }
+    below += __popc(mine & ((1u << b) - 1u));
+    return ((mine >> b) & 1u) ? hub_name[below] : T + c - (int)below;
+}
+
+template <int ILP>
+__global__ void renumber_tier_ids(long long n, const long long* order,
+                                  const long long* indptr, const int* col, const uint4* tier,
+                                  const int* hub_name, int T, const long long* out_ptr,
+                                  int* out_col) {
+    const int lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+    for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < n;
+         r += warps) {
+        const long long s = order[r];
+        const long long p = indptr[s], len = indptr[s + 1] - p, dst = out_ptr[r];
+        for (long long base = lane; base < len; base += 32 * ILP) {
+            int c[ILP], name[ILP];
+#pragma unroll
+            for (int u = 0; u < ILP; ++u) {
+                const long long k = base + 32 * u;
+                c[u] = k < len ? __ldcs(col + p + k) : 0;
+            }
+#pragma unroll
+            for (int u = 0; u < ILP; ++u)
+                if (base + 32 * u < len) name[u] = tier_id_name(tier, hub_name, T, c[u]);
+#pragma unroll
+            for (int u = 0; u < ILP; ++u) {
+                const long long k = base + 32 * u;
+                if (k < len) __stcs(out_col + dst + k, name[u]);
+            }
+        }
+    }
+}
+
 template <int ILP>
 __global__ void renumber_tier(long long n, const long long* order, const long long* indptr,
                               const int* col, const uint4* tier, const int* hub_name,
@@ -171,7 +223,7 @@ __global__ void renumber_tier(long long n, const long long* order, const long lo
 }
 """
 _NAMES = ["renumber<4, false>", "renumber<8, false>", "renumber<16, false>",
-          "renumber<8, true>", "renumber_tier<8>"]
+          "renumber<8, true>", "renumber_tier<8>", "renumber_tier_ids<8>"]
 
 
 def build_tier(order, rank, hubs):
@@ -189,7 +241,7 @@ def build_tier(order, rank, hubs):
     return words.reshape(-1), rank[cp.sort(order[:hubs])]
 
 
-def variants(rec, k, order, A, rank, out_ptr, out_col):
+def variants(rec, k, order, A, rank, out_ptr, out_col, matrix):
     """The kernel's variants (the docstring) on the primitive's rows; int32 only."""
     mod = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=_NAMES)
     fns = {name: mod.get_function(name) for name in _NAMES}
@@ -211,7 +263,55 @@ def variants(rec, k, order, A, rank, out_ptr, out_col):
             np.int64(k), order, A.indptr, col, tier, hub_name, rank, out_ptr, out_col)))
         rec[f"tier{hubs}_same"] = bool(cp.array_equal(out_col, want))
         del tier, hub_name
+    del want
     print(json.dumps(rec), flush=True)
+    if A.symmetric:
+        for hubs in (1 << 20, 1 << 22):
+            hub_order(rec, fns["renumber_tier_ids<8>"], grid, block, min(hubs, k), order, A,
+                      rank, out_col, matrix)
+            print(json.dumps(rec), flush=True)
+
+
+def hub_order(rec, fn, grid, block, hubs, order, A, rank, out_col, matrix):
+    """The hubs first in degree order, then the other vertices in the order of their ids
+    (none left out): named through the tier alone (``renumber_tier_ids``), and the library's
+    product over that matrix against its product over the degree-ordered B, both checked
+    against each other in the vertices' own order.  ``out_col`` is reused for its columns."""
+    from graphblast import Matrix, Vector, semiring
+    from graphblast.backends.base import CSR
+    from graphblast.backends.cuda.vectors import FullVector
+    from graphblast.dtypes import FP64
+
+    n = A.nrows
+    tier, hub_name = build_tier(order, rank, hubs)
+    is_hub = cp.zeros(n, dtype=cp.bool_)
+    is_hub[order[:hubs]] = True
+    order2 = cp.concatenate([order[:hubs], cp.flatnonzero(~is_hub)])
+    del is_hub
+    degrees = A.indptr[1:] - A.indptr[:-1]
+    out_ptr2 = blocks.exclusive_scan(degrees[order2])
+    label = f"hub_order{hubs}"
+    rec[f"{label}_renumber_ms"] = gpu_ms(lambda: fn(grid, block, (
+        np.int64(n), order2, A.indptr, A.stored_indices, tier, hub_name, np.int32(hubs),
+        out_ptr2, out_col)))
+    del tier, hub_name
+    backend, device = matrix._backend, matrix.device
+    B2 = Matrix._from_data(CSR(n, n, A.dtype, out_ptr2, out_col, None,
+                               iso_value=A.dtype.np_type.type(1)), backend, device)
+    made = extract.pull_in_degree_order(A, 0.0, False)
+    B, P = Matrix._from_data(made[0], backend, device), made[1].vals.astype(cp.int64)
+    cp.random.seed(3)
+    x = cp.random.random(n)
+    c1 = Vector._from_data(FullVector(P.size, FP64, x[P]), backend, device)
+    c2 = Vector._from_data(FullVector(n, FP64, x[order2]), backend, device)
+    pull = semiring.plus_second[FP64]
+    rec[f"{label}_product_ms"] = gpu_ms(lambda: B2.mxv(c2, pull).new().wait())
+    rec[f"{label}_degree_order_product_ms"] = gpu_ms(lambda: B.mxv(c1, pull).new().wait())
+    y1 = cp.zeros(n)
+    y1[P] = cp.asarray(B.mxv(c1, pull).new().to_dense(fill_value=0.0))  # B keeps P.size
+    y2 = cp.zeros(n)
+    y2[order2] = cp.asarray(B2.mxv(c2, pull).new().to_dense(fill_value=0.0))
+    rec[f"{label}_same_product"] = bool(cp.allclose(y1, y2, rtol=1e-12, atol=0))
 
 
 def main():
