@@ -91,13 +91,13 @@ def measure(name):
 
 
 SOURCE = r"""
-#include <cstdint>
-// gbk_renumber_rows of structure.cuh with ILP gathers in flight a lane, and the streaming
-// hints on the columns and the names written (STREAM); int32 columns and names, no values
-template <int ILP, bool STREAM>
-__global__ void renumber(long long n, const long long* order, const long long* indptr,
-                         const int* col, const int* rank, const long long* out_ptr,
-                         int* out_col) {
+// gbk_renumber_rows of structure.cuh with ILP gathers in flight a lane, a column's name given
+// by NAME, and the streaming hints on the columns read and the names written (STREAM);
+// int32 columns and names, no values
+template <int ILP, bool STREAM, class NAME>
+__device__ void renumber_rows(long long n, const long long* order, const long long* indptr,
+                              const int* col, const long long* out_ptr, int* out_col,
+                              NAME name_of) {
     const int lane = threadIdx.x & 31;
     const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
     for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < n;
@@ -113,7 +113,7 @@ __global__ void renumber(long long n, const long long* order, const long long* i
             }
 #pragma unroll
             for (int u = 0; u < ILP; ++u)
-                if (base + 32 * u < len) name[u] = rank[c[u]];
+                if (base + 32 * u < len) name[u] = name_of(c[u]);
 #pragma unroll
             for (int u = 0; u < ILP; ++u) {
                 const long long k = base + 32 * u;
@@ -127,40 +127,60 @@ __global__ void renumber(long long n, const long long* order, const long long* i
 }
 
 // The hubs' tier: group g of 224 ids is one 32-byte sector, words 0-6 the "is a hub" bits of
-// ids 224g + 32w + b, word 7 the hubs among ids below 224g.  A hub's place among the hubs by
-// id indexes hub_name (its name in degree order); any other id's name is rank[c].
-__device__ __forceinline__ int tier_name(const uint4* tier, const int* hub_name,
-                                         const int* rank, int c) {
+// ids 224g + 32w + b, word 7 the hubs among ids below 224g.  Gives whether c is a hub and the
+// hubs below c.
+__device__ __forceinline__ bool tier_lookup(const uint4* tier, int c, unsigned& below) {
     const int g = c / 224, off = c - g * 224, w = off >> 5, b = off & 31;
     const uint4 lo = __ldg(tier + 2 * g), hi = __ldg(tier + 2 * g + 1);
     const unsigned words[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-    unsigned before = words[7];
     unsigned mine = 0;
-#pragma unroll
-    for (int i = 0; i < 7; ++i) {
-        if (i < w) before += __popc(words[i]);
-        if (i == w) mine = words[i];
-    }
-    if (!((mine >> b) & 1u)) return rank[c];
-    return hub_name[before + __popc(mine & ((1u << b) - 1u))];
-}
-
-// Hubs first in degree order, then every other vertex in the order of its id: an id's name is
-// hub_name[j] for the j-th hub by id, else T + id - (the hubs below it); no full table at all
-__device__ __forceinline__ int tier_id_name(const uint4* tier, const int* hub_name, int T,
-                                            int c) {
-    const int g = c / 224, off = c - g * 224, w = off >> 5, b = off & 31;
-    const uint4 lo = __ldg(tier + 2 * g), hi = __ldg(tier + 2 * g + 1);
-    const unsigned words[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-    unsigned below = words[7];
-    unsigned mine = 0;
+    below = words[7];
 #pragma unroll
     for (int i = 0; i < 7; ++i) {
         if (i < w) below += __popc(words[i]);
         if (i == w) mine = words[i];
     }
     below += __popc(mine & ((1u << b) - 1u));
-    return ((mine >> b) & 1u) ? hub_name[below] : T + c - (int)below;
+    return (mine >> b) & 1u;
+}
+
+// a name gathered from the full table (the library's way)
+struct Table {
+    const int* rank;
+    __device__ int operator()(int c) const { return rank[c]; }
+};
+// a hub's name from the tier and a T-entry table (hub_name[j]: the j-th hub by id), any other
+// id's from the full table
+struct Tier {
+    const uint4* tier; const int* hub_name; const int* rank;
+    __device__ int operator()(int c) const {
+        unsigned below;
+        return tier_lookup(tier, c, below) ? hub_name[below] : rank[c];
+    }
+};
+// the hub order (hubs first by degree, then every other vertex by its id): a hub's name as
+// above, any other id's T + id - (the hubs below it); no full table at all
+struct TierIds {
+    const uint4* tier; const int* hub_name; int T;
+    __device__ int operator()(int c) const {
+        unsigned below;
+        return tier_lookup(tier, c, below) ? hub_name[below] : T + c - (int)below;
+    }
+};
+
+template <int ILP, bool STREAM>
+__global__ void renumber(long long n, const long long* order, const long long* indptr,
+                         const int* col, const int* rank, const long long* out_ptr,
+                         int* out_col) {
+    renumber_rows<ILP, STREAM>(n, order, indptr, col, out_ptr, out_col, Table{rank});
+}
+
+template <int ILP>
+__global__ void renumber_tier(long long n, const long long* order, const long long* indptr,
+                              const int* col, const uint4* tier, const int* hub_name,
+                              const int* rank, const long long* out_ptr, int* out_col) {
+    renumber_rows<ILP, true>(n, order, indptr, col, out_ptr, out_col,
+                             Tier{tier, hub_name, rank});
 }
 
 template <int ILP>
@@ -168,58 +188,8 @@ __global__ void renumber_tier_ids(long long n, const long long* order,
                                   const long long* indptr, const int* col, const uint4* tier,
                                   const int* hub_name, int T, const long long* out_ptr,
                                   int* out_col) {
-    const int lane = threadIdx.x & 31;
-    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-    for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < n;
-         r += warps) {
-        const long long s = order[r];
-        const long long p = indptr[s], len = indptr[s + 1] - p, dst = out_ptr[r];
-        for (long long base = lane; base < len; base += 32 * ILP) {
-            int c[ILP], name[ILP];
-#pragma unroll
-            for (int u = 0; u < ILP; ++u) {
-                const long long k = base + 32 * u;
-                c[u] = k < len ? __ldcs(col + p + k) : 0;
-            }
-#pragma unroll
-            for (int u = 0; u < ILP; ++u)
-                if (base + 32 * u < len) name[u] = tier_id_name(tier, hub_name, T, c[u]);
-#pragma unroll
-            for (int u = 0; u < ILP; ++u) {
-                const long long k = base + 32 * u;
-                if (k < len) __stcs(out_col + dst + k, name[u]);
-            }
-        }
-    }
-}
-
-template <int ILP>
-__global__ void renumber_tier(long long n, const long long* order, const long long* indptr,
-                              const int* col, const uint4* tier, const int* hub_name,
-                              const int* rank, const long long* out_ptr, int* out_col) {
-    const int lane = threadIdx.x & 31;
-    const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
-    for (long long r = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5; r < n;
-         r += warps) {
-        const long long s = order[r];
-        const long long p = indptr[s], len = indptr[s + 1] - p, dst = out_ptr[r];
-        for (long long base = lane; base < len; base += 32 * ILP) {
-            int c[ILP], name[ILP];
-#pragma unroll
-            for (int u = 0; u < ILP; ++u) {
-                const long long k = base + 32 * u;
-                c[u] = k < len ? __ldcs(col + p + k) : 0;
-            }
-#pragma unroll
-            for (int u = 0; u < ILP; ++u)
-                if (base + 32 * u < len) name[u] = tier_name(tier, hub_name, rank, c[u]);
-#pragma unroll
-            for (int u = 0; u < ILP; ++u) {
-                const long long k = base + 32 * u;
-                if (k < len) __stcs(out_col + dst + k, name[u]);
-            }
-        }
-    }
+    renumber_rows<ILP, true>(n, order, indptr, col, out_ptr, out_col,
+                             TierIds{tier, hub_name, T});
 }
 """
 _NAMES = ["renumber<4, false>", "renumber<8, false>", "renumber<16, false>",
