@@ -159,7 +159,7 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     or where some vertices have no edge, the number that have one plus one, the first without
     standing for all of them.  P (UINT64, full, size k) lists the kept vertices in order; R
     (UINT64, full, size n) gives each vertex its place, k - 1 for every vertex without an edge
-    past the stand-in; B (k x k) = P A' P' (row k is the row of A' for vertex P[k], each column
+    past the stand-in; B (k x k) = P A' P' (row r is the row of A' for vertex P[r], each column
     c renamed R[c]; without ``values`` a pattern), made by one kernel with each row's entries
     left in their stored order: **B is not a canonical matrix** (its rows are not sorted),
     for a pull with a full vector (mxv) and nothing else.  One synchronization (the hubs'
