@@ -269,6 +269,10 @@ def test_pull_in_degree_order_renumbers_the_transpose(device, rng):
     M = sp.random_array((n, n), density=0.02, rng=rng, format="lil")
     M[250:, :] = 0  # vertices 250-299: no out-edge ...
     M[:, 270:] = 0  # ... and 270-299 no in-edge either (30 without an edge)
+    # a path through 0-249 and edges into 250-269: every vertex below 270 has an edge,
+    # whatever the draw
+    M[np.arange(249), np.arange(1, 250)] = 1.0
+    M[0, 250:270] = 1.0
     M = sp.csr_array(M)
     M.eliminate_zeros()
     A = to_matrix(M, device)
