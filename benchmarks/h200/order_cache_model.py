@@ -38,14 +38,27 @@ deg = np.diff(indptr)
 order = np.argsort(-deg, kind="stable")
 active = int(np.count_nonzero(deg))
 
-def stream(order_, name):
-    """the gathers' sector ids in row order of ``order_`` (rows with entries only)"""
-    rows = order_[:active] if order_ is order else order_
-    rows = rows[deg[rows] > 0]
+def gathered(rows):
+    """the columns of ``rows``' entries, row after row (rows without an entry add none)"""
     lens = deg[rows]
-    starts = indptr[rows]
-    idx = np.repeat(starts - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(lens.sum())
-    return name[col[idx]] // 4  # 8-byte values, 32-byte sectors
+    idx = np.repeat(indptr[rows] - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(lens.sum())
+    return col[idx]
+
+
+def named(order_):
+    """the product's gathers' sectors with the vertices named by their place in ``order_``
+    (8-byte values, 32-byte sectors)"""
+    name = np.empty(n, np.int64)
+    name[order_] = np.arange(order_.size)
+    return name[gathered(order_)] // 4
+
+
+def hubs(share):
+    """the first ``share`` of the vertices by degree, as a mask"""
+    mask = np.zeros(n, bool)
+    mask[order[:int(share * n)]] = True
+    return mask
+
 
 def lru_misses(sectors, capacity):
     cache = OrderedDict()
@@ -61,35 +74,22 @@ def lru_misses(sectors, capacity):
                 cache.popitem(last=False)
     return misses
 
-rank = np.empty(n, np.int64)
-rank[order] = np.arange(n)
 out = {"scale": scale, "n": n, "nnz": int(indptr[-1]), "active": active}
-streams = {"degree": stream(order, rank)}
+others = deg > 0  # rows with an entry: the model's vertices past the hubs
+streams = {"degree": named(order)}
 for share in (0.01, 0.03, 0.1):
-    T = int(share * n)
-    hub = np.zeros(n, bool)
-    hub[order[:T]] = True
-    order2 = np.concatenate([order[:T], np.flatnonzero(~hub & (deg > 0))])
-    name2 = np.empty(n, np.int64)
-    name2[order2] = np.arange(order2.size)
-    streams[f"hub_order_{share}"] = stream(order2, name2)
-def named(order2):
-    name2 = np.empty(n, np.int64)
-    name2[order2] = np.arange(order2.size)
-    return stream(order2, name2)
-
+    hub = hubs(share)
+    streams[f"hub_order_{share}"] = named(np.concatenate(
+        [order[:int(share * n)], np.flatnonzero(~hub & others)]))
 for share in (0.03, 0.1):  # the tier's hubs by id (a name is a count, no table)
-    T = int(share * n)
-    hub = np.zeros(n, bool)
-    hub[order[:T]] = True
+    hub = hubs(share)
     streams[f"tier_by_id_{share}"] = named(np.concatenate(
-        [np.flatnonzero(hub), np.flatnonzero(~hub & (deg > 0))]))
+        [np.flatnonzero(hub), np.flatnonzero(~hub & others)]))
     top = int(0.001 * n)  # and the first 0.1 % by degree before them
-    first = np.zeros(n, bool)
-    first[order[:top]] = True
+    first = hubs(0.001)
     streams[f"top_then_tier_by_id_{share}"] = named(np.concatenate(
-        [order[:top], np.flatnonzero(hub & ~first), np.flatnonzero(~hub & (deg > 0))]))
-streams["stored"] = named(np.flatnonzero(deg > 0))
+        [order[:top], np.flatnonzero(hub & ~first), np.flatnonzero(~hub & others)]))
+streams["stored"] = named(np.flatnonzero(others))
 for cap_share in (0.025, 0.05):
     capacity = int(cap_share * n / 4)
     for label, s in streams.items():
@@ -101,15 +101,10 @@ print(out)
 
 # The renumbering's lookups, rows in degree order: the name table (4-byte names, 8 a sector)
 # against the tier (a sector per 224 ids, then a hub's entry in a T-entry name table)
-rows = order[:active]
-lens = deg[rows]
-idx = np.repeat(indptr[rows] - np.r_[0, np.cumsum(lens)[:-1]], lens) + np.arange(lens.sum())
-cols = col[idx]
+cols = gathered(order)
 ren = {"table": cols // 8}
 for share in (0.01, 0.03, 0.1):
-    T = int(share * n)
-    hub = np.zeros(n, bool)
-    hub[order[:T]] = True
+    hub = hubs(share)
     hub_idx = np.cumsum(hub) - 1  # a hub's place among the hubs by id
     tier = cols // 224
     is_h = hub[cols]
