@@ -88,17 +88,42 @@ def measure(name):
     rec["vxm_A_ms"] = warm(lambda: c_n.vxm(A, semiring.plus_first[FP64]).new())
     rec["gather_out_ms"] = warm(lambda: out[P].new())
     rec["gather_back_ms"] = warm(lambda: c[R].new())
-    # a step's vector work around its product (pagerank's loop, tol=None): the scaled ranks,
-    # the teleport vector and the product accumulated into it
+    # a step's vector work around its product, op by op as pagerank's loop runs it (tol=None,
+    # dangling="uniform" with sinks): wall time with a synchronization (warm) and GPU time
+    # (CUDA events), and the bytes each op must move at least, so that its rate shows
     y = B.mxv(c, semiring.plus_second[FP64]).new()
+    rank = c
     share = Vector.from_scalar(0.5, k, FP64, device=DEV)
+    sink_share = Vector.from_scalar(1e-9, k, FP64, device=DEV)
+    teleport = Vector.from_scalar(0.25, k, FP64, device=DEV)
+    spread = rank.inner(sink_share, semiring.plus_times).new()
+    new = teleport.apply(binary.plus, right=spread).new()
 
-    def vectors():
-        scaled = c.ewise_mult(share, binary.times).new()
-        new = Vector.from_scalar(0.25, k, FP64, device=DEV)
-        new(binary.plus) << y
-        return scaled, new
-    rec["step_vectors_ms"] = warm(vectors)
+    def accumulate():
+        out = new.dup()
+        out(binary.plus) << y
+        return out
+    word = 8 * k
+    ops = {  # name: (the op, its least bytes: FP64 vectors of k entries, y a bitmap)
+        "inner": (lambda: rank.inner(sink_share, semiring.plus_times).new(), 2 * word),
+        "teleport": (lambda: teleport.apply(binary.plus, right=spread).new(), 2 * word),
+        "scale": (lambda: rank.ewise_mult(share, binary.times).new(), 3 * word),
+        "dup": (lambda: new.dup(), 2 * word),
+        "accumulate_with_dup": (accumulate, 2 * word + 3 * word + k),
+    }
+
+    def step_vectors():
+        s = rank.inner(sink_share, semiring.plus_times).new()
+        out = teleport.apply(binary.plus, right=s).new()
+        scaled = rank.ewise_mult(share, binary.times).new()
+        out(binary.plus) << y
+        return scaled, out
+    ops["step_vectors"] = (step_vectors, 9 * word + k)
+    for name, (fn, nbytes) in ops.items():
+        rec[f"{name}_ms"] = warm(fn)
+        if cp is not None:
+            gpu = rec[f"{name}_gpu_ms"] = per_graph.gpu_ms(fn)
+            rec[f"{name}_gb_per_s"] = nbytes / gpu / 1e6
     print(json.dumps(rec), flush=True)
     return rec
 
