@@ -99,7 +99,7 @@ def measure(name):
     spread = rank.inner(sink_share, semiring.plus_times).new()
     new = teleport.apply(binary.plus, right=spread).new()
 
-    def accumulate():
+    def accumulate():  # into a copy of new (dup shares it; the write copies it first)
         out = new.dup()
         out(binary.plus) << y
         return out
@@ -108,7 +108,6 @@ def measure(name):
         "inner": (lambda: rank.inner(sink_share, semiring.plus_times).new(), 2 * word),
         "teleport": (lambda: teleport.apply(binary.plus, right=spread).new(), 2 * word),
         "scale": (lambda: rank.ewise_mult(share, binary.times).new(), 3 * word),
-        "dup": (lambda: new.dup(), 2 * word),
         "accumulate_with_dup": (accumulate, 2 * word + 3 * word + k),
     }
 

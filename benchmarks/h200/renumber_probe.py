@@ -56,13 +56,9 @@ def measure(name):
     A = g.A._data
     assert A.symmetric, "the probe times the symmetric path"
     n = A.nrows
-    primitive = (lambda: extract.pull_in_degree_order(A, 0.0, False))  # noqa: E731
-    rec = {"graph": name, "n": n, "nvals": A.nvals}
-    split_from = getattr(extract, "HUB_SPLIT_MIN_VERTICES", None)
-    if split_from is not None:  # PageRank's whole primitive, the split at the hubs included
-        rec["with_hub_split_ms"] = wall_ms(primitive)
-        extract.HUB_SPLIT_MIN_VERTICES = 1 << 62  # the rest: the renumbering alone
-    rec["pull_in_degree_order_ms"] = wall_ms(primitive)
+    rec = {"graph": name, "n": n, "nvals": A.nvals,
+           "pull_in_degree_order_ms": wall_ms(lambda: extract.pull_in_degree_order(A, 0.0,
+                                                                                 False))}
     # the kernel's inputs, as the primitive makes them
     degrees = A.indptr[1:] - A.indptr[:-1]
     order = cp.argsort(-degrees)
