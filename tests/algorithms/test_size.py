@@ -8,7 +8,8 @@ import pytest
 
 import graphblast.algorithms as algorithms
 
-MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count"]
+MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count", "bfs_batch",
+           "betweenness", "edge_betweenness"]
 
 
 def logic_lines(path):

@@ -28,12 +28,19 @@ CHUNK = 1 << 24
 # -- matrix-matrix ---------------------------------------------------------------------------
 
 def mxm(A, B, semiring, mask):
-    """C = A (+.x) B.  A plain (not complemented) mask computes only its entries, by dot
-    products against B'; otherwise every product is expanded, sorted and reduced, except that
-    plus_times on FP32/FP64 without a mask goes to cuSPARSE and rows of few products, for a
-    monoid whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash)."""
-    if mask is not None and not mask.complement:
-        return mxm_bt(A, transpose(B, config["transpose_cache"]), semiring, mask)
+    """C = A (+.x) B.  With a mask, push or pull as :func:`mxm_direction` chooses: push
+    expands every product, drops those the mask excludes and sorts and reduces the rest; pull
+    computes only the outputs the mask allows (a plain mask: dot products against B'; a
+    complemented one: :func:`_mxm_pull`'s gather against the dense frontier).  Without a
+    mask: plus_times on FP32/FP64 goes to cuSPARSE and rows of few products, for a monoid
+    whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash); the rest is
+    expanded, sorted and reduced."""
+    if mask is not None and (not mask.complement or A.nrows * B.ncols <= PULL_POSITIONS):
+        BT = transpose(B, config["transpose_cache"])
+        if mxm_direction(A, B, BT, semiring, mask) == "pull":
+            if not mask.complement:
+                return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
+            return blocks.under_mask(_mxm_pull(A, BT, semiring, mask), weakref.ref(mask))
     if mask is None and _cusparse_applies(A, B, semiring):
         return _mxm_cusparse(A, B, semiring)
     C = _mxm_expand(A, B, semiring, mask)
@@ -94,8 +101,119 @@ def mxm_bt(A, BT, semiring, mask):
     """C = A (+.x) BT': under a plain mask the dot product reads BT's rows as they are (no
     transpose is built for ``mxm(A, M.T)``: triangle counting's ``L @ L'``)."""
     if mask is not None and not mask.complement:
-        return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
+        B = BT if BT.symmetric else BT._transpose  # push is weighed only where B is at hand
+        if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
+            return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
+        return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
     return mxm(A, transpose(BT, config["transpose_cache"]), semiring, mask)
+
+
+# A complemented product of more outputs than this always pushes (pull lays them out densely);
+# pull works on chunks of A's rows of at most PULL_CHUNK positions (about 18 bytes each).
+PULL_POSITIONS = 1 << 40
+PULL_CHUNK = 1 << 28
+# A row of B' longer than this is walked by a warp per output (gbk_mxm_pull_warp).
+PULL_WARP_MIN = 32
+# the direction of the last masked product over each right-hand matrix (the hysteresis)
+_last_direction = weakref.WeakKeyDictionary()
+_ANY_MONOIDS = ("any", "lor")
+
+
+def mxm_direction(A, B, BT, semiring, mask):
+    """Push or pull for C<M> = A (+.x) B (plan.mxm_direction), from exact work counts summed
+    on the device and read in one synchronization: push's products (B's degrees over A's
+    entries) and pull's visits (the B' rows of the outputs the mask allows; under a plain
+    mask, the dot products' shorter lists)."""
+    if config["direction"] != "auto":
+        return plan.mxm_direction(0, 0, 0)[0]
+    M = mask.data
+    bdeg = B.indptr[1:] - B.indptr[:-1]
+    indeg = BT.indptr[1:] - BT.indptr[:-1]
+    push = bdeg[A.indices].sum(dtype=INDEX) if A.nvals else cp.zeros((), INDEX)
+    if mask.complement:
+        masked = indeg[M.indices].sum(dtype=INDEX) if M.nvals else cp.zeros((), INDEX)
+    elif M.nvals:
+        adeg = A.indptr[1:] - A.indptr[:-1]
+        masked = cp.minimum(adeg[blocks.row_ids(M)], indeg[M.indices]).sum(dtype=INDEX)
+    else:
+        masked = cp.zeros((), INDEX)
+    push_work, mask_work = (int(x) for x in blocks.read_small(cp.stack([push, masked])))
+    if mask.complement:
+        allowed, positions = A.nrows * B.ncols - M.nvals, A.nrows * B.ncols
+        pull_work = A.nrows * B.nvals - mask_work
+    else:
+        allowed = positions = M.nvals
+        pull_work = mask_work
+    any_monoid = semiring.monoid.parent.name in _ANY_MONOIDS
+    choice, _ = plan.mxm_direction(
+        push_work, pull_work, positions, first_hit_rows=allowed if any_monoid else None,
+        nvals=B.nvals, rows=A.nrows, previous=_last_direction.get(B))
+    _last_direction[B] = choice
+    return choice
+
+
+def _mxm_pull(A, BT, semiring, mask):
+    """C<!M> = A (+.x) B by pull (mxm_pull.cuh), on chunks of A's rows: the chunk's frontier
+    and mask laid out densely, then a thread per output whose row of B' is short and a warp
+    per output whose row is long, each walking that row against the frontier and stopping at
+    the monoid's terminal; the outputs found compacted in order.  One synchronization a
+    chunk (its entry count)."""
+    t = semiring.monoid.return_type
+    nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
+    if nrows == 0 or ncols == 0 or A.nvals == 0:
+        return empty_matrix(nrows, ncols, t)
+    idx32 = max(inner, ncols) <= _INT32_MAX
+    k_front, k_mask, k_pull, k_warp, k_compact = jit.compiled(
+        programs.mxm_pull, semiring, A.dtype, BT.dtype, idx32).fns
+    M = mask.data
+    mkind = programs.mask_kind(mask)
+    bt_idx = _narrow_indices(BT) if idx32 else BT.indices
+    bt_vals = BT.values
+    long_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_WARP_MIN).astype(INDEX)
+    nlong = int(long_j.shape[0])
+    a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
+    a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
+    step = max(1, PULL_CHUNK // max(ncols, inner, 1))
+    parts, counts = [], []
+    for r0 in range(0, nrows, step):
+        r1 = min(nrows, r0 + step)
+        rows = r1 - r0
+        present = cp.zeros(rows * inner, dtype=cp.uint8)
+        dense = cp.empty(rows * inner, dtype=A.dtype.np_type)
+        blocked = cp.zeros(rows * ncols, dtype=cp.uint8)
+        e0, e1 = int(a_ptr[r0]), int(a_ptr[r1])
+        if e1 > e0:
+            jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
+                                          i64(inner), i64(r0), present, dense))
+        e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
+        if e1 > e0:
+            jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
+                                         None if mkind == 0 else M.values, np.int32(mkind),
+                                         i64(ncols), i64(r0), blocked))
+        total = rows * ncols
+        out = cp.empty(total, dtype=t.np_type)
+        flag = cp.empty(total, dtype=cp.uint8)
+        common = (i64(ncols), i64(inner), i64(r0), blocked, present, dense, BT.indptr, bt_idx,
+                  bt_vals)
+        jit.launch(k_pull, total, (i64(rows),) + common + (i64(PULL_WARP_MIN), out, flag))
+        if nlong:
+            jit.launch_warps(k_warp, rows * nlong,
+                             (i64(rows), i64(nlong), long_j) + common + (out, flag))
+        scan = blocks.exclusive_scan(flag)
+        count = blocks.total(scan)
+        c_idx = cp.empty(count, dtype=INDEX)
+        c_vals = cp.empty(count, dtype=t.np_type)
+        if count:
+            jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx,
+                                          c_vals))
+        parts.append((scan[::ncols], c_idx, c_vals))
+        counts.append(count)
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    indptr = cp.concatenate([p[0][:-1] + int(offsets[c]) for c, p in enumerate(parts)]
+                            + [cp.full(1, int(offsets[-1]), dtype=INDEX)])
+    indices = cp.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
+    values = cp.concatenate([p[2] for p in parts]) if len(parts) > 1 else parts[0][2]
+    return CSR(nrows, ncols, t, indptr, indices, values)
 
 
 def _mxm_dot(A, BT, semiring, mask):

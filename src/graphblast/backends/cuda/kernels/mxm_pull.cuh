@@ -1,0 +1,143 @@
+// Pull for a masked mxm C<!M> = A (+.x) B whose A is a batch of frontiers (multi-source BFS,
+// betweenness centrality): A's rows are laid out densely (a presence byte and a value per
+// position), the mask's entries marked in a byte per output, and every output (i, j) the mask
+// allows walks row j of B' (B's column j), folding A(i, k) * B(k, j) over the k present in
+// A's row i, in increasing k, and stopping at the monoid's terminal (any: the first product,
+// the smallest k, as push and the CPU backend take).  A row of B' longer than `long_min` is
+// walked by a warp (gbk_mxm_pull_warp) instead of a thread.  The launcher works on a chunk of
+// A's rows at a time: row i of the chunk is row r0 + i of A and C.
+#pragma once
+#include "common.cuh"
+#include "reduce.cuh"
+
+#define GBK_PULL_NONE 9223372036854775807LL
+
+// A's entries [e0, e1) (rows r0 onwards) into the chunk's dense layout.
+template <class A>
+__global__ void gbk_mxm_pull_frontier(idx_t ne, idx_t e0, const idx_t* a_rows,
+                                      const idx_t* a_idx, const A* a_vals, idx_t inner,
+                                      idx_t r0, unsigned char* present, A* dense) {
+    for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
+        const idx_t e = e0 + q;
+        const idx_t p = (a_rows[e] - r0) * inner + a_idx[e];
+        present[p] = 1;
+        dense[p] = a_vals[e];
+    }
+}
+
+// The mask's entries [e0, e1) whose value lets them count (mkind: see gbk::mask_value) marked
+// in the chunk's byte per output.
+__global__ void gbk_mxm_pull_mask(idx_t ne, idx_t e0, const idx_t* m_rows, const idx_t* m_idx,
+                                  const void* m_vals, int mkind, idx_t ncols, idx_t r0,
+                                  unsigned char* blocked) {
+    for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
+        const idx_t e = e0 + q;
+        if (gbk::mask_value(m_vals, e, mkind)) blocked[(m_rows[e] - r0) * ncols + m_idx[e]] = 1;
+    }
+}
+
+// A thread per output p = i * ncols + j of the chunk (rows of B' up to long_min entries; the
+// others get flag 0 here and are the warp kernel's).
+template <class Mul, class M, class A, class B, class IDX>
+__global__ void gbk_mxm_pull(idx_t rows, idx_t ncols, idx_t inner, idx_t r0,
+                             const unsigned char* blocked, const unsigned char* present,
+                             const A* dense, const idx_t* bt_indptr, const IDX* bt_idx,
+                             const B* bt_vals, idx_t long_min, typename M::t* out,
+                             unsigned char* flag) {
+    typedef typename M::t T;
+    Mul mul(0);
+    const idx_t total = rows * ncols;
+    for (idx_t p = gbk::global_id(); p < total; p += gbk::grid_size()) {
+        flag[p] = 0;
+        if (blocked[p]) continue;
+        const idx_t i = p / ncols, j = p - i * ncols;
+        idx_t pb = bt_indptr[j];
+        const idx_t eb = bt_indptr[j + 1];
+        if (eb - pb > long_min) continue;
+        const unsigned char* row_present = present + i * inner;
+        const A* row = dense + i * inner;
+        T acc = M::identity();
+        bool have = false;
+        idx_t first = GBK_PULL_NONE;
+        for (; pb < eb; ++pb) {
+            const idx_t k = (idx_t)bt_idx[pb];
+            if (!row_present[k]) continue;
+            if (gbk::fold_product<M>(acc, have, first,
+                                     mul(row[k], bt_vals[pb], r0 + i, k, k, j), k))
+                break;
+        }
+        if (have) {
+            out[p] = acc;
+            flag[p] = 1;
+        }
+    }
+}
+
+// A warp per (chunk row i, long row j of B'): item w is row w / nlong of the chunk and column
+// long_j[w % nlong].  The lanes take 32 consecutive entries at a time; the warp stops after the
+// first 32 that hold `any`'s product (the smallest k is among them) or reach the terminal.
+template <class Mul, class M, class A, class B, class IDX>
+__global__ void gbk_mxm_pull_warp(idx_t rows, idx_t nlong, const idx_t* long_j, idx_t ncols,
+                                  idx_t inner, idx_t r0, const unsigned char* blocked,
+                                  const unsigned char* present, const A* dense,
+                                  const idx_t* bt_indptr, const IDX* bt_idx, const B* bt_vals,
+                                  typename M::t* out, unsigned char* flag) {
+    typedef typename M::t T;
+    Mul mul(0);
+    const int lane = gbk::lane();
+    const idx_t items = rows * nlong;
+    for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
+        const idx_t i = w / nlong;
+        const idx_t j = long_j[w - i * nlong];
+        const idx_t p = i * ncols + j;
+        if (blocked[p]) continue;  // the same for the whole warp
+        const unsigned char* row_present = present + i * inner;
+        const A* row = dense + i * inner;
+        const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
+        T acc = M::identity();
+        bool have = false;
+        idx_t first = GBK_PULL_NONE;
+        for (idx_t base = pb; base < eb; base += 32) {
+            const idx_t q = base + lane;
+            bool stop = false;
+            if (q < eb && !(M::is_any && have)) {
+                const idx_t k = (idx_t)bt_idx[q];
+                if (row_present[k])
+                    stop = gbk::fold_product<M>(acc, have, first,
+                                                mul(row[k], bt_vals[q], r0 + i, k, k, j), k);
+            }
+            if (__any_sync(GBK_ALL_LANES, M::is_any ? have : stop)) break;
+        }
+        if (M::is_any) {
+            for (int d = 16; d > 0; d >>= 1) {
+                T o = gbk::shfl_down(acc, d);
+                idx_t of = gbk::shfl_down(first, d);
+                if (of < first) {
+                    first = of;
+                    acc = o;
+                }
+            }
+            have = first != GBK_PULL_NONE;
+        } else {
+            gbk::warp_fold<M>(acc, have);
+        }
+        if (lane == 0 && have) {
+            out[p] = acc;
+            flag[p] = 1;
+        }
+    }
+}
+
+// The chunk's flagged outputs, in order, into C's entries from `base` on (scan: the exclusive
+// scan of the flags).
+template <class T>
+__global__ void gbk_mxm_pull_compact(idx_t total, idx_t ncols, const unsigned char* flag,
+                                     const idx_t* scan, const T* out, idx_t* c_idx,
+                                     T* c_vals) {
+    for (idx_t p = gbk::global_id(); p < total; p += gbk::grid_size()) {
+        if (!flag[p]) continue;
+        const idx_t at = scan[p];
+        c_idx[at] = p % ncols;
+        c_vals[at] = out[p];
+    }
+}
