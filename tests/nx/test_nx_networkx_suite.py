@@ -30,6 +30,7 @@ MODULES = [
     "networkx.algorithms.components.tests.test_connected",
     "networkx.algorithms.components.tests.test_weakly_connected",
     "networkx.algorithms.tests.test_cluster",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
     "networkx.tests.test_convert_scipy",
 ]
 

@@ -30,6 +30,9 @@ _DEVICE = re.compile(r"^(cpu|cuda|gpu|cuda:\d+)$", re.IGNORECASE)
 # name -> one line for NetworkX's "Backends" docstring section (what differs, if anything).
 FUNCTIONS = {
     "average_clustering": "Triangles by masked sparse products; see clustering.",
+    "betweenness_centrality": "Batched Brandes sweeps (LAGraph's LAGr_Betweenness): many "
+                              "sources a masked matrix product; the same sources as NetworkX "
+                              "for a seed. Weighted (weight=...) runs in NetworkX.",
     "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order. "
                  "reverse=True on a directed graph and sort_neighbors run in NetworkX.",
     "bfs_layers": "Level-synchronous BFS; layers come out in NetworkX's order.",
@@ -40,6 +43,8 @@ FUNCTIONS = {
     "clustering": "Per-node triangles by masked sparse products (C<S> = S plus.times S).",
     "connected_components": "FastSV; components come out in the order of their first node.",
     "descendants_at_distance": "Level-synchronous BFS over the any.pair semiring.",
+    "edge_betweenness_centrality": "From the same batched sweeps as betweenness_centrality. "
+                                   "Weighted, and multigraphs, run in NetworkX.",
     "is_connected": "FastSV connected components.",
     "is_weakly_connected": "FastSV on A + A'.",
     "node_connected_component": "BFS from the node.",

@@ -12,7 +12,7 @@ import inspect
 
 import networkx as nx
 
-from . import algorithms
+from . import algorithms, betweenness  # noqa: F401 (betweenness registers its functions)
 from ._info import DEFAULT_MIN_EDGES
 from .convert import GraphblastGraph, convert_from_nx, convert_to_nx
 
