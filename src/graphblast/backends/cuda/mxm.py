@@ -206,7 +206,7 @@ def _mxm_pull(A, BT, semiring, mask):
         if count:
             jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx,
                                           c_vals))
-        parts.append((scan[::ncols], c_idx, c_vals))
+        parts.append((scan[::ncols].copy(), c_idx, c_vals))  # not a view of the whole scan
         counts.append(count)
     offsets = np.concatenate([[0], np.cumsum(counts)])
     indptr = cp.concatenate([p[0][:-1] + int(offsets[c]) for c, p in enumerate(parts)]
