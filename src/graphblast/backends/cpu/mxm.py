@@ -56,7 +56,7 @@ def mxm(A, B, semiring, mask):
             not mask.complement or A.nrows * B.ncols <= _PULL_POSITIONS):
         BT = _transposed(B)
         if mxm_direction(A, B, BT, semiring, mask) == "pull":
-            if not mask.complement:
+            if not mask.complement and not _dense_pull(A):
                 return _mxm_dot(A, BT, semiring, mask)
             return _mxm_pull(A, BT, semiring, mask)
         return _mxm_expand(A, B, semiring, mask)
@@ -76,6 +76,8 @@ def mxm_bt(A, BT, semiring, mask):
     if _dot_applies(A, BT.nrows, mask):
         B = BT._transpose if not BT.symmetric else BT
         if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
+            if _dense_pull(A):
+                return _mxm_pull(A, BT, semiring, mask)
             return _mxm_dot(A, BT, semiring, mask)
         return _mxm_expand(A, B, semiring, mask)
     return mxm(A, _transposed(BT), semiring, mask)
@@ -83,6 +85,16 @@ def mxm_bt(A, BT, semiring, mask):
 
 # the most outputs a pull lays out densely (a larger complemented product always pushes)
 _PULL_POSITIONS = 1 << 31
+# under a plain mask, pull gathers against A laid out densely where that takes at most
+# _DENSE_PULL_SIZE positions and A holds at least 1 / _DENSE_PULL_SPARSITY of them (as the
+# GPU backend's pull); otherwise each mask entry is a dot product
+_DENSE_PULL_SIZE = 1 << 26
+_DENSE_PULL_SPARSITY = 64
+
+
+def _dense_pull(A):
+    size = A.nrows * A.ncols
+    return size <= _DENSE_PULL_SIZE and A.nvals * _DENSE_PULL_SPARSITY >= size
 # the direction of the last masked product over each right-hand matrix (the hysteresis)
 _last_direction = weakref.WeakKeyDictionary()
 
@@ -100,6 +112,9 @@ def mxm_direction(A, B, BT, semiring, mask):
     if mask.complement:
         allowed = A.nrows * B.ncols - m.nvals
         pull_work, positions = A.nrows * B.nvals - mask_work, A.nrows * B.ncols
+    elif _dense_pull(A):
+        allowed = positions = m.nvals
+        pull_work = mask_work
     else:
         allowed, positions = m.nvals, m.nvals
         pull_work = int(np.minimum(np.diff(A.indptr)[mrows], indeg[mcols]).sum())
@@ -111,9 +126,10 @@ def mxm_direction(A, B, BT, semiring, mask):
 
 
 def _mxm_pull(A, BT, semiring, mask):
-    """C<!M> = A (+.x) B by pull: every output (i, j) the complemented mask allows gathers
-    A(i, k) * B(k, j) over the entries k of row j of B' whose A(i, k) is present (A laid out
-    densely), in increasing k (``any`` takes the smallest, as push does)."""
+    """C<M> = A (+.x) B by pull: every output (i, j) the mask allows (a complemented mask:
+    all but its entries; a plain one: its entries) gathers A(i, k) * B(k, j) over the entries
+    k of row j of B' whose A(i, k) is present (A laid out densely), in increasing k (``any``
+    takes the smallest, as push does)."""
     mult, add = semiring.binaryop, semiring.monoid
     nrows, ncols, inner, t = A.nrows, BT.nrows, A.ncols, semiring.return_type
     arows = row_ids(A.indptr, nrows)
@@ -125,9 +141,12 @@ def _mxm_pull(A, BT, semiring, mask):
     if not mask.structural:
         keep = mvals != 0 if mvals.dtype.kind != "b" else mvals
         mrows, mcols = mrows[keep], mcols[keep]
-    blocked = np.zeros(nrows * ncols, dtype=bool)
-    blocked[linear_keys(mrows, mcols, ncols)] = True
-    pos = np.flatnonzero(~blocked)
+    if mask.complement:
+        blocked = np.zeros(nrows * ncols, dtype=bool)
+        blocked[linear_keys(mrows, mcols, ncols)] = True
+        pos = np.flatnonzero(~blocked)
+    else:
+        pos = linear_keys(mrows, mcols, ncols)  # row-major, as CSR stores them
     deg = (BT.indptr[1:] - BT.indptr[:-1])[pos % ncols]
     bounds = np.cumsum(deg)
     out_pos, out_vals = [], []

@@ -38,9 +38,7 @@ def mxm(A, B, semiring, mask):
     if mask is not None and (not mask.complement or A.nrows * B.ncols <= PULL_POSITIONS):
         BT = transpose(B, config["transpose_cache"])
         if mxm_direction(A, B, BT, semiring, mask) == "pull":
-            if not mask.complement:
-                return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
-            return blocks.under_mask(_mxm_pull(A, BT, semiring, mask), weakref.ref(mask))
+            return blocks.under_mask(_masked_pull(A, BT, semiring, mask), weakref.ref(mask))
     if mask is None and _cusparse_applies(A, B, semiring):
         return _mxm_cusparse(A, B, semiring)
     C = _mxm_expand(A, B, semiring, mask)
@@ -103,7 +101,7 @@ def mxm_bt(A, BT, semiring, mask):
     if mask is not None and not mask.complement:
         B = BT if BT.symmetric else BT._transpose  # push is weighed only where B is at hand
         if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
-            return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
+            return blocks.under_mask(_masked_pull(A, BT, semiring, mask), weakref.ref(mask))
         return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
     return mxm(A, transpose(BT, config["transpose_cache"]), semiring, mask)
 
@@ -114,6 +112,10 @@ PULL_POSITIONS = 1 << 40
 PULL_CHUNK = 1 << 28
 # A row of B' longer than this is walked by a warp per output (gbk_mxm_pull_warp).
 PULL_WARP_MIN = 32
+# Under a plain mask, pull gathers against A laid out densely (gbk_mxm_pull_entries) where that
+# layout is one chunk and A holds at least 1 / DENSE_PULL_SPARSITY of it; otherwise each mask
+# entry is a dot product (the sparse rows of triangle counting).
+DENSE_PULL_SPARSITY = 64
 # the direction of the last masked product over each right-hand matrix (the hysteresis)
 _last_direction = weakref.WeakKeyDictionary()
 _ANY_MONOIDS = ("any", "lor")
@@ -123,14 +125,14 @@ def mxm_direction(A, B, BT, semiring, mask):
     """Push or pull for C<M> = A (+.x) B (plan.mxm_direction), from exact work counts summed
     on the device and read in one synchronization: push's products (B's degrees over A's
     entries) and pull's visits (the B' rows of the outputs the mask allows; under a plain
-    mask, the dot products' shorter lists)."""
+    mask with A too sparse to lay out densely, the dot products' shorter lists)."""
     if config["direction"] != "auto":
         return plan.mxm_direction(0, 0, 0)[0]
     M = mask.data
     bdeg = B.indptr[1:] - B.indptr[:-1]
     indeg = BT.indptr[1:] - BT.indptr[:-1]
     push = bdeg[A.indices].sum(dtype=INDEX) if A.nvals else cp.zeros((), INDEX)
-    if mask.complement:
+    if mask.complement or _dense_pull(A):
         masked = indeg[M.indices].sum(dtype=INDEX) if M.nvals else cp.zeros((), INDEX)
     elif M.nvals:
         adeg = A.indptr[1:] - A.indptr[:-1]
@@ -152,6 +154,68 @@ def mxm_direction(A, B, BT, semiring, mask):
     return choice
 
 
+def _dense_pull(A):
+    """Whether a pull under a plain mask gathers against A laid out densely."""
+    size = A.nrows * A.ncols
+    return size <= PULL_CHUNK and A.nvals * DENSE_PULL_SPARSITY >= size
+
+
+def _masked_pull(A, BT, semiring, mask):
+    """Pull: under a complemented mask :func:`_mxm_pull`; under a plain one the gather over
+    the mask's entries against the dense frontier, or dot products where A is sparse."""
+    if mask.complement:
+        return _mxm_pull(A, BT, semiring, mask)
+    if _dense_pull(A):
+        return _mxm_pull_entries(A, BT, semiring, mask)
+    return _mxm_dot(A, BT, semiring, mask)
+
+
+def _pull_kernels(A, BT, semiring):
+    idx32 = max(A.ncols, BT.nrows) <= _INT32_MAX
+    fns = jit.compiled(programs.mxm_pull, semiring, A.dtype, BT.dtype, idx32).fns
+    return fns, (_narrow_indices(BT) if idx32 else BT.indices)
+
+
+def _lay_out(A, k_front, a_rows, r0, r1, e0, e1):
+    """Rows [r0, r1) of A (its entries [e0, e1)) densely: a presence byte and a value a
+    position."""
+    inner = A.ncols
+    present = cp.zeros((r1 - r0) * inner, dtype=cp.uint8)
+    dense = cp.empty((r1 - r0) * inner, dtype=A.dtype.np_type)
+    if e1 > e0:
+        jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
+                                      i64(inner), i64(r0), present, dense))
+    return present, dense
+
+
+def _mxm_pull_entries(A, BT, semiring, mask):
+    """C<M> = A (+.x) B by pull over the entries of a plain mask: A laid out densely, a
+    thread per entry whose row of B' is short and a warp per entry whose row is long, each
+    walking that row against A's dense row (no search, unlike a dot product); one
+    synchronization (the long entries' count) and the compaction's."""
+    t = semiring.monoid.return_type
+    M = mask.data
+    nm = M.nvals
+    vals = cp.empty(nm, dtype=t.np_type)
+    flags = cp.zeros(nm, dtype=cp.uint8)
+    if nm and A.nvals:
+        (k_front, _, _, _, _, k_entries, k_warp), bt_idx = _pull_kernels(A, BT, semiring)
+        present, dense = _lay_out(A, k_front, blocks.row_ids(A), 0, A.nrows, 0, A.nvals)
+        m_rows = blocks.row_ids(M)
+        mkind = programs.mask_kind(mask)
+        m_vals = None if mkind == 0 else M.values
+        common = (m_rows, M.indices, m_vals, np.int32(mkind), i64(A.ncols), present, dense,
+                  BT.indptr, bt_idx, BT.values)
+        jit.launch(k_entries, nm, (i64(nm),) + common + (i64(PULL_WARP_MIN), vals, flags))
+        indeg = BT.indptr[1:] - BT.indptr[:-1]
+        long_e = cp.flatnonzero(indeg[M.indices] > PULL_WARP_MIN)
+        if long_e.shape[0]:
+            jit.launch_warps(k_warp, long_e.shape[0],
+                             (i64(long_e.shape[0]), long_e.astype(INDEX)) + common
+                             + (vals, flags))
+    return blocks.compact_entries(M, flags, dtype=t, values=vals)
+
+
 def _mxm_pull(A, BT, semiring, mask):
     """C<!M> = A (+.x) B by pull (mxm_pull.cuh), on chunks of A's rows: the chunk's frontier
     and mask laid out densely, then a thread per output whose row of B' is short and a warp
@@ -162,12 +226,10 @@ def _mxm_pull(A, BT, semiring, mask):
     nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
     if nrows == 0 or ncols == 0 or A.nvals == 0:
         return empty_matrix(nrows, ncols, t)
-    idx32 = max(inner, ncols) <= _INT32_MAX
-    k_front, k_mask, k_pull, k_warp, k_compact = jit.compiled(
-        programs.mxm_pull, semiring, A.dtype, BT.dtype, idx32).fns
+    (k_front, k_mask, k_pull, k_warp, k_compact, _, _), bt_idx = _pull_kernels(A, BT,
+                                                                                semiring)
     M = mask.data
     mkind = programs.mask_kind(mask)
-    bt_idx = _narrow_indices(BT) if idx32 else BT.indices
     bt_vals = BT.values
     long_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_WARP_MIN).astype(INDEX)
     nlong = int(long_j.shape[0])
@@ -178,13 +240,8 @@ def _mxm_pull(A, BT, semiring, mask):
     for r0 in range(0, nrows, step):
         r1 = min(nrows, r0 + step)
         rows = r1 - r0
-        present = cp.zeros(rows * inner, dtype=cp.uint8)
-        dense = cp.empty(rows * inner, dtype=A.dtype.np_type)
+        present, dense = _lay_out(A, k_front, a_rows, r0, r1, int(a_ptr[r0]), int(a_ptr[r1]))
         blocked = cp.zeros(rows * ncols, dtype=cp.uint8)
-        e0, e1 = int(a_ptr[r0]), int(a_ptr[r1])
-        if e1 > e0:
-            jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
-                                          i64(inner), i64(r0), present, dense))
         e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
         if e1 > e0:
             jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,

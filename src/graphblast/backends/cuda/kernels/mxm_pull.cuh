@@ -36,8 +36,67 @@ __global__ void gbk_mxm_pull_mask(idx_t ne, idx_t e0, const idx_t* m_rows, const
     }
 }
 
-// A thread per output p = i * ncols + j of the chunk (rows of B' up to long_min entries; the
-// others get flag 0 here and are the warp kernel's).
+namespace gbk {
+
+// Output (i, j) by one thread: row j of B' (entries [pb, eb)) against the dense frontier row
+// (`row_present`, `row`); whether it has a value (then in `acc`).
+template <class Mul, class M, class A, class B, class IDX>
+__device__ __forceinline__ bool pull_thread(const Mul& mul, const unsigned char* row_present,
+                                            const A* row, idx_t i, idx_t j, idx_t pb,
+                                            idx_t eb, const IDX* bt_idx, const B* bt_vals,
+                                            typename M::t& acc) {
+    bool have = false;
+    idx_t first = GBK_PULL_NONE;
+    for (; pb < eb; ++pb) {
+        const idx_t k = (idx_t)bt_idx[pb];
+        if (!row_present[k]) continue;
+        if (fold_product<M>(acc, have, first, mul(row[k], bt_vals[pb], i, k, k, j), k)) break;
+    }
+    return have;
+}
+
+// The same by a whole warp (lane 0 gets the result): the lanes take 32 consecutive entries at
+// a time; the warp stops after the first 32 that hold `any`'s product (the smallest k is
+// among them) or reach the terminal.
+template <class Mul, class M, class A, class B, class IDX>
+__device__ __forceinline__ bool pull_warp(const Mul& mul, const unsigned char* row_present,
+                                          const A* row, idx_t i, idx_t j, idx_t pb, idx_t eb,
+                                          const IDX* bt_idx, const B* bt_vals,
+                                          typename M::t& acc) {
+    typedef typename M::t T;
+    const int lane = gbk::lane();
+    bool have = false;
+    idx_t first = GBK_PULL_NONE;
+    for (idx_t base = pb; base < eb; base += 32) {
+        const idx_t q = base + lane;
+        bool stop = false;
+        if (q < eb && !(M::is_any && have)) {
+            const idx_t k = (idx_t)bt_idx[q];
+            if (row_present[k])
+                stop = fold_product<M>(acc, have, first, mul(row[k], bt_vals[q], i, k, k, j), k);
+        }
+        if (__any_sync(GBK_ALL_LANES, M::is_any ? have : stop)) break;
+    }
+    if (M::is_any) {
+        for (int d = 16; d > 0; d >>= 1) {
+            T o = shfl_down(acc, d);
+            idx_t of = shfl_down(first, d);
+            if (of < first) {
+                first = of;
+                acc = o;
+            }
+        }
+        have = first != GBK_PULL_NONE;
+    } else {
+        warp_fold<M>(acc, have);
+    }
+    return have;
+}
+
+}  // namespace gbk
+
+// A thread per output p = i * ncols + j of the chunk that the mask does not block (rows of B'
+// up to long_min entries; the others get flag 0 here and are the warp kernel's).
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_mxm_pull(idx_t rows, idx_t ncols, idx_t inner, idx_t r0,
                              const unsigned char* blocked, const unsigned char* present,
@@ -51,22 +110,11 @@ __global__ void gbk_mxm_pull(idx_t rows, idx_t ncols, idx_t inner, idx_t r0,
         flag[p] = 0;
         if (blocked[p]) continue;
         const idx_t i = p / ncols, j = p - i * ncols;
-        idx_t pb = bt_indptr[j];
-        const idx_t eb = bt_indptr[j + 1];
+        const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
         if (eb - pb > long_min) continue;
-        const unsigned char* row_present = present + i * inner;
-        const A* row = dense + i * inner;
         T acc = M::identity();
-        bool have = false;
-        idx_t first = GBK_PULL_NONE;
-        for (; pb < eb; ++pb) {
-            const idx_t k = (idx_t)bt_idx[pb];
-            if (!row_present[k]) continue;
-            if (gbk::fold_product<M>(acc, have, first,
-                                     mul(row[k], bt_vals[pb], r0 + i, k, k, j), k))
-                break;
-        }
-        if (have) {
+        if (gbk::pull_thread<Mul, M, A, B, IDX>(mul, present + i * inner, dense + i * inner,
+                                                r0 + i, j, pb, eb, bt_idx, bt_vals, acc)) {
             out[p] = acc;
             flag[p] = 1;
         }
@@ -74,8 +122,7 @@ __global__ void gbk_mxm_pull(idx_t rows, idx_t ncols, idx_t inner, idx_t r0,
 }
 
 // A warp per (chunk row i, long row j of B'): item w is row w / nlong of the chunk and column
-// long_j[w % nlong].  The lanes take 32 consecutive entries at a time; the warp stops after the
-// first 32 that hold `any`'s product (the smallest k is among them) or reach the terminal.
+// long_j[w % nlong].
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_mxm_pull_warp(idx_t rows, idx_t nlong, const idx_t* long_j, idx_t ncols,
                                   idx_t inner, idx_t r0, const unsigned char* blocked,
@@ -84,46 +131,73 @@ __global__ void gbk_mxm_pull_warp(idx_t rows, idx_t nlong, const idx_t* long_j, 
                                   typename M::t* out, unsigned char* flag) {
     typedef typename M::t T;
     Mul mul(0);
-    const int lane = gbk::lane();
     const idx_t items = rows * nlong;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t i = w / nlong;
         const idx_t j = long_j[w - i * nlong];
         const idx_t p = i * ncols + j;
         if (blocked[p]) continue;  // the same for the whole warp
-        const unsigned char* row_present = present + i * inner;
-        const A* row = dense + i * inner;
-        const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
         T acc = M::identity();
-        bool have = false;
-        idx_t first = GBK_PULL_NONE;
-        for (idx_t base = pb; base < eb; base += 32) {
-            const idx_t q = base + lane;
-            bool stop = false;
-            if (q < eb && !(M::is_any && have)) {
-                const idx_t k = (idx_t)bt_idx[q];
-                if (row_present[k])
-                    stop = gbk::fold_product<M>(acc, have, first,
-                                                mul(row[k], bt_vals[q], r0 + i, k, k, j), k);
-            }
-            if (__any_sync(GBK_ALL_LANES, M::is_any ? have : stop)) break;
-        }
-        if (M::is_any) {
-            for (int d = 16; d > 0; d >>= 1) {
-                T o = gbk::shfl_down(acc, d);
-                idx_t of = gbk::shfl_down(first, d);
-                if (of < first) {
-                    first = of;
-                    acc = o;
-                }
-            }
-            have = first != GBK_PULL_NONE;
-        } else {
-            gbk::warp_fold<M>(acc, have);
-        }
-        if (lane == 0 && have) {
+        const bool have = gbk::pull_warp<Mul, M, A, B, IDX>(
+            mul, present + i * inner, dense + i * inner, r0 + i, j, bt_indptr[j],
+            bt_indptr[j + 1], bt_idx, bt_vals, acc);
+        if (gbk::lane() == 0 && have) {
             out[p] = acc;
             flag[p] = 1;
+        }
+    }
+}
+
+// Under a plain mask: a thread per mask entry e = (m_rows[e], m_idx[e]) whose value lets it
+// count (mkind: see gbk::mask_value) and whose row of B' has at most long_min entries; the
+// frontier laid out densely whole (r0 = 0).  out[e]/flag[e] as in gbk_mxm_dot.
+template <class Mul, class M, class A, class B, class IDX>
+__global__ void gbk_mxm_pull_entries(idx_t nm, const idx_t* m_rows, const idx_t* m_idx,
+                                     const void* m_vals, int mkind, idx_t inner,
+                                     const unsigned char* present, const A* dense,
+                                     const idx_t* bt_indptr, const IDX* bt_idx,
+                                     const B* bt_vals, idx_t long_min, typename M::t* out,
+                                     unsigned char* flag) {
+    typedef typename M::t T;
+    Mul mul(0);
+    for (idx_t e = gbk::global_id(); e < nm; e += gbk::grid_size()) {
+        flag[e] = 0;
+        if (!gbk::mask_value(m_vals, e, mkind)) continue;
+        const idx_t i = m_rows[e], j = m_idx[e];
+        const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
+        if (eb - pb > long_min) continue;
+        T acc = M::identity();
+        if (gbk::pull_thread<Mul, M, A, B, IDX>(mul, present + i * inner, dense + i * inner,
+                                                i, j, pb, eb, bt_idx, bt_vals, acc)) {
+            out[e] = acc;
+            flag[e] = 1;
+        }
+    }
+}
+
+// A warp per listed mask entry e = long_e[w] (one the thread kernel left: its row of B' is
+// long).
+template <class Mul, class M, class A, class B, class IDX>
+__global__ void gbk_mxm_pull_entries_warp(idx_t nlong, const idx_t* long_e,
+                                          const idx_t* m_rows, const idx_t* m_idx,
+                                          const void* m_vals, int mkind, idx_t inner,
+                                          const unsigned char* present, const A* dense,
+                                          const idx_t* bt_indptr, const IDX* bt_idx,
+                                          const B* bt_vals, typename M::t* out,
+                                          unsigned char* flag) {
+    typedef typename M::t T;
+    Mul mul(0);
+    for (idx_t w = gbk::global_warp(); w < nlong; w += gbk::warp_count()) {
+        const idx_t e = long_e[w];
+        if (!gbk::mask_value(m_vals, e, mkind)) continue;  // the same for the whole warp
+        const idx_t i = m_rows[e], j = m_idx[e];
+        T acc = M::identity();
+        const bool have = gbk::pull_warp<Mul, M, A, B, IDX>(
+            mul, present + i * inner, dense + i * inner, i, j, bt_indptr[j], bt_indptr[j + 1],
+            bt_idx, bt_vals, acc);
+        if (gbk::lane() == 0 && have) {
+            out[e] = acc;
+            flag[e] = 1;
         }
     }
 }
