@@ -101,3 +101,33 @@ def test_rule_follows_the_work():
     assert rule[0] == "pull" and "visits" in rule[1]
     with gb.config.set(direction="push"):
         assert plan.mxm_direction(10**9, 1, 1) == ("push", "forced by gb.config")
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_first", "min_plus"])
+def test_batches_wider_than_a_tile(device, rng, semiring):
+    # GPU pull works on tiles of 32 frontier rows by 32 columns: batches of several tiles,
+    # with a partial last one, and a column of B' long enough for several steps of a warp
+    ns, n = 70, 100
+    a = _random(rng, ns, n, 0.3)
+    rows, cols, vals = _random(rng, n, n, 0.05)
+    hub = np.arange(n)
+    b = (np.concatenate([rows, hub]), np.concatenate([cols, np.full(n, 7)]),
+         np.concatenate([vals, np.ones(n)]))
+    keys = np.unique(b[0] * n + b[1], return_index=True)[1]
+    b = tuple(x[keys] for x in b)
+    m = _random(rng, ns, n, 0.5)
+    for complement in (False, True):
+        ref_mask = _mask(_both(graphblas, m, ns, n, False), "S", complement)
+        expected = _both(graphblas, a, ns, n, False).mxm(
+            _both(graphblas, b, n, n, False), getattr(graphblas.semiring, semiring)
+        ).new(mask=ref_mask)
+        for direction in ("push", "pull", "auto"):
+            with gb.config.set(direction=direction):
+                C = _both(gb, a, ns, n, False, device).mxm(
+                    _both(gb, b, n, n, False, device), getattr(gb.semiring, semiring)
+                ).new(mask=_mask(_both(gb, m, ns, n, False, device), "S", complement))
+            r, c, v = _coo(C)
+            er, ec, ev = _coo(expected)
+            assert np.array_equal(r, er) and np.array_equal(c, ec), (direction, complement)
+            if semiring != "any_pair":
+                np.testing.assert_allclose(v, ev)

@@ -161,13 +161,77 @@ def _dense_pull(A):
 
 
 def _masked_pull(A, BT, semiring, mask):
-    """Pull: under a complemented mask :func:`_mxm_pull`; under a plain one the gather over
-    the mask's entries against the dense frontier, or dot products where A is sparse."""
-    if mask.complement:
-        return _mxm_pull(A, BT, semiring, mask)
-    if _dense_pull(A):
+    """Pull: the tiled gather against the dense frontier (:func:`_mxm_pull_tiled`) under a
+    complemented mask, and under a plain one where A is dense enough; else dot products.
+    With TILED_PULL off, the thread-per-output kernels (:func:`_mxm_pull`,
+    :func:`_mxm_pull_entries`) instead."""
+    if mask.complement or _dense_pull(A):
+        if TILED_PULL:
+            return _mxm_pull_tiled(A, BT, semiring, mask)
+        if mask.complement:
+            return _mxm_pull(A, BT, semiring, mask)
         return _mxm_pull_entries(A, BT, semiring, mask)
     return _mxm_dot(A, BT, semiring, mask)
+
+
+# The tiled pull (gbk_mxm_pull_tiled): coalesced reads of 32 frontier rows a column of B'.
+TILED_PULL = True
+_TILED_BLOCK = 1024
+
+
+def _mxm_pull_tiled(A, BT, semiring, mask):
+    """C<M> = A (+.x) B by the tiled pull (mxm_pull.cuh), on chunks of A's rows: the chunk's
+    frontier laid out column-major, the outputs the mask allows marked (a complemented mask:
+    all but its entries; a plain one: its entries), then a warp per output column and 32
+    frontier rows, its tile written out row-major; the outputs found compacted in order.  One
+    synchronization a chunk (its entry count)."""
+    t = semiring.monoid.return_type
+    nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
+    if nrows == 0 or ncols == 0 or A.nvals == 0:
+        return empty_matrix(nrows, ncols, t)
+    fns, bt_idx = _pull_kernels(A, BT, semiring)
+    k_compact, k_front, k_mask, k_tiled = fns[4], fns[7], fns[8], fns[9]
+    M = mask.data
+    mkind = programs.mask_kind(mask)
+    bt_vals = BT.values
+    a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
+    a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
+    step = max(1, PULL_CHUNK // max(ncols, inner, 1))
+    parts, counts = [], []
+    for r0 in range(0, nrows, step):
+        r1 = min(nrows, r0 + step)
+        rows = r1 - r0
+        present = cp.zeros(rows * inner, dtype=cp.uint8)
+        dense = cp.empty(rows * inner, dtype=A.dtype.np_type)
+        e0, e1 = int(a_ptr[r0]), int(a_ptr[r1])
+        if e1 > e0:
+            jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
+                                          i64(rows), i64(r0), present, dense))
+        total = rows * ncols
+        allow = (cp.ones if mask.complement else cp.zeros)(total, dtype=cp.uint8)
+        e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
+        if e1 > e0:
+            jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
+                                         None if mkind == 0 else M.values, np.int32(mkind),
+                                         i64(rows), i64(r0), np.int32(not mask.complement),
+                                         allow))
+        out = cp.empty(total, dtype=t.np_type)
+        flag = cp.empty(total, dtype=cp.uint8)
+        tiles = -(-ncols // 32) * -(-rows // 32)
+        jit.run(k_tiled, max(1, min(tiles, jit.MAX_GRID)), _TILED_BLOCK,
+                (i64(rows), i64(ncols), i64(r0), allow, present, dense, BT.indptr, bt_idx,
+                 bt_vals, out, flag))
+        del present, dense, allow
+        scan = blocks.exclusive_scan(flag)
+        count = blocks.total(scan)
+        c_idx = cp.empty(count, dtype=INDEX)
+        c_vals = cp.empty(count, dtype=t.np_type)
+        if count:
+            jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx,
+                                          c_vals))
+        parts.append((scan[::ncols].copy(), c_idx, c_vals))  # not a view of the whole scan
+        counts.append(count)
+    return _joined(parts, counts, nrows, ncols, t)
 
 
 def _pull_kernels(A, BT, semiring):
@@ -199,7 +263,8 @@ def _mxm_pull_entries(A, BT, semiring, mask):
     vals = cp.empty(nm, dtype=t.np_type)
     flags = cp.zeros(nm, dtype=cp.uint8)
     if nm and A.nvals:
-        (k_front, _, _, _, _, k_entries, k_warp), bt_idx = _pull_kernels(A, BT, semiring)
+        fns, bt_idx = _pull_kernels(A, BT, semiring)
+        k_front, k_entries, k_warp = fns[0], fns[5], fns[6]
         present, dense = _lay_out(A, k_front, blocks.row_ids(A), 0, A.nrows, 0, A.nvals)
         m_rows = blocks.row_ids(M)
         mkind = programs.mask_kind(mask)
@@ -226,8 +291,8 @@ def _mxm_pull(A, BT, semiring, mask):
     nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
     if nrows == 0 or ncols == 0 or A.nvals == 0:
         return empty_matrix(nrows, ncols, t)
-    (k_front, k_mask, k_pull, k_warp, k_compact, _, _), bt_idx = _pull_kernels(A, BT,
-                                                                                semiring)
+    fns, bt_idx = _pull_kernels(A, BT, semiring)
+    k_front, k_mask, k_pull, k_warp, k_compact = fns[:5]
     M = mask.data
     mkind = programs.mask_kind(mask)
     bt_vals = BT.values
@@ -265,6 +330,11 @@ def _mxm_pull(A, BT, semiring, mask):
                                           c_vals))
         parts.append((scan[::ncols].copy(), c_idx, c_vals))  # not a view of the whole scan
         counts.append(count)
+    return _joined(parts, counts, nrows, ncols, t)
+
+
+def _joined(parts, counts, nrows, ncols, t):
+    """One CSR from the chunks' (row pointers, indices, values), in order."""
     offsets = np.concatenate([[0], np.cumsum(counts)])
     indptr = cp.concatenate([p[0][:-1] + int(offsets[c]) for c, p in enumerate(parts)]
                             + [cp.full(1, int(offsets[-1]), dtype=INDEX)])

@@ -202,6 +202,106 @@ __global__ void gbk_mxm_pull_entries_warp(idx_t nlong, const idx_t* long_e,
     }
 }
 
+// -- the tiled pull: the chunk laid out column-major, a warp per output column --------------
+//
+// The frontier's layout is transposed (position k * rows + i) and so is the byte a position
+// that says whether an output is computed (`allow`, position j * rows + i): a block of 32 warps
+// takes a tile of 32 columns j by 32 rows i, warp w the column j0 + w and lane l the row
+// i0 + l, so that the warp reads each entry k of row j of B' once (the same address for every
+// lane) and the 32 rows' presence bytes and values at k in one coalesced read, four entries
+// ahead.  A lane stops at `any`'s first product (the smallest k) or the monoid's terminal; the
+// warp when every lane has.  The tile goes out through shared memory, transposed, so that each
+// warp writes 32 consecutive outputs of one row.
+
+// A's entries [e0, e1) (rows r0 onwards) into the transposed layout (position k * rows + i).
+template <class A>
+__global__ void gbk_mxm_pull_frontier_t(idx_t ne, idx_t e0, const idx_t* a_rows,
+                                        const idx_t* a_idx, const A* a_vals, idx_t rows,
+                                        idx_t r0, unsigned char* present, A* dense) {
+    for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
+        const idx_t e = e0 + q;
+        const idx_t p = a_idx[e] * rows + (a_rows[e] - r0);
+        present[p] = 1;
+        dense[p] = a_vals[e];
+    }
+}
+
+// The mask's entries [e0, e1) whose value lets them count set to `value` in `allow`
+// (position j * rows + i).
+__global__ void gbk_mxm_pull_mask_t(idx_t ne, idx_t e0, const idx_t* m_rows,
+                                    const idx_t* m_idx, const void* m_vals, int mkind,
+                                    idx_t rows, idx_t r0, int value,
+                                    unsigned char* allow) {
+    for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
+        const idx_t e = e0 + q;
+        if (gbk::mask_value(m_vals, e, mkind))
+            allow[m_idx[e] * rows + (m_rows[e] - r0)] = (unsigned char)value;
+    }
+}
+
+#define GBK_PULL_AHEAD 4
+
+// blockDim.x == 1024; out/flag row-major (position i * ncols + j of the chunk), every position
+// written (flag 0 where nothing was found or the output is not computed).
+template <class Mul, class M, class A, class B, class IDX>
+__global__ void __launch_bounds__(1024)
+gbk_mxm_pull_tiled(idx_t rows, idx_t ncols, idx_t r0, const unsigned char* allow,
+                   const unsigned char* present, const A* dense, const idx_t* bt_indptr,
+                   const IDX* bt_idx, const B* bt_vals, typename M::t* out,
+                   unsigned char* flag) {
+    typedef typename M::t T;
+    __shared__ T tile_v[32][33];
+    __shared__ unsigned char tile_f[32][33];
+    Mul mul(0);
+    const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const idx_t jtiles = (ncols + 31) >> 5, itiles = (rows + 31) >> 5;
+    for (idx_t t = blockIdx.x; t < jtiles * itiles; t += gridDim.x) {
+        const idx_t it = t / jtiles, jt = t - it * jtiles;
+        const idx_t i = (it << 5) + lane, j = (jt << 5) + w;
+        bool live = i < rows && j < ncols && allow[j * rows + i];
+        T acc = M::identity();
+        bool have = false;
+        if (__any_sync(GBK_ALL_LANES, live)) {  // j < ncols here (the same for the warp)
+            idx_t pb = bt_indptr[j];
+            const idx_t eb = bt_indptr[j + 1];
+            while (pb < eb) {
+                if (!__any_sync(GBK_ALL_LANES, live)) break;
+                idx_t ks[GBK_PULL_AHEAD];
+                unsigned char hit[GBK_PULL_AHEAD];
+                const int n = (int)((eb - pb) < GBK_PULL_AHEAD ? (eb - pb) : GBK_PULL_AHEAD);
+#pragma unroll
+                for (int u = 0; u < GBK_PULL_AHEAD; ++u)
+                    ks[u] = u < n ? (idx_t)bt_idx[pb + u] : 0;
+#pragma unroll
+                for (int u = 0; u < GBK_PULL_AHEAD; ++u)
+                    hit[u] = (u < n && live) ? present[ks[u] * rows + i] : 0;
+#pragma unroll
+                for (int u = 0; u < GBK_PULL_AHEAD; ++u) {
+                    if (hit[u] && live) {
+                        const idx_t k = ks[u];
+                        T z = mul(dense[k * rows + i], bt_vals[pb + u], r0 + i, k, k, j);
+                        acc = have ? M::combine(acc, z) : z;
+                        have = true;
+                        if (M::is_any || gbk::reached_terminal<M>(acc)) live = false;
+                    }
+                }
+                pb += n;
+            }
+        }
+        tile_v[w][lane] = acc;
+        tile_f[w][lane] = have ? 1 : 0;
+        __syncthreads();
+        const idx_t io = (it << 5) + w, jo = (jt << 5) + lane;
+        if (io < rows && jo < ncols) {
+            const idx_t p = io * ncols + jo;
+            const unsigned char f = tile_f[lane][w];
+            flag[p] = f;
+            if (f) out[p] = tile_v[lane][w];
+        }
+        __syncthreads();
+    }
+}
+
 // The chunk's flagged outputs, in order, into C's entries from `base` on (scan: the exclusive
 // scan of the flags).
 template <class T>
