@@ -37,7 +37,7 @@ __all__ = ["SUMMARY_KEYS", "cli_defaults", "markdown", "run"]
 
 SUMMARY_KEYS = ("bc_kron_22_k1024_s", "bc_kron_22_k1024_vs_networkit",
                 "msbfs_kron_22_64_vs_single", "mxm_auto_direction_worst_step_ratio")
-PUSH_TIMED_PRODUCTS = 1 << 29
+PUSH_TIMED_PRODUCTS = 1 << 27
 
 
 class _Choices(logging.Handler):
