@@ -130,21 +130,37 @@ def mxm_direction(push_work, pull_work, positions, *, first_hit_rows=None, nvals
     (nrows(A) x ncols(B)).  ``first_hit_rows`` (an "any" monoid, whose outputs stop at their
     first product): the outputs the mask allows, with ``nvals`` the entries of B, lower
     pull's work to :func:`first_hit_work` per frontier.  ``previous``: the direction of the
-    last step of this traversal (hysteresis).  ``config["direction"]`` forces either."""
+    last step of this traversal (hysteresis).  ``pull_work`` None: push was settled by
+    :func:`mxm_push_settled` without it.  ``config["direction"]`` forces either."""
     forced = config["direction"]
     if forced != "auto":
         return _log("mxm direction", forced, "forced by gb.config")
+    margin = MXM_HYSTERESIS if previous == "pull" else 1.0
+    push_cost = push_work * MXM_PUSH_COST
+    if pull_work is None:  # settled by pull's positions alone (mxm_push_settled)
+        return _log("mxm direction", "push", (
+            f"push {push_work} products x {MXM_PUSH_COST:g}"
+            f"{f' x {margin:g} after a pull' if margin != 1 else ''} <= pull's {positions} "
+            f"positions x {MXM_PULL_POSITION_COST:g} alone"))
     if first_hit_rows is not None and rows:
         pull_work = first_hit_work(pull_work, push_work / rows, nvals, first_hit_rows)
-    push_cost = push_work * MXM_PUSH_COST
     pull_cost = pull_work + positions * MXM_PULL_POSITION_COST
-    margin = MXM_HYSTERESIS if previous == "pull" else 1.0
     choice = "push" if push_cost * margin <= pull_cost else "pull"
     return _log("mxm direction", choice, (
         f"push {push_work} products x {MXM_PUSH_COST:g}"
         f"{f' x {margin:g} after a pull' if margin != 1 else ''} "
         f"{'<=' if choice == 'push' else '>'} pull {pull_work:.0f} visits + {positions} "
         f"positions x {MXM_PULL_POSITION_COST:g}"))
+
+
+def mxm_push_settled(push_work, positions, previous=None):
+    """Whether push wins :func:`mxm_direction` whatever pull's visits: its cost is within
+    what pull pays for its ``positions`` alone.  The backends ask this first, so that a
+    small frontier's step costs no pass over the mask (pull's visits are the in-degrees of
+    every output the mask allows); then they call :func:`mxm_direction` with ``pull_work``
+    None.  Not asked when the direction is forced."""
+    margin = MXM_HYSTERESIS if previous == "pull" else 1.0
+    return push_work * MXM_PUSH_COST * margin <= positions * MXM_PULL_POSITION_COST
 
 
 # SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold

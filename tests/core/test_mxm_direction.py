@@ -101,6 +101,12 @@ def test_rule_follows_the_work():
     assert rule[0] == "pull" and "visits" in rule[1]
     with gb.config.set(direction="push"):
         assert plan.mxm_direction(10**9, 1, 1) == ("push", "forced by gb.config")
+    # pull's positions alone settle a small frontier: push, without counting pull's visits
+    assert plan.mxm_push_settled(100, 64 * 4096)
+    assert not plan.mxm_push_settled(100_000, 64 * 4096)
+    assert not plan.mxm_push_settled(20_000, 64 * 4096, previous="pull")
+    choice, reason = plan.mxm_direction(100, None, 64 * 4096)
+    assert choice == "push" and "positions x 0.5 alone" in reason
 
 
 @pytest.mark.parametrize("semiring", ["any_pair", "plus_first", "min_plus"])

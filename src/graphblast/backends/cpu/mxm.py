@@ -100,27 +100,33 @@ _last_direction = weakref.WeakKeyDictionary()
 
 
 def mxm_direction(A, B, BT, semiring, mask):
-    """Push or pull for C<M> = A (+.x) B (plan.mxm_direction) from exact work counts: push's
-    products (B's degrees over A's entries), pull's visits (B' rows of the outputs the mask
-    allows; under a plain mask, the dot products' shorter lists)."""
-    push_work = int(np.diff(B.indptr)[A.indices].sum())
-    indeg = np.diff(BT.indptr)
+    """Push or pull for C<M> = A (+.x) B (plan.mxm_direction) from exact work counts, as the
+    GPU backend counts them: push's products (B's degrees over A's entries), then, unless
+    they settle it (plan.mxm_push_settled), pull's visits (B' rows of the outputs the mask
+    allows; under a plain mask with A too sparse to lay out densely, the dot products'
+    shorter lists)."""
+    push_work = int((B.indptr[A.indices + 1] - B.indptr[A.indices]).sum())
     m = mask.data
+    previous = _last_direction.get(B)
+    positions = A.nrows * B.ncols if mask.complement else m.nvals
+    if plan.mxm_push_settled(push_work, positions, previous) and config["direction"] == "auto":
+        choice, _ = plan.mxm_direction(push_work, None, positions, previous=previous)
+        _last_direction[B] = choice
+        return choice
+    indeg = np.diff(BT.indptr)
     mrows, mcols = row_ids(m.indptr, m.nrows), m.indices
     mask_work = int(indeg[mcols].sum())
     any_monoid = semiring.monoid.parent.name in ("any", "lor")
     if mask.complement:
-        allowed = A.nrows * B.ncols - m.nvals
-        pull_work, positions = A.nrows * B.nvals - mask_work, A.nrows * B.ncols
+        allowed, pull_work = positions - m.nvals, A.nrows * B.nvals - mask_work
     elif _dense_pull(A):
-        allowed = positions = m.nvals
-        pull_work = mask_work
+        allowed, pull_work = m.nvals, mask_work
     else:
-        allowed, positions = m.nvals, m.nvals
+        allowed = m.nvals
         pull_work = int(np.minimum(np.diff(A.indptr)[mrows], indeg[mcols]).sum())
     choice, _ = plan.mxm_direction(
         push_work, pull_work, positions, first_hit_rows=allowed if any_monoid else None,
-        nvals=B.nvals, rows=A.nrows, previous=_last_direction.get(B))
+        nvals=B.nvals, rows=A.nrows, previous=previous)
     _last_direction[B] = choice
     return choice
 

@@ -123,33 +123,41 @@ _ANY_MONOIDS = ("any", "lor")
 
 def mxm_direction(A, B, BT, semiring, mask):
     """Push or pull for C<M> = A (+.x) B (plan.mxm_direction), from exact work counts summed
-    on the device and read in one synchronization: push's products (B's degrees over A's
-    entries) and pull's visits (the B' rows of the outputs the mask allows; under a plain
-    mask with A too sparse to lay out densely, the dot products' shorter lists)."""
+    on the device: push's products (B's degrees over A's entries, one read), then, unless
+    they settle it (plan.mxm_push_settled), pull's visits (the B' rows of the outputs the
+    mask allows; under a plain mask with A too sparse to lay out densely, the dot products'
+    shorter lists; a second read).  Each is a gather over the entries it counts, never a pass
+    over all n vertices."""
     if config["direction"] != "auto":
         return plan.mxm_direction(0, 0, 0)[0]
     M = mask.data
-    bdeg = B.indptr[1:] - B.indptr[:-1]
-    indeg = BT.indptr[1:] - BT.indptr[:-1]
-    push = bdeg[A.indices].sum(dtype=INDEX) if A.nvals else cp.zeros((), INDEX)
-    if mask.complement or _dense_pull(A):
-        masked = indeg[M.indices].sum(dtype=INDEX) if M.nvals else cp.zeros((), INDEX)
-    elif M.nvals:
-        adeg = A.indptr[1:] - A.indptr[:-1]
-        masked = cp.minimum(adeg[blocks.row_ids(M)], indeg[M.indices]).sum(dtype=INDEX)
-    else:
-        masked = cp.zeros((), INDEX)
-    push_work, mask_work = (int(x) for x in blocks.read_small(cp.stack([push, masked])))
+    previous = _last_direction.get(B)
+    positions = A.nrows * B.ncols if mask.complement else M.nvals
+    push_work = 0
+    if A.nvals:
+        cols = A.indices
+        push_work = int(blocks.read_small(
+            (B.indptr[cols + 1] - B.indptr[cols]).sum(dtype=INDEX, keepdims=True))[0])
+    if plan.mxm_push_settled(push_work, positions, previous):
+        choice = plan.mxm_direction(push_work, None, positions, previous=previous)[0]
+        _last_direction[B] = choice
+        return choice
+    mask_work = 0
+    if M.nvals:
+        cols = M.indices
+        indeg = BT.indptr[cols + 1] - BT.indptr[cols]
+        if not (mask.complement or _dense_pull(A)):
+            rows = blocks.row_ids(M)
+            indeg = cp.minimum(A.indptr[rows + 1] - A.indptr[rows], indeg)
+        mask_work = int(blocks.read_small(indeg.sum(dtype=INDEX, keepdims=True))[0])
     if mask.complement:
-        allowed, positions = A.nrows * B.ncols - M.nvals, A.nrows * B.ncols
-        pull_work = A.nrows * B.nvals - mask_work
+        allowed, pull_work = positions - M.nvals, A.nrows * B.nvals - mask_work
     else:
-        allowed = positions = M.nvals
-        pull_work = mask_work
+        allowed, pull_work = M.nvals, mask_work
     any_monoid = semiring.monoid.parent.name in _ANY_MONOIDS
     choice, _ = plan.mxm_direction(
         push_work, pull_work, positions, first_hit_rows=allowed if any_monoid else None,
-        nvals=B.nvals, rows=A.nrows, previous=_last_direction.get(B))
+        nvals=B.nvals, rows=A.nrows, previous=previous)
     _last_direction[B] = choice
     return choice
 
