@@ -134,7 +134,35 @@ def test_multi_source_bfs_against_scipy(device, rng, directed):
     np.testing.assert_array_equal(want[-1][idx], vals)
 
 
+def test_generated_kron_graph(device):
+    from graphblast import generators
+
+    A = generators.kron(8, device=device)
+    rows, cols, _ = (np.asarray(x) for x in A.to_coo())
+    n = A.nrows
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(rows.tolist(), cols.tolist()))
+    np.testing.assert_allclose(dense(betweenness_centrality(A, k=32, seed=9)),
+                               nx_vector(nx.betweenness_centrality(G, k=32, seed=9), n),
+                               atol=1e-12)
+    M = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    sources = [int(v) for v in np.flatnonzero(np.diff(M.indptr))[:40]]
+    dist = shortest_path(M, unweighted=True, directed=True, indices=sources)
+    got = np.full(dist.shape, -1, dtype=np.int64)
+    r, c, v = (np.asarray(x) for x in bfs(A, sources).to_coo())
+    got[r, c] = v
+    np.testing.assert_array_equal(got, np.where(np.isinf(dist), -1, dist).astype(np.int64))
+
+
 def test_small_and_empty_graphs(device):
+    none = gb.Matrix(gb.dtypes.BOOL, 0, 0, device=device)
+    assert betweenness_centrality(none).size == 0
+    assert edge_betweenness_centrality(none).nvals == 0
+    with pytest.raises(IndexOutOfBound, match="the graph has none"):
+        bfs(none, [0])
+    with pytest.raises(InvalidValue, match="without vertices"):
+        betweenness_centrality(none, k=1)
     one = gb.Matrix(gb.dtypes.BOOL, 1, 1, device=device)
     assert dense(betweenness_centrality(one)).tolist() == [0.0]
     assert bfs(one, [0, 0]).to_coo()[2].tolist() == [0, 0]

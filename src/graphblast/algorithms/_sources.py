@@ -37,8 +37,9 @@ def source_list(sources, n, algorithm):
             raise TypeError(f"{algorithm}: each source must be an integer vertex id, got "
                             f"{s!r} of type {type(s).__name__}")
         if not 0 <= s < n:
+            ids = f"ids 0 .. {n - 1}" if n else "the graph has none"
             raise IndexOutOfBound(f"{algorithm}: source {int(s)} is not a vertex of a graph "
-                                  f"of {n} vertices (ids 0 .. {n - 1})")
+                                  f"of {n} vertices ({ids})")
         out.append(int(s))
     if not out:
         raise InvalidValue(f"{algorithm}: sources is empty; give at least one vertex id")
@@ -58,6 +59,9 @@ def sampled_sources(sources, k, seed, n, algorithm):
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
         raise TypeError(f"{algorithm}: k must be an integer, got {k!r}")
     if not 1 <= k <= n:
+        if n == 0:
+            raise InvalidValue(f"{algorithm}: k={k} sources cannot be sampled from a graph "
+                               "without vertices; leave k=None")
         raise InvalidValue(f"{algorithm}: k must lie in 1 .. {n} (the number of vertices), "
                            f"got {k}")
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
