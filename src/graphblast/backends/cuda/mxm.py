@@ -182,26 +182,29 @@ def _masked_pull(A, BT, semiring, mask):
     return _mxm_dot(A, BT, semiring, mask)
 
 
-# The tiled pull (gbk_mxm_pull_tiled): coalesced reads of 32 frontier rows a column of B'.
+# The tiled pull (gbk_mxm_pull_tiled): coalesced reads of 32 frontier rows a column of B';
+# columns whose row of B' is longer than TILED_HEAVY go to a warp per (row, column) instead.
 TILED_PULL = True
-_TILED_BLOCK = 1024
+TILED_HEAVY = 1024
 
 
 def _mxm_pull_tiled(A, BT, semiring, mask):
     """C<M> = A (+.x) B by the tiled pull (mxm_pull.cuh), on chunks of A's rows: the chunk's
     frontier laid out column-major, the outputs the mask allows marked (a complemented mask:
     all but its entries; a plain one: its entries), then a warp per output column and 32
-    frontier rows, its tile written out row-major; the outputs found compacted in order.  One
-    synchronization a chunk (its entry count)."""
+    frontier rows (a warp per output for the heavy columns); the outputs found compacted in
+    order.  One synchronization a chunk (its entry count), and one for the heavy columns."""
     t = semiring.monoid.return_type
     nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
     if nrows == 0 or ncols == 0 or A.nvals == 0:
         return empty_matrix(nrows, ncols, t)
     fns, bt_idx = _pull_kernels(A, BT, semiring)
-    k_compact, k_front, k_mask, k_tiled = fns[4], fns[7], fns[8], fns[9]
+    k_compact, k_front, k_mask, k_tiled, k_heavy = fns[4], fns[7], fns[8], fns[9], fns[10]
     M = mask.data
     mkind = programs.mask_kind(mask)
     bt_vals = BT.values
+    heavy_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > TILED_HEAVY).astype(INDEX)
+    nheavy = int(heavy_j.shape[0])
     a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
     a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
     step = max(1, PULL_CHUNK // max(ncols, inner, 1))
@@ -225,10 +228,12 @@ def _mxm_pull_tiled(A, BT, semiring, mask):
                                          allow))
         out = cp.empty(total, dtype=t.np_type)
         flag = cp.empty(total, dtype=cp.uint8)
-        tiles = -(-ncols // 32) * -(-rows // 32)
-        jit.run(k_tiled, max(1, min(tiles, jit.MAX_GRID)), _TILED_BLOCK,
-                (i64(rows), i64(ncols), i64(r0), allow, present, dense, BT.indptr, bt_idx,
-                 bt_vals, out, flag))
+        common = (i64(ncols), i64(r0), allow, present, dense, BT.indptr, bt_idx, bt_vals)
+        jit.launch_warps(k_tiled, -(-rows // 32) * ncols,
+                         (i64(rows),) + common + (i64(TILED_HEAVY), out, flag))
+        if nheavy:
+            jit.launch_warps(k_heavy, rows * nheavy,
+                             (i64(rows), i64(nheavy), heavy_j) + common + (out, flag))
         del present, dense, allow
         scan = blocks.exclusive_scan(flag)
         count = blocks.total(scan)
