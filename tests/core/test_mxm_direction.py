@@ -92,7 +92,8 @@ def test_rule_follows_the_work():
     assert plan.mxm_direction(10, 10_000, 1000)[0] == "push"
     assert plan.mxm_direction(100_000, 10_000, 1000)[0] == "pull"
     # hysteresis: after a pull, push must be cheaper by the margin
-    push, pull, positions = 1000, 8000 + 1, 0
+    push, positions = 1000, 0
+    pull = push * plan.MXM_PUSH_COST + 1
     assert plan.mxm_direction(push, pull, positions)[0] == "push"
     assert plan.mxm_direction(push, pull, positions, previous="pull")[0] == "pull"
     # an "any" monoid's outputs stop at their first product: pull's work falls
@@ -102,11 +103,16 @@ def test_rule_follows_the_work():
     with gb.config.set(direction="push"):
         assert plan.mxm_direction(10**9, 1, 1) == ("push", "forced by gb.config")
     # pull's positions alone settle a small frontier: push, without counting pull's visits
-    assert plan.mxm_push_settled(100, 64 * 4096)
-    assert not plan.mxm_push_settled(100_000, 64 * 4096)
-    assert not plan.mxm_push_settled(20_000, 64 * 4096, previous="pull")
+    positions = 64 * 4096
+    settle = positions * plan.MXM_PULL_POSITION_COST / plan.MXM_PUSH_COST
+    assert plan.mxm_push_settled(int(settle), positions)
+    assert not plan.mxm_push_settled(int(settle) + 1, positions)
+    assert not plan.mxm_push_settled(int(settle * 0.6), positions, previous="pull")
     choice, reason = plan.mxm_direction(100, None, 64 * 4096)
-    assert choice == "push" and "positions x 0.5 alone" in reason
+    assert choice == "push" and "alone" in reason
+    # push dearer than pull visiting every entry of B for every frontier: pull, uncounted
+    assert plan.mxm_pull_settled(10**9, 64 * 10**6, 64 * 4096)
+    assert not plan.mxm_pull_settled(10**6, 64 * 10**6, 64 * 4096)
 
 
 @pytest.mark.parametrize("semiring", ["any_pair", "plus_first", "min_plus"])

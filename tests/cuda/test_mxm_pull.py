@@ -9,6 +9,7 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import graphblast as gb  # noqa: E402
+from graphblast.algorithms import betweenness_centrality, bfs  # noqa: E402
 from graphblast.backends import cuda_available  # noqa: E402
 from graphblast.backends.cuda import mxm as cuda_mxm  # noqa: E402
 
@@ -73,8 +74,8 @@ def test_batched_algorithms_agree_across_pulls(rng):
         try:
             A = gb.Matrix.from_coo(keys // n, keys % n, True, nrows=n, ncols=n, device="cuda")
             with gb.config.set(direction="pull"):
-                answers.append((_coo(gb.algorithms.bfs(A, sources)),
-                                gb.algorithms.betweenness_centrality(A, sources=sources)
+                answers.append((_coo(bfs(A, sources)),
+                                betweenness_centrality(A, sources=sources)
                                 .to_dense(fill_value=0.0)))
         finally:
             cuda_mxm.TILED_PULL = True

@@ -109,8 +109,15 @@ def mxm_direction(A, B, BT, semiring, mask):
     m = mask.data
     previous = _last_direction.get(B)
     positions = A.nrows * B.ncols if mask.complement else m.nvals
-    if plan.mxm_push_settled(push_work, positions, previous) and config["direction"] == "auto":
+    auto = config["direction"] == "auto"
+    if auto and plan.mxm_push_settled(push_work, positions, previous):
         choice, _ = plan.mxm_direction(push_work, None, positions, previous=previous)
+        _last_direction[B] = choice
+        return choice
+    if auto and mask.complement and plan.mxm_pull_settled(push_work, A.nrows * B.nvals,
+                                                          positions, previous):
+        choice, _ = plan.mxm_direction(push_work, A.nrows * B.nvals, positions,
+                                       previous=previous)
         _last_direction[B] = choice
         return choice
     indeg = np.diff(BT.indptr)

@@ -142,6 +142,12 @@ def mxm_direction(A, B, BT, semiring, mask):
         choice = plan.mxm_direction(push_work, None, positions, previous=previous)[0]
         _last_direction[B] = choice
         return choice
+    if mask.complement and plan.mxm_pull_settled(push_work, A.nrows * B.nvals, positions,
+                                                 previous):
+        choice = plan.mxm_direction(push_work, A.nrows * B.nvals, positions,
+                                    previous=previous)[0]
+        _last_direction[B] = choice
+        return choice
     mask_work = 0
     if M.nvals:
         cols = M.indices
