@@ -19,6 +19,7 @@ from . import blocks, jit, programs
 from .apply import reduce_segments
 from .blocks import INDEX, i64
 from .storage import empty_matrix, transpose
+from .vectors import Counters
 
 # Products expanded at once by the general SpGEMM (keys and values: about 40 bytes each with
 # the sort's scratch space).
@@ -133,11 +134,7 @@ def mxm_direction(A, B, BT, semiring, mask):
     M = mask.data
     previous = _last_direction.get(B)
     positions = A.nrows * B.ncols if mask.complement else M.nvals
-    push_work = 0
-    if A.nvals:
-        cols = A.indices
-        push_work = int(blocks.read_small(
-            (B.indptr[cols + 1] - B.indptr[cols]).sum(dtype=INDEX, keepdims=True))[0])
+    push_work = _degree_sum(A.indices, B.indptr)
     if plan.mxm_push_settled(push_work, positions, previous):
         choice = plan.mxm_direction(push_work, None, positions, previous=previous)[0]
         _last_direction[B] = choice
@@ -148,14 +145,15 @@ def mxm_direction(A, B, BT, semiring, mask):
                                     previous=previous)[0]
         _last_direction[B] = choice
         return choice
-    mask_work = 0
-    if M.nvals:
-        cols = M.indices
-        indeg = BT.indptr[cols + 1] - BT.indptr[cols]
-        if not (mask.complement or _dense_pull(A)):
-            rows = blocks.row_ids(M)
-            indeg = cp.minimum(A.indptr[rows + 1] - A.indptr[rows], indeg)
-        mask_work = int(blocks.read_small(indeg.sum(dtype=INDEX, keepdims=True))[0])
+    if mask.complement or _dense_pull(A):
+        mask_work = _degree_sum(M.indices, BT.indptr)
+    elif M.nvals:
+        cols, rows = M.indices, blocks.row_ids(M)
+        shorter = cp.minimum(A.indptr[rows + 1] - A.indptr[rows],
+                             BT.indptr[cols + 1] - BT.indptr[cols])
+        mask_work = int(blocks.read_small(shorter.sum(dtype=INDEX, keepdims=True))[0])
+    else:
+        mask_work = 0
     if mask.complement:
         allowed, pull_work = positions - M.nvals, A.nrows * B.nvals - mask_work
     else:
@@ -166,6 +164,19 @@ def mxm_direction(A, B, BT, semiring, mask):
         nvals=B.nvals, rows=A.nrows, previous=previous)
     _last_direction[B] = choice
     return choice
+
+
+def _degree_sum(indices, indptr):
+    """The sum of the degrees (by the row pointers ``indptr``) at ``indices``: one kernel
+    (gbk_list_degrees) and one read."""
+    n = indices.shape[0]
+    if n == 0:
+        return 0
+    counters = Counters()
+    (fn,) = jit.compiled(programs.list_degrees).fns
+    jit.launch(fn, n, (i64(n), None, indices, indptr, counters.array))
+    counters.touch()
+    return int(counters.values()[1])
 
 
 def _dense_pull(A):
