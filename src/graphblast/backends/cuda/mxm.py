@@ -216,7 +216,7 @@ def _mxm_pull_tiled(A, BT, semiring, mask):
     if nrows == 0 or ncols == 0 or A.nvals == 0:
         return empty_matrix(nrows, ncols, t)
     fns, bt_idx = _pull_kernels(A, BT, semiring)
-    k_compact, k_front, k_mask, k_tiled, k_heavy = fns[4], fns[7], fns[8], fns[9], fns[10]
+    k_front, k_mask, k_compact, k_tiled, k_heavy = fns[0], fns[1], fns[4], fns[7], fns[8]
     M = mask.data
     mkind = programs.mask_kind(mask)
     bt_vals = BT.values
@@ -225,24 +225,20 @@ def _mxm_pull_tiled(A, BT, semiring, mask):
     a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
     a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
     step = max(1, PULL_CHUNK // max(ncols, inner, 1))
-    parts, counts = [], []
+    parts = []
     for r0 in range(0, nrows, step):
         r1 = min(nrows, r0 + step)
         rows = r1 - r0
-        present = cp.zeros(rows * inner, dtype=cp.uint8)
-        dense = cp.empty(rows * inner, dtype=A.dtype.np_type)
-        e0, e1 = int(a_ptr[r0]), int(a_ptr[r1])
-        if e1 > e0:
-            jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
-                                          i64(rows), i64(r0), present, dense))
+        present, dense = _lay_out(A, k_front, a_rows, r0, r1, int(a_ptr[r0]), int(a_ptr[r1]),
+                                  column_major=True)
         total = rows * ncols
         allow = (cp.ones if mask.complement else cp.zeros)(total, dtype=cp.uint8)
         e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
         if e1 > e0:
             jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
                                          None if mkind == 0 else M.values, np.int32(mkind),
-                                         i64(rows), i64(r0), np.int32(not mask.complement),
-                                         allow))
+                                         i64(1), i64(rows), i64(r0),
+                                         np.int32(not mask.complement), allow))
         out = cp.empty(total, dtype=t.np_type)
         flag = cp.empty(total, dtype=cp.uint8)
         common = (i64(ncols), i64(r0), allow, present, dense, BT.indptr, bt_idx, bt_vals)
@@ -252,16 +248,8 @@ def _mxm_pull_tiled(A, BT, semiring, mask):
             jit.launch_warps(k_heavy, rows * nheavy,
                              (i64(rows), i64(nheavy), heavy_j) + common + (out, flag))
         del present, dense, allow
-        scan = blocks.exclusive_scan(flag)
-        count = blocks.total(scan)
-        c_idx = cp.empty(count, dtype=INDEX)
-        c_vals = cp.empty(count, dtype=t.np_type)
-        if count:
-            jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx,
-                                          c_vals))
-        parts.append((scan[::ncols].copy(), c_idx, c_vals))  # not a view of the whole scan
-        counts.append(count)
-    return _joined(parts, counts, nrows, ncols, t)
+        parts.append(_compacted(k_compact, flag, out, ncols, t))
+    return _joined(parts, nrows, ncols, t)
 
 
 def _pull_kernels(A, BT, semiring):
@@ -270,15 +258,18 @@ def _pull_kernels(A, BT, semiring):
     return fns, (_narrow_indices(BT) if idx32 else BT.indices)
 
 
-def _lay_out(A, k_front, a_rows, r0, r1, e0, e1):
+def _lay_out(A, k_front, a_rows, r0, r1, e0, e1, column_major=False):
     """Rows [r0, r1) of A (its entries [e0, e1)) densely: a presence byte and a value a
-    position."""
+    position, row-major (entry (i, k) at (i - r0) * ncols + k) or column-major (at
+    k * (r1 - r0) + i - r0)."""
     inner = A.ncols
     present = cp.zeros((r1 - r0) * inner, dtype=cp.uint8)
     dense = cp.empty((r1 - r0) * inner, dtype=A.dtype.np_type)
+    strides = (1, r1 - r0) if column_major else (inner, 1)
     if e1 > e0:
         jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
-                                      i64(inner), i64(r0), present, dense))
+                                      i64(strides[0]), i64(strides[1]), i64(r0), present,
+                                      dense))
     return present, dense
 
 
@@ -331,7 +322,7 @@ def _mxm_pull(A, BT, semiring, mask):
     a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
     a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
     step = max(1, PULL_CHUNK // max(ncols, inner, 1))
-    parts, counts = [], []
+    parts = []
     for r0 in range(0, nrows, step):
         r1 = min(nrows, r0 + step)
         rows = r1 - r0
@@ -341,7 +332,7 @@ def _mxm_pull(A, BT, semiring, mask):
         if e1 > e0:
             jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
                                          None if mkind == 0 else M.values, np.int32(mkind),
-                                         i64(ncols), i64(r0), blocked))
+                                         i64(ncols), i64(1), i64(r0), np.int32(1), blocked))
         total = rows * ncols
         out = cp.empty(total, dtype=t.np_type)
         flag = cp.empty(total, dtype=cp.uint8)
@@ -351,20 +342,26 @@ def _mxm_pull(A, BT, semiring, mask):
         if nlong:
             jit.launch_warps(k_warp, rows * nlong,
                              (i64(rows), i64(nlong), long_j) + common + (out, flag))
-        scan = blocks.exclusive_scan(flag)
-        count = blocks.total(scan)
-        c_idx = cp.empty(count, dtype=INDEX)
-        c_vals = cp.empty(count, dtype=t.np_type)
-        if count:
-            jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx,
-                                          c_vals))
-        parts.append((scan[::ncols].copy(), c_idx, c_vals))  # not a view of the whole scan
-        counts.append(count)
-    return _joined(parts, counts, nrows, ncols, t)
+        parts.append(_compacted(k_compact, flag, out, ncols, t))
+    return _joined(parts, nrows, ncols, t)
 
 
-def _joined(parts, counts, nrows, ncols, t):
+def _compacted(k_compact, flag, out, ncols, t):
+    """A chunk's found outputs (flag, out: row-major) in order: (its row pointers from 0,
+    indices, values); one synchronization (the count)."""
+    total = flag.shape[0]
+    scan = blocks.exclusive_scan(flag)
+    count = blocks.total(scan)
+    c_idx = cp.empty(count, dtype=INDEX)
+    c_vals = cp.empty(count, dtype=t.np_type)
+    if count:
+        jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx, c_vals))
+    return scan[::ncols].copy(), c_idx, c_vals  # a copy: not a view of the whole scan
+
+
+def _joined(parts, nrows, ncols, t):
     """One CSR from the chunks' (row pointers, indices, values), in order."""
+    counts = [p[1].shape[0] for p in parts]
     offsets = np.concatenate([[0], np.cumsum(counts)])
     indptr = cp.concatenate([p[0][:-1] + int(offsets[c]) for c, p in enumerate(parts)]
                             + [cp.full(1, int(offsets[-1]), dtype=INDEX)])

@@ -351,8 +351,7 @@ def mxm_pull(semiring, a_type, b_type, idx32):
             f"gbk_mxm_pull_frontier<{a_type.c_type}>", "gbk_mxm_pull_mask",
             f"gbk_mxm_pull<{args}>", f"gbk_mxm_pull_warp<{args}>",
             f"gbk_mxm_pull_compact<{t.c_type}>", f"gbk_mxm_pull_entries<{args}>",
-            f"gbk_mxm_pull_entries_warp<{args}>", f"gbk_mxm_pull_frontier_t<{a_type.c_type}>",
-            "gbk_mxm_pull_mask_t", f"gbk_mxm_pull_tiled<{args}>",
+            f"gbk_mxm_pull_entries_warp<{args}>", f"gbk_mxm_pull_tiled<{args}>",
             f"gbk_mxm_pull_heavy_t<{args}>"])
     return ("mxm_pull", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
 

@@ -12,27 +12,32 @@
 
 #define GBK_PULL_NONE 9223372036854775807LL
 
-// A's entries [e0, e1) (rows r0 onwards) into the chunk's dense layout.
+// A's entries [e0, e1) (rows r0 onwards) into the chunk's dense layout: entry (i, k) at
+// position (i - r0) * row_stride + k * col_stride (row-major: inner and 1; column-major: 1
+// and the chunk's row count).
 template <class A>
 __global__ void gbk_mxm_pull_frontier(idx_t ne, idx_t e0, const idx_t* a_rows,
-                                      const idx_t* a_idx, const A* a_vals, idx_t inner,
-                                      idx_t r0, unsigned char* present, A* dense) {
+                                      const idx_t* a_idx, const A* a_vals, idx_t row_stride,
+                                      idx_t col_stride, idx_t r0, unsigned char* present,
+                                      A* dense) {
     for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
         const idx_t e = e0 + q;
-        const idx_t p = (a_rows[e] - r0) * inner + a_idx[e];
+        const idx_t p = (a_rows[e] - r0) * row_stride + a_idx[e] * col_stride;
         present[p] = 1;
         dense[p] = a_vals[e];
     }
 }
 
-// The mask's entries [e0, e1) whose value lets them count (mkind: see gbk::mask_value) marked
-// in the chunk's byte per output.
+// The mask's entries [e0, e1) whose value lets them count (mkind: see gbk::mask_value) set to
+// `value` in the chunk's byte a position, laid out as gbk_mxm_pull_frontier's.
 __global__ void gbk_mxm_pull_mask(idx_t ne, idx_t e0, const idx_t* m_rows, const idx_t* m_idx,
-                                  const void* m_vals, int mkind, idx_t ncols, idx_t r0,
-                                  unsigned char* blocked) {
+                                  const void* m_vals, int mkind, idx_t row_stride,
+                                  idx_t col_stride, idx_t r0, int value,
+                                  unsigned char* bytes) {
     for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
         const idx_t e = e0 + q;
-        if (gbk::mask_value(m_vals, e, mkind)) blocked[(m_rows[e] - r0) * ncols + m_idx[e]] = 1;
+        if (gbk::mask_value(m_vals, e, mkind))
+            bytes[(m_rows[e] - r0) * row_stride + m_idx[e] * col_stride] = (unsigned char)value;
     }
 }
 
@@ -217,31 +222,8 @@ __global__ void gbk_mxm_pull_entries_warp(idx_t nlong, const idx_t* long_e,
 // memory made each block wait for its longest column: kron-22's 64-source BFS pulled 40 %
 // slower than with a thread per output.)
 
-// A's entries [e0, e1) (rows r0 onwards) into the transposed layout (position k * rows + i).
-template <class A>
-__global__ void gbk_mxm_pull_frontier_t(idx_t ne, idx_t e0, const idx_t* a_rows,
-                                        const idx_t* a_idx, const A* a_vals, idx_t rows,
-                                        idx_t r0, unsigned char* present, A* dense) {
-    for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
-        const idx_t e = e0 + q;
-        const idx_t p = a_idx[e] * rows + (a_rows[e] - r0);
-        present[p] = 1;
-        dense[p] = a_vals[e];
-    }
-}
-
-// The mask's entries [e0, e1) whose value lets them count set to `value` in `allow`
-// (position j * rows + i).
-__global__ void gbk_mxm_pull_mask_t(idx_t ne, idx_t e0, const idx_t* m_rows,
-                                    const idx_t* m_idx, const void* m_vals, int mkind,
-                                    idx_t rows, idx_t r0, int value,
-                                    unsigned char* allow) {
-    for (idx_t q = gbk::global_id(); q < ne; q += gbk::grid_size()) {
-        const idx_t e = e0 + q;
-        if (gbk::mask_value(m_vals, e, mkind))
-            allow[m_idx[e] * rows + (m_rows[e] - r0)] = (unsigned char)value;
-    }
-}
+// The transposed layouts are gbk_mxm_pull_frontier's and gbk_mxm_pull_mask's with strides 1
+// and the chunk's row count.
 
 #define GBK_PULL_AHEAD 4
 
