@@ -9,7 +9,7 @@ import pytest
 import graphblast.algorithms as algorithms
 
 MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count", "bfs_batch",
-           "betweenness", "edge_betweenness"]
+           "betweenness", "edge_betweenness", "betweenness_weighted"]
 
 
 def logic_lines(path):

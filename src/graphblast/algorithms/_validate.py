@@ -10,13 +10,13 @@ import numbers
 
 import numpy as np
 
-from graphblast import Matrix, TransposedMatrix, binary, monoid
+from graphblast import Matrix, TransposedMatrix, binary, monoid, select
 from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidValue
 
 __all__ = [
     "square_matrix", "source_vertex", "edge_weights", "choice", "real_in_range",
     "positive_int", "flag", "undirected", "sssp_arguments", "pagerank_arguments",
-    "distance_type",
+    "distance_type", "positive_weights",
 ]
 
 
@@ -90,6 +90,19 @@ def edge_weights(A, algorithm, *, allow_negative, negative_hint):
                 f"{algorithm}: the matrix holds negative weights (smallest {smallest}); "
                 f"{negative_hint}"
             )
+
+
+def positive_weights(A, algorithm):
+    """Check that every value of ``A`` is a positive weight (no NaN, no value <= 0)."""
+    edge_weights(A, algorithm, allow_negative=False,
+                 negative_hint="shortest paths by weight need weights > 0")
+    zeros = A.select(select.valueeq, 0).new().nvals
+    if zeros:
+        raise InvalidValue(
+            f"{algorithm}: the matrix holds {zeros} zero weights; weighted betweenness needs "
+            "weights > 0 (a zero-weight cycle has infinitely many shortest paths): drop those "
+            "entries or give them a small positive weight"
+        )
 
 
 def choice(value, name, options, algorithm):

@@ -4,13 +4,13 @@ many sources at once, one masked matrix product a level."""
 from graphblast import Matrix, Vector, binary, monoid, semiring, unary
 from graphblast.dtypes import FP64
 
-from . import _sources, _validate
+from . import _sources, _validate, betweenness_weighted
 
 __all__ = ["betweenness_centrality"]
 
 
 def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=None,
-                           seed=None):
+                           seed=None, weighted=False):
     """Betweenness centrality of every vertex, exact or from sampled sources.
 
     Definition: for the sources ``S`` (every vertex, the ``sources`` given, or ``k``
@@ -21,7 +21,14 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     an undirected graph's (symmetric ``A``) raw values are twice NetworkX's unnormalized
     ones.  ``normalized=True`` divides ``bc(v)`` by ``(n - 2)`` times the number of sources
     other than ``v`` (``(n - 1)(n - 2)`` when exact): NetworkX's normalization, exact or
-    sampled.  The graph is unweighted: ``A``'s values are ignored.
+    sampled.  By default the graph is unweighted: ``A``'s values are ignored.
+
+    ``weighted=True``: shortest paths by weight, NetworkX's ``weight=`` betweenness (Brandes
+    with Dijkstra), ``A[u, v]`` the weight of the edge ``u -> v``; weights must be positive
+    (> 0, no NaN: InvalidValue otherwise) and are summed in FP64; two paths are equally
+    short when their sums are equal, compared exactly, as NetworkX compares them.  The
+    sweeps run over ``batch x m`` matrices (:func:`betweenness_weighted.sweeps`), so the
+    default batch keeps ``batch * max(n, m)`` within the batch budget.
 
     Each batch of sources (``batch`` at a time) runs two sweeps over ns x n matrices:
     forward, the path counts of each level, ``frontier<!paths, replace> = frontier plus.first
@@ -30,15 +37,16 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     each product (``plan.mxm_direction``).
 
     Returns an FP64 Vector with an entry for every vertex.  Raises IndexOutOfBound for a
-    source outside ``0 .. n-1`` and InvalidValue for an empty source list or ``k`` outside
-    ``1 .. n``.
+    source outside ``0 .. n-1`` and InvalidValue for an empty source list, ``k`` outside
+    ``1 .. n`` or, weighted, a weight that is not > 0.
     """
-    n, sources, size = _arguments(A, sources, k, batch, seed, "betweenness_centrality")
+    n, sources, size = _arguments(A, sources, k, batch, seed, "betweenness_centrality", weighted)
     bc = Vector.from_scalar(0.0, n, FP64, device=A.device)
-    for first in range(0, len(sources), size):
-        for delta, _, _ in _sweeps(A, sources[first:first + size], n):
-            if delta is not None:
-                bc(binary.plus) << delta.reduce_columnwise(monoid.plus)
+    deltas = (betweenness_weighted.dependencies(A, sources, size) if weighted else
+              (delta for first in range(0, len(sources), size)
+               for delta, _, _ in _sweeps(A, sources[first:first + size], n) if delta is not None))
+    for delta in deltas:
+        bc(binary.plus) << delta.reduce_columnwise(monoid.plus)
     if normalized and n > 2:
         repeats = Vector.from_coo(sources, 1.0, FP64, size=n, dup_op=binary.plus,
                                   device=A.device)
@@ -48,10 +56,12 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     return bc
 
 
-def _arguments(A, sources, k, batch, seed, name):
+def _arguments(A, sources, k, batch, seed, name, weighted):
+    """``n``, the sources and the batch size (a weighted batch's matrices are batch x m)."""
     n = _validate.square_matrix(A, name)
     sources = _sources.sampled_sources(sources, k, seed, n, name)
-    return n, sources, _sources.batch_size(batch, len(sources), n, name)
+    width = max(n, A.nvals) if _validate.flag(weighted, "weighted", name) else n
+    return n, sources, _sources.batch_size(batch, len(sources), width, name)
 
 
 def _sweeps(A, batch, n):
