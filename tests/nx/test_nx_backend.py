@@ -124,6 +124,13 @@ SPECS = [
     ("edge_betweenness_centrality", lambda G: (), lambda G: {}, False),
     ("edge_betweenness_centrality", lambda G: (), lambda G: {"k": min(2, len(G)), "seed": 3},
      False),
+    ("betweenness_centrality", lambda G: (), lambda G: {"weight": "weight"}, True),
+    ("betweenness_centrality", lambda G: (),
+     lambda G: {"weight": "weight", "k": min(3, len(G)), "seed": 5, "endpoints": True}, True),
+    ("edge_betweenness_centrality", lambda G: (),
+     lambda G: {"weight": "weight", "normalized": False}, False),
+    ("edge_betweenness_centrality", lambda G: (),
+     lambda G: {"weight": "weight", "k": min(2, len(G)), "seed": 4}, False),
     ("bfs_edges", lambda G: (_first(G),), lambda G: {}, True),
     ("bfs_edges", lambda G: (_first(G),), lambda G: {"depth_limit": 1}, True),
     ("bfs_edges", lambda G: (_first(G),), lambda G: {"depth_limit": 2.5}, True),
@@ -283,6 +290,30 @@ def test_dijkstra_negative_weights_fall_back():
     with nx.config(backend_priority=["graphblast"]), \
             nx.config.backends.graphblast(min_edges=0):
         assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 2.0, 2: 1.0}
+
+
+def test_weighted_betweenness_zero_weights_fall_back():
+    # With zero-weight edges NetworkX's counts depend on its heap's order of equal distances.
+    G = nx.Graph()
+    G.add_weighted_edges_from([(0, 1, 0), (1, 2, 1), (0, 2, 1), (2, 3, 2)])
+    for name in ("betweenness_centrality", "edge_betweenness_centrality"):
+        with pytest.raises(NotImplementedError):
+            getattr(nx, name)(G, weight="weight", backend="graphblast")
+        with pytest.raises(NotImplementedError, match="weights > 0"):
+            algorithms.IMPLEMENTATIONS[name](G, weight="weight")
+        with nx.config(backend_priority=["graphblast"]), \
+                nx.config.backends.graphblast(min_edges=0):
+            assert getattr(nx, name)(G, weight="weight") == \
+                getattr(nx, name)(G, weight="weight", backend="networkx")
+
+
+def test_weighted_betweenness_declines_callable_weights_and_multigraph_edges():
+    G = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
+    assert isinstance(BackendInterface.can_run(
+        "betweenness_centrality", (G,), {"weight": lambda u, v, d: 1}), str)
+    assert isinstance(BackendInterface.can_run(
+        "edge_betweenness_centrality", (G,), {"weight": "weight"}), str)
+    assert BackendInterface.can_run("betweenness_centrality", (G,), {"weight": "weight"})
 
 
 def test_bellman_ford_negative_cycle():

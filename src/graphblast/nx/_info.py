@@ -32,7 +32,8 @@ FUNCTIONS = {
     "average_clustering": "Triangles by masked sparse products; see clustering.",
     "betweenness_centrality": "Batched Brandes sweeps (LAGraph's LAGr_Betweenness): many "
                               "sources a masked matrix product; the same sources as NetworkX "
-                              "for a seed. Weighted (weight=...) runs in NetworkX.",
+                              "for a seed. weight=... over Dijkstra's paths; a callable "
+                              "weight, or weights not all > 0, run in NetworkX.",
     "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order. "
                  "reverse=True on a directed graph and sort_neighbors run in NetworkX.",
     "bfs_layers": "Level-synchronous BFS; layers come out in NetworkX's order.",
@@ -44,7 +45,8 @@ FUNCTIONS = {
     "connected_components": "FastSV; components come out in the order of their first node.",
     "descendants_at_distance": "Level-synchronous BFS over the any.pair semiring.",
     "edge_betweenness_centrality": "From the same batched sweeps as betweenness_centrality. "
-                                   "Weighted, and multigraphs, run in NetworkX.",
+                                   "Multigraphs, a callable weight and weights not all "
+                                   "> 0 run in NetworkX.",
     "is_connected": "FastSV connected components.",
     "is_weakly_connected": "FastSV on A + A'.",
     "node_connected_component": "BFS from the node.",

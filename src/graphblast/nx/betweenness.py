@@ -5,9 +5,17 @@ The sources are NetworkX's: every node, or ``seed.sample(list(G), k)`` with the
 ``random.Random`` NetworkX's ``py_random_state`` made of ``seed``, so that a seeded call picks
 the same nodes as NetworkX.  graphblast sums the dependencies over those sources (ordered
 pairs); the endpoints' counts come from one multi-source BFS over the same sources, and the
-scaling is NetworkX's ``_rescale``, step for step.  Weighted betweenness (Dijkstra's paths)
-and the edge betweenness of a multigraph (NetworkX divides each edge's value among its
-parallel edges) run in NetworkX.
+scaling is NetworkX's ``_rescale``, step for step.
+
+``weight="attr"`` runs graphblast's weighted sweeps (``weighted=True``: Brandes over
+Dijkstra's shortest paths, equal sums compared exactly as NetworkX compares them) on
+``G.edge_matrix(attr, 1, "min")``: an edge without the attribute weighs 1 and parallel edges
+of a multigraph count once, at their smallest weight, as in NetworkX's Dijkstra.  The
+endpoints' counts are the BFS's (a positive weight changes no reachability).  Run in NetworkX
+instead: a callable ``weight``; weights that are not all > 0 (with zero-weight edges
+NetworkX's counts depend on its heap's order of equal distances); the edge betweenness of a
+multigraph (NetworkX divides each edge's value among its lightest parallel edges, keyed by
+edge keys, which the converted graph does not keep).
 """
 
 import math
@@ -17,21 +25,15 @@ import numpy as np
 from graphblast import algorithms as gba
 from graphblast import binary
 from graphblast.dtypes import FP64
+from graphblast.exceptions import InvalidValue
 
-from .algorithms import _graph, _implements
+from .algorithms import _graph, _implements, _weight_rule
 
 __all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
 
 
-def _unweighted_rule(arguments):
-    if arguments.get("weight") is not None:
-        return ("weighted betweenness follows Dijkstra's shortest paths; graphblast's "
-                "counts hops only (weight=None)")
-    return True
-
-
 def _edge_rule(arguments):
-    rule = _unweighted_rule(arguments)
+    rule = _weight_rule(arguments)
     G = arguments.get("G")
     if rule is True and G is not None and G.is_multigraph():
         return ("a multigraph's edge betweenness is divided among its parallel edges by "
@@ -82,11 +84,26 @@ def _endpoint_counts(A, sources, n):
     return counts
 
 
-@_implements(can_run=_unweighted_rule)
+def _matrix(G, weight):
+    """The structure (weight None) or the weights of the edges, parallel edges at their
+    smallest weight, as NetworkX's Dijkstra reads them."""
+    return G.matrix if weight is None else G.edge_matrix(weight, 1, "min")
+
+
+def _weighted_call(algorithm, W, sources, weight):
+    """``algorithm`` (weighted when ``weight`` is given) on every source or ``sources``;
+    weights that are not all > 0 make NetworkX run the call (NotImplementedError)."""
+    try:
+        return algorithm(W, sources, normalized=False, weighted=weight is not None)
+    except InvalidValue as err:
+        raise NotImplementedError(f"betweenness with weight={weight!r}: {err}") from err
+
+
+@_implements(can_run=_weight_rule)
 def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=False,
                            seed=None):
     """Shortest-path betweenness centrality of every node, as NetworkX defines it."""
-    G = _graph(G)
+    G = _graph(G, weight)
     n = len(G)
     if k == n:
         k = None  # as NetworkX: every node, the same result
@@ -96,8 +113,9 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     A = G.matrix
     values = np.zeros(n)
     if sources != []:  # k=0: no sources, and NetworkX's scaling divides by zero
-        values = np.asarray(gba.betweenness_centrality(A, sources, normalized=False)
-                            .to_dense(fill_value=0.0), dtype=np.float64)
+        values = np.asarray(_weighted_call(gba.betweenness_centrality, _matrix(G, weight),
+                                           sources, weight).to_dense(fill_value=0.0),
+                            dtype=np.float64)
     if endpoints and sources != []:
         values = values + _endpoint_counts(A, sources, n)
     values = _rescale(values, n, normalized=normalized, directed=G.is_directed(),
@@ -108,14 +126,15 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
 @_implements(can_run=_edge_rule)
 def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=None):
     """Shortest-path betweenness centrality of every edge, as NetworkX defines it."""
-    G = _graph(G)
+    G = _graph(G, weight)
     n = len(G)
     sources = _sources(G, k, seed)
     if n == 0:
         return {}
     E = G.matrix.apply(binary.second[FP64], right=0.0).new()
     if sources != []:  # k=0: no sources, and NetworkX's scaling divides by zero
-        E = gba.edge_betweenness_centrality(G.matrix, sources, normalized=False)
+        E = _weighted_call(gba.edge_betweenness_centrality, _matrix(G, weight), sources,
+                           weight)
     rows, cols, vals = (np.asarray(x) for x in E.to_coo())
     if not G.is_directed():  # one value per edge, both directions' paths, keyed (u, v) u <= v
         forward = {(i, j): x for i, j, x in zip(rows.tolist(), cols.tolist(), vals.tolist())}
