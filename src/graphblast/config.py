@@ -32,8 +32,10 @@ _DEFAULTS = {
     # mxm without a mask on a GPU (plan.spgemm_method): "auto" folds rows of few products in
     # a hash table where the monoid allows, "sort" always expands, sorts and reduces
     "spgemm": "auto",
-    # graphblast.repeat on a GPU: "auto" records the loop's body once as a CUDA graph and
-    # replays it (backends/cuda/loops.py), "never" issues every round from Python
+    # graphblast.repeat on a GPU (backends/cuda/loops.py): "auto" records the loop's body once
+    # as a CUDA graph and runs the loop under a conditional WHILE node ("while") where the
+    # driver has them, else replays the graph once per round ("replay"); "never" issues every
+    # round from Python
     "device_loops": "auto",
     # PageRank's pull (algorithms/pagerank.py): "auto" renumbers the graph in decreasing-degree
     # order on a GPU when its degrees are skewed and it is large enough to pay, "degree" does
@@ -50,7 +52,7 @@ _CHOICES = {
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
-    "device_loops": {"auto", "never"},
+    "device_loops": {"auto", "while", "replay", "never"},
     "pagerank_order": {"auto", "degree", "stored"},
 }
 

@@ -181,10 +181,10 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     # the first frontier is dist itself: _relax reads it before it writes dist
     frontier = dist = Vector.from_coo([source], [0], dtype, size=n, device=A.device)
     rounds = {"bellman-ford": n, "delta": 0}.get(method, n if negative_weights else SWITCH_ROUNDS)
-    for _ in range(min(rounds, n)):
-        frontier = _relax(frontier, A, dist, min_plus)
-        if not frontier.nvals:
-            return dist
+    frontier = repeat(partial(_relax, A=A, dist=dist, min_plus=min_plus), frontier,
+                      max_rounds=min(rounds, n))
+    if not frontier.nvals:
+        return dist
     if rounds < n:  # a long diameter: each squaring of A halves the rounds left
         delta = delta or _default_delta(A, dtype)  # A's, kept over its squares (below)
         for _ in range(plan.sssp_squarings(A, rounds, dist.nvals)[0]):

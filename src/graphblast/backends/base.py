@@ -155,10 +155,11 @@ def _made_once(array, what):
 
 
 def issue_rounds(body, x, max_rounds, rounds=0):
-    """(x, rounds): ``x = body(x)`` from round ``rounds`` on, each issued from Python, while
-    ``x`` has entries and fewer than ``max_rounds`` (None: no limit) rounds ran."""
+    """(x, rounds): ``x = body(x, k)`` for the rounds ``k = rounds, rounds + 1, ...``, each
+    issued from Python, while ``x`` has entries and fewer than ``max_rounds`` (None: no
+    limit) rounds ran."""
     while (max_rounds is None or rounds < max_rounds) and x.nvals:
-        x = body(x)
+        x = body(x, rounds)
         rounds += 1
     return x, rounds
 
@@ -475,9 +476,10 @@ class Backend:
 
     # -- loops -----------------------------------------------------------------------------
     def repeat(self, body, x, max_rounds):
-        """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no
-        limit) rounds ran (graphblast.repeat; ``body`` checks its own results).  A backend
-        may run the rounds otherwise (the GPU's replays a recorded graph)."""
+        """``x = body(x, k)`` (``k``: the round's number, 0 first) while ``x`` has entries and
+        fewer than ``max_rounds`` (None: no limit) rounds ran (graphblast.repeat; ``body``
+        checks its own results).  A backend may run the rounds otherwise (the GPU's on the
+        device, ``k`` then a one-element device array)."""
         return issue_rounds(body, x, max_rounds)[0]
 
     def adopt(self, data, owner):

@@ -416,6 +416,48 @@ __global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, con
     gbk::add_counts(counters, 0, deg);
 }
 
+#ifdef __CUDACC_RTC__
+// NVRTC sees no runtime headers; the device runtime's builtin, resolved by ptxas (no -rdc, no
+// cudadevrt): sets the condition of a CUDA graph's conditional node (CUDA 12.4 and later).
+extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
+#endif
+
+// The end of a round of a device-side loop (loops.py): the round's result (a list of capacity
+// `cap_in`, its count at counts[0], or all of it where counts is null) copied into the loop's
+// state of capacity `cap`, the round number ctl[0] counted up, and the loop's test: go on while
+// the result has an entry, fewer than `max_rounds` rounds ran (negative: no limit) and the
+// result fit.  A result that does not fit is left where it is, ctl[1] set and its count put in
+// ctl[2]: the loop stops there, and the host grows the state and resumes.  `in_graph`: the
+// kernel runs in the body of a conditional WHILE node whose condition is `handle`.
+template <class T>
+__global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, const idx_t* idx,
+                              const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
+                              unsigned long long* out_counts, long long* ctl,
+                              long long max_rounds, unsigned long long handle, int in_graph) {
+    const idx_t n = counts ? (idx_t)counts[0] : cap_in;
+    const bool fits = n <= cap;
+    if (fits) {
+        for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
+            out_idx[t] = idx[t];
+            out_vals[t] = vals[t];
+        }
+    }
+    if (gbk::global_id() == 0) {
+        if (fits) {
+            out_counts[0] = (unsigned long long)n;
+            out_counts[1] = counts ? counts[1] : 0ull;
+        } else {
+            ctl[1] = 1;
+            ctl[2] = (long long)n;
+        }
+        const long long r = ctl[0] + 1;
+        ctl[0] = r;
+        if (in_graph)
+            cudaGraphSetConditional(
+                handle, fits && n > 0 && (max_rounds < 0 || r < max_rounds) ? 1u : 0u);
+    }
+}
+
 // A list copied into another of at least its capacity, its count (and degree sum) with it:
 // the state of a device-side loop (backends/cuda/loops.py), written at the end of each
 // replayed round; the count lives on the device, so the grid covers the capacity.
