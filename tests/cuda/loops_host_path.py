@@ -28,15 +28,22 @@ import numpy as np  # noqa: E402
 
 REPLAYS_TO_EMPTY = 3
 launches = []
+overflow_at = []  # launches after which the round's result outgrows the state
 
 
 class _Graph:
     def launch(self, stream):
-        launches.append(1)
-        if len(launches) % REPLAYS_TO_EMPTY == 0:  # the state's count word reads zero
-            from graphblast.backends.cuda import loops
+        from graphblast.backends.cuda import loops
 
-            loops._devices[0][1][0] = 0
+        launches.append(1)
+        # the words a replay leaves for the host: round, overflow flag, its count, the
+        # state's count (zero: the loop is over)
+        host = loops._devices[0].host
+        host[:] = [host[0] + 1, 0, 0, 1]
+        if len(launches) in overflow_at:
+            host[1], host[2] = 1, 5 * loops.CAPACITY_FLOOR
+        elif len(launches) % REPLAYS_TO_EMPTY == 0:
+            host[3] = 0
 
 
 class _Stream:
@@ -72,8 +79,9 @@ def _stand_in():
     cp.cuda.get_current_stream = lambda: _Stream()
     cp.cuda.using_allocator = lambda _: contextlib.nullcontext()
     cp.cuda.get_allocator = lambda: (lambda size: None)
-    cupyx.empty_pinned = lambda n, dtype: np.ones(n, dtype=dtype)
+    cupyx.empty_pinned = lambda n, dtype: np.zeros(n, dtype=dtype)
     cp.cuda.runtime.memcpyAsync = lambda *_: None
+    cp.cuda.runtime.memsetAsync = lambda *_: None
     cp.cuda.runtime.memcpyDeviceToHost = 2
 
 
@@ -129,8 +137,8 @@ def main():
         gb.repeat(body, start, max_rounds=40, **kw)
         out[name] = {"replays": len(launches),
                      "said": [m for m in said if m.startswith("repeat:")],
-                     "lock_free": not loops._devices[0][2].locked(),
-                     "captured": dict(captured)}
+                     "lock_free": not loops._devices[0].lock.locked(),
+                     "captured": dict(captured), "stats": dict(loops.stats)}
 
     run("relax", relax)
 
@@ -152,14 +160,19 @@ def main():
     run("a round counter", counts)
     with gb.config.set(device_loops="never"):
         run("never", relax)
-    state_of = loops._state_of
+    with gb.config.set(device_loops="while"):  # no cuda.bindings here: replayed
+        run("while", relax)
+    overflow_at.append(2)  # the second replay's result outgrows the state: grown, resumed
+    run("outgrows", relax)
+    del overflow_at[:]
+    grow = loops._Loop.grow
 
-    def no_room(x):
+    def no_room(self, n, dtype, count):
         raise MemoryError("std::bad_alloc")
 
-    loops._state_of = no_room  # the loop's n-sized state cannot be had: Python rounds
+    loops._Loop.grow = no_room  # the loop's state cannot be had: Python rounds
     run("no room", relax)
-    loops._state_of = state_of
+    loops._Loop.grow = grow
     # a count made in an earlier graph and still held: the next graph's page is another
     page = vectors.capture_page()
     same_when_free = vectors.capture_page() is page

@@ -16,7 +16,7 @@ GPU work, an SSSP light round about 190 us.  Here:
    graph would freeze it.  Each round ends with ``gbk_loop_next``: the result copied into the
    state, the round counted (the host reads the result's count here: a result wider than
    the state's first capacity makes a loop bound by its kernels, not by its host, and the
-   rest of it runs from Python);
+   rest of it runs from Python; after a growth on the device the state grows again);
 3. the same round captured as a CUDA graph on a stream of its own, its allocations kept for
    the graph's life, beginning with a memset of the counter page its counts go to
    (vectors.capture_page) and ending with ``gbk_loop_next``;
@@ -86,9 +86,11 @@ def repeat(body, x, max_rounds):
     loop inside a recorded body is issued)."""
     mode = config["device_loops"]
     if mode == "never" or recording.current() is not None:
+        x, rounds = issue_rounds(body, x, max_rounds)
         stats.clear()
-        stats.update(mode="python", launches=0, rounds=None, grown=0, reason=mode)
-        return issue_rounds(body, x, max_rounds)[0]
+        stats.update(mode="python", launches=0, rounds=rounds, grown=0,
+                     reason="never" if mode == "never" else "a loop inside a recorded body")
+        return x
     if max_rounds == 0 or not x.nvals:
         return x
     return _on_device(body, x, max_rounds, mode)
@@ -99,6 +101,8 @@ def _on_device(body, x, max_rounds, mode):
     one per device: another thread's loop meanwhile is issued from Python)."""
     lock = _per_device().lock
     if not lock.acquire(blocking=False):
+        stats.clear()
+        stats.update(launches=0, grown=0)
         return _python(body, x, max_rounds, 0, "another thread's loop holds the device")
     try:
         return _Loop(body, max_rounds, mode).run(x)
@@ -183,9 +187,13 @@ class _Loop:
                 return _python(self.body, y, self.max_rounds, self.rounds,
                                f"it returns {y.dtype} for {self.state.dtype}")
             count = y.nvals  # the dry round's one read of its result
-            if count > self.capacity:  # a wide loop, bound by its kernels: from Python
+            if count > self.capacity and not stats["grown"]:
+                # wide from the start: a loop bound by its kernels, not by its host
                 return _python(self.body, y, self.max_rounds, self.rounds,
                                f"a round of {count} entries, wider than {self.capacity}")
+            if count > self.capacity:  # grown on the device before: grown again
+                self.grow(self.state.size, self.state.dtype, count)
+                stats["grown"] += 1
             _advance(self.state, parts, self.ctl, self.limit, None)
             y = parts = None
             if not count or self.done():
@@ -205,8 +213,9 @@ class _Loop:
         instantiate, the round then captured again without it)."""
         if self.mode != "replay":
             cond, why = _While.create()
-            if cond is None:
-                logger.debug("repeat: no conditional node (%s): the round is replayed", why)
+            if cond is None:  # logged where asked for ("auto" falls back quietly)
+                if self.mode == "while":
+                    logger.debug("repeat: no conditional node (%s): the round is replayed", why)
                 stats["reason"] = why
             else:
                 graph = self._capture(cond)
@@ -264,7 +273,6 @@ class _Loop:
                     captured = None
         if error is not None or captured is None:
             stats["reason"] = f"{type(error).__name__}: {error}"
-            logger.debug("repeat: the body runs from Python (%s)", stats["reason"])
             stream.synchronize()
             if cond is not None:
                 cond.close()
@@ -378,7 +386,10 @@ class _While:
             params.conditional.handle = handle
             params.conditional.type = rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile
             params.conditional.size = 1
-            _ok(rt.cudaGraphAddNode(graph, None, None, 0, params), "cudaGraphAddNode")
+            try:  # CUDA 13's signature (with the edge data), else CUDA 12's
+                _ok(rt.cudaGraphAddNode(graph, None, None, 0, params), "cudaGraphAddNode")
+            except TypeError:
+                _ok(rt.cudaGraphAddNode(graph, None, 0, params), "cudaGraphAddNode")
             body = params.conditional.phGraph_out[0]
         except Exception as e:  # noqa: BLE001 - a driver without them: replays
             if graph is not None:
