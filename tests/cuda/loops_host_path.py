@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 
 REPLAYS_TO_EMPTY = 3
 launches = []
-overflow_at = []  # launches after which the round's result outgrows the state
+overflow_at = []  # (launch, count): the launch whose round's result outgrows the state
 
 
 class _Graph:
@@ -40,8 +40,8 @@ class _Graph:
         # state's count (zero: the loop is over)
         host = loops._devices[0].host
         host[:] = [host[0] + 1, 0, 0, 1]
-        if len(launches) in overflow_at:
-            host[1], host[2] = 1, 5 * loops.CAPACITY_FLOOR
+        if overflow_at and len(launches) == overflow_at[0][0]:
+            host[1], host[2] = 1, overflow_at[0][1]
         elif len(launches) % REPLAYS_TO_EMPTY == 0:
             host[3] = 0
 
@@ -162,8 +162,11 @@ def main():
         run("never", relax)
     with gb.config.set(device_loops="while"):  # no cuda.bindings here: replayed
         run("while", relax)
-    overflow_at.append(2)  # the second replay's result outgrows the state: grown, resumed
+    # the second replay's result outgrows the state: grown, resumed; or wide: from Python
+    overflow_at.append((2, 2 * loops.CAPACITY_FLOOR))
     run("outgrows", relax)
+    overflow_at[:] = [(2, 10 * loops.WIDE_FLOOR)]
+    run("wide", relax)
     del overflow_at[:]
     grow = loops._Loop.grow
 

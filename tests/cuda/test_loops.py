@@ -293,3 +293,20 @@ def test_a_state_outgrown_mid_loop_grows_and_the_loop_resumes(monkeypatch):
         got, reads, stats = _stamp_levels(A, n, mode)
         assert _same(got, want), mode
         assert stats["grown"] >= 1 and stats["mode"] in (mode, "python"), stats
+
+
+def test_a_wide_result_mid_loop_goes_on_from_python(monkeypatch):
+    """A result wider than WIDE_FLOOR (here 16 entries) stops the device's loop, which goes
+    on from Python from that result, with the same levels."""
+    from graphblast.backends.cuda import loops
+
+    A, n = _path_then_tree(40, 8)
+    want, _, _ = _stamp_levels(A, n, "never")
+    monkeypatch.setattr(loops, "CAPACITY_FLOOR", 4)
+    monkeypatch.setattr(loops, "CAPACITY_SHARE", n + 1)
+    monkeypatch.setattr(loops, "WIDE_FLOOR", 16)
+    monkeypatch.setattr(loops, "WIDE_SHARE", n + 1)
+    for mode in ("while", "replay"):
+        got, reads, stats = _stamp_levels(A, n, mode)
+        assert _same(got, want), mode
+        assert stats["mode"] == "python" and "wide" in stats["reason"], stats

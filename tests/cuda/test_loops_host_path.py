@@ -24,14 +24,14 @@ def test_which_bodies_replay():
     assert got["relax"]["said"] == ["repeat: the body replays as a CUDA graph"]
     assert got["relax"]["replays"] == 3
     assert got["relax"]["stats"]["mode"] == "replay"
-    # the captured round's nodes: one memset zeroing the counters made in the graph, SSSP's
-    # four operations (the push with its fold's gather, which clears the push's claims too)
-    # and the marks of the list mask; then the loop's own gbk_loop_next (not the body's:
-    # not compared with the dry rounds')
+    # the captured round's nodes: SSSP's four operations (the push with its fold's gather,
+    # which clears the push's claims too) and the marks of the list mask; then the loop's own
+    # gbk_loop_next (not the body's: not compared with the dry rounds'), which zeroes the
+    # counters made in the round for the next one (no memset node)
     assert got["relax"]["captured"] == {
         "launches": ["gbk_push", "gbk_push_gather", "gbk_ewise_list_dense", "gbk_accum_list",
                      "gbk_list_to_bitmap", "gbk_select_list", "gbk_list_unmark"],
-        "memsets": 1}
+        "memsets": 0}
     # a count read inside the body breaks the capture: every round from Python
     assert got["reads a count"]["replays"] == 0
     assert len(got["reads a count"]["said"]) == 1
@@ -51,7 +51,11 @@ def test_which_bodies_replay():
     # and a capture again, and the loop resumes
     assert got["outgrows"]["stats"]["grown"] == 1
     assert got["outgrows"]["said"] == ["repeat: the body replays as a CUDA graph"] * 2
-    assert got["outgrows"]["captured"]["memsets"] == 2
+    # a result wide enough to make a loop bound by its kernels: the rest from Python
+    assert got["wide"]["stats"]["grown"] == 0 and got["wide"]["stats"]["rounds"] == 40
+    assert got["wide"]["said"] == [
+        "repeat: the body replays as a CUDA graph",
+        "repeat: the body runs from Python (a round outgrew the state: a wide loop)"]
     # no memory for the loop's state: every round from Python, no error
     assert got["no room"]["replays"] == 0
     assert got["no room"]["said"] == [

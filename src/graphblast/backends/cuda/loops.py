@@ -14,12 +14,13 @@ GPU work, an SSSP light round about 190 us.  Here:
    and builds caches, which the next does not); a body whose rounds keep differing - a
    Python value that changes from round to round - runs from Python from there, since a
    graph would freeze it.  Each round ends with ``gbk_loop_next``: the result copied into the
-   state, the round counted (the host reads the result's count here: a result wider than
-   the state's first capacity makes a loop bound by its kernels, not by its host, and the
-   rest of it runs from Python; after a growth on the device the state grows again);
+   state, the round counted (the host reads the result's count here, and grows the state
+   where it does not fit; a *wide* result, more than a sixteenth of the positions, makes a
+   loop bound by its kernels, not by its host, and the rest of it runs from Python);
 3. the same round captured as a CUDA graph on a stream of its own, its allocations kept for
-   the graph's life, beginning with a memset of the counter page its counts go to
-   (vectors.capture_page) and ending with ``gbk_loop_next``;
+   the graph's life, its counts made on a counter page of their own (vectors.capture_page),
+   and ending with ``gbk_loop_next``, which also zeroes that page for the next round (the
+   host zeroes it before the first);
 4. the loop itself, by ``gb.config["device_loops"]``:
 
    - "while" (and "auto" where the driver has conditional nodes, CUDA 12.4+, reached through
@@ -35,6 +36,8 @@ A result that outgrows the state stops the loop on the device with the state unt
 round's other effects done); the host reads that, grows the state (doubling, at most the
 vector's size), copies the result, which the graph's kept allocations still hold, into it and
 resumes with dry rounds and a new capture: the same rounds as a loop that never overflowed.
+A wide result instead goes on from Python, from that result (a BFS on urand-22: a few levels
+of thousands of vertices, then levels of millions).
 
 No round is issued before the dry rounds: they warm the caches themselves, and each round
 issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host
@@ -71,8 +74,16 @@ DRY_ROUNDS = 3
 
 # The state's first capacity: the loop's vector's count, at least CAPACITY_FLOOR entries or
 # 1/CAPACITY_SHARE of the positions (never more than all of them); it doubles when exceeded.
-CAPACITY_FLOOR = 1 << 16
-CAPACITY_SHARE = 16
+CAPACITY_FLOOR = 1 << 14
+CAPACITY_SHARE = 64
+# A round with more entries than WIDE_FLOOR or 1/WIDE_SHARE of the positions makes a *wide*
+# loop, bound by its kernels rather than by the host: the rest of it runs from Python.
+WIDE_FLOOR = 1 << 16
+WIDE_SHARE = 16
+
+
+def _wide(count, n):
+    return count > max(WIDE_FLOOR, n // WIDE_SHARE)
 
 # How the last loop on this process ran: "mode" ("while", "replay" or "python"), "launches"
 # (graph launches), "rounds", "grown" (times the state grew mid-loop), "reason" (why a loop
@@ -151,13 +162,16 @@ class _Loop:
                 return _python(self.body, self.xs, self.max_rounds, self.rounds,
                                stats["reason"] or "no capture")
             try:
-                grown = self.device_loop(graph)
+                outgrown = self.device_loop(graph)
             finally:
                 graph.close()
                 _forget_counts()
-            if not grown:
+            if outgrown is None:
                 stats["rounds"] = self.rounds
                 return self.xs
+            if outgrown is not True:  # a wide result: the rest from Python, from it
+                return _python(self.body, self.wrap(outgrown), self.max_rounds, self.rounds,
+                               "a round outgrew the state: a wide loop")
             stats["grown"] += 1
 
     def grow(self, n, dtype, count):
@@ -187,11 +201,10 @@ class _Loop:
                 return _python(self.body, y, self.max_rounds, self.rounds,
                                f"it returns {y.dtype} for {self.state.dtype}")
             count = y.nvals  # the dry round's one read of its result
-            if count > self.capacity and not stats["grown"]:
-                # wide from the start: a loop bound by its kernels, not by its host
-                return _python(self.body, y, self.max_rounds, self.rounds,
-                               f"a round of {count} entries, wider than {self.capacity}")
-            if count > self.capacity:  # grown on the device before: grown again
+            if count > self.capacity:
+                if _wide(count, y.size):  # a loop bound by its kernels, not by its host
+                    return _python(self.body, y, self.max_rounds, self.rounds,
+                                   f"a round of {count:,} entries: a wide loop")
                 self.grow(self.state.size, self.state.dtype, count)
                 stats["grown"] += 1
             _advance(self.state, parts, self.ctl, self.limit, None)
@@ -230,7 +243,7 @@ class _Loop:
         dev = _per_device()
         stream = dev.stream
         stream.wait_event(cp.cuda.get_current_stream().record())
-        page = capture_page()  # the counters made in the graph, zeroed by its first node
+        page = capture_page()  # the counters made in the graph (zeroed by gbk_loop_next)
         rec = recording.Recording("capture", self.token, self.noted, born=set(), page=page)
         allocate = cp.cuda.get_allocator()
 
@@ -250,7 +263,6 @@ class _Loop:
                 return None
             try:
                 with _recording(rec):
-                    page.zero()
                     y = self.body(self.xs, self.round)
                     if y.dtype != state.dtype:
                         raise recording.Refused(f"a result of type {y.dtype} for {state.dtype}")
@@ -261,7 +273,7 @@ class _Loop:
                     y = None
                     if not rec.complete():
                         raise recording.Refused("fewer launches than the dry rounds made")
-                _advance(state, parts, self.ctl, self.limit, cond)
+                _advance(state, parts, self.ctl, self.limit, cond, page)
                 parts = None
             except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
                 error = e
@@ -277,7 +289,7 @@ class _Loop:
             if cond is not None:
                 cond.close()
             return None
-        graph = _Graph(captured, stream, rec.keep, result)
+        graph = _Graph(captured, stream, rec.keep, result, page)
         if cond is not None:
             try:
                 cond.instantiate(captured)
@@ -296,11 +308,14 @@ class _Loop:
     # -- 4. the loop ---------------------------------------------------------------------------
     def device_loop(self, graph):
         """Launch ``graph`` (once under a WHILE node, else once per round) until the state is
-        empty, the round limit is reached or the result outgrew the state; True in the last
-        case, the state then grown and holding that result."""
+        empty or the round limit is reached (None), or a round's result outgrew the state:
+        True, the state then grown and holding that result, or the result itself where it
+        makes the loop wide (``_wide``)."""
         stream = graph.stream
         host = _per_device().host
         stats["mode"] = "while" if graph.cond is not None else "replay"
+        with stream:
+            graph.page.zero()
         while True:
             graph.launch()
             stats["launches"] += 1
@@ -315,11 +330,13 @@ class _Loop:
                 needed = int(host[2])
                 cp.cuda.runtime.memsetAsync(self.ctl.data.ptr + 8, 0, 16,
                                             cp.cuda.get_current_stream().ptr)
+                if _wide(needed, self.state.size):
+                    return graph.result
                 self.grow(self.state.size, self.state.dtype, needed)
                 _copy_into(self.state, graph.result)
                 return True
             if not host[3] or self.done():
-                return False
+                return None
 
 
 def _python(body, x, max_rounds, rounds, reason):
@@ -334,14 +351,15 @@ class _Graph:
     """A captured round: its graph, the stream it runs on, what it refers to (kept alive),
     the round's result as the graph leaves it, and the WHILE node's graph if it has one."""
 
-    __slots__ = ("captured", "stream", "keep", "result", "cond")
+    __slots__ = ("captured", "stream", "keep", "result", "page", "cond")
 
-    def __init__(self, captured, stream, keep, result):
+    def __init__(self, captured, stream, keep, result, page):
         self.captured = captured
         self.stream = stream
         self.keep = keep
         self.result = result
-        self.cond = None
+        self.page = page  # the counters made in the round: zeroed before the first, and
+        self.cond = None  # by each round's gbk_loop_next for the next
 
     def launch(self):
         if self.cond is not None:
@@ -503,9 +521,10 @@ def _copy_into(state, data):
     state.changed()
 
 
-def _advance(state, parts, ctl, limit, cond):
+def _advance(state, parts, ctl, limit, cond, page=None):
     """Queue ``gbk_loop_next``: the round's result ``parts`` (``as_list``'s) into ``state``,
-    the round counted, and ``cond``'s condition set (a _While, or None outside one).  Its
+    the round counted, ``cond``'s condition set (a _While, or None outside one) and, where
+    the loop goes on, the counter page ``page`` of a captured round zeroed for the next.  Its
     launch is the loop's, not the body's: the recording does not compare it."""
     idx, vals, counters, cap = parts
     (fn,) = jit.compiled(programs.vector_kernel, "loop_next", state.dtype).fns
@@ -516,8 +535,9 @@ def _advance(state, parts, ctl, limit, cond):
         jit.run(fn, grid, jit.BLOCK, (
             i64(cap), None if counters is None else counters.array, idx, vals,
             i64(state.idx.shape[0]), state.idx, state.vals, state.counters.array, ctl,
-            np.int64(limit), np.uint64(0 if cond is None else cond.handle_value),
-            np.int32(cond is not None)))
+            np.int64(limit), None if page is None else page.array,
+            i64(0 if page is None else page.array.size),
+            np.uint64(0 if cond is None else cond.handle_value), np.int32(cond is not None)))
     finally:
         recording.set_current(before)
     state.changed()

@@ -427,14 +427,21 @@ extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, un
 // state of capacity `cap`, the round number ctl[0] counted up, and the loop's test: go on while
 // the result has an entry, fewer than `max_rounds` rounds ran (negative: no limit) and the
 // result fit.  A result that does not fit is left where it is, ctl[1] set and its count put in
-// ctl[2]: the loop stops there, and the host grows the state and resumes.  `in_graph`: the
-// kernel runs in the body of a conditional WHILE node whose condition is `handle`.
+// ctl[2]: the loop stops there, and the host grows the state and resumes.  The last block to
+// finish (ctl[3] counts them) does the bookkeeping, once every block has read the result's
+// count: where the loop goes on it also zeroes the `page_words` words of `page` (the counter
+// page of a captured round, which the next round counts into: no memset node a round).
+// `in_graph`: the kernel runs in the body of a conditional WHILE node whose condition is
+// `handle`.
 template <class T>
 __global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, const idx_t* idx,
                               const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
                               unsigned long long* out_counts, long long* ctl,
-                              long long max_rounds, unsigned long long handle, int in_graph) {
+                              long long max_rounds, unsigned long long* page, idx_t page_words,
+                              unsigned long long handle, int in_graph) {
+    __shared__ int last;
     const idx_t n = counts ? (idx_t)counts[0] : cap_in;
+    const unsigned long long deg = counts ? counts[1] : 0ull;
     const bool fits = n <= cap;
     if (fits) {
         for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
@@ -442,19 +449,28 @@ __global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, co
             out_vals[t] = vals[t];
         }
     }
-    if (gbk::global_id() == 0) {
+    __syncthreads();  // this block has read the count
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd((unsigned long long*)&ctl[3], 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    const long long r = ctl[0] + 1;
+    const bool go = fits && n > 0 && (max_rounds < 0 || r < max_rounds);
+    if (go && page)
+        for (idx_t w = threadIdx.x; w < page_words; w += blockDim.x) page[w] = 0ull;
+    if (threadIdx.x == 0) {
         if (fits) {
             out_counts[0] = (unsigned long long)n;
-            out_counts[1] = counts ? counts[1] : 0ull;
+            out_counts[1] = deg;
         } else {
             ctl[1] = 1;
             ctl[2] = (long long)n;
         }
-        const long long r = ctl[0] + 1;
         ctl[0] = r;
-        if (in_graph)
-            cudaGraphSetConditional(
-                handle, fits && n > 0 && (max_rounds < 0 || r < max_rounds) ? 1u : 0u);
+        ctl[3] = 0;
+        if (in_graph) cudaGraphSetConditional(handle, go ? 1u : 0u);
     }
 }
 
