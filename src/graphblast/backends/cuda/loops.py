@@ -82,8 +82,18 @@ WIDE_FLOOR = 1 << 16
 WIDE_SHARE = 16
 
 
+# A dry round whose result is GROWTH times its input or more, and would be wide after one
+# more such growth, makes a loop that is about to be wide (a BFS on a scale-free graph): it
+# runs from Python before a capture that would serve one round.
+GROWTH = 8
+
+
 def _wide(count, n):
     return count > max(WIDE_FLOOR, n // WIDE_SHARE)
+
+
+def _widening(before, count, n):
+    return before > 0 and count >= GROWTH * before and _wide(count * count // before, n)
 
 # How the last loop on this process ran: "mode" ("while", "replay" or "python"), "launches"
 # (graph launches), "rounds", "grown" (times the state grew mid-loop), "reason" (why a loop
@@ -131,7 +141,7 @@ class _Loop:
         self.ctl = cp.zeros(4, dtype=np.int64)  # round, overflow flag, overflowing count
         self.round = self.ctl[:1]  # the body's round number, read on the device
         self.state = self.xs = self.noted = self.token = self.wrap = None
-        self.capacity = 0
+        self.capacity = self.count = 0  # the state's capacity, and its count where known
         stats.clear()
         stats.update(mode=None, launches=0, rounds=0, grown=0, reason=None)
 
@@ -145,7 +155,8 @@ class _Loop:
 
         self.wrap = lambda state: Vector._from_data(state, x._backend, x.device)
         try:
-            self.grow(x.size, x.dtype, x.nvals)
+            self.count = x.nvals
+            self.grow(x.size, x.dtype, self.count)
             _copy_into(self.state, x._data)
         except Exception as e:  # noqa: BLE001 - the loop on the device needs room for its state
             if not is_out_of_memory(e):
@@ -189,6 +200,7 @@ class _Loop:
         """Rounds issued from Python until two in a row record the same: None then (ready to
         capture), else the loop's result (it ended in them or went on from Python)."""
         self.token, before = object(), None
+        before_count = self.count
         for _ in range(DRY_ROUNDS):
             if self.done():
                 return self.xs
@@ -201,6 +213,11 @@ class _Loop:
                 return _python(self.body, y, self.max_rounds, self.rounds,
                                f"it returns {y.dtype} for {self.state.dtype}")
             count = y.nvals  # the dry round's one read of its result
+            if _widening(before_count, count, y.size):
+                return _python(self.body, y, self.max_rounds, self.rounds,
+                               f"a round of {before_count:,} -> {count:,} entries: a loop "
+                               "about to be wide")
+            before_count = self.count = count
             if count > self.capacity:
                 if _wide(count, y.size):  # a loop bound by its kernels, not by its host
                     return _python(self.body, y, self.max_rounds, self.rounds,
@@ -334,6 +351,7 @@ class _Loop:
                     return graph.result
                 self.grow(self.state.size, self.state.dtype, needed)
                 _copy_into(self.state, graph.result)
+                self.count = needed
                 return True
             if not host[3] or self.done():
                 return None
