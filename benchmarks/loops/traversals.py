@@ -51,6 +51,48 @@ def round_kernels():
     return seen
 
 
+def level_profile(g, runs=2):
+    """BFS level by level from Python, as graphblast's BFS issues a level: per level the
+    frontier's size, the product's direction, the microseconds (synchronized), host reads
+    and kernel launches (the last of ``runs`` runs)."""
+    from graphblast import Vector, semiring
+    from graphblast.backends.cuda import blocks, jit
+    from graphblast.dtypes import BOOL, INT64
+
+    launches = [0]
+    run = jit.run
+
+    def counting(fn, grid, block, args):
+        launches[0] += 1
+        return run(fn, grid, block, args)
+
+    jit.run = counting
+    try:
+        for _ in range(runs):
+            rows = []
+            levels = Vector(INT64, g.n, device="cuda")
+            frontier = Vector.from_coo([g.source], True, BOOL, size=g.n, device="cuda")
+            depth = 0
+            while True:
+                cp.cuda.get_current_stream().synchronize()
+                r0, l0, t0 = blocks.host_reads(), launches[0], time.perf_counter()
+                if not frontier.nvals:
+                    break
+                levels(frontier.S) << depth
+                depth += 1
+                frontier = frontier.vxm(g.A, semiring.any_pair[BOOL]).new(mask=~levels.S,
+                                                                           replace=True)
+                made = getattr(frontier._data, "made_by", None)
+                cp.cuda.get_current_stream().synchronize()
+                rows.append({"level": depth - 1, "direction": made,
+                             "us": (time.perf_counter() - t0) * 1e6,
+                             "host_reads": blocks.host_reads() - r0,
+                             "launches": launches[0] - l0})
+    finally:
+        jit.run = run
+    return rows
+
+
 def dense_levels(v, n):
     idx, vals = v.to_coo()
     out = np.full(n, -1, dtype=np.int64)
@@ -65,6 +107,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--modes", default="auto,replay,never")
     ap.add_argument("--sssp-modes", default="auto,replay")
+    ap.add_argument("--level-profile", action="store_true",
+                    help="also BFS level by level from Python (graphs of at most 64 levels)")
     args = ap.parse_args()
 
     import graphblast as gb
@@ -113,6 +157,12 @@ def main():
                              else "")
                           + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
                           f"{entry['round_kernels']}", flush=True)
+        if args.level_profile and yard.levels_run <= 64:
+            row["level_profile"] = level_profile(g)
+            for r in row["level_profile"]:
+                print(f"{g.name}: level {r['level']:3d} {r['direction']!s:5s} "
+                      f"{r['us']:9.1f} us, host reads {r['host_reads']}, launches "
+                      f"{r['launches']}", flush=True)
         results.append(row)
         del g, yard, lv
         cp.get_default_memory_pool().free_all_blocks()
