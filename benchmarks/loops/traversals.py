@@ -157,6 +157,19 @@ def main():
                              else "")
                           + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
                           f"{entry['round_kernels']}", flush=True)
+        if yard.levels_run > 64:  # the loop's last kernel resetting the push's claims, or not
+            from graphblast.backends.cuda import loops as loops_module
+
+            loops_module.FUSE_UNCLAIM = False
+            try:
+                bfs(g.A, g.source)
+                s, out = timed(lambda: bfs(g.A, g.source), args.runs)
+            finally:
+                loops_module.FUSE_UNCLAIM = True
+            row["bfs_auto_unfused_unclaim_ms"] = s * 1e3
+            print(f"{g.name}: bfs auto, the claims reset by a kernel of their own: "
+                  f"{s * 1e3:.3f} ms ({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
+                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
         if args.level_profile and yard.levels_run <= 64:
             row["level_profile"] = level_profile(g)
             for r in row["level_profile"]:

@@ -207,24 +207,29 @@ class _Loop:
             rec = recording.Recording("dry", self.token)
             with _recording(rec):
                 y = self.body(self.xs, self.round)
-                parts = as_list(y._data) if y.dtype == self.state.dtype else None
+                parts = stamp = None
+                if y.dtype == self.state.dtype:
+                    parts = as_list(y._data)
+                    stamp = _unclaim_at(rec, parts)
+                else:
+                    rec.flush_unclaim()
             self.rounds += 1
             if parts is None:  # the rounds change the vector's type
                 return _python(self.body, y, self.max_rounds, self.rounds,
                                f"it returns {y.dtype} for {self.state.dtype}")
             count = y.nvals  # the dry round's one read of its result
-            if _widening(before_count, count, y.size):
+            wide = _widening(before_count, count, y.size) or (
+                count > self.capacity and _wide(count, y.size))
+            if wide:  # a loop bound by its kernels, not by its host
+                _release_claims(parts, stamp)
                 return _python(self.body, y, self.max_rounds, self.rounds,
-                               f"a round of {before_count:,} -> {count:,} entries: a loop "
-                               "about to be wide")
+                               f"a round of {before_count:,} -> {count:,} entries: a wide "
+                               "loop")
             before_count = self.count = count
             if count > self.capacity:
-                if _wide(count, y.size):  # a loop bound by its kernels, not by its host
-                    return _python(self.body, y, self.max_rounds, self.rounds,
-                                   f"a round of {count:,} entries: a wide loop")
                 self.grow(self.state.size, self.state.dtype, count)
                 stats["grown"] += 1
-            _advance(self.state, parts, self.ctl, self.limit, None)
+            _advance(self.state, parts, self.ctl, self.limit, None, stamp=stamp)
             y = parts = None
             if not count or self.done():
                 return self.xs
@@ -287,10 +292,11 @@ class _Loop:
                         raise recording.Refused("a result whose count the host fixed")
                     result = y._data
                     parts = as_list(result)
+                    stamp = _unclaim_at(rec, parts)
                     y = None
                     if not rec.complete():
                         raise recording.Refused("fewer launches than the dry rounds made")
-                _advance(state, parts, self.ctl, self.limit, cond, page)
+                _advance(state, parts, self.ctl, self.limit, cond, page, stamp)
                 parts = None
             except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
                 error = e
@@ -539,11 +545,12 @@ def _copy_into(state, data):
     state.changed()
 
 
-def _advance(state, parts, ctl, limit, cond, page=None):
+def _advance(state, parts, ctl, limit, cond, page=None, stamp=None):
     """Queue ``gbk_loop_next``: the round's result ``parts`` (``as_list``'s) into ``state``,
     the round counted, ``cond``'s condition set (a _While, or None outside one) and, where
-    the loop goes on, the counter page ``page`` of a captured round zeroed for the next.  Its
-    launch is the loop's, not the body's: the recording does not compare it."""
+    the loop goes on, the counter page ``page`` of a captured round zeroed for the next, and
+    with ``stamp`` the claims of the push whose output the result is reset.  Its launch is
+    the loop's, not the body's: the recording does not compare it."""
     idx, vals, counters, cap = parts
     (fn,) = jit.compiled(programs.vector_kernel, "loop_next", state.dtype).fns
     grid = max(1, min(-(-max(cap, 1) // jit.BLOCK), jit.RECORDED_MAX_GRID))
@@ -554,11 +561,35 @@ def _advance(state, parts, ctl, limit, cond, page=None):
             i64(cap), None if counters is None else counters.array, idx, vals,
             i64(state.idx.shape[0]), state.idx, state.vals, state.counters.array, ctl,
             np.int64(limit), None if page is None else page.array,
-            i64(0 if page is None else page.array.size),
+            i64(0 if page is None else page.array.size), stamp,
             np.uint64(0 if cond is None else cond.handle_value), np.int32(cond is not None)))
     finally:
         recording.set_current(before)
     state.changed()
+
+
+# The claims of a round's last push reset by gbk_loop_next where the round's result is that
+# push's output (False: by gbk_list_unclaim, a kernel of its own).
+FUSE_UNCLAIM = True
+
+
+def _unclaim_at(rec, parts):
+    """The stamps of a push whose claims are at the result's list ``parts``, for
+    gbk_loop_next to reset, or None (any other pending reset launched here, in the round)."""
+    if FUSE_UNCLAIM:
+        return rec.take_unclaim(parts[0])
+    rec.flush_unclaim()
+    return None
+
+
+def _release_claims(parts, stamp):
+    """Reset the claims a dry round left for gbk_loop_next where the loop leaves the device
+    path before that kernel runs."""
+    if stamp is not None:
+        idx, _, counters, cap = parts
+        (fn,) = jit.compiled(programs.list_unclaim).fns
+        jit.launch(fn, cap, (i64(cap), None if counters is None else counters.array, idx,
+                             stamp))
 
 
 def _forget_counts():

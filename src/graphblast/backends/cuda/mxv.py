@@ -528,6 +528,9 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     """The product by push; ``mview`` the mask as dense_mask gives it."""
     t = semiring.monoid.return_type
     v = view(M)
+    rec = recording.thread.rec
+    if rec is not None:  # an earlier push's claims, still to clear, before this one claims
+        rec.flush_unclaim()
     idx, vals, u_counters, cap_in = as_list(u)
     nu_ptr = device_count(u_counters)
     mbits, mvals, mkind, mmode = mview
@@ -586,9 +589,8 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     if mode == programs.PUSH_FOLD:
         jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals,
                                  None if rec is None else scratch.stamp))
-    elif rec is not None:
-        (unclaim,) = jit.compiled(programs.list_unclaim).fns
-        jit.launch(unclaim, cap, (i64(cap), counters.array, out_idx, scratch.stamp))
+    elif rec is not None:  # at the next push, or folded into the loop's end (loops.py)
+        rec.defer_unclaim(cap, counters, out_idx, scratch.stamp)
     counters.touch()
     return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=dptr)
 

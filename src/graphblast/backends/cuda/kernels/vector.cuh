@@ -431,6 +431,8 @@ extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, un
 // finish (ctl[3] counts them) does the bookkeeping, once every block has read the result's
 // count: where the loop goes on it also zeroes the `page_words` words of `page` (the counter
 // page of a captured round, which the next round counts into: no memset node a round).
+// With `stamp`, the result is a recorded push's output list, and its claims are reset here
+// as gbk_list_unclaim would (one kernel less a round).
 // `in_graph`: the kernel runs in the body of a conditional WHILE node whose condition is
 // `handle`.
 template <class T>
@@ -438,16 +440,18 @@ __global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, co
                               const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
                               unsigned long long* out_counts, long long* ctl,
                               long long max_rounds, unsigned long long* page, idx_t page_words,
-                              unsigned long long handle, int in_graph) {
+                              long long* stamp, unsigned long long handle, int in_graph) {
     __shared__ int last;
     const idx_t n = counts ? (idx_t)counts[0] : cap_in;
     const unsigned long long deg = counts ? counts[1] : 0ull;
     const bool fits = n <= cap;
-    if (fits) {
-        for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
-            out_idx[t] = idx[t];
+    for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
+        const idx_t i = idx[t];
+        if (fits) {
+            out_idx[t] = i;
             out_vals[t] = vals[t];
         }
+        if (stamp) stamp[i] = 0x7fffffffffffffffLL;  // the push's claim reset (gbk_list_unclaim)
     }
     __syncthreads();  // this block has read the count
     if (threadIdx.x == 0) {
