@@ -107,6 +107,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--modes", default="auto,replay,never")
     ap.add_argument("--sssp-modes", default="auto,replay")
+    ap.add_argument("--scipy-bfs", action="store_true", help="also SciPy's BFS (one core)")
     ap.add_argument("--level-profile", action="store_true",
                     help="also BFS level by level from Python (graphs of at most 64 levels)")
     args = ap.parse_args()
@@ -157,6 +158,16 @@ def main():
                              else "")
                           + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
                           f"{entry['round_kernels']}", flush=True)
+        if args.scipy_bfs:  # the CPU peer of BENCHMARKS.md's grid figure, one core
+            import scipy.sparse as sp
+            from scipy.sparse.csgraph import breadth_first_order
+
+            A = sp.csr_array((np.ones(g.nedges, dtype=np.int8), g.indices, g.indptr),
+                             shape=(g.n, g.n))
+            t0 = time.perf_counter()
+            breadth_first_order(A, g.source, directed=True, return_predecessors=False)
+            row["scipy_bfs_ms"] = (time.perf_counter() - t0) * 1e3
+            print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
         if yard.levels_run > 64:  # the loop's last kernel resetting the push's claims, or not
             from graphblast.backends.cuda import loops as loops_module
 
