@@ -99,15 +99,13 @@ def _device_scalar(n):
         full.apply(binary.plus, right=s).new()
         out = {"kept": type(s._held) is DeviceValue, "reads": blocks.host_reads() - r0,
                "bound as": list(sides)}
+        algorithms.pagerank(A, tol=None, max_iter=2)  # the matrix's views built
         reads = []
-        # the steps issued from Python (the loop on the device is loops_host_path.py's)
-        with gb.config.set(device_loops="never"):
-            algorithms.pagerank(A, tol=None, max_iter=2)  # the matrix's views built
-            for steps in (2, 6):
-                r0 = blocks.host_reads()
-                del sides[:]
-                algorithms.pagerank(A, tol=None, max_iter=steps)
-                reads.append(blocks.host_reads() - r0)
+        for steps in (2, 6):
+            r0 = blocks.host_reads()
+            del sides[:]
+            algorithms.pagerank(A, tol=None, max_iter=steps)
+            reads.append(blocks.host_reads() - r0)
         out["pagerank reads, 2 and 6 steps"] = reads
         out["pagerank's teleports, 6 steps"] = sides.count("right_device")
     finally:

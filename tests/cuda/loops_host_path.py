@@ -93,6 +93,10 @@ def main():
     from graphblast.backends.cuda import loops, recording, vectors
     from graphblast.dtypes import INT64
 
+    # the stand-in's graphs are not CUDA graphs: no conditional node, even where
+    # cuda.bindings is installed
+    loops._While._support = "no conditional nodes in the stand-in"
+
     def values(self):  # every vector has an entry (the loop goes on), read as CuPy would
         if recording.capturing():
             raise RuntimeError("the current stream is capturing, so D2H transfers are "

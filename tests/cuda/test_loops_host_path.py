@@ -20,7 +20,7 @@ def _paths():
 def test_which_bodies_replay():
     got = _paths()
     # a body of the engine's operations is captured and replayed until its count reads zero
-    # (no cuda.bindings here, so no conditional node: replays)
+    # (no conditional node in the stand-in: replays)
     assert got["relax"]["said"] == ["repeat: the body replays as a CUDA graph"]
     assert got["relax"]["replays"] == 3
     assert got["relax"]["stats"]["mode"] == "replay"

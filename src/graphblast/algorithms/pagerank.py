@@ -1,6 +1,6 @@
 """PageRank by power iteration, with the two common treatments of dangling vertices."""
 
-from graphblast import Vector, binary, monoid, repeat, select, semiring, unary
+from graphblast import Vector, binary, monoid, select, semiring, unary
 from graphblast.core.ordering import pull_in_degree_order
 from graphblast.dtypes import FP64
 from graphblast.exceptions import GraphblasException
@@ -36,9 +36,7 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
         r'  = teleport;  r' += c plus.first A        # plus.times when weighted
 
     Convergence is NetworkX's test: stop after the first step whose L1 change
-    ``sum |r' - r|`` is below ``n * tol``.  The steps are a ``graphblast.repeat`` loop whose
-    vector is one entry, emptied by the test: on a GPU the change stays on the device and
-    the loop runs there, with no wait per step.
+    ``sum |r' - r|`` is below ``n * tol``.
 
     Parameters
     ----------
@@ -107,7 +105,8 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     # entry stands for: where the sinks' mass and the L1 change sum over vertices, they are
     # inner products with it.
     M, P, R, weight = pull_in_degree_order(A, max_iter, values=weighted) or (A.T, None, None, ones)
-    out = out if P is None else out[P].new()
+    if P is not None:
+        out = out[P].new()
     k = M.nrows
     # d / out(i), and 0 for the sinks (they have no out-edges to spread along): a full
     # vector, so that c below is full too and the product reads it without a presence test.
@@ -121,25 +120,21 @@ def pagerank(A, *, damping=0.85, tol=1e-4, max_iter=100, dangling="uniform", wei
     if spread_sinks := dangling == "uniform" and out.nvals < k:
         sink_share = weight.apply(binary.times, right=damping / n).new()
         sink_share(mask=out.S) << 0.0
-    # err: the last step's L1 change, a Scalar (on a GPU left on the device)
-    rank, err = Vector.from_scalar(1.0 / n, k, FP64, device=A.device), [None]
-
-    def step(going):  # rank updated in place; `going` (n tol) empty once the change is below
+    rank = Vector.from_scalar(1.0 / n, k, FP64, device=A.device)
+    for _ in range(max_iter):
         spread = rank.inner(sink_share, semiring.plus_times).new() if spread_sinks else 0.0
         new = teleport.apply(binary.plus, right=spread).new()
-        new(binary.plus) << M.mxv(rank.ewise_mult(share, binary.times).new(), pull)
-        if tol is not None:  # a fixed step count (tol=None) tests nothing
-            err[0] = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().inner(
-                weight, semiring.plus_times).new()
-            going = going.select(select.valuele, err[0]).new()  # n tol <= the change
-        rank(binary.second) << new
-        return going
-    # the steps as a loop that a GPU runs on the device, its test read there
-    repeat(step, Vector.from_scalar(n * (tol or 0), 1, FP64, device=A.device),
-           max_rounds=max_iter)
-    if tol is not None and (last := err[0].value) >= n * tol:  # the last step did not converge
+        c = rank.ewise_mult(share, binary.times).new()
+        new(binary.plus) << M.mxv(c, pull)
+        if tol is not None:  # a fixed step count (tol=None) tests nothing, reads nothing back
+            err = new.ewise_mult(rank, binary.minus).new().apply(unary.abs).new().inner(
+                weight, semiring.plus_times).new().value
+        rank = new
+        if tol is not None and err < n * tol:
+            break
+    if tol is not None and err >= n * tol:  # the last step did not converge
         raise ConvergenceFailure(
             f"pagerank did not converge in {max_iter} iterations: the last L1 change was "
-            f"{last:.3g}, not below n * tol = {n * tol:.3g}; raise max_iter or tol, or pass "
+            f"{err:.3g}, not below n * tol = {n * tol:.3g}; raise max_iter or tol, or pass "
             "tol=None for a fixed number of iterations")
     return rank if R is None else rank[R].new()

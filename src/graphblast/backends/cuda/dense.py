@@ -14,7 +14,6 @@ dense vector already (O(n) data).
 """
 
 import weakref
-from sys import getrefcount
 
 import cupy as cp
 import numpy as np
@@ -108,12 +107,8 @@ def _rewrite(W, fn, args):
 
 def accum_into(owner, C, T, accum):
     """``C(accum) << T`` without a mask for a list T: T's entries folded into C's bitmap in
-    place at O(T's entries) (SSSP's ``dist(min) << t``); for full C and T, C's values
-    rewritten in place where ``owner`` alone holds them (PageRank's ``rank(second) << new``
-    in a loop the device runs: no new storage); else NotImplemented (a C the planner keeps
-    a list: the list union)."""
-    if isinstance(C, FullVector) and isinstance(T, FullVector):
-        return _accum_full(owner, C, T, accum)
+    place at O(T's entries) (SSSP's ``dist(min) << t``), or NotImplemented (a C the planner
+    keeps a list: the list union)."""
     if not is_list(T):
         return NotImplemented
     W = _writable(owner, C)
@@ -129,24 +124,6 @@ def accum_into(owner, C, T, accum):
         # scaling vector, accumulated from a list, slowed each step on kron-22 by a third)
         return FullVector(C.size, C.dtype, W.vals)
     return _grown(W, _known(T))
-
-
-def _accum_full(owner, C, T, accum):
-    """C's values = accum(C, T) in place, one pass over both, where no one else can see C's
-    values: C owned by ``owner`` and its value array referenced by C (and C's cached sorted
-    form) only - a full vector's values may be shared by lists made from it, and a view
-    holds its base.  NotImplemented otherwise (the general path: new storage)."""
-    sorted_form = C._sorted
-    holders = 2 + (sorted_form is not None and any(a is C.vals for a in sorted_form))
-    if not owned_by(C, owner) or getrefcount(C.vals) != holders or T.vals is C.vals:
-        return NotImplemented
-    (fn,) = jit.compiled(programs.ewise_dense, "mult", accum, C.dtype, T.dtype, C.dtype,
-                         (False, False)).fns
-    if C.size:
-        jit.launch(fn, C.size, (i64(C.size), None, C.vals, None, T.vals, np.int8(0),
-                                np.int8(0), None, C.vals, None))
-    C.changed()
-    return C
 
 
 # -- the masked write-back -----------------------------------------------------------------------
