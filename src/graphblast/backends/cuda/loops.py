@@ -5,6 +5,8 @@ Issued from Python, each round of a loop pays its primitives' host paths and a r
 next vector's count: a BFS level of grid-2048 cost 82.7 us on the H200 for a few microseconds of
 GPU work, an SSSP light round about 190 us.  Here:
 
+0. while the vector grows GROWTH-fold a round, rounds are issued from Python as they are
+   (a BFS on a scale-free graph is wide within a few levels and never needs more);
 1. the loop's vector is copied into a *state*: a list whose capacity only grows, its count on
    the device, and the loop's control words ``ctl`` (the round number, which the body may read
    as a Scalar left on the device; an overflow flag; the count that overflowed);
@@ -82,9 +84,9 @@ WIDE_FLOOR = 1 << 16
 WIDE_SHARE = 16
 
 
-# A dry round whose result is GROWTH times its input or more, and would be wide after one
-# more such growth, makes a loop that is about to be wide (a BFS on a scale-free graph): it
-# runs from Python before a capture that would serve one round.
+# While a round's result is GROWTH times its input or more, the loop's rounds are issued from
+# Python before any state or recording (``_Loop.settle``); a dry round growing so and about to
+# be wide sends the loop to Python before a capture that would serve one round.
 GROWTH = 8
 
 
@@ -138,8 +140,7 @@ class _Loop:
         self.body, self.max_rounds, self.mode = body, max_rounds, mode
         self.limit = -1 if max_rounds is None else max_rounds
         self.rounds = 0
-        self.ctl = cp.zeros(4, dtype=np.int64)  # round, overflow flag, overflowing count
-        self.round = self.ctl[:1]  # the body's round number, read on the device
+        self.ctl = self.round = None  # (round, overflow flag, its count, ticket); ctl[:1]
         self.state = self.xs = self.noted = self.token = self.wrap = None
         self.capacity = self.count = 0  # the state's capacity, and its count where known
         stats.clear()
@@ -154,8 +155,17 @@ class _Loop:
         from ...core.vector import Vector
 
         self.wrap = lambda state: Vector._from_data(state, x._backend, x.device)
+        x, ended = self.settle(x)
+        if ended:
+            stats["mode"], stats["rounds"] = "python", self.rounds
+            return x
+        if ended is None:  # a wide loop, bound by its kernels
+            return _python(self.body, x, self.max_rounds, self.rounds,
+                           f"a round of {self.count:,} entries: a wide loop")
         try:
-            self.count = x.nvals
+            # the round number the body reads on the device, from where the settling left it
+            self.ctl = cp.asarray(np.array([self.rounds, 0, 0, 0], dtype=np.int64))
+            self.round = self.ctl[:1]
             self.grow(x.size, x.dtype, self.count)
             _copy_into(self.state, x._data)
         except Exception as e:  # noqa: BLE001 - the loop on the device needs room for its state
@@ -184,6 +194,27 @@ class _Loop:
                 return _python(self.body, self.wrap(outgrown), self.max_rounds, self.rounds,
                                "a round outgrew the state: a wide loop")
             stats["grown"] += 1
+
+    def settle(self, x):
+        """Rounds issued from Python, with no state and no recording, while the vector grows
+        GROWTH-fold a round: a loop about to be wide (a BFS on a scale-free graph: 1, 32, 1,000,
+        32,000 entries, then millions) pays nothing for a device loop it would leave, and one
+        that settles (a BFS on a mesh, after a level or two) records from where it is.  Returns
+        (the last vector, True if the loop ended, None if it is wide, False to go on)."""
+        before = x.nvals
+        while True:
+            if self.done():
+                return x, True
+            y = self.body(x, self.rounds)
+            self.rounds += 1
+            self.count = count = y.nvals
+            if not count or self.done():
+                return y, True
+            if _wide(count, y.size):
+                return y, None
+            if count < GROWTH * before:
+                return y, False
+            x, before = y, count
 
     def grow(self, n, dtype, count):
         """A new, empty state with room for ``count`` entries: the capacity doubled, at least
@@ -553,7 +584,9 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None):
     the loop's, not the body's: the recording does not compare it."""
     idx, vals, counters, cap = parts
     (fn,) = jit.compiled(programs.vector_kernel, "loop_next", state.dtype).fns
-    grid = max(1, min(-(-max(cap, 1) // jit.BLOCK), jit.RECORDED_MAX_GRID))
+    # a grid for what fits in the state (a result's capacity may be every position: a push's)
+    grid = max(1, min(-(-max(min(cap, state.idx.shape[0]), 1) // jit.BLOCK),
+                      jit.RECORDED_MAX_GRID))
     before = recording.current()
     recording.set_current(None)
     try:
