@@ -10,7 +10,9 @@ rows serve as in-edges too):
   a uint8 bitmap;
 - Beamer's switch: push -> pull when the frontier's edges exceed the unvisited vertices' edges
   over alpha = 15, pull -> push when the frontier has fewer than n / beta = 18 vertices;
-- one read per level: the new frontier's size and its degree sum, two words.
+- one read per level: the new frontier's size and its degree sum (summed a warp at a time
+  before one atomic, as a careful afternoon would: one atomic per vertex on the same two words
+  serialized a pull level of urand-22 for milliseconds).
 
 ``naive_bfs(indptr, indices, source)`` takes CuPy (or NumPy) arrays and returns the int32
 level of every vertex (-1 where unreachable); ``NaiveBFS`` keeps the arrays and kernels for
@@ -32,36 +34,62 @@ BLOCK = 256
 MAX_GRID = 4096
 
 SOURCE = r"""
+#define FULL 0xffffffffu
+
+// Lane 0 of each warp adds the warp's count and degree sum: one atomic a warp, not one a
+// vertex on the same two words (which serialized a pull level of urand-22 for milliseconds).
+__device__ void add_counts(unsigned long long* counts, bool found, unsigned deg) {
+    const unsigned ballot = __ballot_sync(FULL, found);
+    const unsigned sum = __reduce_add_sync(FULL, found ? deg : 0u);
+    if ((threadIdx.x & 31) == 0 && ballot) {
+        atomicAdd(&counts[0], (unsigned long long)__popc(ballot));
+        atomicAdd(&counts[1], (unsigned long long)sum);
+    }
+}
+
 extern "C" __global__ void push(const int* ptr, const int* col, int* level, const int* q,
                                 int qn, int* next, unsigned long long* counts, int depth) {
     const int lane = threadIdx.x & 31;
     const int warps = (gridDim.x * blockDim.x) >> 5;
     for (int w = (blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < qn; w += warps) {
         const int v = q[w];
-        for (int e = ptr[v] + lane; e < ptr[v + 1]; e += 32) {
-            const int u = col[e];
-            if (level[u] == -1 && atomicCAS(&level[u], -1, depth) == -1) {
-                next[atomicAdd(&counts[0], 1ull)] = u;
-                atomicAdd(&counts[1], (unsigned long long)(ptr[u + 1] - ptr[u]));
+        const int end = ptr[v + 1];
+        unsigned deg_sum = 0;
+        for (int base = ptr[v]; base < end; base += 32) {  // warp-uniform trips
+            const int e = base + lane;
+            if (e < end) {
+                const int u = col[e];
+                if (level[u] == -1 && atomicCAS(&level[u], -1, depth) == -1) {
+                    next[atomicAdd(&counts[2], 1ull)] = u;  // the append
+                    deg_sum += (unsigned)(ptr[u + 1] - ptr[u]);
+                }
             }
         }
+        deg_sum = __reduce_add_sync(FULL, deg_sum);
+        if (lane == 0 && deg_sum) atomicAdd(&counts[1], (unsigned long long)deg_sum);
     }
 }
 
 extern "C" __global__ void pull(const int* ptr, const int* col, int* level,
                                 const unsigned char* front, unsigned char* next, int n,
                                 unsigned long long* counts, int depth) {
-    for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
-        if (level[v] != -1) continue;
-        for (int e = ptr[v]; e < ptr[v + 1]; ++e) {
-            if (front[col[e]]) {
-                level[v] = depth;
-                next[v] = 1;
-                atomicAdd(&counts[0], 1ull);
-                atomicAdd(&counts[1], (unsigned long long)(ptr[v + 1] - ptr[v]));
-                break;
+    const int stride = gridDim.x * blockDim.x;
+    for (int base = blockIdx.x * blockDim.x; base < n; base += stride) {  // warp-uniform
+        const int v = base + threadIdx.x;
+        bool found = false;
+        unsigned deg = 0;
+        if (v < n && level[v] == -1) {
+            for (int e = ptr[v]; e < ptr[v + 1]; ++e) {
+                if (front[col[e]]) {
+                    level[v] = depth;
+                    next[v] = 1;
+                    found = true;
+                    deg = (unsigned)(ptr[v + 1] - ptr[v]);
+                    break;
+                }
             }
         }
+        add_counts(counts, found, deg);
     }
 }
 
@@ -103,9 +131,9 @@ class NaiveBFS:
         self.level = cp.empty(n, dtype=cp.int32)
         self.queues = [cp.empty(n, dtype=cp.int32), cp.empty(n, dtype=cp.int32)]
         self.bits = [cp.zeros(n, dtype=cp.uint8), cp.zeros(n, dtype=cp.uint8)]
-        self.counts = cp.zeros(2, dtype=cp.uint64)
+        self.counts = cp.zeros(3, dtype=cp.uint64)  # pull's count, degree sum, push's append
         self.qn = cp.zeros(1, dtype=cp.int32)
-        self.host = np.zeros(2, dtype=np.uint64)
+        self.host = np.zeros(3, dtype=np.uint64)
         self.levels_run = 0
 
     def run(self, source):
@@ -128,7 +156,8 @@ class NaiveBFS:
                 k["pull"](_grid(n), (BLOCK,), (self.ptr, self.col, level, front, nfront,
                                                 np.int32(n), self.counts, np.int32(depth)))
             self.counts.get(out=self.host)  # the level's one read
-            n_f, m_f = int(self.host[0]), int(self.host[1])
+            n_f = int(self.host[2] if pushing else self.host[0])
+            m_f = int(self.host[1])
             if n_f == 0:
                 break
             m_u -= m_f
