@@ -38,7 +38,7 @@ import cupy as cp
 import numpy as np
 
 from ...config import config
-from ...core import base as core_base
+from .. import base as backend_base
 from ..base import issue_rounds
 from . import jit, programs, recording
 from .blocks import INDEX, i64
@@ -78,8 +78,6 @@ def _replayed(body, x, max_rounds):
 def _replayed_locked(body, x, max_rounds):
     """The state, the dry rounds, the capture, the replays (the module docstring); from
     Python where the rounds cannot be replayed."""
-    from ...core.vector import Vector
-
     try:
         state = _state_of(x)
     except Exception as e:  # noqa: BLE001 - the replay is an optimization: none without room
@@ -88,7 +86,7 @@ def _replayed_locked(body, x, max_rounds):
         logger.debug("repeat: the body runs from Python (no room for the loop's state: %s)",
                      e)
         return issue_rounds(body, x, max_rounds)[0]
-    xs = Vector._from_data(state, x._backend, x.device)
+    xs = type(x)._from_data(state, x._backend, x.device)  # the caller's Vector class
     loop, rounds, before = object(), 0, None
     for _ in range(DRY_ROUNDS):
         if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
@@ -217,14 +215,14 @@ def _per_device():
 
 @contextlib.contextmanager
 def _recording(rec):
-    before = recording.current(), core_base.made_while_recording
+    before = recording.current(), backend_base.made_while_recording
     recording.set_current(rec)
-    core_base.made_while_recording = rec.born
+    backend_base.made_while_recording = rec.born
     try:
         yield
     finally:
         recording.set_current(before[0])
-        core_base.made_while_recording = before[1]
+        backend_base.made_while_recording = before[1]
 
 
 def _state_of(x):
