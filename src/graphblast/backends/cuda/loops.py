@@ -3,7 +3,7 @@
 Issued from Python, each round of a short loop pays its primitives' host paths: an SSSP light
 round (a product, a comparison, an assign and a select) cost about 190 us of the H200's host
 against a few tens of microseconds of GPU work, and a BFS level 80 us issued against 11 us
-replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
+replayed (a level captured under CUDA stream capture, H200).  Here:
 
 1. the loop's vector is copied into a *state*: a list with room for every position, whose
    count lives on the device;
@@ -20,8 +20,7 @@ replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
 4. replays, each followed by one wait and a read of that count, until it is zero.
 
 No round is issued before the dry rounds: they warm the caches themselves, and each round
-issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host
-(benchmarks/h200/round_probe.py buckets, H200).
+issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host (H200).
 
 A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
 or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
