@@ -41,9 +41,9 @@ resumes with dry rounds and a new capture: the same rounds as a loop that never 
 A wide result instead goes on from Python, from that result (a BFS on urand-22: a few levels
 of thousands of vertices, then levels of millions).
 
-No round is issued before the dry rounds: they warm the caches themselves, and each round
-issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host
-(benchmarks/h200/round_probe.py buckets, H200).
+No round is issued before the dry rounds but the settling ones: the dry rounds warm the
+caches themselves, and each round issued before them cost a bucket of delta-stepping as much
+as 0.35 ms of the host (H200).
 
 A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
 or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
@@ -61,7 +61,7 @@ import cupy as cp
 import numpy as np
 
 from ...config import config
-from ...core import base as core_base
+from .. import base as backend_base
 from ..base import issue_rounds
 from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
@@ -152,9 +152,8 @@ class _Loop:
     def run(self, x):
         """The loop from ``x``: dry rounds, a capture and the device's loop, again after
         each growth of the state; from Python where the body cannot be recorded."""
-        from ...core.vector import Vector
-
-        self.wrap = lambda state: Vector._from_data(state, x._backend, x.device)
+        # the caller's Vector class (backends import no core module)
+        self.wrap = lambda state: type(x)._from_data(state, x._backend, x.device)
         x, ended = self.settle(x)
         if ended:
             stats["mode"], stats["rounds"] = "python", self.rounds
@@ -556,14 +555,14 @@ def _per_device():
 
 @contextlib.contextmanager
 def _recording(rec):
-    before = recording.current(), core_base.made_while_recording
+    before = recording.current(), backend_base.made_while_recording
     recording.set_current(rec)
-    core_base.made_while_recording = rec.born
+    backend_base.made_while_recording = rec.born
     try:
         yield
     finally:
         recording.set_current(before[0])
-        core_base.made_while_recording = before[1]
+        backend_base.made_while_recording = before[1]
 
 
 def _copy_into(state, data):
