@@ -63,7 +63,7 @@ def test_bfs_in_every_loop_mode(device, parents):
     assert levels.max() == 29 + 39 - 7 and len(levels) == 30 * 40
     if device.startswith("cuda"):  # 62 levels: the device's loop waits once, after dry rounds
         assert got["never"][1] >= 62
-        assert got["while"][1] <= 12, got["while"][1]
+        assert got["while"][1] <= 20, got["while"][1]
 
 
 def test_sssp_in_every_loop_mode(device):

@@ -252,7 +252,9 @@ def test_the_device_runs_the_loop_in_one_launch():
         assert np.array_equal(levels[1], np.arange(n)), mode
     assert got["while"][2]["mode"] == "while", got["while"][2]
     assert got["while"][2]["launches"] == 1
-    assert got["while"][1] <= 10, got["while"][1]
+    # the settling and dry rounds' reads (a few, more on a first run that builds caches) and
+    # the loop's one
+    assert got["while"][1] <= 20, got["while"][1]
     assert got["replay"][2]["mode"] == "replay"
     assert got["replay"][2]["launches"] >= n - 10 and got["replay"][1] >= n - 10
     assert got["never"][1] >= n
