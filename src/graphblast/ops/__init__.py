@@ -9,15 +9,25 @@ under ``ops.ss``, and :func:`from_string` reads any operator string.
 
 from types import SimpleNamespace
 
-from . import binary, indexunary, monoid, select, semiring, unary
+from . import base, binary, indexunary, monoid, select, semiring, unary, user
 from .base import OpBase
 
 for _module in (unary, binary, semiring):
     for _name in _module.__all__:
         globals()[_name] = getattr(_module, _name)
 
+# User-defined operators: ``unary.register_new(name, func)`` and friends (ops/user.py).
+for _kind, _module in (("unary", unary), ("binary", binary), ("indexunary", indexunary),
+                       ("select", select), ("monoid", monoid), ("semiring", semiring)):
+    _module.register_new, _module.register_anonymous = user.namespace_functions(_kind)
+for _cls, _module in ((base.UnaryOp, unary), (base.BinaryOp, binary),
+                      (base.IndexUnaryOp, indexunary), (base.SelectOp, select),
+                      (base.Monoid, monoid), (base.Semiring, semiring)):
+    _cls.register_new = staticmethod(_module.register_new)
+    _cls.register_anonymous = staticmethod(_module.register_anonymous)
+
 ss = SimpleNamespace(**vars(unary.ss), **vars(binary.ss), **vars(semiring.ss))
-del _module, _name
+del _module, _name, _kind, _cls
 
 
 def from_string(string):
