@@ -457,8 +457,6 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
     """
     if isinstance(op, TypedOpBase):
         return op
-    if getattr(op, "is_parameterized", False):  # a parameterized user operator: its defaults
-        op = op()
     if isinstance(op, str):
         op = _op_from_string(op, kind)
     elif not isinstance(op, OpBase) and kind is not None and callable(op):

@@ -188,7 +188,8 @@ def _binop(op, a, b):
     if kind in (ast.Add, ast.Sub, ast.Mult):
         r = _arith_type(a.t, b.t)
         a, b = _conv(a, r), _conv(b, r)
-        sym, ufunc, helper = {ast.Add: ("+", "add", "gb_add"), ast.Sub: ("-", "subtract", "gb_sub"),
+        sym, ufunc, helper = {ast.Add: ("+", "add", "gb_add"),
+                              ast.Sub: ("-", "subtract", "gb_sub"),
                               ast.Mult: ("*", "multiply", "gb_mul")}[kind]
         c = (f"({a.c} {sym} {b.c})" if r.is_float else f"{helper}<{_ct(r)}>({a.c}, {b.c})")
         return _V(c, f"_np.{ufunc}({a.np}, {b.np})", r)

@@ -526,11 +526,24 @@ def _build_semiring(name, monoid, binaryop, anonymous):
 
 class ParameterizedUdf:
     """An operator made from ``func(*params)`` for each tuple of parameters (cached); used
-    without parameters it is the operator of the defaults."""
+    without parameters it is the operator of the defaults (also an instance of the kind's
+    operator class, so that every operation takes it)."""
 
     is_udf = True
     is_positional = False
     is_parameterized = True
+
+    def __new__(cls, kind, *args, **kwargs):
+        if cls is ParameterizedUdf:
+            cls = _PARAMETERIZED[kind]
+        return object.__new__(cls)
+
+    def __getattr__(self, name):
+        # what the kind's operator class would have (coercions, is_commutative, ...): the
+        # default operator's
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self(), name)
 
     def __init__(self, kind, name, func, *, anonymous=False):
         _check_function(func)
@@ -580,7 +593,17 @@ def _check_signatures(first, second):
                          f"  Got {first.__signature__} and {second.__signature__}")
 
 
-class ParameterizedMonoid(ParameterizedUdf):
+_PARAMETERIZED = {
+    kind: type(f"Parameterized{base.__name__}", (ParameterizedUdf, base), {})
+    for kind, base in (("unary", UnaryOp), ("binary", BinaryOp), ("indexunary", IndexUnaryOp),
+                       ("select", SelectOp))
+}
+
+
+class ParameterizedMonoid(ParameterizedUdf, Monoid):
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
     def __init__(self, name, binaryop, identity, *, is_idempotent=False, anonymous=False):
         if not isinstance(binaryop, ParameterizedUdf) or binaryop.kind != "binary":
             raise TypeError("binaryop must be parameterized")
@@ -607,7 +630,10 @@ class ParameterizedMonoid(ParameterizedUdf):
         return _build_monoid(self.name, bop, identity, self.is_idempotent, True)
 
 
-class ParameterizedSemiring(ParameterizedUdf):
+class ParameterizedSemiring(ParameterizedUdf, Semiring):
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
     def __init__(self, name, monoid, binaryop, *, anonymous=False):
         pm = isinstance(monoid, ParameterizedUdf)
         pb = isinstance(binaryop, ParameterizedUdf)
