@@ -69,7 +69,7 @@ class NotImplementedException(GraphblasException):
 
 
 class UdfParseError(GraphblasException):
-    """A user-defined function cannot be compiled (for the device that would run it)."""
+    """A user-defined function could not be turned into an operator."""
 
 
 class DeviceMismatch(GraphblasException, ValueError):

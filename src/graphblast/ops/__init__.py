@@ -25,6 +25,7 @@ for _cls, _module in ((base.UnaryOp, unary), (base.BinaryOp, binary),
                       (base.Monoid, monoid), (base.Semiring, semiring)):
     _cls.register_new = staticmethod(_module.register_new)
     _cls.register_anonymous = staticmethod(_module.register_anonymous)
+    _cls._initialize = classmethod(lambda cls: None)  # python-graphblas's; nothing to do here
 
 ss = SimpleNamespace(**vars(unary.ss), **vars(binary.ss), **vars(semiring.ss))
 del _module, _name, _kind, _cls

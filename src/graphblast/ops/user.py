@@ -14,11 +14,11 @@ Parameterized operators (``parameterized=True``: ``func(*params)`` returns the f
 made once per tuple of parameters, as in python-graphblas.
 """
 
-import functools
 import hashlib
 import importlib
 import inspect
 import re
+import weakref
 from collections.abc import Mapping
 from types import FunctionType
 
@@ -28,7 +28,7 @@ from ..dtypes import BOOL, UINT64, lookup_dtype
 from ..exceptions import DomainMismatch, UdfParseError
 from . import udf
 from .base import (
-    BinaryOp, IndexUnaryOp, Monoid, Semiring, SelectOp, TypedBinaryOp, TypedIndexUnaryOp,
+    BinaryOp, IndexUnaryOp, Monoid, OpBase, Semiring, SelectOp, TypedBinaryOp, TypedIndexUnaryOp,
     TypedMonoid, TypedSemiring, TypedUnaryOp, UnaryOp,
 )
 
@@ -76,12 +76,15 @@ class _UserOp:
 
     @property
     def _numba_func(self):
+        """numba's dispatcher of the function (one per function: a select operator shares
+        its index-unary operator's), or None without numba."""
+        owner = self.__dict__.get("indexunaryop", self)
         numba = _numba()
-        if numba is None or self.orig_func is None:
+        if numba is None or owner.orig_func is None:
             return None
-        cached = self.__dict__.get("_njit")
+        cached = owner.__dict__.get("_njit")
         if cached is None:
-            cached = self.__dict__["_njit"] = numba.njit(self.orig_func)
+            cached = owner.__dict__["_njit"] = numba.njit(owner.orig_func)
         return cached
 
     def __delitem__(self, type_):
@@ -225,7 +228,10 @@ class OpPath:
         delayed = self.__dict__.get("_delayed", {})
         if key in delayed:
             func, kwargs = delayed.pop(key)
-            return func(**kwargs)
+            value = func(**kwargs)
+            if key not in self.__dict__:
+                setattr(self, key, value)
+            return value
         raise AttributeError(f"{self._name} has no attribute {key!r}")
 
     def __repr__(self):
@@ -243,7 +249,9 @@ def _has(namespace, name):
 def _delayed_of(namespace):
     if isinstance(namespace, OpPath):
         return namespace._delayed
-    return _DELAYED.setdefault(namespace.__name__, {})
+    if inspect.ismodule(namespace):
+        return _DELAYED.setdefault(namespace.__name__, {})
+    return {}
 
 
 _DELAYED = {}
@@ -259,13 +267,20 @@ def _install_getattr(module):
         delayed = _DELAYED.get(module.__name__, {})
         if name in delayed:
             func, kwargs = delayed.pop(name)
-            return func(**kwargs)
+            value = func(**kwargs)
+            if name not in vars(module):  # (from_kind: the operator lives in its namespace)
+                setattr(module, name, value)
+            return value
         if previous is not None:
             return previous(name)
         raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
 
+    def __dir__():
+        return sorted(set(vars(module)) | set(_DELAYED.get(module.__name__, {})))
+
     __getattr__._udf_lazy = True
     module.__getattr__ = __getattr__
+    module.__dir__ = __dir__
 
 
 def _folder(kind, name, *, strict=True, root=None):
@@ -278,7 +293,7 @@ def _folder(kind, name, *, strict=True, root=None):
             setattr(namespace, part, OpPath(namespace, part))
         namespace = getattr(namespace, part)
         label = f"{label}.{part}"
-        if not isinstance(namespace, OpPath) and not inspect.ismodule(namespace):
+        if isinstance(namespace, (OpBase, ParameterizedUdf)) or callable(namespace):
             raise AttributeError(f"{label} is already defined. Cannot use as a nested path.")
     if strict and _has(namespace, leaf):
         raise AttributeError(f"{label}.{leaf} is already defined")
@@ -295,10 +310,30 @@ def _place(kind, name, obj):
 
 
 def _delay(kind, name, builder, kwargs):
+    """Register ``builder(**kwargs)`` to run when ``<kind>.<name>`` is first looked up (and
+    ``op.<name>``, where that name is free).  A namespace that cannot look names up lazily
+    (another library's) gets the operator built now."""
     namespace, leaf = _folder(kind, name)
+    if not _lazy_capable(namespace):
+        builder(**kwargs)
+        return
+    _delayed_of(namespace)[leaf] = (builder, kwargs)
+    ops = importlib.import_module("graphblast.ops")
+    namespace, leaf = _folder(kind, name, strict=False, root=ops)
+    if _lazy_capable(namespace) and not _has(namespace, leaf):
+        def from_kind():
+            target = _module(kind)
+            for part in name.split("."):
+                target = getattr(target, part)
+            return target
+        _delayed_of(namespace)[leaf] = (from_kind, {})
+
+
+def _lazy_capable(namespace):
     if inspect.ismodule(namespace):
         _install_getattr(namespace)
-    _delayed_of(namespace)[leaf] = (builder, kwargs)
+        return True
+    return isinstance(namespace, OpPath)
 
 
 # -- operators from functions -------------------------------------------------------------------
@@ -334,7 +369,6 @@ def _as_select(op):
     sel.orig_func = op.orig_func
     sel._anonymous = op._anonymous
     sel.c_name = op.c_name
-    sel.__dict__["_njit"] = op.__dict__.get("_njit")
     return sel
 
 
@@ -373,30 +407,60 @@ def register_new(kind, name, func, *, parameterized=False, is_udt=False, lazy=Fa
         raise TypeError(f"name must be a str, not {type(name)}")
     if lazy:
         if kind == "select":
-            # python-graphblas keeps the index-unary operator even when the select fails
+            # python-graphblas: the index-unary operator is registered (lazily) too, and kept
+            # even when the select operator fails (a function that does not return a bool)
+            if not _has(_module("indexunary"), name.rsplit(".", 1)[-1]):
+                register_new("indexunary", name, func, parameterized=parameterized, lazy=True)
+
             def build(name, func, parameterized):
-                op = _module("indexunary").__dict__.get(name) or register_new(
-                    "indexunary", name, func, parameterized=parameterized)
-                sel = ParameterizedUdf("select", name, func) if parameterized \
-                    else _as_select(op)
-                _place("select", name, sel)
+                if parameterized:
+                    sel = ParameterizedUdf("select", name, func)
+                else:
+                    iu = _module("indexunary")
+                    for part in name.split("."):
+                        iu = getattr(iu, part)
+                    sel = _as_select(iu)
+                setattr(*_folder("select", name, strict=False), sel)
                 return sel
         else:
             def build(name, func, parameterized):
                 return register_new(kind, name, func, parameterized=parameterized)
         _delay(kind, name, build, {"name": name, "func": func, "parameterized": parameterized})
         return None
-    if parameterized:
-        op = ParameterizedUdf(kind, name, func)
-    elif kind == "select":
-        iu = _build("indexunary", name, func, anonymous=False)
-        op = _as_select(iu)
-        if not _has(_module("indexunary"), name.rsplit(".", 1)[-1]):
+    if kind == "select":  # python-graphblas places the index-unary operator too
+        if parameterized:
+            iu = ParameterizedUdf("indexunary", name, func)
+            op = ParameterizedUdf("select", name, func)
+        else:
+            iu = _build("indexunary", name, func, anonymous=False)
+            op = _as_select(iu)
+        if not _has(_folder("indexunary", name, strict=False)[0], name.rsplit(".", 1)[-1]):
             _place("indexunary", name, iu)
+    elif parameterized:
+        op = ParameterizedUdf(kind, name, func)
     else:
         op = _build(kind, name, func, anonymous=False)
     _place(kind, name, op)
     return op
+
+
+_BY_FUNCTION = weakref.WeakKeyDictionary()  # function -> {kind: anonymous operator}
+_KIND_OF_ARITY = {1: "unary", 2: "binary", 4: "indexunary"}
+
+
+def from_function(func, kind=None):
+    """The anonymous operator of a plain function passed where an operator is expected
+    (``v.apply(lambda x: x + 1)``), as python-graphblas: of ``kind``, or by the function's
+    number of arguments (1: unary, 2: binary, 4: index-unary); made once per function."""
+    if kind is None:
+        kind = _KIND_OF_ARITY.get(func.__code__.co_argcount)
+        if kind is None:
+            raise TypeError(f"A function of {func.__code__.co_argcount} arguments is no "
+                            "operator: unary operators take 1, binary 2, index-unary 4")
+    made = _BY_FUNCTION.setdefault(func, {})
+    if kind not in made:
+        made[kind] = register_anonymous(kind, func)
+    return made[kind]
 
 
 # -- monoids and semirings ---------------------------------------------------------------------
@@ -553,17 +617,19 @@ class ParameterizedUdf:
         self._anonymous = anonymous
         self.__signature__ = inspect.signature(func)
         self.monoid = None  # a ParameterizedMonoid built on this binary operator
-        self._call = functools.lru_cache(maxsize=1024)(self._make)
+        self._made = {}
 
-    def _make(self, *args, **kwargs):
+    def _make(self, key, *args, **kwargs):
         inner = self.func(*args, **kwargs)
-        op = _build(self.kind, self.name, inner, anonymous=True)
+        op = self._made[key] = _build(self.kind, self.name, inner, anonymous=True)
         if self.monoid is not None and self.kind == "binary":
-            op.monoid = self.monoid(*args, **kwargs)
+            self.monoid._made_on(op, key, args, kwargs)
         return op
 
     def __call__(self, *args, **kwargs):
-        return self._call(*args, **kwargs)
+        key = (args, tuple(sorted(kwargs.items())))
+        found = self._made.get(key)
+        return found if found is not None else self._make(key, *args, **kwargs)
 
     def __getitem__(self, type_):
         return self()[type_]
@@ -620,14 +686,33 @@ class ParameterizedMonoid(ParameterizedUdf, Monoid):
             _check_signatures(binaryop, self)
         else:
             self.__signature__ = binaryop.__signature__
-        self._call = functools.lru_cache(maxsize=1024)(self._make)
+        self._made = {}
         if binaryop.monoid is None:
             binaryop.monoid = self
+            # operators made from now on come with their monoid (those made before keep none,
+            # as in python-graphblas)
+            binaryop._made.clear()
 
-    def _make(self, *args, **kwargs):
+    def _made_on(self, bop, key, args, kwargs):
+        """Build (once) the monoid of ``bop``, the binary operator just made for ``key``; an
+        identity function that raises leaves ``bop`` without a monoid."""
+        if key in self._made:
+            return
+        try:
+            identity = self.identity(*args, **kwargs) if callable(self.identity) \
+                else self.identity
+        except Exception:  # the user's identity function: bop is then no monoid's
+            return
+        self._made[key] = _build_monoid(self.name, bop, identity, self.is_idempotent, True)
+
+    def _make(self, key, *args, **kwargs):
         bop = self.binaryop(*args, **kwargs)
-        identity = self.identity(*args, **kwargs) if callable(self.identity) else self.identity
-        return _build_monoid(self.name, bop, identity, self.is_idempotent, True)
+        if key not in self._made:
+            self._made_on(bop, key, args, kwargs)
+        if key not in self._made:
+            identity = self.identity(*args, **kwargs)  # raises the identity's error
+            self._made[key] = _build_monoid(self.name, bop, identity, self.is_idempotent, True)
+        return self._made[key]
 
 
 class ParameterizedSemiring(ParameterizedUdf, Semiring):
@@ -637,8 +722,6 @@ class ParameterizedSemiring(ParameterizedUdf, Semiring):
     def __init__(self, name, monoid, binaryop, *, anonymous=False):
         pm = isinstance(monoid, ParameterizedUdf)
         pb = isinstance(binaryop, ParameterizedUdf)
-        if not pm and not pb:
-            raise TypeError("At least one of monoid or binaryop must be parameterized")
         if not (isinstance(monoid, Monoid) or (pm and monoid.kind == "monoid")):
             raise TypeError(f"monoid must be of type Monoid or ParameterizedMonoid, not "
                             f"{type(monoid)}")
@@ -646,6 +729,8 @@ class ParameterizedSemiring(ParameterizedUdf, Semiring):
                 not (pb and binaryop.kind == "binary"):
             raise TypeError(f"binaryop must be of type BinaryOp or ParameterizedBinaryOp, not "
                             f"{type(binaryop)}")
+        if not pm and not pb:
+            raise TypeError("At least one of monoid or binaryop must be parameterized")
         if pm and pb and monoid.__signature__ != binaryop.__signature__:
             raise ValueError("Signatures of monoid and binaryop passed to Semiring must be the "
                              "same.")
@@ -656,14 +741,15 @@ class ParameterizedSemiring(ParameterizedUdf, Semiring):
             f"{monoid.name}_{binaryop.name}".replace(".", "_")
         self._anonymous = anonymous
         self.__signature__ = (monoid if pm else binaryop).__signature__
-        self._call = functools.lru_cache(maxsize=1024)(self._make)
+        self._made = {}
 
-    def _make(self, *args, **kwargs):
+    def _make(self, key, *args, **kwargs):
         m = self.monoid(*args, **kwargs) if isinstance(self.monoid, ParameterizedUdf) \
             else self.monoid
         b = self.binaryop(*args, **kwargs) if isinstance(self.binaryop, ParameterizedUdf) \
             else self.binaryop
-        return _build_semiring(self.name, m, b, True)
+        op = self._made[key] = _build_semiring(self.name, m, b, True)
+        return op
 
 
 # -- the namespaces' functions -------------------------------------------------------------------
