@@ -116,12 +116,13 @@ class _V:
     """A translated subexpression: C++ text, NumPy text (a Python expression over arrays), and
     its static type.  Both texts evaluate to a value of exactly that type."""
 
-    __slots__ = ("c", "np", "t")
+    __slots__ = ("c", "np", "t", "weak")
 
-    def __init__(self, c, np_text, t):
+    def __init__(self, c, np_text, t, weak=False):
         self.c = c
         self.np = np_text
         self.t = t
+        self.weak = weak  # a Python number written in the function (NumPy's weak scalars)
 
 
 class _Unsupported(Exception):
@@ -178,7 +179,22 @@ def _const(value):
         npv = f"_np.bool_({bool(value)})"
     else:
         npv = f"_np.{t.np_type.name}({int(value)})"
-    return _V(_c_literal(value, t), npv, t)
+    return _V(_c_literal(value, t), npv, t, weak=not isinstance(value, np.generic))
+
+
+def _category(t):
+    return 0 if t is BOOL else 2 if t.is_float else 1
+
+
+def _ufunc_unify(a, b):
+    """The type of a NumPy ufunc of ``a`` and ``b`` under numba: a number written in the
+    function of a lower kind (bool < integer < float) than the other operand takes that
+    operand's type (``np.maximum(float32, 2)`` is float32), else NumPy's promotion
+    (``np.maximum(int8, 2)`` is int64, ``np.fmin(float32, 1.5)`` float64)."""
+    for weak, other in ((a, b), (b, a)):
+        if weak.weak and not other.weak and _category(weak.t) < _category(other.t):
+            return other.t
+    return unify(a.t, b.t)
 
 
 # -- operators ---------------------------------------------------------------------------------
@@ -254,9 +270,10 @@ def _compare(op, a, b):
     if type(op) not in _COMPARE:
         raise _Unsupported(f"the comparison {type(op).__name__} (is, in)")
     sym, ufunc = _COMPARE[type(op)]
-    if not (a.t is BOOL and b.t is BOOL):
-        r = _arith_type(a.t, b.t)
-        a, b = _conv(a, r), _conv(b, r)
+    # numba compares in NumPy's common type (uint64 with int64: float64), not in the 64-bit
+    # type its arithmetic uses
+    r = unify(a.t, b.t)
+    a, b = _conv(a, r), _conv(b, r)
     return _V(f"({a.c} {sym} {b.c})", f"_np.{ufunc}({a.np}, {b.np})", BOOL)
 
 
@@ -274,20 +291,23 @@ def _unaryop(op, v):
         t = _truth(v)
         return _V(f"(!{t.c})", f"_np.logical_not({t.np})", BOOL)
     if kind in (ast.USub, ast.UAdd):
-        r = v.t if v.t.is_float else (UINT64 if v.t in _UNSIGNED else INT64)
-        v = _conv(v, r)
-        if kind is ast.UAdd:
-            return v
-        c = f"(-{v.c})" if r.is_float else f"gb_neg<{_ct(r)}>({v.c})"
-        return _V(c, f"_np.negative({v.np})", r)
+        if v.t.is_float:
+            return v if kind is ast.UAdd else _V(f"(-{v.c})", f"_np.negative({v.np})", v.t)
+        r = UINT64 if v.t in _UNSIGNED else INT64
+        if kind is ast.UAdd or v.t is BOOL:
+            v = _conv(v, r)
+            return v if kind is ast.UAdd else _V(f"gb_neg<{_ct(r)}>({v.c})",
+                                                 f"_np.negative({v.np})", r)
+        # numba negates in the operand's own type (wrapping) and then widens
+        return _conv(_V(f"gb_neg<{_ct(v.t)}>({v.c})", f"_np.negative({v.np})", v.t), r)
     if kind is ast.Invert:
         if v.t is BOOL:
             return _V(f"(!{v.c})", f"_np.logical_not({v.np})", BOOL)
         if not v.t.is_int:
             raise _NotForType("~ needs an integer")
         r = UINT64 if v.t in _UNSIGNED else INT64
-        v = _conv(v, r)
-        return _V(f"(({_ct(r)})~{v.c})", f"_np.invert({v.np})", r)
+        inverted = _V(f"(({_ct(v.t)})~{v.c})", f"_np.invert({v.np})", v.t)
+        return _conv(inverted, r)  # in the operand's type, then widened (numba)
     raise _Unsupported(f"the unary operator {kind.__name__}")
 
 
@@ -316,7 +336,7 @@ _FLOAT_FUNCS2 = {"atan2": ("atan2", "_np.arctan2"), "hypot": ("hypot", "_np.hypo
 # NumPy's names of the same functions (np.arcsin is math.asin).
 _NP_ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
                "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2", "absolute": "abs",
-               "power": "pow", "fabs": "fabs"}
+               "fabs": "fabs"}
 _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
 _TYPE_NAMES = {t.np_type.name: t for t in ALL_TYPES}
 _TYPE_NAMES.update({"bool_": BOOL, "float_": FP64, "double": FP64, "single": FP32})
@@ -407,10 +427,10 @@ def _call_math(name, args, numpy_rules):
     if numpy_rules and name in _TYPE_NAMES and len(args) == 1:
         return _conv(args[0], _TYPE_NAMES[name])
     if numpy_rules and name == "abs" and len(args) == 1:
-        return _abs(args[0])
+        return args[0] if args[0].t is BOOL else _abs(args[0])
     if numpy_rules and name in ("minimum", "maximum", "fmin", "fmax") and len(args) == 2:
         a, b = args
-        r = unify(a.t, b.t)
+        r = _ufunc_unify(a, b)
         a, b = _conv(a, r), _conv(b, r)
         if r.is_float and name.startswith("f"):
             return _V(f"{_cfn(name, r)}({a.c}, {b.c})", f"_np.{name}({a.np}, {b.np})", r)
@@ -428,7 +448,7 @@ def _call_math(name, args, numpy_rules):
     if name in _FLOAT_FUNCS2 and len(args) == 2:
         a, b = args
         if numpy_rules:
-            r = unify(_ufunc_float_of(a.t), _ufunc_float_of(b.t))
+            r = _ufunc_float_of(_ufunc_unify(a, b))
         else:
             r = FP32 if (a.t is FP32 and b.t is FP32) else FP64
         cname, npname = _FLOAT_FUNCS2[name]
@@ -449,45 +469,48 @@ def _call_math(name, args, numpy_rules):
 def _source_tree(func):
     """The ``ast.Lambda`` or ``ast.FunctionDef`` of ``func``."""
     try:
-        source = inspect.getsource(func)
+        lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError) as exc:
         raise _Unsupported(
             "a function whose source is not available (defined in an interactive prompt "
             "or by exec); define it in a file") from exc
-    source = textwrap.dedent(source)
     code = func.__code__
     argnames = list(code.co_varnames[:code.co_argcount])
     if func.__name__ != "<lambda>":
+        source = textwrap.dedent("".join(lines))
         for node in ast.walk(_parse(source, "def")):
             if isinstance(node, ast.FunctionDef) and node.name == func.__name__ and \
                     [a.arg for a in node.args.args] == argnames:
                 return node
         raise _Unsupported(f"the definition of {func.__name__} could not be read")
-    candidates = []
-    for start in _find_all(source, "lambda"):
-        tree = _parse_prefix(source[start:])
-        if tree is None:
+    # A lambda: among the lambdas of its lines, the one whose body starts where the code
+    # object's instructions say (line and column, Python 3.11's co_positions).
+    text = "".join(lines)
+    positions = {(p[0], p[2]) for p in code.co_positions() if p[0] is not None}
+    found = []
+    for start in _find_all(text, "lambda"):
+        tree = _parse_prefix(text[start:])
+        nodes = [] if tree is None else [
+            n for n in ast.walk(tree)
+            if isinstance(n, ast.Lambda) and n.lineno == 1 and n.col_offset == 0]
+        if not nodes:
             continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Lambda) and [a.arg for a in node.args.args] == argnames:
-                key = ast.dump(node)
-                if key not in [ast.dump(c) for c in candidates]:
-                    candidates.append(node)
-    used = set(code.co_names) | set(code.co_freevars) | set(code.co_varnames)
-    matching = [c for c in candidates if _names(c) <= used | set(dir(builtins))
-                and _names(c) >= set(code.co_freevars)]
-    if len(matching) == 1 or (matching and all(ast.dump(m) == ast.dump(matching[0])
-                                               for m in matching)):
-        return matching[0]
-    if not matching:
+        node = nodes[0]
+        if [a.arg for a in node.args.args] != argnames:
+            continue
+        line = first + text.count("\n", 0, start)
+        col = start - (text.rfind("\n", 0, start) + 1)
+        body = node.body
+        body_line = line + body.lineno - 1
+        body_col = col + body.col_offset if body.lineno == 1 else body.col_offset
+        if (body_line, body_col) in positions:
+            found.append(node)
+    if len(found) == 1:
+        return found[0]
+    if not found:
         raise _Unsupported("a lambda whose source could not be read")
-    raise _Unsupported("a lambda on a line with other lambdas of the same arguments "
+    raise _Unsupported("a lambda that could not be told apart from another on its line "
                        "(define it with def)")
-
-
-def _names(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} - \
-        {a.arg for a in node.args.args}
 
 
 def _find_all(text, word):
