@@ -191,7 +191,7 @@ def test_untranslatable_messages_name_the_construct():
         (lambda x: x.real, "the attribute x.real"),
         (lambda x: len(x), "a call of len()"),
         (lambda x: [x][0], "[x][0] (Subscript)"),
-        (lambda x: x is None, "the comparison Is"),
+        (lambda x: x is x, "the comparison Is"),
     ]
     for func, construct in cases:
         with pytest.raises(UdfParseError) as info:
