@@ -14,6 +14,20 @@ from graphblast.ops import binary, indexunary, monoid, select, semiring, udf, un
 
 numba = pytest.importorskip("numba")
 
+
+@pytest.fixture(autouse=True)
+def _namespaces_restored():
+    """Names registered by a test are removed after it (other tests compare the namespaces
+    with python-graphblas's)."""
+    from graphblast import ops
+
+    modules = (unary, binary, indexunary, select, monoid, semiring, ops)
+    before = [set(vars(m)) for m in modules]
+    yield
+    for module, names in zip(modules, before):
+        for name in set(vars(module)) - names:
+            delattr(module, name)
+
 # One function per construct (and its typing rule); each of one argument, run on every type.
 UNARY_FUNCS = [
     lambda x: x + 1, lambda x: x - 2.5, lambda x: x * x, lambda x: x / 3, lambda x: x // 2,
@@ -238,3 +252,34 @@ def test_parameterized():
     assert v.ewise_mult(v, op(1)).new().to_coo()[1].tolist() == [3, 5]
     assert v.reduce(mon(1)).new().value == 4
     assert v.apply(op, right=1).new().to_coo()[1].tolist() == [2, 3]
+
+
+def _pickled_double(x):
+    return x * 2
+
+
+def _pickled_add(x, y):
+    return x + y
+
+
+def _pickled_add_k(k=0):
+    def inner(x, y):
+        return x + y + k
+    return inner
+
+
+def test_pickle():
+    import pickle
+
+    un = unary.register_anonymous(_pickled_double)
+    named = binary.register_new("udf_test_pickled_add", _pickled_add)
+    mon = monoid.register_anonymous(named, 0)
+    sr = semiring.register_anonymous(mon, named)
+    par = binary.register_anonymous(_pickled_add_k, parameterized=True)
+    for op in (un, mon, sr, un["INT8"], sr["FP32"], par(3)):
+        back = pickle.loads(pickle.dumps(op))
+        assert type(back) is type(op) and repr(back) == repr(op)
+    assert pickle.loads(pickle.dumps(named)) is named
+    back = pickle.loads(pickle.dumps(par(3)))
+    assert back["INT64"].np_func(np.array([1]), np.array([2])).tolist() == [6]
+    assert pickle.loads(pickle.dumps(mon))["INT32"].identity == 0

@@ -92,6 +92,23 @@ class _UserOp:
         del self._typed[type_]
         self.coercions.pop(type_, None)
 
+    def __reduce__(self):
+        """Pickled by what made it: the function (by reference, as pickle does), the monoid's
+        identities, a parameterized operator and its parameters; a registered operator is
+        found again by its name."""
+        made = self.__dict__.get("_parameterized")
+        if made is not None:
+            return (_call, made)
+        kind = self._namespace
+        if kind == "monoid":
+            args = (self.binaryop, {t.name: m.identity for t, m in self._typed.items()},
+                    self.is_idempotent)
+        elif kind == "semiring":
+            args = (self.monoid, self.binaryop)
+        else:
+            args = (self.orig_func,)
+        return (_restore, (kind, self.name, args, self._anonymous))
+
 
 def _user_class(base):
     return type(f"User{base.__name__}", (_UserOp, base), {})
@@ -211,6 +228,44 @@ class _NumbaUfunc:
             self.ufunc = numba.vectorize([sig])(self.njit.py_func)
         args = [np.asarray(a).astype(t.np_type, copy=False) for a, t in zip(args, self.argtypes)]
         return self.ufunc(*args)
+
+
+def _find(kind, name):
+    target = _module(kind)
+    for part in name.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target
+
+
+def _restore(kind, name, args, anonymous):
+    """Unpickle a user operator: the registered one of that name, else made again."""
+    if not anonymous:
+        found = _find(kind, name)
+        if found is not None:
+            return found
+    if kind == "monoid":
+        return register_monoid(name, *args[:2], is_idempotent=args[2], anonymous=anonymous)
+    if kind == "semiring":
+        return register_semiring(name, *args, anonymous=anonymous)
+    if anonymous:
+        return register_anonymous(kind, args[0], name)
+    return register_new(kind, name, args[0])
+
+
+def _call(parameterized, args, kwargs):
+    return parameterized(*args, **dict(kwargs))
+
+
+def _restore_parameterized(cls, state, name, anonymous):
+    if not anonymous:
+        found = _find(state[0] if cls is ParameterizedUdf else cls.kind_name, name)
+        if found is not None:
+            return found
+    if cls is ParameterizedUdf:
+        return ParameterizedUdf(*state, anonymous=anonymous)
+    return cls(*state, anonymous=anonymous)
 
 
 # -- the namespaces -----------------------------------------------------------------------------
@@ -619,9 +674,14 @@ class ParameterizedUdf:
         self.monoid = None  # a ParameterizedMonoid built on this binary operator
         self._made = {}
 
+    def __reduce__(self):
+        return (_restore_parameterized, (ParameterizedUdf, (self.kind, self.name, self.func),
+                                         self.name, self._anonymous))
+
     def _make(self, key, *args, **kwargs):
         inner = self.func(*args, **kwargs)
         op = self._made[key] = _build(self.kind, self.name, inner, anonymous=True)
+        op._parameterized = (self, args, key[1])
         if self.monoid is not None and self.kind == "binary":
             self.monoid._made_on(op, key, args, kwargs)
         return op
@@ -667,8 +727,15 @@ _PARAMETERIZED = {
 
 
 class ParameterizedMonoid(ParameterizedUdf, Monoid):
+    kind_name = "monoid"
+
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
+
+    def __reduce__(self):
+        return (_restore_parameterized, (ParameterizedMonoid, (
+            self.name, self.binaryop, self.identity, self.is_idempotent), self.name,
+            self._anonymous))
 
     def __init__(self, name, binaryop, identity, *, is_idempotent=False, anonymous=False):
         if not isinstance(binaryop, ParameterizedUdf) or binaryop.kind != "binary":
@@ -704,6 +771,7 @@ class ParameterizedMonoid(ParameterizedUdf, Monoid):
         except Exception:  # the user's identity function: bop is then no monoid's
             return
         self._made[key] = _build_monoid(self.name, bop, identity, self.is_idempotent, True)
+        self._made[key]._parameterized = (self, args, key[1])
 
     def _make(self, key, *args, **kwargs):
         bop = self.binaryop(*args, **kwargs)
@@ -712,12 +780,19 @@ class ParameterizedMonoid(ParameterizedUdf, Monoid):
         if key not in self._made:
             identity = self.identity(*args, **kwargs)  # raises the identity's error
             self._made[key] = _build_monoid(self.name, bop, identity, self.is_idempotent, True)
+            self._made[key]._parameterized = (self, args, key[1])
         return self._made[key]
 
 
 class ParameterizedSemiring(ParameterizedUdf, Semiring):
+    kind_name = "semiring"
+
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
+
+    def __reduce__(self):
+        return (_restore_parameterized, (ParameterizedSemiring, (
+            self.name, self.monoid, self.binaryop), self.name, self._anonymous))
 
     def __init__(self, name, monoid, binaryop, *, anonymous=False):
         pm = isinstance(monoid, ParameterizedUdf)
@@ -749,6 +824,7 @@ class ParameterizedSemiring(ParameterizedUdf, Semiring):
         b = self.binaryop(*args, **kwargs) if isinstance(self.binaryop, ParameterizedUdf) \
             else self.binaryop
         op = self._made[key] = _build_semiring(self.name, m, b, True)
+        op._parameterized = (self, args, key[1])
         return op
 
 
