@@ -109,6 +109,34 @@ def test_user_operators_compile_into_the_kernels(tmp_path):
     assert any("udf_times" in e and "spgemm" in e for e in entries)
 
 
+def _kernel_compile_helpers():
+    """tests/cuda/test_kernel_compile.py, for its NVRTC loader (the tests import by path)."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(__file__), "test_kernel_compile.py")
+    spec = importlib.util.spec_from_file_location("_kernel_compile_helpers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_user_operators_compile_with_nvrtc():
+    """The same programs through NVRTC, the compiler CuPy uses at run time (no host headers:
+    every function a translation emits must be one CUDA offers on the device)."""
+    from graphblast.backends.cuda import jit
+
+    helpers = _kernel_compile_helpers()
+    lib = helpers._libnvrtc()
+    if lib is None:
+        if os.environ.get("CI"):
+            pytest.fail("NVRTC is not installed: the test extra's nvidia-cuda-nvrtc is missing")
+        pytest.skip("NVRTC is not installed (pip install nvidia-cuda-nvrtc)")
+    progs = _programs()
+    kernels = sorted({name for program in progs for name in program.kernels})
+    status, log = helpers._nvrtc_compile(lib, "udf", jit.translation_unit(progs), kernels)
+    assert status == 0, log[-6000:]
+
+
 def test_untranslatable_function_names_the_construct():
     """Outside the subset the CPU has numba; the GPU's functor raises, naming the construct."""
     from graphblast.backends.cuda import codegen

@@ -20,13 +20,13 @@ import inspect
 import re
 import weakref
 from collections.abc import Mapping
-from types import FunctionType
 
 import numpy as np
 
 from ..dtypes import BOOL, UINT64, lookup_dtype
 from ..exceptions import DomainMismatch, UdfParseError
 from . import udf
+from .udf import _check_function
 from .base import (
     BinaryOp, IndexUnaryOp, Monoid, OpBase, Semiring, SelectOp, TypedBinaryOp, TypedIndexUnaryOp,
     TypedMonoid, TypedSemiring, TypedUnaryOp, UnaryOp,
@@ -394,11 +394,6 @@ def _lazy_capable(namespace):
 # -- operators from functions -------------------------------------------------------------------
 
 _CLASSES = {"unary": UserUnaryOp, "binary": UserBinaryOp, "indexunary": UserIndexUnaryOp}
-
-
-def _check_function(func):
-    if not isinstance(func, FunctionType):
-        raise TypeError(f"UDF argument must be a function, not {type(func)}")
 
 
 def _build(kind, name, func, anonymous):

@@ -66,7 +66,7 @@ def op_c_name(parent):
 def builtin_name(parent):
     """The operator's name where backends may dispatch on it (a built-in operator), else ""
     (a user-defined operator named "plus" is not binary.plus)."""
-    return "" if getattr(parent, "is_udf", False) else parent.name
+    return parent.builtin_name
 
 
 def functor_name(op):
