@@ -283,3 +283,15 @@ def test_pickle():
     back = pickle.loads(pickle.dumps(par(3)))
     assert back["INT64"].np_func(np.array([1]), np.array([2])).tolist() == [6]
     assert pickle.loads(pickle.dumps(mon))["INT32"].identity == 0
+
+
+def test_pickle_parameterized():
+    import pickle
+
+    par = binary.register_anonymous(_pickled_add_k, parameterized=True)
+    mon = monoid.register_anonymous(par, 0, is_idempotent=False)
+    sr = semiring.register_anonymous(mon, par)
+    for op in (par, mon, sr, mon(2), sr(1)):
+        back = pickle.loads(pickle.dumps(op))
+        assert type(back) is type(op) and back.name == op.name
+    assert pickle.loads(pickle.dumps(sr(1)))["INT64"].monoid.identity == 0

@@ -258,13 +258,13 @@ def _call(parameterized, args, kwargs):
     return parameterized(*args, **dict(kwargs))
 
 
-def _restore_parameterized(cls, state, name, anonymous):
+def _restore_parameterized(cls, state, name, anonymous, is_idempotent=False):
     if not anonymous:
         found = _find(state[0] if cls is ParameterizedUdf else cls.kind_name, name)
         if found is not None:
             return found
-    if cls is ParameterizedUdf:
-        return ParameterizedUdf(*state, anonymous=anonymous)
+    if cls is ParameterizedMonoid:
+        return cls(*state, is_idempotent=is_idempotent, anonymous=anonymous)
     return cls(*state, anonymous=anonymous)
 
 
@@ -729,8 +729,8 @@ class ParameterizedMonoid(ParameterizedUdf, Monoid):
 
     def __reduce__(self):
         return (_restore_parameterized, (ParameterizedMonoid, (
-            self.name, self.binaryop, self.identity, self.is_idempotent), self.name,
-            self._anonymous))
+            self.name, self.binaryop, self.identity), self.name, self._anonymous,
+            self.is_idempotent))
 
     def __init__(self, name, binaryop, identity, *, is_idempotent=False, anonymous=False):
         if not isinstance(binaryop, ParameterizedUdf) or binaryop.kind != "binary":
