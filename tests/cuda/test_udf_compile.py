@@ -153,3 +153,24 @@ def test_untranslatable_function_names_the_construct():
     assert op["INT32"].np_func(np.array([1, 2], np.int32)).tolist() == [3, 6]
     with pytest.raises(UdfParseError, match="the statement For"):
         codegen.functor_source(op["INT32"])
+
+
+def test_user_plus_times_is_the_builtin_program():
+    """A user-defined plus.times semiring (the benchmark's ``udf_mxv_vs_builtin``) compiles to
+    the built-in one's SpMV program but for its names: same kernels, same functor bodies."""
+    import re
+
+    from graphblast.backends.cuda import programs
+    from graphblast.bench.primitives import _udf_plus, _udf_times
+    from graphblast.dtypes import FP32
+    from graphblast.ops import binary, monoid, semiring
+
+    plus = monoid.register_anonymous(binary.register_anonymous(_udf_plus), 0)
+    user = semiring.register_anonymous(plus, binary.register_anonymous(_udf_times))[FP32]
+
+    def source(s):
+        text = programs.pull(s, FP32, FP32, False, True)[1]().source()
+        text = re.sub(r"udf__udf_(plus|times)_[0-9a-f]+", r"\1", text)
+        return re.sub(r"\(\((x [+*] y)\)\)", r"(\1)", text)
+
+    assert source(user) == source(semiring.plus_times[FP32])
