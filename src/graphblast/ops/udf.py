@@ -472,8 +472,9 @@ def _source_tree(func):
         lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError) as exc:
         raise _Unsupported(
-            "a function whose source is not available (defined in an interactive prompt "
-            "or by exec); define it in a file") from exc
+            "a function whose source is not available (typed at Python's interactive "
+            "prompt, read from standard input, or made by exec); define it in a file, a "
+            "module or a notebook cell") from exc
     code = func.__code__
     argnames = list(code.co_varnames[:code.co_argcount])
     if func.__name__ != "<lambda>":
