@@ -271,7 +271,7 @@ def order_free_monoid(op, dtype):
     else None."""
     if op is None or not (op.type is dtype and op.type2 is dtype and op.return_type is dtype):
         return None
-    name = op.parent.name
+    name = op.parent.builtin_name
     if name not in _ORDER_FREE and (name not in _ORDER_FREE_INTEGER or dtype.is_float):
         return None
     if op.parent.monoid is None:

@@ -14,15 +14,20 @@ it), FP32 values:
   CUDA through CuPy (``benchmarks/yardsticks/naive_bfs.py``, issue 53), on the same int32 CSR
   arrays and source, their levels compared: ``bfs_vs_naive_min`` is the smallest of the
   yardstick's time over graphblast's (below 1: the yardstick faster somewhere);
+* SpMV with a user-defined plus.times semiring (two Python functions, ``x + y`` and ``x * y``,
+  registered with ``binary.register_anonymous`` and translated into the kernels' functors)
+  against the built-in one: user-defined operators cost nothing at run time;
 * masked SpGEMM ``C<L> = L plus.times L'`` (``L`` the strict lower triangle: triangle
   counting's product) against cuSPARSE's ``L @ L'`` followed by the mask.  The unmasked
   product can be far larger than the graph, so this runs on the largest kron (at most the
   main one) whose unmasked product fits in a quarter of the free memory.
 
 Every graphblast result is compared with a host reference or the baseline's before its time
-counts (``agrees`` in the details).  The first three summary figures are speeds, the other's
-time over graphblast's (above 1: graphblast faster), as the issues that set their targets read
-them (``>= 1.0``, ``>= 0.95``); the last is a time ratio (1 is a perfect choice):
+counts (``agrees`` in the details).  The first three summary figures and ``bfs_vs_naive_min``
+are speeds, the other's time over graphblast's (above 1: graphblast faster), as the issues
+that set their targets read them (``>= 1.0``, ``>= 0.95``); ``auto_direction_worst_level_ratio``
+and ``udf_mxv_vs_builtin`` are time ratios (1 is a perfect choice; the user-defined semiring's
+target is ``<= 1.2``):
 
 =========================================  ==================================================
 ``spmv_plus_times_fp32_vs_cusparse``       cuSPARSE SpMV time / SpMV plus.times time
@@ -31,6 +36,7 @@ them (``>= 1.0``, ``>= 0.95``); the last is a time ratio (1 is a perfect choice)
 ``auto_direction_worst_level_ratio``       max over BFS levels of auto time / min(push, pull)
 ``bfs_vs_naive_min``                       min over the default graphs of the naive CUDA
                                            BFS's time / graphblast's BFS time
+``udf_mxv_vs_builtin``                     user-defined plus.times SpMV time / built-in's
 =========================================  ==================================================
 
 The SpMV's matrix is the graph cast to FP32, which graphblast keeps iso (a pattern: one value,
@@ -56,6 +62,7 @@ __all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SUMMARY_KEYS", "run_primitiv
 SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_times",
                 "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio",
                 "bfs_vs_naive_min")
+                "udf_mxv_vs_builtin")
 MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
 FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
 #: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
@@ -209,6 +216,35 @@ def _cusparse_valued(graph, cusparse, ctimer, wvals, xc, t_valued, yvh, d):
         d["cusparse_valued_agrees"] = _close(cusparse.cupy.asnumpy(ycv), yvh)
     except Exception as e:  # noqa: BLE001 - noted, not fatal
         d["cusparse_valued_error"] = _failure(e)
+
+
+def _udf_plus(x, y):
+    return x + y
+
+
+def _udf_times(x, y):
+    return x * y
+
+
+def _udf_mxv(A32, x, timer, details):
+    """``A plus.times x`` with a user-defined semiring (``_udf_plus``, ``_udf_times``) over the
+    built-in one's time; None (and a note in the details) if the results differ."""
+    from graphblast import binary, monoid, semiring
+    from graphblast.dtypes import FP32
+
+    plus = monoid.register_anonymous(binary.register_anonymous(_udf_plus), 0)
+    user = semiring.register_anonymous(plus, binary.register_anonymous(_udf_times))[FP32]
+    builtin = semiring.plus_times[FP32]
+    # interleaved, so that both see the same clocks and caches
+    t_user, y_user = timer(lambda: A32.mxv(x, user).new())
+    t_builtin, y_builtin = timer(lambda: A32.mxv(x, builtin).new())
+    t_user2, _ = timer(lambda: A32.mxv(x, user).new())
+    t_user = min(t_user, t_user2)
+    n = A32.nrows
+    agrees = _close(_host_vector(y_user, n), _host_vector(y_builtin, n))
+    details["udf_mxv"] = {"udf_s": t_user, "builtin_s": t_builtin,
+                          "udf_vs_builtin": t_user / t_builtin, "agrees": agrees}
+    return t_user / t_builtin if agrees else None
 
 
 def _masked_spmv(graph, A32, x, yh, timer, rng, details):
@@ -534,6 +570,11 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                            "spmv_min_plus_fp32_vs_plus_times"),
                   lambda: _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes))
     summary.update(got or {})
+    key = "udf_mxv_vs_builtin"
+    ratio = section("user-defined SpMV", (key,), lambda: _udf_mxv(A32, x, timer, details))
+    if ratio is None:
+        notes.setdefault(key, "the user-defined semiring's y differs from the built-in's")
+    summary[key] = ratio
     yh = scipy_A @ xh.astype(np.float64)
     section("masked SpMV", (), lambda: _masked_spmv(graph, A32, x, yh, timer, rng, details))
     section("push/pull sweep", (),
@@ -571,6 +612,8 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                                  "/ graphblast's BFS time (below 1: the yardstick faster)"),
             "auto_direction_worst_level_ratio": ("max over BFS levels of auto time / "
                                                  "min(push, pull) time (1: the best choice)"),
+            "udf_mxv_vs_builtin": ("SpMV time with a user-defined plus.times semiring "
+                                   "(Python functions) / with the built-in one (1: as fast)"),
         },
         "details": details,
     }

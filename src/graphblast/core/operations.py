@@ -8,6 +8,8 @@ type; finally write Z into C under the mask, keeping or clearing what the mask e
 same result as with copies.
 """
 
+from types import FunctionType
+
 import numpy as np
 
 from ..backends.base import computed_under
@@ -73,6 +75,10 @@ def _resolve_op(op, namespace):
         import importlib
 
         return importlib.import_module(f"graphblast.ops.{namespace}").from_string(op)
+    if isinstance(op, FunctionType) and namespace in ("unary", "binary", "indexunary"):
+        from ..ops.user import from_function  # a user's function (python-graphblas's lambdas)
+
+        return from_function(op, namespace)
     return op
 
 
@@ -539,6 +545,10 @@ def _resolve_apply_op(op):
         from ..ops import from_string
 
         return from_string(op)
+    if isinstance(op, FunctionType):
+        from ..ops.user import from_function  # by its arity: unary, binary, index-unary
+
+        return from_function(op)
     return op
 
 

@@ -40,3 +40,17 @@ def from_string(string):
 
 __all__ = ["unary", "binary", "monoid", "semiring", "indexunary", "select", "from_string",
            "ss", "OpBase"] + sorted(unary.__all__ + binary.__all__ + semiring.__all__)
+
+# User-defined operators: ``unary.register_new(name, func)`` and friends (ops/user.py).
+from . import base, user  # noqa: E402
+
+for _kind, _module in (("unary", unary), ("binary", binary), ("indexunary", indexunary),
+                       ("select", select), ("monoid", monoid), ("semiring", semiring)):
+    _module.register_new, _module.register_anonymous = user.namespace_functions(_kind)
+for _cls, _module in ((base.UnaryOp, unary), (base.BinaryOp, binary),
+                      (base.IndexUnaryOp, indexunary), (base.SelectOp, select),
+                      (base.Monoid, monoid), (base.Semiring, semiring)):
+    _cls.register_new = staticmethod(_module.register_new)
+    _cls.register_anonymous = staticmethod(_module.register_anonymous)
+    _cls._initialize = classmethod(lambda cls: None)  # python-graphblas's; nothing to do here
+del _kind, _module, _cls

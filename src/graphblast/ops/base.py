@@ -182,6 +182,13 @@ class OpBase:
     opclass = "Operator"
     _namespace = "op"
     is_positional = False
+    is_udf = False  # a user-defined operator (ops/user.py)
+
+    @property
+    def builtin_name(self):
+        """The name backends may dispatch on: a built-in operator's own, "" for a user's (a
+        user's operator named "plus" is not binary.plus)."""
+        return "" if self.is_udf else self.name
 
     def __init__(self, name):
         self.name = name

@@ -304,7 +304,7 @@ def _terms(A, pull_m, semiring, n_out, own, none):
         push_weight = _push_weight(semiring)
         miss_weight = _miss_weight(cp.cuda.runtime.getDevice(), n_out)
         rows = None
-        if semiring.monoid.parent.name == "any":
+        if semiring.monoid.parent.builtin_name == "any":
             rows = row_stats(pull_m)[1] if pull_m is not None else n_out
         found = plans[key] = (push_weight, miss_weight, rows, A.nvals)
     # by the semiring object itself: a loop asks with the same one every time (no key to
@@ -449,7 +449,7 @@ def _entries_and_degrees(A, push_m, u):
 # -- masks and vectors as the kernels read them -----------------------------------------------
 
 def _mode(semiring):
-    if semiring.monoid.parent.name != "any":
+    if semiring.monoid.parent.builtin_name != "any":
         return programs.PUSH_FOLD
     if jit.constant_product(semiring.binaryop):
         return programs.PUSH_FIRST
@@ -482,7 +482,7 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
             jit.launch(fns[0], n_out * v.width, (
                 i64(n_out), None, M.indptr, v.col, *mvalues, *tail, np.int32(v.width),
                 i64(heavy), dptr, out, obits, counters.array))
-    if v.nheavy and semiring.monoid.parent.name in _EARLY_EXIT:
+    if v.nheavy and semiring.monoid.parent.builtin_name in _EARLY_EXIT:
         jit.run(fns[1], min(v.nheavy, jit.MAX_GRID), 256, (
             i64(v.nheavy), v.heavy_rows, M.indptr, v.col, *mvalues, *tail, dptr, out, obits,
             counters.array))
@@ -502,7 +502,7 @@ def _folds_rows(semiring):
     """Whether a row's fold of a constant product (pair: 1) depends on its length alone: its
     length under plus, the constant under an idempotent monoid."""
     return jit.constant_product(semiring.binaryop) and (
-        semiring.monoid.parent.name == "plus" or semiring.monoid.is_idempotent)
+        semiring.monoid.parent.builtin_name == "plus" or semiring.monoid.is_idempotent)
 
 
 def _pull_constant(M, semiring, n_out):
@@ -514,7 +514,7 @@ def _pull_constant(M, semiring, n_out):
     t = semiring.monoid.return_type
     lengths = M.indptr[1:] - M.indptr[:-1]
     obits = (lengths > 0).view(cp.uint8)
-    plus = semiring.monoid.parent.name == "plus"
+    plus = semiring.monoid.parent.builtin_name == "plus"
     out = (lengths if plus else obits).astype(t.np_type)
     return BitmapVector(n_out, t, obits, out, Counters((row_stats(M)[1], 0)))
 
