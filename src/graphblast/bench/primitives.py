@@ -61,8 +61,7 @@ __all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SUMMARY_KEYS", "run_primitiv
 
 SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_times",
                 "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio",
-                "bfs_vs_naive_min")
-                "udf_mxv_vs_builtin")
+                "bfs_vs_naive_min", "udf_mxv_vs_builtin")
 MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
 FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
 #: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
