@@ -13,6 +13,8 @@ import inspect
 import networkx as nx
 
 from . import algorithms
+# Modules that register more functions in algorithms.IMPLEMENTATIONS when imported.
+from . import centrality_degree, shortest_paths, structure, traversal  # noqa: F401
 from ._info import DEFAULT_MIN_EDGES
 from .convert import GraphblastGraph, convert_from_nx, convert_to_nx
 
