@@ -237,10 +237,16 @@ def _check_bfs_source(G, source):
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """Edges of a breadth-first search from ``source``, in NetworkX's order."""
     G = _graph(G)
+    reverse = bool(reverse) and G.is_directed()
+    if reverse:
+        G.reverse_rank_matrix()  # may decline (NotImplementedError): before iterating
+    return _bfs_edges(G, source, reverse, depth_limit)
+
+
+def _bfs_edges(G, source, reverse, depth_limit):
     _check_bfs_source(G, source)
     steps = _bfs_steps(G, depth_limit)
-    for layer, parents in _ordered_layers(G, [G.id_of(source)], steps,
-                                          reverse and G.is_directed()):
+    for layer, parents in _ordered_layers(G, [G.id_of(source)], steps, reverse):
         yield from zip(G.labels(parents), G.labels(layer))
 
 

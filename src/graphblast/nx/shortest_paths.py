@@ -49,16 +49,27 @@ def _cutoff_steps(G, cutoff):
 
 def _paths(G, order, parent, backwards=False):
     """``{node: path}`` in ``order``: each path is its parent's path and the node (after it;
-    before it when ``backwards``, for paths towards a target)."""
+    before it when ``backwards``, for paths towards a target).  ``parent`` is aligned with
+    ``order``; a parent may come after its child (equal distances, negative weights)."""
+    order, parent = order.tolist(), parent.tolist()
+    parent_of = dict(zip(order, parent))
+    label_of = dict(zip(order, G.labels(order)))
     by_id = {}
-    paths = {}
-    for v, p, label in zip(order.tolist(), parent.tolist(), G.labels(order)):
-        if p < 0:
-            path = [label]
-        else:
-            path = [label] + by_id[p] if backwards else by_id[p] + [label]
-        by_id[v] = paths[label] = path
-    return paths
+    for v in order:
+        chain = []
+        while v not in by_id:
+            chain.append(v)
+            v = parent_of[v]
+            if v < 0:
+                break
+        for u in reversed(chain):
+            p = parent_of[u]
+            label = label_of[u]
+            if p < 0:
+                by_id[u] = [label]
+            else:
+                by_id[u] = [label] + by_id[p] if backwards else by_id[p] + [label]
+    return {label_of[v]: by_id[v] for v in order}
 
 
 def _path_to(G, parent, source_id, target_id):
@@ -253,15 +264,122 @@ def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True):
     cid, cval = _ids(counts)
     ties[cid] = cval > 1
     ties[source_id] = False
+    if dijkstra:
+        # NetworkX's settling order, and each node's first settled tight predecessor; the
+        # tight edges with the ranks of their heads in their tails' adjacency
+        tv, tu, rank = (x.astype(np.int64) for x in G.rank_matrix().dup(mask=tight.S).to_coo())
+        settled = _settle(len(G), source_id, ids, d, tv, tu, rank)
+        order = np.argsort(settled[ids], kind="stable")
+        ids, d = ids[order], d[order]
+        parent = _first_parents(len(G), settled, tv, tu, rank)
+        parent[source_id] = -1
+        ties = None
+    else:
+        order = np.lexsort((ids, d))
+        ids, d = ids[order], d[order]
     if cutoff is not None:
         keep = (d <= cutoff) | (ids == source_id)
         ids, d = ids[keep], d[keep]
-    order = np.lexsort((ids, d))
-    ids, d = ids[order], d[order]
     dist = d.tolist()
     # NetworkX's distance of the source is the int 0 whatever the weights' type
     dist[int(np.flatnonzero(ids == source_id)[0])] = 0
     return _Tree(ids, dist, parent, ties)
+
+
+def _first_parents(n, settled, tv, tu, rank):
+    """Each node's tight predecessor settled first (its parent in NetworkX's Dijkstra)."""
+    parent = np.full(n, -1)
+    order = np.lexsort((settled[tv], tu))
+    heads, first = np.unique(tu[order], return_index=True)
+    parent[heads] = tv[order][first]
+    return parent
+
+
+def _settle(n, source_id, ids, d, tv, tu, rank):
+    """The order NetworkX's Dijkstra settles (pops) the nodes in, from the distances and the
+    tight edges ``tv -> tu`` (``rank``: the position of ``tu`` among ``tv``'s neighbours).
+
+    Its heap pops by distance, then by the push counter, so a distance only one node has
+    places it at once.  A node's entry at its final
+    distance is pushed when its first settled tight predecessor ``p`` relaxes it, so among
+    equal distances the nodes come out by ``(settled[p], rank(p, node))``.  With positive
+    weights every tight predecessor has a smaller distance and each distance's nodes sort at
+    once (a Python step per distance several nodes share); zero-weight edges inside a
+    distance are replayed with a heap over that distance.
+    """
+    settled = np.full(n, -1, dtype=np.int64)
+    dist = np.full(n, np.nan)
+    dist[ids] = d
+    K = n + 1
+    by_distance = np.argsort(d, kind="stable")
+    nodes, values = ids[by_distance], d[by_distance]
+    values, starts, sizes = np.unique(values, return_index=True, return_counts=True)
+    # a distance only one node has: its place is known at once
+    alone = sizes == 1
+    settled[nodes[starts[alone]]] = starts[alone]
+    by_head = np.argsort(dist[tu], kind="stable")
+    tv, tu, rank = tv[by_head], tu[by_head], rank[by_head]
+    head_dist = dist[tu]
+    for g in np.flatnonzero(~alone).tolist():
+        members = nodes[starts[g]:starts[g] + sizes[g]]
+        lo = np.searchsorted(head_dist, values[g], "left")
+        hi = np.searchsorted(head_dist, values[g], "right")
+        ev, eu, er = tv[lo:hi], tu[lo:hi], rank[lo:hi]
+        inside = dist[ev] == values[g]
+        key = np.where(inside, -1, settled[ev] * K + er)
+        if inside.any():
+            _settle_with_zero_weights(settled, int(starts[g]), members, source_id, ev, eu, er,
+                                      inside, key)
+            continue
+        # each member's smallest key (the source, without tight predecessors, first)
+        by = np.lexsort((key, eu))
+        heads, first = np.unique(eu[by], return_index=True)
+        where = np.minimum(np.searchsorted(heads, members), max(heads.size - 1, 0))
+        keys = np.full(members.size, -1)
+        if heads.size:
+            found = heads[where] == members
+            keys[found] = key[by][first][where[found]]
+        settled[members[np.argsort(keys, kind="stable")]] = np.arange(
+            starts[g], starts[g] + sizes[g])
+    return settled
+
+
+def _settle_with_zero_weights(settled, count, members, source_id, ev, eu, er, inside, key):
+    """One distance's nodes with zero-weight tight edges among them, NetworkX's heap replayed:
+    entries pushed from earlier distances first (by their keys), then each settled node
+    pushes its zero-weight heads not yet pushed, in adjacency order."""
+    import heapq
+
+    heap = []
+    pushed = set()
+    outside = ~inside
+    for u in members.tolist():
+        if u == source_id:
+            heap.append(((0, -1, 0), u))
+            pushed.add(u)
+    firsts = {}
+    for k, u in zip(key[outside].tolist(), eu[outside].tolist()):
+        if u not in firsts or k < firsts[u]:
+            firsts[u] = k
+    for u, k in firsts.items():
+        heap.append(((0, k, 0), u))
+        pushed.add(u)
+    heapq.heapify(heap)
+    zero = {}
+    for v, u, r in sorted(zip(ev[inside].tolist(), eu[inside].tolist(), er[inside].tolist()),
+                          key=lambda e: (e[0], e[2])):
+        zero.setdefault(v, []).append((r, u))
+    while heap:
+        _, u = heapq.heappop(heap)
+        if settled[u] >= 0:
+            continue
+        settled[u] = count
+        count += 1
+        for r, x in zero.get(u, ()):
+            if x not in pushed:
+                pushed.add(x)
+                heapq.heappush(heap, ((1, settled[u], r), x))
+    return count
 
 
 def _weighted_source(G, source, message):
@@ -334,20 +452,35 @@ def dijkstra_path_length(G, source, target, weight="weight"):
                       f"Node {target} not reachable from {source}")
 
 
+def _each_source(G, single, **kwargs):
+    """``(node, single(G, node, **kwargs))`` for every node, lazily, as NetworkX's all-pairs
+    functions yield them.  A source graphblast declines while running (equally short paths
+    NetworkX chooses among by its queue, negative weights for Dijkstra) is answered by
+    NetworkX's function of the same name on the NetworkX graph: a generator already handed
+    out cannot fall back as a whole."""
+    for node in G.nodes:
+        try:
+            result = single(G, node, **kwargs)
+        except NotImplementedError:
+            source = G.networkx_graph()
+            if source is None:
+                raise
+            result = getattr(nx, single.__name__)(source, node, backend="networkx", **kwargs)
+        yield (node, result)
+
+
 @_implements(can_run=_weight_rule)
 def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
     """``(node, (dist, paths))`` for every node."""
-    G = _graph(G, weight)
-    for node in G.nodes:
-        yield (node, single_source_dijkstra(G, node, cutoff=cutoff, weight=weight))
+    yield from _each_source(_graph(G, weight), single_source_dijkstra, cutoff=cutoff,
+                            weight=weight)
 
 
 @_implements(can_run=_weight_rule)
 def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
     """``(node, paths)`` for every node."""
-    G = _graph(G, weight)
-    for node in G.nodes:
-        yield (node, single_source_dijkstra_path(G, node, cutoff=cutoff, weight=weight))
+    yield from _each_source(_graph(G, weight), single_source_dijkstra_path, cutoff=cutoff,
+                            weight=weight)
 
 
 @_implements(can_run=_weight_rule)
@@ -355,10 +488,8 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     """``(node, {target: distance})`` for every node."""
     from .algorithms import single_source_dijkstra_path_length
 
-    G = _graph(G, weight)
-    for node in G.nodes:
-        yield (node, single_source_dijkstra_path_length(G, node, cutoff=cutoff,
-                                                        weight=weight))
+    yield from _each_source(_graph(G, weight), single_source_dijkstra_path_length,
+                            cutoff=cutoff, weight=weight)
 
 
 # -- Bellman-Ford ---------------------------------------------------------------------------
@@ -398,9 +529,8 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
 @_implements(can_run=_weight_rule)
 def all_pairs_bellman_ford_path(G, weight="weight"):
     """``(node, paths)`` for every node; negative weights allowed."""
-    G = _graph(G, weight)
-    for node in G.nodes:
-        yield (node, single_source_bellman_ford_path(G, node, weight=weight))
+    yield from _each_source(_graph(G, weight), single_source_bellman_ford_path,
+                            weight=weight)
 
 
 @_implements(can_run=_weight_rule)
@@ -408,9 +538,8 @@ def all_pairs_bellman_ford_path_length(G, weight="weight"):
     """``(node, {target: distance})`` for every node; negative weights allowed."""
     from .algorithms import single_source_bellman_ford_path_length
 
-    G = _graph(G, weight)
-    for node in G.nodes:
-        yield (node, dict(single_source_bellman_ford_path_length(G, node, weight=weight)))
+    yield from _each_source(_graph(G, weight), single_source_bellman_ford_path_length,
+                            weight=weight)
 
 
 def _negatively_weighted_rule(arguments):
@@ -457,7 +586,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
             G, **({} if method == "unweighted" else {"weight": weight}))
     if source is None:
         if method == "unweighted":
-            return _reversed_paths(single_target_shortest_path(G, target))
+            return single_target_shortest_path(G, target)
         if G.is_directed():
             raise NotImplementedError(
                 "weighted shortest paths to a target of a directed graph follow the edges "
@@ -479,8 +608,9 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
 
 
 def _bidirectional_dijkstra_path(G, source, target, weight):
-    """NetworkX's ``bidirectional_dijkstra`` path, where the shortest path is unique (its
-    choice among equal paths is its own search's)."""
+    """A weighted shortest path where NetworkX runs ``bidirectional_dijkstra``: Dijkstra's
+    path (NetworkX's ``dijkstra_path``).  Where several paths are shortest, NetworkX's
+    bidirectional search may meet on another one; it documents no choice."""
     sid = _weighted_source(G, source, "Source {} is not in G")
     tid = _weighted_source(G, target, "Target {} is not in G")
     if sid == tid:
@@ -488,24 +618,7 @@ def _bidirectional_dijkstra_path(G, source, target, weight):
     tree = _weighted_tree(G, sid, weight, dijkstra=True)
     if not np.any(tree.order == tid):
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
-    path = _path_to(G, tree.parent, sid, tid)
-    if tree.ties is None:
-        tree.ties = _ties(G, sid)
-    tree.check([G.id_of(v) for v in path], "a shortest path")
-    return path
-
-
-def _ties(G, source_id):
-    """Per id, whether it has several predecessors one BFS level up (the tight predecessors
-    when every weight is the same)."""
-    ids, lv = _ids(gba.bfs(G.matrix, source_id))
-    level = np.full(len(G), -1)
-    level[ids] = lv
-    rows, cols, _ = G.matrix.to_coo()
-    rows, cols = rows.astype(np.intp), cols.astype(np.intp)
-    up = (level[rows] >= 0) & (level[rows] + 1 == level[cols]) & (rows != cols)
-    counts = np.bincount(cols[up], minlength=len(G))
-    return counts > 1
+    return _path_to(G, tree.parent, sid, tid)
 
 
 @_implements(can_run=_weight_rule)

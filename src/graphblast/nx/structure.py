@@ -88,7 +88,10 @@ def is_isolate(G, n):
     """Whether ``n`` has no edges."""
     G = _graph(G)
     if n not in G:
-        raise nx.NetworkXError(f"Node {n} is not in the graph.")
+        # NetworkX's G.degree(n) is then the degree view of the nodes n iterates over (an
+        # error if n is not iterable), never equal to 0
+        _nbunch_ids(G, n)
+        return False
     return bool(_degrees(G)[G.id_of(n)] == 0)
 
 

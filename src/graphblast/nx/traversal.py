@@ -162,7 +162,8 @@ def ego_graph(G, n, radius=1, center=True, undirected=False, distance=None):
             raise nx.NodeNotFound(f"Source {n} is not in G")
         steps = _bfs_steps(G, radius)
         if undirected and G.is_directed():
-            A = G.derived("symmetric", lambda: G.matrix.ewise_add(_transpose(G)).new())
+            A = G.derived("symmetric",
+                          lambda: G.matrix.ewise_add(_transpose(G), binary.lor).new())
             ids, level = _ids(gba.bfs(A, G.id_of(n)))
             keep = level <= steps if steps is not None else slice(None)
             ids, level = ids[keep], level[keep]
