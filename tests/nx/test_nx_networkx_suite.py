@@ -20,7 +20,7 @@ reached.  The run must then show:
   :data:`EXCEPTIONS`;
 - every entry of :data:`EXCEPTIONS` still an exception (an entry that passes is stale), and
   at most 5% of the tests that reach graphblast listed;
-- every dispatched function reached by some test.
+- every dispatched function reached by some test, but those of :data:`NOT_REACHED`.
 """
 
 import json
@@ -126,11 +126,30 @@ TEST_MODULES = {
 # graphblast implements: a failure, an error, or an xfail because graphblast declined the
 # call's arguments.
 _W = "networkx.algorithms.shortest_paths.tests.test_weighted::"
+_CALLABLE = "weight is a function: graphblast reads weights from an edge attribute"
+_QUEUE = ("Bellman-Ford on a graph with several equally short paths: NetworkX's choice "
+          "depends on the history of its queue (SPFA), which graphblast does not replay")
+_NEGATIVE = ("Dijkstra with negative weights: NetworkX raises ValueError or returns the "
+             "distances its heap happens to settle, depending on the order it visits; "
+             "graphblast declines")
 EXCEPTIONS = {
-    _W + "TestDijkstraPathLength::test_weight_function":
-        "weight is a function: graphblast reads weights from an edge attribute",
+    _W + "TestWeightedPath::test_weight_function": _CALLABLE,
+    _W + "TestWeightedPath::test_weight_functions": _CALLABLE,
+    _W + "TestDijkstraPathLength::test_weight_function": _CALLABLE,
     "networkx.algorithms.traversal.tests.test_bfs::TestBFS::test_bfs_edges_sorting":
         "sort_neighbors is an arbitrary function of NetworkX's neighbour iterators",
+    _W + "TestBellmanFordAndGoldbergRadzik::test_multigraph": _QUEUE,
+    "networkx.algorithms.shortest_paths.tests.test_generic::TestGenericPath::"
+    "test_sentinel_trick_all_algorithms": _QUEUE,
+    _W + "TestWeightedPath::test_negative_edge_cycle": _NEGATIVE,
+    _W + "TestBellmanFordAndGoldbergRadzik::test_zero_cycle_smoke": _NEGATIVE,
+}
+
+# Dispatched functions NetworkX's tests never call with arguments graphblast runs (their
+# own zoo in tests/nx covers them).
+NOT_REACHED = {
+    "generic_bfs_edges": "NetworkX's tests call it only from bfs_beam_edges, with a "
+                         "neighbors function, which graphblast declines",
 }
 
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
@@ -298,5 +317,5 @@ def test_networkx_suite_through_graphblast(tmp_path, device):
     assert not stale, f"these tests of EXCEPTIONS pass now; remove them: {stale}"
     assert len(EXCEPTIONS) <= 0.05 * reaching, (len(EXCEPTIONS), reaching)
     reached = set().union(*(record.get("reached", ()) for record in records.values()))
-    never = sorted(set(algorithms.IMPLEMENTATIONS) - reached)
+    never = sorted(set(algorithms.IMPLEMENTATIONS) - reached - set(NOT_REACHED))
     assert not never, f"NetworkX's tests never reached graphblast for {never}:\n{output}"
