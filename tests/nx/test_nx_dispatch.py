@@ -42,6 +42,14 @@ def graphblast_device(device):
         yield device
 
 
+@pytest.fixture(params=["host", "matrices"])
+def traversal(request, monkeypatch):
+    """Breadth-first layers on the host arrays (small graphs) or by graphblast products."""
+    if request.param == "matrices":
+        monkeypatch.setattr(algorithms, "HOST_TRAVERSAL_MAX_PAIRS", -1)
+    return request.param
+
+
 def _last(G):
     return list(G)[-1] if len(G) else "not-a-node"
 
@@ -142,7 +150,7 @@ def _outcome(name, G, args, kwargs, backend):
 @pytest.mark.parametrize("graph_name", GRAPHS)
 @pytest.mark.parametrize("spec", range(len(SPECS)),
                          ids=[f"{s[0]}-{i}" for i, s in enumerate(SPECS)])
-def test_same_outcome_as_networkx(graph_name, spec):
+def test_same_outcome_as_networkx(graph_name, spec, traversal):
     name, args_of, kwargs_of, ordered = SPECS[spec]
     G = GRAPHS[graph_name]()
     args, kwargs = args_of(G), kwargs_of(G)
@@ -162,6 +170,21 @@ def test_same_outcome_as_networkx(graph_name, spec):
         assert got[1] is expected[1], where
     else:
         _assert_same(expected[1], got[1], ordered, where)
+
+
+BFS_SPECS = [("bfs_edges", {}), ("bfs_edges", {"reverse": True, "depth_limit": 2}),
+             ("bfs_predecessors", {}), ("bfs_successors", {"depth_limit": 1}),
+             ("single_source_shortest_path_length", {"cutoff": 2})]
+
+
+@pytest.mark.parametrize("graph_name", GRAPHS)
+def test_breadth_first_functions_on_both_paths(graph_name, traversal):
+    G = GRAPHS[graph_name]()
+    for name, kwargs in BFS_SPECS:
+        expected = _outcome(name, G, (_first(G),), kwargs, "networkx")
+        assert _outcome(name, G, (_first(G),), kwargs, "graphblast") == expected, name
+    layers = list(nx.bfs_layers(G, list(G)[:2]))
+    assert list(nx.bfs_layers(G, list(G)[:2], backend="graphblast")) == layers
 
 
 def test_every_function_is_in_the_zoo():
@@ -201,7 +224,7 @@ def _random_weighted(seed, zeros):
 
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("zeros", [False, True])
-def test_dijkstra_breaks_ties_as_networkx(seed, zeros):
+def test_dijkstra_breaks_ties_as_networkx(seed, zeros, traversal):
     G = _random_weighted(seed, zeros)
     for source in list(G)[:3]:
         expected = nx.single_source_dijkstra(G, source)
@@ -216,7 +239,7 @@ def test_dijkstra_breaks_ties_as_networkx(seed, zeros):
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_unweighted_paths_break_ties_as_networkx(seed):
+def test_unweighted_paths_break_ties_as_networkx(seed, traversal):
     G = nx.gnp_random_graph(30, 0.12, seed=seed, directed=seed % 2 == 1)
     G.add_edges_from((v, u) for u, v in list(G.edges)[::4])  # pred order != succ order
     for u, v in [(0, 29), (3, 17), (5, 5)]:
@@ -229,7 +252,7 @@ def test_unweighted_paths_break_ties_as_networkx(seed):
         assert got == expected and list(got) == list(expected)
 
 
-def test_grid_paths_follow_networkx():
+def test_grid_paths_follow_networkx(traversal):
     G = nx.grid_2d_graph(6, 6)
     for name, args in [("bidirectional_shortest_path", ((0, 0), (5, 5))),
                        ("dijkstra_path", ((0, 0), (5, 5))),

@@ -173,6 +173,10 @@ def _levels(G, source_id, keep_going):
     return levels
 
 
+# Graphs with at most this many stored node pairs traverse on the host (below).
+HOST_TRAVERSAL_MAX_PAIRS = 4096
+
+
 def _ordered_layers(G, first, max_steps=None, reverse=False):
     """Breadth-first layers in NetworkX's visiting order, with each node's BFS parent.
 
@@ -189,19 +193,27 @@ def _ordered_layers(G, first, max_steps=None, reverse=False):
     ``reverse=True`` the search follows the edges backwards, visiting each node's
     predecessors in ``G.pred``'s order (the ranks of :meth:`GraphblastGraph.reverse_rank_matrix`).
 
+    A graph of at most :data:`HOST_TRAVERSAL_MAX_PAIRS` stored pairs traverses the
+    conversion's host arrays instead, the same keys in NumPy: each graphblast operation has
+    a fixed cost (tens of microseconds on the CPU backend, a kernel launch and a
+    synchronisation on a GPU) that a graph this small does not amortise.
+
     Yields
     ------
     (layer, parents) : (ndarray, ndarray)
         The ids of each new layer in order and their parents' ids; at most ``max_steps``
         layers after ``first``.
     """
+    layer = np.asarray(first, dtype=np.int64)
+    if G._cols.size <= HOST_TRAVERSAL_MAX_PAIRS:
+        yield from _host_layers(*G.adjacency(reverse), layer, max_steps)
+        return
     n = len(G)
     if reverse:
         R, K = G.reverse_rank_matrix(), n + 1
     else:
         R, K = G.rank_matrix(), G.max_degree() + 1
     min_plus = semiring.min_plus[INT64]
-    layer = np.asarray(first, dtype=np.int64)
     visited = Vector.from_coo(layer, 0, INT64, size=n, device=G.device)
     steps = 0
     while layer.size and (max_steps is None or steps < max_steps):
@@ -218,6 +230,34 @@ def _ordered_layers(G, first, max_steps=None, reverse=False):
         steps += 1
         # (an element-wise union costs a third of an assignment under a mask here)
         visited = visited.ewise_add(reached, binary.first).new()
+
+
+def _host_layers(indptr, cols, layer, max_steps):
+    """:func:`_ordered_layers` on host CSR arrays: the neighbours of a layer, concatenated
+    in (position, rank) order, keep their first unvisited occurrences."""
+    n = indptr.size - 1
+    visited = np.zeros(n, dtype=bool)
+    visited[layer] = True
+    where = np.empty(n, dtype=np.int64)  # scratch: first position of each node reached
+    steps = 0
+    while layer.size and (max_steps is None or steps < max_steps):
+        starts = indptr[layer]
+        ends = np.cumsum(indptr[layer + 1] - starts)
+        counts = indptr[layer + 1] - starts
+        index = np.arange(int(ends[-1])) + np.repeat(starts + counts - ends, counts)
+        reached = cols[index]
+        positions = np.flatnonzero(~visited[reached])
+        reached = reached[positions]
+        # the first occurrence wins: write the positions backwards
+        where[reached[::-1]] = positions[::-1]
+        first = positions[where[reached] == positions]
+        if not first.size:
+            return
+        parents = layer[np.searchsorted(ends, first, side="right")]
+        layer = cols[index[first]]
+        visited[layer] = True
+        yield layer, parents
+        steps += 1
 
 
 def _bfs_steps(G, depth_limit):

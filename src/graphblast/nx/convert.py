@@ -110,6 +110,7 @@ class GraphblastGraph:
         # conversion does not keep and few calls need (predecessor order, ego_graph's data).
         self._source = None if source is None else weakref.ref(source)
         self._labels = None
+        self._pred = None
         self._matrices = {}
         # NetworkX caches conversions of this graph back to NetworkX here.
         self.__networkx_cache__ = {}
@@ -307,23 +308,22 @@ class GraphblastGraph:
         """The NetworkX graph this one was converted from, or None if it no longer exists."""
         return None if self._source is None else self._source()
 
-    def reverse_rank_matrix(self):
-        """INT64 Matrix ``P``: ``P[i, j]`` is the position of ``j`` among ``i``'s predecessors.
+    def adjacency(self, reverse=False):
+        """The neighbour lists as host CSR arrays ``(indptr, cols)`` in NetworkX's order.
 
-        The position is in ``G.pred``'s order, by which NetworkX's reverse traversals
-        (``single_target_shortest_path``, ``ancestors``, ...) visit; for an undirected graph
-        it is :meth:`rank_matrix`.  The conversion does not keep that order, so it is read
-        from the NetworkX graph the first time it is needed.
+        ``reverse=True`` gives each node's predecessors in ``G.pred``'s order (for an
+        undirected graph, the neighbours again).  The conversion does not keep that order, so
+        it is read from the NetworkX graph the first time it is asked for.
 
         Raises
         ------
         NotImplementedError
-            If the NetworkX graph no longer exists or no longer has the converted edges
-            (NetworkX then runs the call itself).
+            If the predecessors are asked for and the NetworkX graph no longer exists or no
+            longer has the converted edges (NetworkX then runs the call itself).
         """
-        if not self._directed:
-            return self.rank_matrix()
-        if "reverse rank" not in self._matrices:
+        if not reverse or not self._directed:
+            return self._indptr, self._cols
+        if self._pred is None:
             G = self.networkx_graph()
             if G is None:
                 raise NotImplementedError(
@@ -336,6 +336,20 @@ class GraphblastGraph:
             if cols.size != self._cols.size:
                 raise NotImplementedError(
                     "the NetworkX graph changed since it was converted; convert it again")
+            self._pred = indptr, cols
+        return self._pred
+
+    def reverse_rank_matrix(self):
+        """INT64 Matrix ``P``: ``P[i, j]`` is the position of ``j`` among ``i``'s predecessors.
+
+        The position is in ``G.pred``'s order, by which NetworkX's reverse traversals
+        (``single_target_shortest_path``, ``ancestors``, ...) visit; for an undirected graph
+        it is :meth:`rank_matrix`.  Raises NotImplementedError as :meth:`adjacency` does.
+        """
+        if not self._directed:
+            return self.rank_matrix()
+        if "reverse rank" not in self._matrices:
+            indptr, cols = self.adjacency(reverse=True)
             rows = np.repeat(np.arange(len(self.nodes), dtype=np.int64), np.diff(indptr))
             rank = np.arange(rows.size, dtype=np.int64) - indptr[rows]
             self._matrices["reverse rank"] = self._build(rows, cols, rank, "INT64")
