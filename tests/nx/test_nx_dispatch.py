@@ -369,3 +369,26 @@ def test_views_convert_like_their_copies(kind, device):
             assert _outcome(name, view, args, kwargs, "graphblast") == expected, \
                 (view_name, name)
 
+
+
+# -- docs -----------------------------------------------------------------------------------
+def test_docs_list_every_function_with_its_parameters():
+    """docs/networkx.md's table has a row per registered function, naming all its
+    parameters (NetworkX's, besides G)."""
+    import inspect
+    import pathlib
+    import re
+
+    import graphblast.nx.backend  # noqa: F401  (registers every module's functions)
+
+    doc = pathlib.Path(__file__).parents[2] / "docs" / "networkx.md"
+    section = doc.read_text().split("## What it implements", 1)[1].split("\n### ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and re.fullmatch(r"`\w+`", cells[0]):
+            rows[cells[0].strip("`")] = set(re.findall(r"`(\w+)`", cells[1]))
+    assert set(rows) == set(algorithms.IMPLEMENTATIONS)
+    for name, func in algorithms.IMPLEMENTATIONS.items():
+        params = set(inspect.signature(func).parameters) - {"G"}
+        assert params <= rows[name], (name, params - rows[name])

@@ -40,8 +40,8 @@ FUNCTIONS = {
     "ancestors": "BFS over the transposed adjacency.",
     "average_clustering": "Triangles by masked sparse products; see clustering.",
     "bellman_ford_path": "Distances over the (min, +) semiring, the path along the tight edges; "
-                         "where shortest paths tie and NetworkX's choice depends on its queue, "
-                         "NetworkX runs it.",
+                         "where several paths are shortest (and the weights differ), NetworkX's "
+                         "queue decides and NetworkX runs the call.",
     "bellman_ford_path_length": "Bellman-Ford over the (min, +) semiring.",
     "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order (reverse=True "
                  "follows G.pred's order); sort_neighbors runs in NetworkX.",
@@ -58,9 +58,9 @@ FUNCTIONS = {
     "degree_centrality": "Row (and column) sums of the adjacency.",
     "descendants": "BFS over the any.pair semiring.",
     "descendants_at_distance": "Level-synchronous BFS over the any.pair semiring.",
-    "dijkstra_path": "Distances over the (min, +) semiring, the path along the tight edges; "
-                     "where shortest paths tie and NetworkX's choice depends on its heap, "
-                     "NetworkX runs it.",
+    "dijkstra_path": "Distances over the (min, +) semiring; the path follows the tight edges in "
+                     "the order NetworkX's heap settles the nodes (replayed), so equally short "
+                     "paths resolve as in NetworkX. Negative weights run in NetworkX.",
     "dijkstra_path_length": "Shortest paths over the (min, +) semiring.",
     "ego_graph": "BFS (or shortest paths with distance) for the nodes; the subgraph is "
                  "NetworkX's copy of them.",
@@ -96,12 +96,15 @@ FUNCTIONS = {
     "shortest_path_length": "The unweighted, Dijkstra or Bellman-Ford function NetworkX would "
                             "call, here.",
     "single_source_bellman_ford": "Distances over the (min, +) semiring, paths along the tight "
-                                  "edges; ties NetworkX breaks by its queue run in NetworkX.",
+                                  "edges; where several paths are shortest (and the weights "
+                                  "differ), NetworkX's queue decides and NetworkX runs the "
+                                  "call.",
     "single_source_bellman_ford_path": "See single_source_bellman_ford.",
     "single_source_bellman_ford_path_length": "Bellman-Ford over the (min, +) semiring; "
                                               "a callable weight runs in NetworkX.",
-    "single_source_dijkstra": "Distances over the (min, +) semiring, paths along the tight "
-                              "edges; ties NetworkX breaks by its heap run in NetworkX.",
+    "single_source_dijkstra": "Distances over the (min, +) semiring; paths along the tight "
+                              "edges in NetworkX's settling order (replayed), so equally short "
+                              "paths resolve as in NetworkX. Negative weights run in NetworkX.",
     "single_source_dijkstra_path": "See single_source_dijkstra.",
     "single_source_dijkstra_path_length": "Shortest paths over the (min, +) semiring "
                                           "(Bellman-Ford with an active frontier); negative "
