@@ -222,9 +222,13 @@ def _uniform(W):
     return getattr(low, "item", lambda: low)() if low == high and low > 0 else None
 
 
-def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True):
-    """The :class:`_Tree` from ``source_id`` under the edge attribute ``weight``."""
+def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True, reverse=False):
+    """The :class:`_Tree` from ``source_id`` under the edge attribute ``weight`` (following
+    the edges backwards, predecessors in ``G.pred``'s order, with ``reverse``)."""
     W = G.edge_matrix(weight, 1, "min")
+    reverse = reverse and G.is_directed()
+    if reverse:
+        W = G.derived(("transpose", weight), lambda: W.T.new())
     if dijkstra and W.nvals and W.reduce_scalar(monoid.min).new().value < 0:
         raise NotImplementedError(
             "the graph has negative edge weights, for which Dijkstra's distances are not "
@@ -233,7 +237,7 @@ def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True):
     if step is not None:
         # NetworkX settles nodes in breadth-first order: its paths are the BFS tree's, its
         # distances sums of `step` in path order.
-        order, parent_of, level = _bfs_tree(G, source_id)
+        order, parent_of, level = _bfs_tree(G, source_id, reverse=reverse)
         sums = [0]
         for _ in range(int(level.max())):
             sums.append(sums[-1] + step)
@@ -267,7 +271,8 @@ def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True):
     if dijkstra:
         # NetworkX's settling order, and each node's first settled tight predecessor; the
         # tight edges with the ranks of their heads in their tails' adjacency
-        tv, tu, rank = (x.astype(np.int64) for x in G.rank_matrix().dup(mask=tight.S).to_coo())
+        R = G.reverse_rank_matrix() if reverse else G.rank_matrix()
+        tv, tu, rank = (x.astype(np.int64) for x in R.dup(mask=tight.S).to_coo())
         settled = _settle(len(G), source_id, ids, d, tv, tu, rank)
         order = np.argsort(settled[ids], kind="stable")
         ids, d = ids[order], d[order]
@@ -571,8 +576,11 @@ def _method(method, weight):
     return "unweighted" if weight is None else method
 
 
-def _reversed_paths(paths):
-    return {node: path[::-1] for node, path in paths.items()}
+def _to_target(G, target, weight, method):
+    """The shortest-path tree to ``target``: NetworkX searches from it on ``G.reverse()``."""
+    message = "Node {} not found in graph" if method == "dijkstra" else "Source {} not in G"
+    tid = _weighted_source(G, target, message)
+    return _weighted_tree(G, tid, weight, dijkstra=method == "dijkstra", reverse=True)
 
 
 @_implements(can_run=_weight_rule)
@@ -587,13 +595,9 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
     if source is None:
         if method == "unweighted":
             return single_target_shortest_path(G, target)
-        if G.is_directed():
-            raise NotImplementedError(
-                "weighted shortest paths to a target of a directed graph follow the edges "
-                "backwards; NetworkX runs this call")
-        single = (single_source_dijkstra_path if method == "dijkstra"
-                  else single_source_bellman_ford_path)
-        return _reversed_paths(single(G, target, weight=weight))
+        tree = _to_target(G, target, weight, method)
+        tree.check(tree.order, "shortest paths to a target")
+        return _paths(G, tree.order, tree.parent[tree.order], backwards=True)
     if target is None:
         if method == "unweighted":
             return single_source_shortest_path(G, source)
@@ -641,11 +645,8 @@ def shortest_path_length(G, source=None, target=None, weight=None, method="dijks
     if source is None:
         if method == "unweighted":
             return single_target_shortest_path_length(G, target)
-        if G.is_directed():
-            raise NotImplementedError(
-                "weighted distances to a target of a directed graph follow the edges "
-                "backwards; NetworkX runs this call")
-        return single(G, target, **kw)
+        tree = _to_target(G, target, weight, method)
+        return dict(zip(G.labels(tree.order), tree.dist))
     if target is None:
         return single(G, source, **kw)
     if method == "unweighted":
