@@ -257,17 +257,6 @@ def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True, reverse=Fal
     dtype = dvec.dtype
     slack = D.mxm(W, semiring.min_plus[dtype]).new().mxm(D, semiring.min_minus[dtype]).new()
     tight = select.offdiag(slack.select(select.valueeq, 0).new()).new()
-    counts = tight.apply(unary.one[INT64]).new().reduce_columnwise(monoid.plus[INT64]).new()
-    parents = tight.apply(indexunary.rowindex[INT64]).new().reduce_columnwise(
-        monoid.min[INT64]).new()
-    parent = np.full(len(G), -1)
-    pid, pval = _ids(parents)
-    parent[pid] = pval
-    parent[source_id] = -1
-    ties = np.zeros(len(G), bool)
-    cid, cval = _ids(counts)
-    ties[cid] = cval > 1
-    ties[source_id] = False
     if dijkstra:
         # NetworkX's settling order, and each node's first settled tight predecessor; the
         # tight edges with the ranks of their heads in their tails' adjacency
@@ -275,13 +264,24 @@ def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True, reverse=Fal
         tv, tu, rank = (x.astype(np.int64) for x in R.dup(mask=tight.S).to_coo())
         settled = _settle(len(G), source_id, ids, d, tv, tu, rank)
         order = np.argsort(settled[ids], kind="stable")
-        ids, d = ids[order], d[order]
-        parent = _first_parents(len(G), settled, tv, tu, rank)
-        parent[source_id] = -1
+        parent = _first_parents(len(G), settled, tv, tu)
         ties = None
     else:
+        # a parent where it is the only tight predecessor; ties otherwise
+        counts = tight.apply(unary.one[INT64]).new().reduce_columnwise(
+            monoid.plus[INT64]).new()
+        parents = tight.apply(indexunary.rowindex[INT64]).new().reduce_columnwise(
+            monoid.min[INT64]).new()
+        parent = np.full(len(G), -1)
+        pid, pval = _ids(parents)
+        parent[pid] = pval
+        ties = np.zeros(len(G), bool)
+        cid, cval = _ids(counts)
+        ties[cid] = cval > 1
+        ties[source_id] = False
         order = np.lexsort((ids, d))
-        ids, d = ids[order], d[order]
+    parent[source_id] = -1
+    ids, d = ids[order], d[order]
     if cutoff is not None:
         keep = (d <= cutoff) | (ids == source_id)
         ids, d = ids[keep], d[keep]
@@ -291,7 +291,7 @@ def _weighted_tree(G, source_id, weight, cutoff=None, dijkstra=True, reverse=Fal
     return _Tree(ids, dist, parent, ties)
 
 
-def _first_parents(n, settled, tv, tu, rank):
+def _first_parents(n, settled, tv, tu):
     """Each node's tight predecessor settled first (its parent in NetworkX's Dijkstra)."""
     parent = np.full(n, -1)
     order = np.lexsort((settled[tv], tu))
