@@ -15,9 +15,10 @@ from graphblast import Vector, binary, monoid, select, semiring, unary
 from graphblast import algorithms as gba
 from graphblast.dtypes import INT64
 
+from . import algorithms
+from .algorithms import (_bfs_steps, _check_bfs_source, _graph, _host_layers, _ids,
+                         _implements, _ordered_layers, _traversal_rule, bfs_edges)
 from .convert import convert_from_nx
-from .algorithms import (_bfs_steps, _check_bfs_source, _graph, _ids, _implements,
-                         _ordered_layers, _traversal_rule, bfs_edges)
 from .shortest_paths import _bfs_tree, _weighted_tree
 
 __all__ = []
@@ -54,26 +55,36 @@ def _transpose(G):
     return G.derived("transpose", lambda: G.matrix.T.new())
 
 
-def _reached(G, source, A):
-    """The labels of the nodes ``graphblast.algorithms.bfs`` reaches in ``A``, source out."""
+def _reached(G, source, backwards):
+    """The labels of the nodes a BFS from ``source`` reaches (following the edges backwards
+    with ``backwards``), the source left out: ``graphblast.algorithms.bfs``, or the host
+    layers for a small graph (see ``_ordered_layers``)."""
     _check_bfs_source(G, source)
     sid = G.id_of(source)
-    ids, _ = _ids(gba.bfs(A, sid))
+    if G._cols.size <= algorithms.HOST_TRAVERSAL_MAX_PAIRS:
+        indptr, cols = G.adjacency()
+        if backwards:  # any order will do: the transposed arrays
+            order = np.argsort(cols, kind="stable")
+            rows = np.repeat(np.arange(len(G)), np.diff(indptr))
+            indptr = np.concatenate(([0], np.cumsum(np.bincount(cols, minlength=len(G)))))
+            cols = rows[order]
+        layers = [layer for layer, _ in _host_layers(indptr, cols, np.array([sid]), None)]
+        return set(G.labels(np.concatenate(layers))) if layers else set()
+    ids, _ = _ids(gba.bfs(_transpose(G) if backwards else G.matrix, sid))
     return set(G.labels(ids[ids != sid]))
 
 
 @_implements()
 def descendants(G, source):
     """The nodes reachable from ``source``."""
-    G = _graph(G)
-    return _reached(G, source, G.matrix)
+    return _reached(_graph(G), source, False)
 
 
 @_implements()
 def ancestors(G, source):
     """The nodes from which ``source`` is reachable."""
     G = _graph(G)
-    return _reached(G, source, _transpose(G) if G.is_directed() else G.matrix)
+    return _reached(G, source, G.is_directed())
 
 
 def _is_dag(G):
