@@ -306,6 +306,18 @@ def test_predecessor_order_needs_the_networkx_graph(device):
         shortest_paths.single_target_shortest_path(H, 1)
 
 
+def test_graphs_with_conversions_pickle(device):
+    import copy
+    import pickle
+
+    G = nx.DiGraph([(0, 1), (2, 1), (1, 3)])
+    assert nx.single_target_shortest_path(G, 3, backend="graphblast")
+    for H in (pickle.loads(pickle.dumps(G)), copy.deepcopy(G)):
+        assert nx.single_target_shortest_path(H, 3) == nx.single_target_shortest_path(G, 3)
+    converted = pickle.loads(pickle.dumps(convert_from_nx(G, device=device)))
+    assert nx.descendants(converted, 0) == {1, 3}
+
+
 # -- views ----------------------------------------------------------------------------------
 def _base(kind):
     G = kind()

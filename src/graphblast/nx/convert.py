@@ -115,6 +115,14 @@ class GraphblastGraph:
         # NetworkX caches conversions of this graph back to NetworkX here.
         self.__networkx_cache__ = {}
 
+    def __getstate__(self):
+        # A weak reference does not pickle; NetworkX pickles a graph with its cache of
+        # conversions.  Unpickled, the graph reads nothing more from a NetworkX graph (the
+        # calls that would need to run in NetworkX).
+        state = dict(self.__dict__)
+        state["_source"] = None
+        return state
+
     # -- what NetworkX and its decorators ask of a graph -----------------------------------
     def is_directed(self):
         """Whether the graph is directed."""
