@@ -184,9 +184,14 @@ def test_breadth_first_functions_on_both_paths(graph_name, traversal):
 
 
 def test_every_function_is_in_the_zoo():
+    import graphblast.nx.backend  # noqa: F401  (registers every module's functions)
+
     ours = {name for name, func in algorithms.IMPLEMENTATIONS.items()
             if func.__module__ in MODULES}
     assert {s[0] for s in SPECS} == ours
+    # every registered function is in this zoo or in test_nx_backend's
+    zoos = {s[0] for s in SPECS} | {s[0] for s in _ZOO.SPECS}
+    assert zoos == set(algorithms.IMPLEMENTATIONS)
 
 
 def test_declines_say_why():
