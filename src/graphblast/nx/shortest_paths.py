@@ -8,12 +8,12 @@ alternating search layer by layer, so it meets where NetworkX meets.
 
 Weighted paths start from the distances of ``graphblast.algorithms.sssp``; the tight edges
 (``dist[u] + w(u, v) == dist[v]``, found by two products with ``diag(dist)``) are the
-shortest-path DAG.  Where every node has one tight predecessor the shortest paths are unique
-and any algorithm returns them.  Where all weights are one positive number, NetworkX's
-Dijkstra and Bellman-Ford (SPFA) both settle nodes in breadth-first order, so the
-breadth-first tree gives their paths.  Otherwise NetworkX's choice among equally short paths
-depends on its heap's or queue's history, and the call raises NotImplementedError, which
-makes NetworkX run it itself.
+shortest-path DAG.  Where all weights are one positive number, NetworkX's Dijkstra and
+Bellman-Ford (SPFA) both settle nodes in breadth-first order, so the breadth-first tree gives
+their paths.  Otherwise Dijkstra's choice among equally short paths is replayed from the tight
+edges (:func:`_settle`: the order NetworkX's heap settles the nodes in, and each node's first
+settled tight predecessor).  Bellman-Ford's depends on its queue's history: where a node has
+several tight predecessors the call raises NotImplementedError, which makes NetworkX run it.
 """
 
 import networkx as nx
