@@ -229,7 +229,8 @@ def test_same_outcome_as_networkx(graph_name, spec):
 
 
 def test_every_function_is_in_the_zoo():
-    assert {s[0] for s in SPECS} == set(algorithms.IMPLEMENTATIONS)
+    # every registered function is in this zoo or test_nx_dispatch's (which checks the union)
+    assert {s[0] for s in SPECS} <= set(algorithms.IMPLEMENTATIONS)
 
 
 # -- argument edge cases --------------------------------------------------------------------
@@ -378,7 +379,7 @@ def test_can_run_gives_reasons():
     assert BackendInterface.can_run("pagerank", (G,), {}) is True
     assert "sort_neighbors" in BackendInterface.can_run("bfs_edges", (G, 0),
                                                         {"sort_neighbors": sorted})
-    assert "reverse" in BackendInterface.can_run("bfs_edges", (D, 0), {"reverse": True})
+    assert BackendInterface.can_run("bfs_edges", (D, 0), {"reverse": True}) is True
     assert BackendInterface.can_run("bfs_edges", (G, 0), {"reverse": True}) is True
     assert "function" in BackendInterface.can_run(
         "single_source_dijkstra_path_length", (G, 0), {"weight": lambda u, v, d: 1})
@@ -512,9 +513,9 @@ def test_graphblast_graph_as_input(device):
     assert nx.pagerank(H) == pytest.approx(nx.pagerank(G), rel=1e-9)
     # A function the backend lacks raises, unless NetworkX may convert H back and run it.
     with pytest.raises(NotImplementedError):
-        nx.degree_centrality(H)
+        nx.square_clustering(H)
     with nx.config(fallback_to_nx=True):
-        assert nx.degree_centrality(H) == nx.degree_centrality(G)
+        assert nx.square_clustering(H) == nx.square_clustering(G)
     assert nx.is_directed(H) is False
     assert convert_to_nx({"a": 1}) == {"a": 1}
 
