@@ -4,7 +4,7 @@ connected, and aggregation of the refined partition."""
 from graphblast import Matrix, binary, indexunary, monoid, select, semiring
 from graphblast.dtypes import BOOL, FP64
 
-from . import _modularity, _rows, _validate
+from . import _modularity, _moves, _rows, _validate
 from .connected_components import connected_components
 
 __all__ = ["leiden"]
@@ -62,7 +62,7 @@ def leiden(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
         return member
     last = _modularity.modularity(W, start, resolution, two_m)
     for _ in range(max_level or n):
-        comm, q = _modularity.move(W, start, resolution, threshold, max_iter, two_m)
+        comm, q = _moves.move(W, start, resolution, threshold, max_iter, two_m)
         if q - last < threshold:
             break
         last, k = q, W.reduce_rowwise(monoid.plus[FP64]).new()

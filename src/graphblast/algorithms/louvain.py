@@ -3,7 +3,7 @@
 from graphblast import binary, monoid
 from graphblast.dtypes import FP64
 
-from . import _modularity, _validate
+from . import _modularity, _moves, _validate
 
 __all__ = ["louvain"]
 
@@ -68,7 +68,7 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
         return member
     last = _modularity.modularity(W, comm, resolution, two_m)
     for _ in range(max_level or n):
-        comm, q = _modularity.move(W, _modularity.ids(n, A.device), resolution, threshold,
+        comm, q = _moves.move(W, _modularity.ids(n, A.device), resolution, threshold,
                                    max_iter, two_m)
         if q - last < threshold:
             break
