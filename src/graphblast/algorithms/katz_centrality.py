@@ -65,6 +65,8 @@ def katz_centrality(A, *, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=N
     pull = semiring.plus_times[FP64] if _validate.flag(
         weighted, "weighted", "katz_centrality") else semiring.plus_first[FP64]
     base = Vector.from_scalar(0.0, n, FP64, device=A.device)
+    if n == 0:
+        return base
     base(binary.plus) << (_validate.start_vector(beta, n, "katz_centrality", "beta")
                           if isinstance(beta, Vector) else base.apply(binary.plus, right=beta))
     x = base.apply(binary.times, right=0.0).new() if nstart is None else \
@@ -79,5 +81,5 @@ def katz_centrality(A, *, alpha=0.1, beta=1.0, max_iter=1000, tol=1e-6, nstart=N
     else:
         raise ConvergenceFailure(f"katz_centrality did not converge in {max_iter} "
                                  "iterations; lower alpha or raise max_iter or tol")
-    norm = x.inner(x, semiring.plus_times).new().value ** 0.5 if n else 0.0
+    norm = x.inner(x, semiring.plus_times).new().value ** 0.5
     return x.apply(binary.truediv, right=norm).new() if normalized and norm else x
