@@ -16,13 +16,17 @@ def jaccard(A, u, v):
 
     Definition (NetworkX's ``jaccard_coefficient``): ``N(x)`` is the set of neighbours of
     ``x``, row ``x`` of ``A`` (a symmetric ``A`` is an undirected graph; a self-loop makes
-    ``x`` its own neighbour, as in NetworkX); the similarity is 0 when both sets are empty.
+    ``x`` its own neighbour, as in NetworkX); the common neighbours counted are those other
+    than ``u`` and ``v`` themselves (NetworkX's ``common_neighbors``), which matters only
+    where a self-loop puts ``u`` or ``v`` in both sets; the similarity is 0 when the union is
+    empty.
 
     With the selection matrices ``U[i, u[i]] = 1`` and ``V[i, v[i]] = 1``, the rows of
     ``U A`` and ``V A`` are the neighbour sets of the pairs::
 
         NU = U any.pair A;  NV = V any.pair A
-        both = rowcount(NU .* NV);  jaccard = both / (rowcount(NU) + rowcount(NV) - both)
+        X = NU .* NV;  both = rowcount(X without the columns u, v)
+        jaccard = both / (rowcount(NU) + rowcount(NV) - rowcount(X))
 
     Parameters
     ----------
@@ -55,12 +59,14 @@ def jaccard(A, u, v):
         raise IndexOutOfBound(f"jaccard: vertex ids must lie in [0, {n}), got ids from "
                               f"{min(u.min(), v.min())} to {max(u.max(), v.max())}")
     pairs = np.arange(u.size)
-    NU, NV = (Matrix.from_coo(pairs, x, True, BOOL, nrows=u.size, ncols=n, device=A.device)
-              .mxm(A, semiring.any_pair[BOOL]).new() for x in (u, v))
+    U, V = (Matrix.from_coo(pairs, x, True, BOOL, nrows=u.size, ncols=n, device=A.device)
+            for x in (u, v))
+    NU, NV = (X.mxm(A, semiring.any_pair[BOOL]).new() for X in (U, V))
     du, dv = (N.reduce_rowwise(monoid.plus[INT64]).new() for N in (NU, NV))
-    both = NU.ewise_mult(NV, binary.pair[INT64]).new().reduce_rowwise(monoid.plus[INT64]).new()
+    X = NU.ewise_mult(NV, binary.pair[INT64]).new()
+    both = X.dup(mask=~U.ewise_add(V, binary.lor).new().S).reduce_rowwise(monoid.plus).new()
     union = du.ewise_union(dv, binary.plus, 0, 0).new()
-    union(binary.minus) << both
+    union(binary.minus) << X.reduce_rowwise(monoid.plus)
     result = Vector.from_scalar(0.0, u.size, FP64, device=A.device)
     result(both.S) << both.ewise_mult(union, binary.truediv[FP64])
     return result
