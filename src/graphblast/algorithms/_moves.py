@@ -13,9 +13,10 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     """Local moving, every vertex at once: each vertex ``i`` goes to the community ``c`` of
     largest ``K[i, c] - resolution k_i tot_c / 2m`` (``K = offdiag(A) P``: its edge weight to
     ``c``) if that beats staying; on even steps only to a smaller community label, on odd
-    steps only to a larger one (cuGraph's guard against two vertices swapping forever).
-    Stops when two steps in a row gain less than ``threshold``; returns the best partition
-    seen and its modularity."""
+    steps only to a larger one (cuGraph's guard against two vertices swapping forever).  A
+    step that gains less than ``threshold`` is undone (moves made at once can conflict);
+    after two such steps in a row (one each way) it stops.  Returns the partition and its
+    modularity."""
     O, k = select.offdiag(A).new(), A.reduce_rowwise(monoid.plus[FP64]).new()
     scale = Matrix.from_diag(k.apply(binary.times, right=resolution / two_m).new())
     best, best_q, stale = comm, modularity(A, comm, resolution, two_m), 0
@@ -38,6 +39,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
         q = modularity(A, comm, resolution, two_m)
         best, best_q, stale = (comm, q, 0) if q > best_q + threshold else (best, best_q,
                                                                           stale + 1)
+        comm = best
         if stale == 2:
             break
     return best, best_q
