@@ -8,6 +8,10 @@ from ._modularity import membership, modularity
 
 __all__ = ["move"]
 
+# A moving step counts as stalled when it gains less than this share of the modularity
+# reached (or the caller's threshold, if larger).
+STALL = 1e-4
+
 
 def move(A, comm, resolution, threshold, max_iter, two_m):
     """Local moving, every vertex at once: each vertex ``i`` goes to the community ``c`` of
@@ -37,8 +41,8 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
         comm = comm.dup()
         comm(movers.select(select.valueeq, True).new().S) << target
         q = modularity(A, comm, resolution, two_m)
-        best, best_q, stale = (comm, q, 0) if q > best_q + threshold else (best, best_q,
-                                                                          stale + 1)
+        stale = stale + 1 if q - best_q < max(threshold, STALL * abs(best_q)) else 0
+        best, best_q = (comm, q) if q > best_q else (best, best_q)
         comm = best
         if stale == 2:
             break
