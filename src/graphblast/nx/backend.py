@@ -13,6 +13,10 @@ import inspect
 import networkx as nx
 
 from . import algorithms
+# Modules of further functions; importing one registers its functions with algorithms.
+from . import (  # noqa: F401
+    centrality, communities, cores, link_prediction, mis, strongly_connected,
+)
 from ._info import DEFAULT_MIN_EDGES
 from .convert import GraphblastGraph, convert_from_nx, convert_to_nx
 
