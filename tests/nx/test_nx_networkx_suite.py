@@ -31,7 +31,28 @@ MODULES = [
     "networkx.algorithms.components.tests.test_weakly_connected",
     "networkx.algorithms.tests.test_cluster",
     "networkx.tests.test_convert_scipy",
+    "networkx.algorithms.tests.test_core",
+    "networkx.algorithms.link_analysis.tests.test_hits",
+    "networkx.algorithms.centrality.tests.test_katz_centrality",
+    "networkx.algorithms.centrality.tests.test_eigenvector_centrality",
+    "networkx.algorithms.components.tests.test_strongly_connected",
+    "networkx.algorithms.tests.test_mis",
+    "networkx.algorithms.tests.test_link_prediction",
+    "networkx.algorithms.community.tests.test_louvain",
+    "networkx.algorithms.community.tests.test_leiden",
 ]
+
+# NetworkX's tests that assert the exact answer of one seeded random run (its own order of
+# node visits), where graphblast, which moves all nodes at once, gives another valid answer:
+# module -> test names.  They run in NetworkX's own suite, not here.
+SEEDED = {
+    "test_louvain": ["test_karate_club_partition", "test_undirected_selfloops",
+                     "test_none_weight_param", "test_max_level"],
+    "test_mis": ["test_random_seed"],
+}
+# A -k expression that leaves them out (a test module's name is one of its tests' keywords).
+DESELECT = "not (" + " or ".join(f"({module} and ({' or '.join(names)}))"
+                                 for module, names in SEEDED.items()) + ")"
 
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 
@@ -93,7 +114,7 @@ def test_networkx_suite_through_graphblast(tmp_path, device):
                                                     env.get("PYTHONPATH")])),
     })
     command = [sys.executable, "-m", "pytest", "-p", "graphblast_nx_calls", "-p",
-               "no:cacheprovider", "-q", "--pyargs", *MODULES]
+               "no:cacheprovider", "-q", "-k", DESELECT, "--pyargs", *MODULES]
     try:
         result = subprocess.run(command, cwd=tmp_path, env=env, check=False, capture_output=True,
                                 text=True, timeout=400)
