@@ -59,6 +59,10 @@ def _parser():
     p.add_argument("--primitives", action="store_true",
                    help="also measure the primitives (SpMV, masked SpMV, push/pull, masked "
                         "SpGEMM) into primitives.json")
+    p.add_argument("--breadth", action="store_true",
+                   help="also run the breadth benchmark (core_number, k_truss, Louvain, "
+                        "Leiden, CDLP, LCC, Katz, eigenvector, SCC against their peers) into "
+                        "breadth.json; --smoke always runs it, on its first graph and karate")
     p.add_argument("--graphs", metavar="LIST",
                    help="comma-separated: kron, g500, urand, rgg, grid, karate, facebook, "
                         "luxembourg, delaunay, real, or a family with a size (kron-18); "
@@ -179,6 +183,7 @@ def _options(args):
     return {
         "smoke": args.smoke,
         "primitives": args.primitives,
+        "breadth": args.breadth or args.smoke,
         "graphs": specs,
         "algorithms": algorithms,
         "peers": _names(args.peers, PEER_NAMES, "peer"),
@@ -251,7 +256,7 @@ def run(options, command, progress_stream=None):
     params = AlgorithmParams()
     out = options["out"]
     earlier = _load_resume(options["resume"])
-    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
+    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None, "breadth": None,
              "suite": None, "host": {"start_us": host_reference(), "end_us": None}}
     if earlier is not None:
         state["first_call"] = earlier.get("first_call")
@@ -297,6 +302,10 @@ def run(options, command, progress_stream=None):
                                  "file": "primitives.json"}
         if doc["copy_bandwidth"] is not None:
             report.add_bounds(doc["results"], doc["copy_bandwidth"])
+        if state["breadth"] is not None:
+            wide = state["breadth"]
+            doc["breadth"] = {"summary": wide["summary"], "summary_notes": wide["summary_notes"],
+                              "file": "breadth.json"}
         doc["summary"], doc["summary_notes"] = report.summarize(doc)
         return doc
 
@@ -358,6 +367,10 @@ def run(options, command, progress_stream=None):
                                                          for k in PRIMITIVE_KEYS}}
             report.write_json(os.path.join(out, "primitives.json"), state["primitives"])
             save()
+        if options.get("breadth") and not suite._out_of_time():
+            state["breadth"] = _run_breadth(options, progress)
+            report.write_json(os.path.join(out, "breadth.json"), state["breadth"])
+            save()
         done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
         # With --algorithms none (a primitives run), --first-call measures all five.
         todo = [a for a in (options["algorithms"] or check.ALGORITHMS) if a not in done_first]
@@ -371,6 +384,29 @@ def run(options, command, progress_stream=None):
     state["host"]["end_us"] = host_reference()
     doc = document(True)
     return finish(doc, out, plots=options["plots"])
+
+
+def _run_breadth(options, progress):
+    """The breadth benchmark on this run's graphs (with --smoke: its first graph and karate),
+    or the error that stopped it."""
+    from . import breadth
+    from .runner import describe_failure, recover_memory
+
+    specs = options["graphs"]
+    if options["smoke"]:
+        specs = [s for i, s in enumerate(specs) if i == 0 or s.name == "karate"]
+    try:
+        return breadth.run_breadth(specs, options["device"], repeat=options["repeat"],
+                                   warmup=options["warmup"], time_limit=options["time_limit"],
+                                   data_dir=options["data_dir"], progress=progress.note)
+    except Exception as e:  # noqa: BLE001 - the run keeps what it has
+        recover_memory(options["device"])
+        reason = describe_failure(e)["reason"]
+        progress.note(f"breadth failed: {reason}")
+        return {"error": reason, "results": [],
+                "summary": {k: None for k in breadth.SUMMARY_KEYS},
+                "summary_notes": {k: f"the breadth benchmark failed: {reason}"
+                                  for k in breadth.SUMMARY_KEYS}}
 
 
 def finish(doc, out, plots=True):
