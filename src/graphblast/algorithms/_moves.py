@@ -4,7 +4,7 @@ from graphblast import Matrix, binary, monoid, select, semiring
 from graphblast.dtypes import FP64
 
 from . import _rows
-from ._modularity import membership, modularity
+from ._modularity import membership
 
 __all__ = ["move"]
 
@@ -22,28 +22,33 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     after two such steps in a row (one each way) it stops.  Returns the partition and its
     modularity."""
     O, k = select.offdiag(A).new(), A.reduce_rowwise(monoid.plus[FP64]).new()
+    loops = A.diag().reduce(monoid.plus[FP64]).new().value or 0.0
     scale = Matrix.from_diag(k.apply(binary.times, right=resolution / two_m).new())
-    best, best_q, stale = comm, modularity(A, comm, resolution, two_m), 0
-    for step in range(max_iter):
+    best, best_q, stale, tries, undone = comm, -float("inf"), 0, 0, False
+    for _ in range(max_iter + 2):
         P = membership(comm)
         K = O.mxm(P, semiring.plus_times[FP64]).new()
         tot = k.vxm(P, semiring.plus_times[FP64]).new()
+        own = K.ewise_mult(P, binary.first).new().reduce_rowwise(monoid.plus).new()
+        q = ((own.reduce(monoid.plus[FP64]).new().value or 0.0) + loops - resolution *
+             tot.inner(tot, semiring.plus_times[FP64]).new().value / two_m) / two_m
+        if not undone and best_q > -float("inf"):   # the last step's moves, judged
+            stale = stale + 1 if q - best_q < max(threshold, STALL * abs(best_q)) else 0
+        best, best_q, undone = (comm, q, False) if q >= best_q else (best, best_q, True)
+        if stale == 2 or tries == max_iter:
+            break
+        if undone:                  # they lost modularity: start again from the best
+            comm = best
+            continue
         cost = scale.mxm(K, semiring.any_first).new().ewise_mult(
             K.mxm(Matrix.from_diag(tot), semiring.any_second).new(), binary.times).new()
         target, gain = _rows.argmax(K.ewise_mult(cost, binary.minus).new(mask=~P.S))
-        stay = K.ewise_mult(P, binary.first).new().reduce_rowwise(monoid.plus).new()
         leave = tot[comm].new().ewise_mult(k, binary.minus).new().ewise_mult(
             scale.diag(), binary.times).new()
-        stay = stay.ewise_union(leave, binary.minus, 0.0, 0.0).new()
+        stay = own.ewise_union(leave, binary.minus, 0.0, 0.0).new()
         better = gain.ewise_union(stay, binary.minus, 0.0, 0.0).new(mask=target.S)
-        way = target.ewise_mult(comm, binary.lt if step % 2 == 0 else binary.gt).new()
+        way = target.ewise_mult(comm, binary.lt if tries % 2 == 0 else binary.gt).new()
         movers = better.select(select.valuegt, 1e-12).new().ewise_mult(way, binary.second).new()
-        comm = comm.dup()
+        comm, tries = comm.dup(), tries + 1
         comm(movers.select(select.valueeq, True).new().S) << target
-        q = modularity(A, comm, resolution, two_m)
-        stale = stale + 1 if q - best_q < max(threshold, STALL * abs(best_q)) else 0
-        best, best_q = (comm, q) if q > best_q else (best, best_q)
-        comm = best
-        if stale == 2:
-            break
     return best, best_q
