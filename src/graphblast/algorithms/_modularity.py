@@ -54,10 +54,18 @@ def smallest_ids(member):
     return P.reduce_columnwise(monoid.min).new()[member].new()
 
 
-def arguments(resolution, threshold, max_iter, algorithm):
-    """The checks Louvain and Leiden share: (resolution, threshold, max_iter)."""
+def arguments(A, resolution, threshold, max_iter, weighted, algorithm):
+    """Louvain's and Leiden's checks, and the weights they work on:
+    ``(n, W, two_m, resolution, threshold, max_iter)``, ``W`` FP64 (1 on every edge unless
+    ``weighted``) and ``two_m`` the sum of its entries."""
+    n = _validate.square_matrix(A, algorithm)
     resolution = _validate.real_in_range(resolution, "resolution", algorithm, low=0.0,
                                          high=float("inf"), low_open=True)
     threshold = _validate.real_in_range(threshold, "threshold", algorithm, low=0.0,
                                         high=float("inf"))
-    return resolution, threshold, _validate.positive_int(max_iter, "max_iter", algorithm)
+    max_iter = _validate.positive_int(max_iter, "max_iter", algorithm)
+    W = _validate.symmetric(A, algorithm).dup(FP64)
+    if not _validate.flag(weighted, "weighted", algorithm):
+        W = W.apply(binary.second, 1.0).new()
+    two_m = W.reduce_scalar(monoid.plus[FP64]).new().value or 0.0
+    return n, W, two_m, resolution, threshold, max_iter

@@ -4,7 +4,7 @@ connected, and aggregation of the refined partition."""
 from graphblast import Matrix, binary, indexunary, monoid, select, semiring
 from graphblast.dtypes import BOOL, FP64
 
-from . import _modularity, _moves, _rows, _validate
+from . import _modularity, _moves, _rows
 from .connected_components import connected_components
 
 __all__ = ["leiden"]
@@ -50,13 +50,8 @@ def leiden(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
     aggregation; the final split is one connected-components run over the edges inside
     communities.
     """
-    n = _validate.square_matrix(A, "leiden")
-    resolution, threshold, max_iter = _modularity.arguments(resolution, threshold, max_iter,
-                                                            "leiden")
-    W = _validate.symmetric(A, "leiden").dup(FP64)
-    if not _validate.flag(weighted, "weighted", "leiden"):
-        W = W.apply(binary.second, 1.0).new()
-    two_m = W.reduce_scalar(monoid.plus[FP64]).new().value or 0.0
+    n, W, two_m, resolution, threshold, max_iter = _modularity.arguments(
+        A, resolution, threshold, max_iter, weighted, "leiden")
     member = start = _modularity.ids(n, A.device)
     if not two_m:
         return member

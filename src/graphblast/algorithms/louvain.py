@@ -1,9 +1,6 @@
 """Louvain modularity communities with all vertices moving at once (a GPU-parallel Louvain)."""
 
-from graphblast import binary, monoid
-from graphblast.dtypes import FP64
-
-from . import _modularity, _moves, _validate
+from . import _modularity, _moves
 
 __all__ = ["louvain"]
 
@@ -56,13 +53,8 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
     aggregation ``P' A P``.  The levels shrink the graph quickly; the steps per level are
     typically tens.
     """
-    n = _validate.square_matrix(A, "louvain")
-    resolution, threshold, max_iter = _modularity.arguments(resolution, threshold, max_iter,
-                                                            "louvain")
-    W = _validate.symmetric(A, "louvain").dup(FP64)
-    if not _validate.flag(weighted, "weighted", "louvain"):
-        W = W.apply(binary.second, 1.0).new()
-    two_m = W.reduce_scalar(monoid.plus[FP64]).new().value or 0.0
+    n, W, two_m, resolution, threshold, max_iter = _modularity.arguments(
+        A, resolution, threshold, max_iter, weighted, "louvain")
     member = comm = _modularity.ids(n, A.device)
     if not two_m:
         return member
