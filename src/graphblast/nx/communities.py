@@ -11,7 +11,6 @@ stopping rules; graphblast's synchronous CDLP (``graphblast.algorithms.label_pro
 is a different algorithm, so they are not dispatched.
 """
 
-import networkx as nx
 import numpy as np
 
 from graphblast import algorithms as gba
