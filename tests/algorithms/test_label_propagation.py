@@ -76,3 +76,19 @@ def test_bad_arguments(device):
         label_propagation(A, 1.5)
     with pytest.raises(DimensionMismatch):
         label_propagation(gb.Matrix(bool, 2, 3, device=device), 1)
+
+
+def test_row_argmax_both_ways(device, rng):
+    # the integer keys (count * ncols - column) and the general four passes agree, ties to
+    # the smallest column included
+    from graphblast.algorithms import _rows
+
+    rows, cols = rng.integers(0, 50, 600), rng.integers(0, 70, 600)
+    C = gb.Matrix.from_coo(rows, cols, rng.integers(1, 4, 600), gb.dtypes.INT64, nrows=60,
+                           ncols=70, dup_op=gb.binary.plus, device=device)
+    fast, slow = _rows.argmax(C, bound=100), _rows.argmax(C)
+    assert fast[0].isequal(slow[0]) and fast[1].isequal(slow[1])
+    dense = C.to_dense(fill_value=0)
+    have = dense.any(axis=1)
+    np.testing.assert_array_equal(fast[0].to_coo()[0], np.flatnonzero(have))
+    np.testing.assert_array_equal(fast[0].to_coo()[1], dense.argmax(axis=1)[have])

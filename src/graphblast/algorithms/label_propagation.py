@@ -52,7 +52,7 @@ def label_propagation(A, max_iter):
     labels = ids
     for _ in range(max_iter):
         L = Matrix.from_coo(ids, labels, 1, INT64, nrows=n, ncols=n)
-        best, _ = _rows.argmax(B.mxm(L, semiring.plus_times[INT64]).new())
+        best, _ = _rows.argmax(B.mxm(L, semiring.plus_times[INT64]).new(), bound=2 * B.nvals)
         new = labels.dup()
         new(best.S) << best
         if new.isequal(labels):
