@@ -42,7 +42,7 @@ def label_propagation(A, max_iter):
     Notes
     -----
     Cost per round: one product over the ``m`` edges that yields at most ``m`` (vertex,
-    label) counts, and the argmax: four passes over them; ``O(n)`` to build ``L``.
+    label) counts, and the argmax: one pass over them (integer keys); ``O(n)`` to build ``L``.
     """
     n = _validate.square_matrix(A, "label_propagation")
     max_iter = _validate.positive_int(max_iter, "max_iter", "label_propagation")
