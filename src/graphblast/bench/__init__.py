@@ -162,8 +162,9 @@ def _options(args):
                                f"seconds, got {value}")
     defaults = DEFAULTS[args.smoke]
     algorithms = _names(args.algorithms, check.ALGORITHMS, "algorithm", ALIASES)
-    if not algorithms and not args.primitives:
-        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives")
+    if not algorithms and not args.primitives and not args.breadth:
+        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives or "
+                           "--breadth")
     specs = graphs.parse_graphs(args.graphs, smoke=args.smoke, scale_offset=args.scale_offset)
     first_call = args.first_call
     if first_call is None:
@@ -368,7 +369,7 @@ def run(options, command, progress_stream=None):
             report.write_json(os.path.join(out, "primitives.json"), state["primitives"])
             save()
         if options.get("breadth") and not suite._out_of_time():
-            state["breadth"] = _run_breadth(options, progress)
+            state["breadth"] = _run_breadth(options, progress, deadline)
             report.write_json(os.path.join(out, "breadth.json"), state["breadth"])
             save()
         done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
@@ -386,7 +387,7 @@ def run(options, command, progress_stream=None):
     return finish(doc, out, plots=options["plots"])
 
 
-def _run_breadth(options, progress):
+def _run_breadth(options, progress, deadline):
     """The breadth benchmark on this run's graphs (with --smoke: its first graph and karate),
     or the error that stopped it."""
     from . import breadth
@@ -398,7 +399,9 @@ def _run_breadth(options, progress):
     try:
         return breadth.run_breadth(specs, options["device"], repeat=options["repeat"],
                                    warmup=options["warmup"], time_limit=options["time_limit"],
-                                   data_dir=options["data_dir"], progress=progress.note)
+                                   peers=[p for p in breadth.PEERS if p in options["peers"]],
+                                   data_dir=options["data_dir"], progress=progress.note,
+                                   deadline=deadline)
     except Exception as e:  # noqa: BLE001 - the run keeps what it has
         recover_memory(options["device"])
         reason = describe_failure(e)["reason"]

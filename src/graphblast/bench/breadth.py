@@ -20,7 +20,8 @@ algorithm              graphblast                                      peers (an
                                                                        ParallelLeiden, igraph
                                                                        Leiden (as louvain)
 ``label_propagation``  LDBC's CDLP, 10 rounds                          LDBC's CDLP in NumPy
-                                                                       (equal); networkit
+                                                                       (``scipy``, equal);
+                                                                       networkit
                                                                        PLP and igraph's label
                                                                        propagation timed
                                                                        only: other algorithms
@@ -62,7 +63,7 @@ ALGORITHMS = ("core_number", "k_truss", "louvain", "leiden", "label_propagation"
               "katz", "eigenvector", "scc")
 SUMMARY_KEYS = ("breadth_min_speedup_vs_best_peer", "louvain_modularity_vs_networkit",
                 "louvain_rgg_22_s")
-PEERS = ("networkit", "igraph", "suitesparse", "numpy", "scipy", "networkx")
+PEERS = ("networkit", "igraph", "suitesparse", "scipy", "networkx")
 #: CDLP's rounds (LDBC's usual setting), the truss's k, the centralities' tolerances
 CDLP_ROUNDS = 10
 TRUSS_K = 5
@@ -243,7 +244,7 @@ def _peer_tasks(name, algorithm, host, alpha):
                     return C.nvals
                 last = C.nvals
         return truss, int
-    if name == "numpy" and algorithm == "label_propagation":
+    if name == "scipy" and algorithm == "label_propagation":
         r, c = host.coo()
         return (lambda: _cdlp_numpy(np.concatenate([r, c]), np.concatenate([c, r]), n,
                                     CDLP_ROUNDS)), np.asarray
@@ -331,14 +332,18 @@ def _check(algorithm, ours, theirs, host):
 
 
 def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEERS,
-                algorithms=ALGORITHMS, data_dir=None, progress=None):
+                algorithms=ALGORITHMS, data_dir=None, progress=None, deadline=None):
     """Run the breadth benchmark; returns a JSON-able dict with ``results``, ``summary`` and
-    ``summary_notes``."""
+    ``summary_notes``.  Past ``deadline`` (a ``time.perf_counter()`` value) no graph is
+    started; the graphs left out are listed under ``not_run``."""
     from .runner import time_call
 
-    results = []
+    results, not_run = [], []
     say = progress or (lambda text: None)
     for spec in specs:
+        if deadline is not None and time.perf_counter() > deadline:
+            not_run.append(spec.name)
+            continue
         graph = graphs.build(spec, device, data_dir)
         A = graph.A
         D = _oriented(A) if "scc" in algorithms else None
@@ -391,7 +396,11 @@ def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEE
             results.append(entry)
         del graph, A, D, host
     summary, notes = summarize(results)
-    return {"device": device, "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K,
+    if not_run:
+        for key in SUMMARY_KEYS:
+            notes[key] = (notes.get(key, "") + f"; graphs not run (deadline): "
+                          f"{', '.join(not_run)}").lstrip("; ")
+    return {"device": device, "not_run": not_run, "peers": list(peers), "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K,
                                          "centrality_tol": CENTRALITY_TOL,
                                          "centrality_atol": CENTRALITY_ATOL},
             "results": results, "summary": summary, "summary_notes": notes}
