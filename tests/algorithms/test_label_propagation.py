@@ -92,3 +92,14 @@ def test_row_argmax_both_ways(device, rng):
     have = dense.any(axis=1)
     np.testing.assert_array_equal(fast[0].to_coo()[0], np.flatnonzero(have))
     np.testing.assert_array_equal(fast[0].to_coo()[1], dense.argmax(axis=1)[have])
+
+
+def test_row_argmax_of_floats_by_keys(device, rng):
+    # floats with a bound: the one-pass keys find the general path's columns and maxima
+    from graphblast.algorithms import _rows
+
+    rows, cols = rng.integers(0, 80, 900), rng.integers(0, 90, 900)
+    C = gb.Matrix.from_coo(rows, cols, rng.normal(size=900) * 100, nrows=80, ncols=90,
+                           dup_op=gb.binary.plus, device=device)
+    fast, slow = _rows.argmax(C, bound=1e4), _rows.argmax(C)
+    assert fast[0].isequal(slow[0]) and fast[1].isequal(slow[1])

@@ -22,7 +22,9 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     steps in a row that gain less than ``max(threshold, STALL * Q)`` it stops.  Each row is
     scaled by ``1 / s_i = 2m / (resolution k_i)`` once per level (``O_s = diag(1 / s) offdiag(A)``),
     so that a step compares ``K_s[i, c] - tot_c`` with no product by a diagonal for the row
-    factor.  Returns the partition and its modularity."""
+    factor; its entries are at most ``2m / resolution`` and ``tot`` at most ``2m``, the
+    bound the row argmax needs for its one-pass keys.  Returns the partition and its
+    modularity."""
     k = A.reduce_rowwise(monoid.plus[FP64]).new()
     loops = A.diag().reduce(monoid.plus[FP64]).new().value or 0.0
     ks = k.select(select.valuegt, 0.0).new().apply(binary.times, right=resolution / two_m)
@@ -46,9 +48,9 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
         if undone:                  # they lost modularity: start again from the best
             comm = best
             continue
-        gain = K.ewise_mult(K.mxm(Matrix.from_diag(tot), semiring.any_second).new(),
+        gain = K.ewise_mult(K.mxm(Matrix.from_diag(tot), semiring.max_second).new(),
                             binary.minus).new(mask=~P.S)
-        target, gain = _rows.argmax(gain)
+        target, gain = _rows.argmax(gain, bound=two_m * (1 + 1 / resolution))
         stay = own.ewise_union(tot[comm].new().ewise_mult(k, binary.minus).new(),
                                binary.minus, 0.0, 0.0).new()
         better = gain.ewise_union(stay, binary.minus, 0.0, 0.0).new(mask=target.S)
