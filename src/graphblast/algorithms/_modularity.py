@@ -41,8 +41,8 @@ def aggregate(A, comm):
 def same_ends(A, comm):
     """The edges of ``A`` whose two ends have the same ``comm``."""
     D = Matrix.from_diag(comm)
-    E = D.mxm(A, semiring.any_first).new().ewise_mult(
-        A.mxm(D, semiring.any_second).new(), binary.eq).new()
+    E = D.mxm(A, semiring.max_first).new().ewise_mult(
+        A.mxm(D, semiring.max_second).new(), binary.eq).new()
     return A.dup(mask=E.select(select.valueeq, True).new().S)
 
 

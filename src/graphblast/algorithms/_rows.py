@@ -25,7 +25,7 @@ def argmax(C, bound=None):
     product with their diagonal, compared with the entries, and the columns of the equal ones
     reduced by min::
 
-        top = max(C, rows);  at_top = C == (diag(top) any.first C)
+        top = max(C, rows);  at_top = C == (diag(top) max.first C)
         column = min(colindex(select(at_top)), rows)
     """
     n, integer = C.ncols, C.dtype.np_type.kind in "iu"
@@ -39,7 +39,7 @@ def argmax(C, bound=None):
         column = top.apply(binary.times, right=n).new().ewise_mult(key, binary.minus).new()
         return column, top if integer else C.reduce_rowwise(monoid.max).new()
     top = C.reduce_rowwise(monoid.max).new()
-    spread = Matrix.from_diag(top).mxm(C, semiring.any_first).new()
+    spread = Matrix.from_diag(top).mxm(C, semiring.max_first).new()
     at_top = C.ewise_mult(spread, binary.eq).new().select(select.valueeq, True).new()
     column = at_top.apply(indexunary.colindex).new(INT64).reduce_rowwise(monoid.min).new()
     return column, top

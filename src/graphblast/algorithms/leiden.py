@@ -63,8 +63,8 @@ def leiden(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
         last, k = q, W.reduce_rowwise(monoid.plus[FP64]).new()
         E = _modularity.same_ends(select.offdiag(W).new(), comm)
         cost = Matrix.from_diag(k.apply(binary.times, right=resolution / two_m).new()).mxm(
-            E, semiring.any_first).new().ewise_mult(
-            E.mxm(Matrix.from_diag(k), semiring.any_second).new(), binary.times).new()
+            E, semiring.max_first).new().ewise_mult(
+            E.mxm(Matrix.from_diag(k), semiring.max_second).new(), binary.times).new()
         gain = E.ewise_mult(cost, binary.minus).new().select(select.valuegt, 0.0).new()
         join, _ = _rows.argmax(gain)
         refined = connected_components(Matrix.from_coo(

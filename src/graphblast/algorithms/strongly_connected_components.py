@@ -26,7 +26,7 @@ def strongly_connected_components(A):
     inside a color (``E``, the edges whose ends have equal colors)::
 
         color<color> min= color min.first A                      # until no change
-        E = select((diag(color) any.first A) == (A any.second diag(color)))
+        E = select((diag(color) max.first A) == (A max.second diag(color)))
         found = roots;  while frontier:  frontier<!found> = E any.second frontier
 
     Parameters
@@ -64,8 +64,8 @@ def strongly_connected_components(A):
                 break
             color = new
         D = Matrix.from_diag(color)
-        E = D.mxm(A, semiring.any_first[INT64]).new().ewise_mult(
-            A.mxm(D, semiring.any_second[INT64]).new(), binary.eq).new()
+        E = D.mxm(A, semiring.max_first[INT64]).new().ewise_mult(
+            A.mxm(D, semiring.max_second[INT64]).new(), binary.eq).new()
         E = E.select(select.valueeq, True).new()
         found = color.ewise_mult(ids, binary.eq).new().select(select.valueeq, True).new()
         frontier = found = color.dup(mask=found.S)
