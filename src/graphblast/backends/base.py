@@ -154,6 +154,13 @@ def _made_once(array, what):
         recording.refuse(what)
 
 
+# While a backend records a loop body for replay (graphblast.repeat on a GPU), the ids of
+# the collections made meanwhile (an older collection, alive, never shares one): they tell
+# them from older ones, whose storage the body may update in place but not replace.  The
+# recording backend sets it; the core adds each Matrix and Vector it makes (core.base.note_made).
+made_while_recording = None
+
+
 def issue_rounds(body, x, max_rounds, rounds=0):
     """(x, rounds): ``x = body(x)`` from round ``rounds`` on, each issued from Python, while
     ``x`` has entries and fewer than ``max_rounds`` (None: no limit) rounds ran."""

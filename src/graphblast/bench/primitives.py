@@ -309,13 +309,11 @@ def _interleaved(op, timer, modes):
     """{direction: (median seconds, last answer)} of ``op`` under each forced ``direction``,
     the directions' runs interleaved, each round in another order: timed one direction after
     another, the host's drift within a block moved auto's time over push's on one small
-    level from 0.71 to 1.80 by the order alone (H200, tenth session,
-    benchmarks/results/h200/profiles/session10/direction/).  Each timed run follows an
+    level from 0.71 to 1.80 by the order alone (H200).  Each timed run follows an
     untimed run of the same direction, so that it starts from its own cache state and not
     from the one another direction left: a pull sweeps L2 (the whole matrix on a BFS's first
     levels), and in the rotation auto followed a pull in two rounds of three and push in
-    one, so auto's median was a cold-cache sample and push's a warm one
-    (benchmarks/h200/direction_order.py's predecessors).  As many rounds as ``timer`` would
+    one, so auto's median was a cold-cache sample and push's a warm one.  As many rounds as ``timer`` would
     give the slowest direction (its repeat, MIN_TIME, time_limit)."""
     import graphblast as gb
 

@@ -726,7 +726,7 @@ def readme_section(doc, record_dir, readme_dir, primitives=None):
               f"on the same machine's {m['cpu_cores']} CPU cores ({m['cpu_model']}). Every "
               "answer is checked against the others before its time counts. The full tables, "
               f"every peer and every note: [{rel}/results.md]({rel}/results.md). Made with "
-              "`benchmarks/h200/run.sh` (one stage per device call, merged with `--merge`), "
+              "`benchmarks/gpu/run.sh` (one stage per device call, merged with `--merge`), "
               "which ran:"), ""]
     lines += [f"    {c}" for c in commands]
     lines += ["", "graphblast's time, and in parentheses its speedup over SuiteSparse "
@@ -773,7 +773,7 @@ def write_readme_section(readme, record_dir):
     path = os.path.join(record_dir, "results.json")
     if not os.path.isfile(path):
         raise ValueError(f"--report-readme: no record at {path}; make it first (see "
-                         "benchmarks/h200/run.sh)")
+                         "benchmarks/gpu/run.sh)")
     with open(path) as f:
         doc = json.load(f)
     prim = None

@@ -3,7 +3,7 @@
 Issued from Python, each round of a short loop pays its primitives' host paths: an SSSP light
 round (a product, a comparison, an assign and a select) cost about 190 us of the H200's host
 against a few tens of microseconds of GPU work, and a BFS level 80 us issued against 11 us
-replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
+replayed (a level captured under CUDA stream capture, H200).  Here:
 
 1. the loop's vector is copied into a *state*: a list with room for every position, whose
    count lives on the device;
@@ -20,8 +20,7 @@ replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
 4. replays, each followed by one wait and a read of that count, until it is zero.
 
 No round is issued before the dry rounds: they warm the caches themselves, and each round
-issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host
-(benchmarks/h200/round_probe.py buckets, H200).
+issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host (H200).
 
 A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
 or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
@@ -38,7 +37,7 @@ import cupy as cp
 import numpy as np
 
 from ...config import config
-from ...core import base as core_base
+from .. import base as backend_base
 from ..base import issue_rounds
 from . import jit, programs, recording
 from .blocks import INDEX, i64
@@ -78,8 +77,6 @@ def _replayed(body, x, max_rounds):
 def _replayed_locked(body, x, max_rounds):
     """The state, the dry rounds, the capture, the replays (the module docstring); from
     Python where the rounds cannot be replayed."""
-    from ...core.vector import Vector
-
     try:
         state = _state_of(x)
     except Exception as e:  # noqa: BLE001 - the replay is an optimization: none without room
@@ -88,7 +85,7 @@ def _replayed_locked(body, x, max_rounds):
         logger.debug("repeat: the body runs from Python (no room for the loop's state: %s)",
                      e)
         return issue_rounds(body, x, max_rounds)[0]
-    xs = Vector._from_data(state, x._backend, x.device)
+    xs = type(x)._from_data(state, x._backend, x.device)  # the caller's Vector class
     loop, rounds, before = object(), 0, None
     for _ in range(DRY_ROUNDS):
         if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
@@ -217,14 +214,14 @@ def _per_device():
 
 @contextlib.contextmanager
 def _recording(rec):
-    before = recording.current(), core_base.made_while_recording
+    before = recording.current(), backend_base.made_while_recording
     recording.set_current(rec)
-    core_base.made_while_recording = rec.born
+    backend_base.made_while_recording = rec.born
     try:
         yield
     finally:
         recording.set_current(before[0])
-        core_base.made_while_recording = before[1]
+        backend_base.made_while_recording = before[1]
 
 
 def _state_of(x):

@@ -70,7 +70,7 @@ __global__ void gbk_list_unclaim(idx_t nu, const unsigned long long* nu_ptr, con
 // counters[1] gets the degree sum of the entries in dptr.  Each lane takes GBK_COMPACT
 // consecutive positions, so a warp claims its slots for 512 positions with one atomic: one
 // atomic per warp step of 32 positions serialized on the counter (89 us for 67,041 entries
-// of 4.2 million on the H200, ninth session).  Launched with n / GBK_COMPACT threads.
+// of 4.2 million on the H200).  Launched with n / GBK_COMPACT threads.
 #define GBK_COMPACT 16
 template <class T>
 __global__ void gbk_dense_to_list(idx_t n, const unsigned char* bits, const T* dense,
