@@ -19,10 +19,10 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     ``c``) if that beats staying; on even steps only to a smaller community label, on odd
     steps only to a larger one (cuGraph's guard against two vertices swapping forever).  A
     step whose moves lose modularity is undone (moves made at once can conflict); after two
-    steps in a row that gain less than ``max(threshold, STALL * Q)`` it stops.  Each row is
-    scaled by ``1 / s_i = 2m / (resolution k_i)`` once per level (``O_s = diag(1 / s) offdiag(A)``),
-    so that a step compares ``K_s[i, c] - tot_c`` with no product by a diagonal for the row
-    factor; its entries are at most ``2m / resolution`` and ``tot`` at most ``2m``, the
+    steps in a row that gain less than ``max(threshold, STALL * Q)`` it stops.  Each row
+    ``i`` is scaled by ``2m / (resolution k_i)`` once per level, so that a step compares
+    ``K_s[i, c] - tot_c`` (``K_s = O_s P``) with no product by a diagonal for the row factor;
+    the entries of ``K_s`` are at most ``2m / resolution`` and ``tot`` at most ``2m``, the
     bound the row argmax needs for its one-pass keys.  Returns the partition and its
     modularity."""
     k = A.reduce_rowwise(monoid.plus[FP64]).new()
