@@ -257,7 +257,8 @@ def run(options, command, progress_stream=None):
     params = AlgorithmParams()
     out = options["out"]
     earlier = _load_resume(options["resume"])
-    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None, "breadth": None,
+    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
+             "breadth": None,
              "suite": None, "host": {"start_us": host_reference(), "end_us": None}}
     if earlier is not None:
         state["first_call"] = earlier.get("first_call")

@@ -400,9 +400,9 @@ def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEE
         for key in SUMMARY_KEYS:
             notes[key] = (notes.get(key, "") + f"; graphs not run (deadline): "
                           f"{', '.join(not_run)}").lstrip("; ")
-    return {"device": device, "not_run": not_run, "peers": list(peers), "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K,
-                                         "centrality_tol": CENTRALITY_TOL,
-                                         "centrality_atol": CENTRALITY_ATOL},
+    return {"device": device, "not_run": not_run, "peers": list(peers),
+            "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K,
+                       "centrality_tol": CENTRALITY_TOL, "centrality_atol": CENTRALITY_ATOL},
             "results": results, "summary": summary, "summary_notes": notes}
 
 
