@@ -17,10 +17,13 @@ def k_truss(A, k, *, symmetrize=False):
     graph is in the 2-truss (and the 1-truss).
 
     LAGraph's loop: the support of every remaining edge is a product masked by the edges
-    themselves, and the edges short of ``k - 2`` leave, until none does::
+    themselves, and the edges short of ``k - 2`` leave, until none does; the product is
+    masked by the lower triangle only (each edge once, half the intersections), and the
+    edges kept are mirrored::
 
         C = offdiag(A)
-        repeat:  C<C> = C plus.pair C;  C = select(C >= k - 2)   until nvals(C) is unchanged
+        repeat:  L<tril(C)> = C plus.pair C;  L = select(L >= k - 2);  C = L + L'
+        until nvals(C) is unchanged
 
     Parameters
     ----------
@@ -47,9 +50,10 @@ def k_truss(A, k, *, symmetrize=False):
 
     Notes
     -----
-    Cost: each round is one masked product over the remaining edges, an intersection of two
-    sorted rows per edge (``O(m sqrt(m))`` at most), and one select; the rounds stop as
-    soon as one removes nothing, and each round after the first removes at least one edge.
+    Cost: each round is one masked product, an intersection of two sorted rows per remaining
+    edge (``O(m sqrt(m))`` at most), a select and a transpose of the edges kept; the rounds
+    stop as soon as one removes nothing, and each round after the first removes at least
+    one edge.
     """
     _validate.square_matrix(A, "k_truss")
     k = _validate.positive_int(k, "k", "k_truss")
@@ -58,10 +62,12 @@ def k_truss(A, k, *, symmetrize=False):
     C = select.offdiag(S).new(INT64)
     count = C.nvals
     while True:
-        support = C.mxm(C, semiring.plus_pair[INT64]).new(mask=C.S)
+        L = select.tril(C, -1).new()
+        support = C.mxm(C, semiring.plus_pair[INT64]).new(mask=L.S)
         if k <= 2:  # no edge leaves; one with no triangle has support 0, not no entry
-            return C.apply(binary.times, 0).new().ewise_add(support, binary.plus).new()
-        C = support.select(select.valuege, k - 2).new()
+            support = L.apply(binary.times, 0).new().ewise_add(support, binary.plus).new()
+        L = support.select(select.valuege, k - 2).new()
+        C = L.ewise_add(L.T, binary.first).new()
         if C.nvals == count:
             return C
         count = C.nvals
