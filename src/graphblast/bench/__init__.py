@@ -389,16 +389,17 @@ def run(options, command, progress_stream=None):
 
 
 def _run_breadth(options, progress, deadline):
-    """The breadth benchmark on this run's graphs (with --smoke: its first graph and karate),
-    or the error that stopped it."""
+    """The breadth benchmark on this run's graphs (with --smoke: its first graph and karate,
+    one timed run each), or the error that stopped it."""
     from . import breadth
     from .runner import describe_failure, recover_memory
 
-    specs = options["graphs"]
-    if options["smoke"]:
+    specs, repeat = options["graphs"], options["repeat"]
+    if options["smoke"]:  # a check that everything runs: one timed run each
         specs = [s for i, s in enumerate(specs) if i == 0 or s.name == "karate"]
+        repeat = 1
     try:
-        return breadth.run_breadth(specs, options["device"], repeat=options["repeat"],
+        return breadth.run_breadth(specs, options["device"], repeat=repeat,
                                    warmup=options["warmup"], time_limit=options["time_limit"],
                                    peers=[p for p in breadth.PEERS if p in options["peers"]],
                                    data_dir=options["data_dir"], progress=progress.note,
