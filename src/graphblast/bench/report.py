@@ -46,6 +46,8 @@ SUMMARY_KEYS = (
     "bfs_grid_2048_us_per_level", "per_call_overhead_us", "first_call_bfs_s",
     "bfs_gap_kron_27_ms", "sssp_gap_kron_27_ms", "pagerank_gap_kron_27_iter_ms",
     "cc_gap_kron_27_ms", "gap_kron_27_graph_gib",
+    # the breadth benchmark (bench/breadth.py), when run
+    "breadth_min_speedup_vs_best_peer", "louvain_modularity_vs_networkit", "louvain_rgg_22_s",
 )
 #: The five default graphs (BENCHMARKS.md), for ``cc_min_speedup_vs_suitesparse``.
 DEFAULT_GRAPHS = ("kron-22", "urand-22", "g500-21", "grid-2048", "rgg-22")
@@ -398,6 +400,15 @@ def summarize(doc):
         summary[key] = g["device_bytes"] / 2**30
         notes[key] = (f"the pattern matrix's storage arrays ({g['stored_edges']:,} stored "
                       "entries), SSSP's weighted copy not included")
+    wide = doc.get("breadth") or {}
+    for key in ("breadth_min_speedup_vs_best_peer", "louvain_modularity_vs_networkit",
+                "louvain_rgg_22_s"):
+        summary[key] = wide.get("summary", {}).get(key)
+        notes[key] = wide.get("summary_notes", {}).get(
+            key, "" if summary[key] is not None else "the breadth benchmark was not run "
+            "(--breadth)")
+        if not notes[key]:
+            del notes[key]
     return {k: summary[k] for k in SUMMARY_KEYS}, {k: notes[k] for k in SUMMARY_KEYS
                                                    if k in notes}
 

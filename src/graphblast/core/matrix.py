@@ -284,7 +284,14 @@ class Matrix(_MatrixMethods, Collection):
         """A Matrix from coordinate arrays; duplicates raise unless ``dup_op`` combines them.
 
         ``nrows``/``ncols`` default to one more than the largest index.
+
+        graphblast's extension (after SuiteSparse 10's ``GxB_Matrix_build_Vector``): each of
+        ``rows``, ``columns`` and ``values`` may be a graphblast Vector, which contributes its
+        values in the order of its indices and never leaves its device (a label matrix
+        ``L[j, label[j]]`` is ``Matrix.from_coo(ids, label, 1)``); such Vectors must hold the
+        same number of entries, on the device the Matrix is built on.
         """
+        (rows, columns, values), device = _vector_arguments((rows, columns, values), device)
         device, backend = resolve_device(device)
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
@@ -673,6 +680,29 @@ def _host_values(data, backend):
     if iso is not None:
         return np.full(data.nvals, iso, dtype=data.dtype.np_type)
     return backend.to_host(data.values)
+
+
+def _vector_arguments(args, device):
+    """``from_coo``'s Vector arguments replaced by their values arrays (on their device), and
+    the device to build on (theirs, when none is named)."""
+    from .vector import Vector
+
+    vectors = [a for a in args if isinstance(a, Vector)]
+    if not vectors:
+        return args, device
+    if device is None:
+        device = vectors[0].device
+    target = resolve_device(device)[0]
+    if any(v.device != target for v in vectors):
+        from ..exceptions import DeviceMismatch
+
+        raise DeviceMismatch(f"from_coo: the Vector arguments are on "
+                             f"{sorted({v.device for v in vectors})}, the Matrix is built on "
+                             f"{target}; move them with v.to_device({target!r})")
+    if len({v.nvals for v in vectors}) > 1:
+        raise InvalidValue("from_coo: Vector arguments must hold the same number of entries, "
+                           f"got {[v.nvals for v in vectors]}")
+    return tuple(a._entries()[1] if isinstance(a, Vector) else a for a in args), target
 
 
 def _index(x, name, device):

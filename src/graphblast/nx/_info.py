@@ -122,6 +122,32 @@ FUNCTIONS = {
                                    "their first node.",
 }
 
+FUNCTIONS.update({
+    "core_number": "Peeling by masked sparse products (LAGraph's k-core); self-loops raise, as "
+                   "in NetworkX.",
+    "k_truss": "LAGraph's k-truss: masked support counts (C<C> = C plus.pair C) until no "
+               "edge leaves.",
+    "hits": "Power iteration (NetworkX's reference iteration, not its SVD solver); tol bounds "
+            "the L1 change of the hubs.",
+    "katz_centrality": "NetworkX's power iteration as sparse vector-matrix products.",
+    "eigenvector_centrality": "NetworkX's power iteration on A' + I as sparse vector-matrix "
+                              "products.",
+    "strongly_connected_components": "Trimming, forward coloring and backward search; "
+                                     "components come out in the order of their first node.",
+    "number_strongly_connected_components": "Trimming, forward coloring and backward search.",
+    "is_strongly_connected": "Trimming, forward coloring and backward search.",
+    "maximal_independent_set": "Luby's rounds (every node whose random score beats its "
+                               "neighbours' joins at once); a valid set, seeded, not NetworkX's "
+                               "sequence.",
+    "jaccard_coefficient": "Neighbour-set intersections by sparse products for all pairs at "
+                           "once.",
+    "louvain_communities": "Every node moves at once (row argmax of K = A P); seed has no "
+                           "effect; directed graphs run in NetworkX.",
+    "leiden_communities": "Louvain's parallel moves, a refinement by joins and connected "
+                          "components, aggregation of the refined partition; every community "
+                          "connected; seed has no effect.",
+})
+
 
 class GraphblastConfig(Config):
     """Settings of the graphblast NetworkX backend (``nx.config.backends.graphblast``).

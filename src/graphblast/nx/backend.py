@@ -13,8 +13,11 @@ import inspect
 import networkx as nx
 
 from . import algorithms
-# Modules that register more functions in algorithms.IMPLEMENTATIONS when imported.
-from . import centrality_degree, shortest_paths, structure, traversal  # noqa: F401
+# Modules of further functions; importing one registers its functions with algorithms.
+from . import (  # noqa: F401
+    centrality, centrality_degree, communities, cores, link_prediction, mis, shortest_paths,
+    strongly_connected, structure, traversal,
+)
 from ._info import DEFAULT_MIN_EDGES
 from .convert import GraphblastGraph, convert_from_nx, convert_to_nx
 
