@@ -13,7 +13,8 @@ import os
 import threading
 
 _DEFAULTS = {
-    # mxv/vxm traversal: "auto", "push" (SpMSpV over the frontier) or "pull" (SpMV)
+    # mxv/vxm traversal: "auto", "push" (SpMSpV over the frontier) or "pull" (SpMV); also
+    # masked mxm's (push: SpGEMM over the frontier matrix; pull: gather per allowed output)
     "direction": "auto",
     # push is chosen when its work is below this fraction of pull's (Beamer's 1 / alpha)
     "direction_switch": 0.1,

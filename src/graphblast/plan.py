@@ -105,6 +105,75 @@ def first_hit_work(pull_work, push_work, nvals, rows):
     return work if work < pull_work else pull_work
 
 
+
+# Masked mxm's direction (C<M> = A (+.x) B, A a batch of frontiers): the costs of the two
+# ways in units of one entry a pull visits.  Push expands every product (an entry of A times a
+# row of B: a key and a value written, sorted and reduced) at MXM_PUSH_COST units a product;
+# pull walks, for each output the mask allows, B's column (a row of B') until the monoid's
+# terminal, and pays MXM_PULL_POSITION_COST for each of the nrows(A) x ncols(B) positions it
+# must mark, test and compact.  Measured on an H100 over every step of kron-22's 64-source BFS
+# (bench --batched direction): push 0.20 ns a product, pull 0.014 ns a visit and 0.058 ns a
+# position, hence 15 and 4.  After a pull, push again only once it is MXM_HYSTERESIS times
+# cheaper than pull, so a frontier near the balance does not flap.
+MXM_PUSH_COST = 15.0
+MXM_PULL_POSITION_COST = 4.0
+MXM_HYSTERESIS = 2.0
+
+
+def mxm_direction(push_work, pull_work, positions, *, first_hit_rows=None, nvals=0, rows=1,
+                  previous=None):
+    """("push" or "pull", reason) for a masked mxm ``C<M> = A (+.x) B`` whose A is a batch of
+    ``rows`` frontiers (see the constants above).
+
+    ``push_work``: the products push makes, exactly (the degree sum over B of A's entries,
+    summed on the device); ``pull_work``: the entries of B' that pull may visit (the in-degree
+    sum over the outputs the mask allows); ``positions``: the outputs pull must lay out
+    (nrows(A) x ncols(B)).  ``first_hit_rows`` (an "any" monoid, whose outputs stop at their
+    first product): the outputs the mask allows, with ``nvals`` the entries of B, lower
+    pull's work to :func:`first_hit_work` per frontier.  ``previous``: the direction of the
+    last step of this traversal (hysteresis).  ``pull_work`` None: push was settled by
+    :func:`mxm_push_settled` without it.  ``config["direction"]`` forces either."""
+    forced = config["direction"]
+    if forced != "auto":
+        return _log("mxm direction", forced, "forced by gb.config")
+    margin = MXM_HYSTERESIS if previous == "pull" else 1.0
+    push_cost = push_work * MXM_PUSH_COST
+    if pull_work is None:  # settled by pull's positions alone (mxm_push_settled)
+        return _log("mxm direction", "push", (
+            f"push {push_work} products x {MXM_PUSH_COST:g}"
+            f"{f' x {margin:g} after a pull' if margin != 1 else ''} <= pull's {positions} "
+            f"positions x {MXM_PULL_POSITION_COST:g} alone"))
+    if first_hit_rows is not None and rows:
+        pull_work = first_hit_work(pull_work, push_work / rows, nvals, first_hit_rows)
+    pull_cost = pull_work + positions * MXM_PULL_POSITION_COST
+    choice = "push" if push_cost * margin <= pull_cost else "pull"
+    return _log("mxm direction", choice, (
+        f"push {push_work} products x {MXM_PUSH_COST:g}"
+        f"{f' x {margin:g} after a pull' if margin != 1 else ''} "
+        f"{'<=' if choice == 'push' else '>'} pull {pull_work:.0f} visits + {positions} "
+        f"positions x {MXM_PULL_POSITION_COST:g}"))
+
+
+def mxm_pull_settled(push_work, most_visits, positions, previous=None):
+    """Whether pull wins :func:`mxm_direction` whatever the mask leaves out: push costs more
+    than pull would if it visited ``most_visits`` (under a complemented mask, every entry of
+    B for every frontier: ``nrows(A) x nvals(B)``).  Then :func:`mxm_direction` is called
+    with that bound as ``pull_work`` (the dense steps of a traversal skip the pass over the
+    mask that counts pull's visits exactly)."""
+    margin = MXM_HYSTERESIS if previous == "pull" else 1.0
+    return push_work * MXM_PUSH_COST * margin > most_visits + positions * MXM_PULL_POSITION_COST
+
+
+def mxm_push_settled(push_work, positions, previous=None):
+    """Whether push wins :func:`mxm_direction` whatever pull's visits: its cost is within
+    what pull pays for its ``positions`` alone.  The backends ask this first, so that a
+    small frontier's step costs no pass over the mask (pull's visits are the in-degrees of
+    every output the mask allows); then they call :func:`mxm_direction` with ``pull_work``
+    None.  Not asked when the direction is forced."""
+    margin = MXM_HYSTERESIS if previous == "pull" else 1.0
+    return push_work * MXM_PUSH_COST * margin <= positions * MXM_PULL_POSITION_COST
+
+
 # SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold
 # them in a hash table in shared memory, a warp per row (GBK_HASH_TABLE / 2 in spgemm.cuh);
 # otherwise every product is expanded, sorted and reduced.  The hash's atomics fold the

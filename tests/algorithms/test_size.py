@@ -12,7 +12,8 @@ MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count",
            "core_number", "k_truss", "label_propagation", "local_clustering_coefficient",
            "hits", "katz_centrality", "eigenvector_centrality",
            "strongly_connected_components", "maximal_independent_set", "jaccard", "louvain",
-           "leiden", "_rows", "_moves", "_modularity"]
+           "leiden", "_rows", "_moves", "_modularity", "bfs_batch", "betweenness",
+           "edge_betweenness"]
 
 
 def logic_lines(path):

@@ -164,6 +164,8 @@ def _template_programs(kinds):
             programs.mv_small(s, t, t2, False, True)[1](),
             programs.dot(s, t, t2, True)[1](),
             programs.dot(s, t, t2, False)[1](),
+            programs.mxm_pull(s, t, t2, True)[1](),
+            programs.mxm_pull(s, t, t2, False)[1](),
             programs.reduce_segments(m, m.type, True)[1](),
             programs.reduce_segments(m, m.type, False)[1](),
             programs.reduce_all(m, m.type)[1](),

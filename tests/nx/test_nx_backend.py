@@ -116,6 +116,14 @@ def _some(G, k=3):
 
 # (function, arguments from the graph, keyword arguments from the graph, order matters)
 SPECS = [
+    ("betweenness_centrality", lambda G: (), lambda G: {}, True),
+    ("betweenness_centrality", lambda G: (),
+     lambda G: {"k": min(3, len(G)), "seed": 7, "normalized": False}, True),
+    ("betweenness_centrality", lambda G: (), lambda G: {"endpoints": True, "k": 2, "seed": 1},
+     True),
+    ("edge_betweenness_centrality", lambda G: (), lambda G: {}, False),
+    ("edge_betweenness_centrality", lambda G: (), lambda G: {"k": min(2, len(G)), "seed": 3},
+     False),
     ("bfs_edges", lambda G: (_first(G),), lambda G: {}, True),
     ("bfs_edges", lambda G: (_first(G),), lambda G: {"depth_limit": 1}, True),
     ("bfs_edges", lambda G: (_first(G),), lambda G: {"depth_limit": 2.5}, True),

@@ -7,9 +7,11 @@ balancing are the backend's decisions.  Definitions, conventions and costs are i
 function's docstring and in docs/algorithms.md.
 """
 
+from .betweenness import betweenness_centrality
 from .bfs import bfs
 from .connected_components import connected_components
 from .core_number import core_number
+from .edge_betweenness import edge_betweenness_centrality
 from .eigenvector_centrality import eigenvector_centrality
 from .hits import hits
 from .jaccard import jaccard
@@ -30,5 +32,6 @@ __all__ = [
     "core_number", "k_truss", "label_propagation", "local_clustering_coefficient", "hits",
     "katz_centrality", "eigenvector_centrality", "strongly_connected_components",
     "maximal_independent_set", "jaccard", "louvain", "leiden",
+    "betweenness_centrality", "edge_betweenness_centrality",
     "ConvergenceFailure", "NegativeCycle",
 ]

@@ -2,8 +2,10 @@
 
 from graphblast import Vector, repeat, semiring
 from graphblast.dtypes import BOOL, INT64
+from graphblast.exceptions import InvalidValue
 
 from . import _validate
+from .bfs_batch import bfs_batch
 
 __all__ = ["bfs"]
 
@@ -36,8 +38,10 @@ def bfs(A, source, *, parents=False):
     ----------
     A : Matrix
         Square adjacency matrix, ``A[i, j]`` meaning the edge ``i -> j``; values are ignored.
-    source : int
-        Start vertex, ``0 <= source < A.nrows`` (Python or NumPy integer).
+    source : int, or list of int, or integer Vector
+        Start vertex, ``0 <= source < A.nrows`` (Python or NumPy integer); a list (or
+        integer Vector) of start vertices runs a multi-source BFS (``bfs_batch``) and
+        returns a Matrix of levels, one row per source.
     parents : bool, default False
         Also return the BFS tree.
 
@@ -73,6 +77,10 @@ def bfs(A, source, *, parents=False):
     >>> parents.to_dict()
     {0: 0, 1: 0, 2: 1, 3: 1}
     """
+    if isinstance(source, (list, tuple, range, Vector)) or getattr(source, "ndim", 0) == 1:
+        if parents:
+            raise InvalidValue("bfs: parents=True takes one source; call bfs once a source")
+        return bfs_batch(A, source)
     n = _validate.square_matrix(A, "bfs")
     source = _validate.source_vertex(source, n, "bfs")
     parents = _validate.flag(parents, "parents", "bfs")

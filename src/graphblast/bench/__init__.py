@@ -115,6 +115,13 @@ def _parser():
                    help="measure nothing: write the performance section of README (between "
                         "its bench markers) from DIR/results.json (after --merge when both "
                         "are given)")
+    p.add_argument("--batched", nargs="?", const="bc,msbfs,direction", metavar="PARTS",
+                   help="also run the batched traversals' stage (bench/batched.py) into "
+                        "batched.json: betweenness centrality (bc), multi-source BFS (msbfs) "
+                        "and the mxm direction per step (direction); default: all three")
+    p.add_argument("--bc-peer-samples", type=int, metavar="N",
+                   help="with --batched: networkit's EstimateBetweenness runs N samples and "
+                        "its time is scaled to k (default: k itself)")
     p.add_argument("--data", metavar="DIR",
                    help="directory of the real graphs (the repository's tests/data); "
                         "default: $GRAPHBLAST_DATA, else the package's own data (karate)")
@@ -443,6 +450,29 @@ def _failures(doc):
     return bad
 
 
+def _run_batched(args, parser):
+    """The --batched stage (bench/batched.py); its exit status."""
+    from . import batched
+
+    try:
+        parts = _names(args.batched, ("bc", "msbfs", "direction"), "batched part")
+        device = _device(args.device)
+        os.makedirs(args.out, exist_ok=True)
+    except (InvalidValue, OSError) as e:
+        parser.error(str(e))
+    sizes = batched.cli_defaults(args.smoke)
+    sizes["kron_scale"] = sizes.get("kron_scale", 22) + args.scale_offset
+    if args.repeat is not None:
+        sizes["repeat"] = args.repeat
+    if args.bc_peer_samples is not None:
+        sizes["nk_samples"] = args.bc_peer_samples
+    with _stdout_to_stderr():
+        doc = batched.run(args.out, device, parts=parts, progress=sys.stderr, **sizes)
+    sys.stdout.write(batched.markdown(doc))
+    sys.stdout.flush()
+    return 0 if doc["all_checks_passed"] else 1
+
+
 def main(argv=None):
     """The command line; returns the exit status (0 ok, 1 a graphblast answer failed or the
     run stopped early, 2 bad arguments)."""
@@ -469,6 +499,10 @@ def main(argv=None):
         return status or 0
     if status is not None:
         return status
+    if args.batched:
+        batched_status = _run_batched(args, parser)
+        if (args.algorithms or "").strip().lower() == "none" and not args.primitives:
+            return batched_status
     try:
         options = _options(args)
         os.makedirs(options["out"], exist_ok=True)

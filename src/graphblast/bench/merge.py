@@ -123,12 +123,14 @@ def merge_docs(docs, command):
 
 def merge_files(paths, out, command):
     """Merge the results.json files ``paths`` (or folders holding one); copies the newest
-    primitives.json found beside them into ``out``.  Returns the merged document."""
+    primitives.json and batched.json found beside them into ``out``.  Returns the merged
+    document."""
     docs = [_read(p) for p in paths]
-    prim = [os.path.join(os.path.dirname(p), "primitives.json") for p, _ in docs]
-    prim = [p for p in prim if os.path.isfile(p)]
-    if prim:
-        target = os.path.join(out, "primitives.json")
-        if os.path.abspath(prim[-1]) != os.path.abspath(target):
-            shutil.copyfile(prim[-1], target)
+    for name in ("primitives.json", "batched.json"):
+        found = [os.path.join(os.path.dirname(p), name) for p, _ in docs]
+        found = [p for p in found if os.path.isfile(p)]
+        if found:
+            target = os.path.join(out, name)
+            if os.path.abspath(found[-1]) != os.path.abspath(target):
+                shutil.copyfile(found[-1], target)
     return merge_docs(docs, command)

@@ -787,6 +787,12 @@ def readme_section(doc, record_dir, readme_dir, primitives=None):
             lines.append(f"- `{key}` (primitives.json): " + (
                 f"{v:.4g}" if v is not None else
                 f"not measured ({primitives.get('summary_notes', {}).get(key, '')})"))
+    batched = os.path.join(record_dir, "batched.json")  # the --batched stage, when there
+    if os.path.isfile(batched):
+        with open(batched) as f:
+            for key, v in json.load(f).get("summary", {}).items():
+                lines.append(f"- `{key}` (batched.json): "
+                             + (f"{v:.4g}" if v is not None else "not measured"))
     slower = _slower(doc)
     lines += ["", "**Where graphblast is slower than a peer** (peer time / graphblast time "
                   "below 1):", ""]

@@ -43,6 +43,9 @@ FUNCTIONS = {
                          "where several paths are shortest (and the weights differ), NetworkX's "
                          "queue decides and NetworkX runs the call.",
     "bellman_ford_path_length": "Bellman-Ford over the (min, +) semiring.",
+    "betweenness_centrality": "Batched Brandes sweeps (LAGraph's LAGr_Betweenness): many "
+                              "sources a masked matrix product; the same sources as NetworkX "
+                              "for a seed. Weighted (weight=...) runs in NetworkX.",
     "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order (reverse=True "
                  "follows G.pred's order); sort_neighbors runs in NetworkX.",
     "bfs_layers": "Level-synchronous BFS; layers come out in NetworkX's order.",
@@ -62,6 +65,8 @@ FUNCTIONS = {
                      "the order NetworkX's heap settles the nodes (replayed), so equally short "
                      "paths resolve as in NetworkX. Negative weights run in NetworkX.",
     "dijkstra_path_length": "Shortest paths over the (min, +) semiring.",
+    "edge_betweenness_centrality": "From the same batched sweeps as betweenness_centrality. "
+                                   "Weighted, and multigraphs, run in NetworkX.",
     "ego_graph": "BFS (or shortest paths with distance) for the nodes; the subgraph is "
                  "NetworkX's copy of them.",
     "generic_bfs_edges": "Level-synchronous BFS in NetworkX's order; a neighbors function runs "

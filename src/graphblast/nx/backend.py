@@ -15,8 +15,8 @@ import networkx as nx
 from . import algorithms
 # Modules of further functions; importing one registers its functions with algorithms.
 from . import (  # noqa: F401
-    centrality, centrality_degree, communities, cores, link_prediction, mis, shortest_paths,
-    strongly_connected, structure, traversal,
+    betweenness, centrality, centrality_degree, communities, cores, link_prediction, mis,
+    shortest_paths, strongly_connected, structure, traversal,
 )
 from ._info import DEFAULT_MIN_EDGES
 from .convert import GraphblastGraph, convert_from_nx, convert_to_nx

@@ -5,6 +5,8 @@ positions with the monoid.  plus_times on numeric types takes SciPy's SpGEMM ins
 structure computed separately (SciPy drops entries whose sum is zero; GraphBLAS keeps them).
 """
 
+import weakref
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -13,7 +15,7 @@ from ...config import config
 from ...dtypes import cast
 from ..base import CSR, SparseVector
 from ._util import (
-    INDEX, apply_binary, compressed_keys, keys_fit, linear_keys, mask_allowed, row_ids,
+    INDEX, apply_binary, compressed_keys, coo_of, keys_fit, linear_keys, mask_allowed, row_ids,
     segment_reduce, segment_starts,
 )
 from .storage import from_scipy_canonical, indptr_from_rows, to_scipy
@@ -46,10 +48,18 @@ def _scipy_kind(semiring):
 
 
 def mxm(A, B, semiring, mask):
-    # Under a plain mask only the mask's entries are computed, each a sorted intersection
-    # (dot products); a complemented mask drops products before the sort.
-    if _dot_applies(A, B.ncols, mask):
-        return _mxm_dot(A, _transposed(B), semiring, mask)
+    # With a mask, push (expand A's products, drop those the mask excludes before the sort)
+    # or pull (each output the mask allows gathers along B's column: dot products under a
+    # plain mask, a gather against the dense frontier under a complemented one), as
+    # plan.mxm_direction chooses from the same work counts as the GPU backend's.
+    if mask is not None and keys_fit(max(A.nrows, B.ncols), A.ncols) and (
+            not mask.complement or A.nrows * B.ncols <= _PULL_POSITIONS):
+        BT = _transposed(B)
+        if mxm_direction(A, B, BT, semiring, mask) == "pull":
+            if not mask.complement and not _dense_pull(A):
+                return _mxm_dot(A, BT, semiring, mask)
+            return _mxm_pull(A, BT, semiring, mask)
+        return _mxm_expand(A, B, semiring, mask)
     kind = _scipy_kind(semiring) if mask is None else None
     if kind is not None:
         C = _mxm_scipy(A, B, semiring, kind)
@@ -61,10 +71,128 @@ def mxm(A, B, semiring, mask):
 
 def mxm_bt(A, BT, semiring, mask):
     """C = A (+.x) BT': the masked dot product reads BT's rows as they are (no transpose is
-    built for ``mxm(A, M.T)`` under a plain mask: triangle counting's ``L @ L'``)."""
+    built for ``mxm(A, M.T)`` under a plain mask: triangle counting's ``L @ L'``, unless the
+    direction rule finds push cheaper; it is asked only where B' is already at hand)."""
     if _dot_applies(A, BT.nrows, mask):
-        return _mxm_dot(A, BT, semiring, mask)
+        B = BT._transpose if not BT.symmetric else BT
+        if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
+            if _dense_pull(A):
+                return _mxm_pull(A, BT, semiring, mask)
+            return _mxm_dot(A, BT, semiring, mask)
+        return _mxm_expand(A, B, semiring, mask)
     return mxm(A, _transposed(BT), semiring, mask)
+
+
+# the most outputs a pull lays out densely (a larger complemented product always pushes)
+_PULL_POSITIONS = 1 << 31
+# under a plain mask, pull gathers against A laid out densely where that takes at most
+# _DENSE_PULL_SIZE positions and A holds at least 1 / _DENSE_PULL_SPARSITY of them (as the
+# GPU backend's pull); otherwise each mask entry is a dot product
+_DENSE_PULL_SIZE = 1 << 26
+_DENSE_PULL_SPARSITY = 64
+
+
+def _dense_pull(A):
+    size = A.nrows * A.ncols
+    return size <= _DENSE_PULL_SIZE and A.nvals * _DENSE_PULL_SPARSITY >= size
+# the direction of the last masked product over each right-hand matrix (the hysteresis)
+_last_direction = weakref.WeakKeyDictionary()
+
+
+def mxm_direction(A, B, BT, semiring, mask):
+    """Push or pull for C<M> = A (+.x) B (plan.mxm_direction) from exact work counts, as the
+    GPU backend counts them: push's products (B's degrees over A's entries), then, unless
+    they settle it (plan.mxm_push_settled), pull's visits (B' rows of the outputs the mask
+    allows; under a plain mask with A too sparse to lay out densely, the dot products'
+    shorter lists)."""
+    push_work = int((B.indptr[A.indices + 1] - B.indptr[A.indices]).sum())
+    m = mask.data
+    previous = _last_direction.get(B)
+    positions = A.nrows * B.ncols if mask.complement else m.nvals
+    auto = config["direction"] == "auto"
+    if auto and plan.mxm_push_settled(push_work, positions, previous):
+        choice, _ = plan.mxm_direction(push_work, None, positions, previous=previous)
+        _last_direction[B] = choice
+        return choice
+    if auto and mask.complement and plan.mxm_pull_settled(push_work, A.nrows * B.nvals,
+                                                          positions, previous):
+        choice, _ = plan.mxm_direction(push_work, A.nrows * B.nvals, positions,
+                                       previous=previous)
+        _last_direction[B] = choice
+        return choice
+    indeg = np.diff(BT.indptr)
+    mrows, mcols = row_ids(m.indptr, m.nrows), m.indices
+    mask_work = int(indeg[mcols].sum())
+    any_monoid = semiring.monoid.parent.name in ("any", "lor")
+    if mask.complement:
+        allowed, pull_work = positions - m.nvals, A.nrows * B.nvals - mask_work
+    elif _dense_pull(A):
+        allowed, pull_work = m.nvals, mask_work
+    else:
+        allowed = m.nvals
+        pull_work = int(np.minimum(np.diff(A.indptr)[mrows], indeg[mcols]).sum())
+    choice, _ = plan.mxm_direction(
+        push_work, pull_work, positions, first_hit_rows=allowed if any_monoid else None,
+        nvals=B.nvals, rows=A.nrows, previous=previous)
+    _last_direction[B] = choice
+    return choice
+
+
+def _mxm_pull(A, BT, semiring, mask):
+    """C<M> = A (+.x) B by pull: every output (i, j) the mask allows (a complemented mask:
+    all but its entries; a plain one: its entries) gathers A(i, k) * B(k, j) over the entries
+    k of row j of B' whose A(i, k) is present (A laid out densely), in increasing k (``any``
+    takes the smallest, as push does)."""
+    mult, add = semiring.binaryop, semiring.monoid
+    nrows, ncols, inner, t = A.nrows, BT.nrows, A.ncols, semiring.return_type
+    arows = row_ids(A.indptr, nrows)
+    present = np.zeros(nrows * inner, dtype=bool)
+    present[linear_keys(arows, A.indices, inner)] = True
+    avals = np.zeros(nrows * inner, dtype=A.values.dtype)
+    avals[linear_keys(arows, A.indices, inner)] = A.values
+    mrows, mcols, mvals = coo_of(mask.data)
+    if not mask.structural:
+        keep = mvals != 0 if mvals.dtype.kind != "b" else mvals
+        mrows, mcols = mrows[keep], mcols[keep]
+    if mask.complement:
+        blocked = np.zeros(nrows * ncols, dtype=bool)
+        blocked[linear_keys(mrows, mcols, ncols)] = True
+        pos = np.flatnonzero(~blocked)
+    else:
+        pos = linear_keys(mrows, mcols, ncols)  # row-major, as CSR stores them
+    deg = (BT.indptr[1:] - BT.indptr[:-1])[pos % ncols]
+    bounds = np.cumsum(deg)
+    out_pos, out_vals = [], []
+    p0 = 0
+    while p0 < pos.shape[0]:
+        base = bounds[p0 - 1] if p0 else 0
+        p1 = min(max(int(np.searchsorted(bounds, base + _CHUNK, side="right")), p0 + 1),
+                 pos.shape[0])
+        d, i, j = deg[p0:p1], pos[p0:p1] // ncols, pos[p0:p1] % ncols
+        total = int(d.sum())
+        p0 = p1
+        if total == 0:
+            continue
+        e = np.repeat(np.arange(d.shape[0], dtype=INDEX), d)
+        first = np.cumsum(d) - d
+        b_idx = np.repeat(BT.indptr[j] - first, d) + np.arange(total, dtype=INDEX)
+        a_key = i[e] * inner + BT.indices[b_idx]
+        hit = np.flatnonzero(present[a_key])
+        if hit.shape[0] == 0:
+            continue
+        e, b_idx, a_key = e[hit], b_idx[hit], a_key[hit]
+        ks = BT.indices[b_idx]
+        z = cast(apply_binary(mult, avals[a_key], BT.values[b_idx], i[e], ks, ks, j[e]),
+                 add.type)
+        starts = segment_starts(e)
+        out_pos.append(i[e[starts]] * ncols + j[e[starts]])
+        out_vals.append(segment_reduce(z, starts, add))
+    if not out_pos:
+        return CSR(nrows, ncols, t, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
+                   np.zeros(0, t.np_type))
+    keys = np.concatenate(out_pos)
+    return CSR(nrows, ncols, t, indptr_from_rows(keys // ncols, nrows), keys % ncols,
+               np.concatenate(out_vals))
 
 
 def _dot_applies(A, ncols, mask):

@@ -19,6 +19,7 @@ from . import blocks, jit, programs
 from .apply import reduce_segments
 from .blocks import INDEX, i64
 from .storage import empty_matrix, transpose
+from .vectors import Counters
 
 # Products expanded at once by the general SpGEMM (keys and values: about 40 bytes each with
 # the sort's scratch space).
@@ -28,12 +29,17 @@ CHUNK = 1 << 24
 # -- matrix-matrix ---------------------------------------------------------------------------
 
 def mxm(A, B, semiring, mask):
-    """C = A (+.x) B.  A plain (not complemented) mask computes only its entries, by dot
-    products against B'; otherwise every product is expanded, sorted and reduced, except that
-    plus_times on FP32/FP64 without a mask goes to cuSPARSE and rows of few products, for a
-    monoid whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash)."""
-    if mask is not None and not mask.complement:
-        return mxm_bt(A, transpose(B, config["transpose_cache"]), semiring, mask)
+    """C = A (+.x) B.  With a mask, push or pull as :func:`mxm_direction` chooses: push
+    expands every product, drops those the mask excludes and sorts and reduces the rest; pull
+    computes only the outputs the mask allows (a plain mask: dot products against B'; a
+    complemented one: :func:`_mxm_pull`'s gather against the dense frontier).  Without a
+    mask: plus_times on FP32/FP64 goes to cuSPARSE and rows of few products, for a monoid
+    whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash); the rest is
+    expanded, sorted and reduced."""
+    if mask is not None and (not mask.complement or A.nrows * B.ncols <= PULL_POSITIONS):
+        BT = transpose(B, config["transpose_cache"])
+        if mxm_direction(A, B, BT, semiring, mask) == "pull":
+            return blocks.under_mask(_masked_pull(A, BT, semiring, mask), weakref.ref(mask))
     if mask is None and _cusparse_applies(A, B, semiring):
         return _mxm_cusparse(A, B, semiring)
     C = _mxm_expand(A, B, semiring, mask)
@@ -95,8 +101,274 @@ def mxm_bt(A, BT, semiring, mask):
     """C = A (+.x) BT': under a plain mask the dot product reads BT's rows as they are (no
     transpose is built for ``mxm(A, M.T)``: triangle counting's ``L @ L'``)."""
     if mask is not None and not mask.complement:
-        return blocks.under_mask(_mxm_dot(A, BT, semiring, mask), weakref.ref(mask))
+        B = BT if BT.symmetric else BT._transpose  # push is weighed only where B is at hand
+        if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
+            return blocks.under_mask(_masked_pull(A, BT, semiring, mask), weakref.ref(mask))
+        return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
     return mxm(A, transpose(BT, config["transpose_cache"]), semiring, mask)
+
+
+# A complemented product of more outputs than this always pushes (pull lays them out densely);
+# pull works on chunks of A's rows of at most PULL_CHUNK positions (about 18 bytes each).
+PULL_POSITIONS = 1 << 40
+PULL_CHUNK = 1 << 28
+# A row of B' longer than this is walked by a warp per output (gbk_mxm_pull_warp).
+PULL_WARP_MIN = 32
+# Under a plain mask, pull gathers against A laid out densely (gbk_mxm_pull_entries) where that
+# layout is one chunk and A holds at least 1 / DENSE_PULL_SPARSITY of it; otherwise each mask
+# entry is a dot product (the sparse rows of triangle counting).
+DENSE_PULL_SPARSITY = 64
+# the direction of the last masked product over each right-hand matrix (the hysteresis)
+_last_direction = weakref.WeakKeyDictionary()
+_ANY_MONOIDS = ("any", "lor")
+
+
+def mxm_direction(A, B, BT, semiring, mask):
+    """Push or pull for C<M> = A (+.x) B (plan.mxm_direction), from exact work counts summed
+    on the device: push's products (B's degrees over A's entries, one read), then, unless
+    they settle it (plan.mxm_push_settled), pull's visits (the B' rows of the outputs the
+    mask allows; under a plain mask with A too sparse to lay out densely, the dot products'
+    shorter lists; a second read).  Each is a gather over the entries it counts, never a pass
+    over all n vertices."""
+    if config["direction"] != "auto":
+        return plan.mxm_direction(0, 0, 0)[0]
+    M = mask.data
+    previous = _last_direction.get(B)
+    positions = A.nrows * B.ncols if mask.complement else M.nvals
+    push_work = _degree_sum(A.indices, B.indptr)
+    if plan.mxm_push_settled(push_work, positions, previous):
+        choice = plan.mxm_direction(push_work, None, positions, previous=previous)[0]
+        _last_direction[B] = choice
+        return choice
+    if mask.complement and plan.mxm_pull_settled(push_work, A.nrows * B.nvals, positions,
+                                                 previous):
+        choice = plan.mxm_direction(push_work, A.nrows * B.nvals, positions,
+                                    previous=previous)[0]
+        _last_direction[B] = choice
+        return choice
+    if mask.complement or _dense_pull(A):
+        mask_work = _degree_sum(M.indices, BT.indptr)
+    elif M.nvals:
+        cols, rows = M.indices, blocks.row_ids(M)
+        shorter = cp.minimum(A.indptr[rows + 1] - A.indptr[rows],
+                             BT.indptr[cols + 1] - BT.indptr[cols])
+        mask_work = int(blocks.read_small(shorter.sum(dtype=INDEX, keepdims=True))[0])
+    else:
+        mask_work = 0
+    if mask.complement:
+        allowed, pull_work = positions - M.nvals, A.nrows * B.nvals - mask_work
+    else:
+        allowed, pull_work = M.nvals, mask_work
+    any_monoid = semiring.monoid.parent.name in _ANY_MONOIDS
+    choice, _ = plan.mxm_direction(
+        push_work, pull_work, positions, first_hit_rows=allowed if any_monoid else None,
+        nvals=B.nvals, rows=A.nrows, previous=previous)
+    _last_direction[B] = choice
+    return choice
+
+
+def _degree_sum(indices, indptr):
+    """The sum of the degrees (by the row pointers ``indptr``) at ``indices``: one kernel
+    (gbk_list_degrees) and one read."""
+    n = indices.shape[0]
+    if n == 0:
+        return 0
+    counters = Counters()
+    (fn,) = jit.compiled(programs.list_degrees).fns
+    jit.launch(fn, n, (i64(n), None, indices, indptr, counters.array))
+    counters.touch()
+    return int(counters.values()[1])
+
+
+def _dense_pull(A):
+    """Whether a pull under a plain mask gathers against A laid out densely."""
+    size = A.nrows * A.ncols
+    return size <= PULL_CHUNK and A.nvals * DENSE_PULL_SPARSITY >= size
+
+
+def _masked_pull(A, BT, semiring, mask):
+    """Pull: the tiled gather against the dense frontier (:func:`_mxm_pull_tiled`) under a
+    complemented mask, and under a plain one where A is dense enough; else dot products.
+    With TILED_PULL off, the thread-per-output kernels (:func:`_mxm_pull`,
+    :func:`_mxm_pull_entries`) instead."""
+    if mask.complement or _dense_pull(A):
+        if TILED_PULL:
+            return _mxm_pull_tiled(A, BT, semiring, mask)
+        if mask.complement:
+            return _mxm_pull(A, BT, semiring, mask)
+        return _mxm_pull_entries(A, BT, semiring, mask)
+    return _mxm_dot(A, BT, semiring, mask)
+
+
+# The tiled pull (gbk_mxm_pull_tiled): coalesced reads of 32 frontier rows a column of B';
+# columns whose row of B' is longer than TILED_HEAVY go to a warp per (row, column) instead.
+TILED_PULL = True
+TILED_HEAVY = 1024
+
+
+def _mxm_pull_tiled(A, BT, semiring, mask):
+    """C<M> = A (+.x) B by the tiled pull (mxm_pull.cuh), on chunks of A's rows: the chunk's
+    frontier laid out column-major, the outputs the mask allows marked (a complemented mask:
+    all but its entries; a plain one: its entries), then a warp per output column and 32
+    frontier rows (a warp per output for the heavy columns); the outputs found compacted in
+    order.  One synchronization a chunk (its entry count), and one for the heavy columns."""
+    t = semiring.monoid.return_type
+    nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
+    if nrows == 0 or ncols == 0 or A.nvals == 0:
+        return empty_matrix(nrows, ncols, t)
+    fns, bt_idx = _pull_kernels(A, BT, semiring)
+    k_front, k_mask, k_compact, k_tiled, k_heavy = fns[0], fns[1], fns[4], fns[7], fns[8]
+    M = mask.data
+    mkind = programs.mask_kind(mask)
+    bt_vals = BT.values
+    heavy_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > TILED_HEAVY).astype(INDEX)
+    nheavy = int(heavy_j.shape[0])
+    a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
+    a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
+    step = max(1, PULL_CHUNK // max(ncols, inner, 1))
+    parts = []
+    for r0 in range(0, nrows, step):
+        r1 = min(nrows, r0 + step)
+        rows = r1 - r0
+        present, dense = _lay_out(A, k_front, a_rows, r0, r1, int(a_ptr[r0]), int(a_ptr[r1]),
+                                  column_major=True)
+        total = rows * ncols
+        allow = (cp.ones if mask.complement else cp.zeros)(total, dtype=cp.uint8)
+        e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
+        if e1 > e0:
+            jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
+                                         None if mkind == 0 else M.values, np.int32(mkind),
+                                         i64(1), i64(rows), i64(r0),
+                                         np.int32(not mask.complement), allow))
+        out = cp.empty(total, dtype=t.np_type)
+        flag = cp.empty(total, dtype=cp.uint8)
+        common = (i64(ncols), i64(r0), allow, present, dense, BT.indptr, bt_idx, bt_vals)
+        jit.launch_warps(k_tiled, -(-rows // 32) * ncols,
+                         (i64(rows),) + common + (i64(TILED_HEAVY), out, flag))
+        if nheavy:
+            jit.launch_warps(k_heavy, rows * nheavy,
+                             (i64(rows), i64(nheavy), heavy_j) + common + (out, flag))
+        del present, dense, allow
+        parts.append(_compacted(k_compact, flag, out, ncols, t))
+    return _joined(parts, nrows, ncols, t)
+
+
+def _pull_kernels(A, BT, semiring):
+    idx32 = max(A.ncols, BT.nrows) <= _INT32_MAX
+    fns = jit.compiled(programs.mxm_pull, semiring, A.dtype, BT.dtype, idx32).fns
+    return fns, (_narrow_indices(BT) if idx32 else BT.indices)
+
+
+def _lay_out(A, k_front, a_rows, r0, r1, e0, e1, column_major=False):
+    """Rows [r0, r1) of A (its entries [e0, e1)) densely: a presence byte and a value a
+    position, row-major (entry (i, k) at (i - r0) * ncols + k) or column-major (at
+    k * (r1 - r0) + i - r0)."""
+    inner = A.ncols
+    present = cp.zeros((r1 - r0) * inner, dtype=cp.uint8)
+    dense = cp.empty((r1 - r0) * inner, dtype=A.dtype.np_type)
+    strides = (1, r1 - r0) if column_major else (inner, 1)
+    if e1 > e0:
+        jit.launch(k_front, e1 - e0, (i64(e1 - e0), i64(e0), a_rows, A.indices, A.values,
+                                      i64(strides[0]), i64(strides[1]), i64(r0), present,
+                                      dense))
+    return present, dense
+
+
+def _mxm_pull_entries(A, BT, semiring, mask):
+    """C<M> = A (+.x) B by pull over the entries of a plain mask: A laid out densely, a
+    thread per entry whose row of B' is short and a warp per entry whose row is long, each
+    walking that row against A's dense row (no search, unlike a dot product); one
+    synchronization (the long entries' count) and the compaction's."""
+    t = semiring.monoid.return_type
+    M = mask.data
+    nm = M.nvals
+    vals = cp.empty(nm, dtype=t.np_type)
+    flags = cp.zeros(nm, dtype=cp.uint8)
+    if nm and A.nvals:
+        fns, bt_idx = _pull_kernels(A, BT, semiring)
+        k_front, k_entries, k_warp = fns[0], fns[5], fns[6]
+        present, dense = _lay_out(A, k_front, blocks.row_ids(A), 0, A.nrows, 0, A.nvals)
+        m_rows = blocks.row_ids(M)
+        mkind = programs.mask_kind(mask)
+        m_vals = None if mkind == 0 else M.values
+        common = (m_rows, M.indices, m_vals, np.int32(mkind), i64(A.ncols), present, dense,
+                  BT.indptr, bt_idx, BT.values)
+        jit.launch(k_entries, nm, (i64(nm),) + common + (i64(PULL_WARP_MIN), vals, flags))
+        indeg = BT.indptr[1:] - BT.indptr[:-1]
+        long_e = cp.flatnonzero(indeg[M.indices] > PULL_WARP_MIN)
+        if long_e.shape[0]:
+            jit.launch_warps(k_warp, long_e.shape[0],
+                             (i64(long_e.shape[0]), long_e.astype(INDEX)) + common
+                             + (vals, flags))
+    return blocks.compact_entries(M, flags, dtype=t, values=vals)
+
+
+def _mxm_pull(A, BT, semiring, mask):
+    """C<!M> = A (+.x) B by pull (mxm_pull.cuh), on chunks of A's rows: the chunk's frontier
+    and mask laid out densely, then a thread per output whose row of B' is short and a warp
+    per output whose row is long, each walking that row against the frontier and stopping at
+    the monoid's terminal; the outputs found compacted in order.  One synchronization a
+    chunk (its entry count)."""
+    t = semiring.monoid.return_type
+    nrows, ncols, inner = A.nrows, BT.nrows, A.ncols
+    if nrows == 0 or ncols == 0 or A.nvals == 0:
+        return empty_matrix(nrows, ncols, t)
+    fns, bt_idx = _pull_kernels(A, BT, semiring)
+    k_front, k_mask, k_pull, k_warp, k_compact = fns[:5]
+    M = mask.data
+    mkind = programs.mask_kind(mask)
+    bt_vals = BT.values
+    long_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_WARP_MIN).astype(INDEX)
+    nlong = int(long_j.shape[0])
+    a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
+    a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
+    step = max(1, PULL_CHUNK // max(ncols, inner, 1))
+    parts = []
+    for r0 in range(0, nrows, step):
+        r1 = min(nrows, r0 + step)
+        rows = r1 - r0
+        present, dense = _lay_out(A, k_front, a_rows, r0, r1, int(a_ptr[r0]), int(a_ptr[r1]))
+        blocked = cp.zeros(rows * ncols, dtype=cp.uint8)
+        e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
+        if e1 > e0:
+            jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
+                                         None if mkind == 0 else M.values, np.int32(mkind),
+                                         i64(ncols), i64(1), i64(r0), np.int32(1), blocked))
+        total = rows * ncols
+        out = cp.empty(total, dtype=t.np_type)
+        flag = cp.empty(total, dtype=cp.uint8)
+        common = (i64(ncols), i64(inner), i64(r0), blocked, present, dense, BT.indptr, bt_idx,
+                  bt_vals)
+        jit.launch(k_pull, total, (i64(rows),) + common + (i64(PULL_WARP_MIN), out, flag))
+        if nlong:
+            jit.launch_warps(k_warp, rows * nlong,
+                             (i64(rows), i64(nlong), long_j) + common + (out, flag))
+        parts.append(_compacted(k_compact, flag, out, ncols, t))
+    return _joined(parts, nrows, ncols, t)
+
+
+def _compacted(k_compact, flag, out, ncols, t):
+    """A chunk's found outputs (flag, out: row-major) in order: (its row pointers from 0,
+    indices, values); one synchronization (the count)."""
+    total = flag.shape[0]
+    scan = blocks.exclusive_scan(flag)
+    count = blocks.total(scan)
+    c_idx = cp.empty(count, dtype=INDEX)
+    c_vals = cp.empty(count, dtype=t.np_type)
+    if count:
+        jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx, c_vals))
+    return scan[::ncols].copy(), c_idx, c_vals  # a copy: not a view of the whole scan
+
+
+def _joined(parts, nrows, ncols, t):
+    """One CSR from the chunks' (row pointers, indices, values), in order."""
+    counts = [p[1].shape[0] for p in parts]
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    indptr = cp.concatenate([p[0][:-1] + int(offsets[c]) for c, p in enumerate(parts)]
+                            + [cp.full(1, int(offsets[-1]), dtype=INDEX)])
+    indices = cp.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
+    values = cp.concatenate([p[2] for p in parts]) if len(parts) > 1 else parts[0][2]
+    return CSR(nrows, ncols, t, indptr, indices, values)
 
 
 def _mxm_dot(A, BT, semiring, mask):

@@ -337,6 +337,25 @@ def dot(semiring, a_type, b_type, idx32):
     return ("dot", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
 
 
+def mxm_pull(semiring, a_type, b_type, idx32):
+    """Pull for a masked mxm over a batch of frontiers (mxm_pull.cuh): the frontier's and the
+    mask's dense layouts, a thread or a warp per allowed output, the compaction."""
+    monoid = semiring.monoid
+    t = monoid.return_type
+
+    def build():
+        mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
+        mon = jit.monoid_adapter(monoid)
+        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}, {_idx(idx32)}"
+        return jit.Program(["mxm_pull.cuh"], [mul, mon], [
+            f"gbk_mxm_pull_frontier<{a_type.c_type}>", "gbk_mxm_pull_mask",
+            f"gbk_mxm_pull<{args}>", f"gbk_mxm_pull_warp<{args}>",
+            f"gbk_mxm_pull_compact<{t.c_type}>", f"gbk_mxm_pull_entries<{args}>",
+            f"gbk_mxm_pull_entries_warp<{args}>", f"gbk_mxm_pull_tiled<{args}>",
+            f"gbk_mxm_pull_heavy_t<{args}>"])
+    return ("mxm_pull", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
+
+
 def spgemm(semiring, a_type, b_type):
     """The expand-sort-compress SpGEMM: work, expand, run starts, run offsets (the reduction
     is :func:`reduce_segments`)."""

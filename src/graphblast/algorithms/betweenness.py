@@ -1,0 +1,77 @@
+"""Betweenness centrality of vertices by batched Brandes sweeps (LAGraph's LAGr_Betweenness):
+many sources at once, one masked matrix product a level."""
+
+from graphblast import Matrix, Vector, binary, monoid, semiring, unary
+from graphblast.dtypes import FP64
+
+from . import _sources, _validate
+
+__all__ = ["betweenness_centrality"]
+
+
+def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=None,
+                           seed=None):
+    """Betweenness centrality of every vertex, exact or from sampled sources.
+
+    Definition: for the sources ``S`` (every vertex, the ``sources`` given, or ``k``
+    vertices sampled as NetworkX samples them: ``random.Random(seed).sample(range(n), k)``),
+    ``bc(v) = sum over s in S, t != s, v of sigma_st(v) / sigma_st``, where ``sigma_st`` is
+    the number of shortest paths from ``s`` to ``t`` and ``sigma_st(v)`` those through ``v``
+    (Brandes' dependencies ``delta_s(v)``, summed).  Paths are counted over ordered pairs, so
+    an undirected graph's (symmetric ``A``) raw values are twice NetworkX's unnormalized
+    ones.  ``normalized=True`` divides ``bc(v)`` by ``(n - 2)`` times the number of sources
+    other than ``v`` (``(n - 1)(n - 2)`` when exact): NetworkX's normalization, exact or
+    sampled.  The graph is unweighted: ``A``'s values are ignored.
+
+    Each batch of sources (``batch`` at a time) runs two sweeps over ns x n matrices:
+    forward, the path counts of each level, ``frontier<!paths, replace> = frontier plus.first
+    A``; backward, level by level, ``W = (1 + delta) / sigma`` on level ``d`` and
+    ``delta<level d-1> = (W plus.first A') .* sigma``.  The backend chooses push or pull for
+    each product (``plan.mxm_direction``).
+
+    Returns an FP64 Vector with an entry for every vertex.  Raises IndexOutOfBound for a
+    source outside ``0 .. n-1`` and InvalidValue for an empty source list or ``k`` outside
+    ``1 .. n``.
+    """
+    n, sources, size = _arguments(A, sources, k, batch, seed, "betweenness_centrality")
+    bc = Vector.from_scalar(0.0, n, FP64, device=A.device)
+    for first in range(0, len(sources), size):
+        for delta, _, _ in _sweeps(A, sources[first:first + size], n):
+            if delta is not None:
+                bc(binary.plus) << delta.reduce_columnwise(monoid.plus)
+    if normalized and n > 2:
+        repeats = Vector.from_coo(sources, 1.0, FP64, size=n, dup_op=binary.plus,
+                                  device=A.device)
+        others = Vector.from_scalar(float(len(sources)), n, FP64, device=A.device)
+        others(binary.minus) << repeats
+        bc << bc.ewise_mult(others.apply(binary.times, right=float(n - 2)), binary.truediv)
+    return bc
+
+
+def _arguments(A, sources, k, batch, seed, name):
+    n = _validate.square_matrix(A, name)
+    sources = _sources.sampled_sources(sources, k, seed, n, name)
+    return n, sources, _sources.batch_size(batch, len(sources), n, name)
+
+
+def _sweeps(A, batch, n):
+    """For one batch of sources, deepest level first: (delta on level d-1, W on level d,
+    sigma on level d-1), level -1 being the sources themselves (delta None there)."""
+    ns, plus_first = len(batch), semiring.plus_first[FP64]
+    frontier = Matrix.from_coo(range(ns), batch, 1.0, FP64, nrows=ns, ncols=n,
+                               device=A.device)
+    paths, sigmas = frontier.dup(), [frontier]
+    while frontier.nvals:
+        frontier = frontier.mxm(A, plus_first).new(mask=~paths.S)  # a new level's matrix
+        paths(binary.plus) << frontier
+        sigmas.append(frontier)
+    W = Matrix(FP64, ns, n, device=A.device)  # (1 + delta) / sigma on the level below
+    for d in range(len(sigmas) - 2, 0, -1):
+        W(sigmas[d].S, replace=True) << W.ewise_add(sigmas[d].apply(unary.one), binary.plus)
+        W << W.ewise_mult(sigmas[d], binary.truediv)
+        delta = None
+        if d > 1:  # the sources' own dependencies are not counted
+            delta = W.mxm(A.T, plus_first).new(mask=sigmas[d - 1].S)
+            delta << delta.ewise_mult(sigmas[d - 1], binary.times)
+        yield delta, W, sigmas[d - 1]
+        W = delta if delta is not None else W

@@ -1,0 +1,145 @@
+"""The masked mxm's direction (plan.mxm_direction): forced push, forced pull and the
+automatic choice give python-graphblas's answer for random batches of frontiers, every mask
+kind and several semirings; the choice is logged with its reason and follows the work."""
+
+import logging
+
+import graphblas
+import numpy as np
+import pytest
+
+import graphblast as gb
+from graphblast import plan
+
+SEMIRINGS = ["plus_times", "any_pair", "min_plus", "plus_first", "max_second", "lor_land",
+             "min_first", "plus_pair"]
+MASKS = [("S", False), ("S", True), ("V", False), ("V", True)]
+
+
+def _random(rng, nrows, ncols, density, low=1, high=5):
+    count = int(nrows * ncols * density)
+    keys = np.unique(rng.integers(0, max(nrows * ncols, 1), count))
+    values = rng.integers(low, high, keys.shape[0]).astype(np.float64)
+    return keys // ncols, keys % ncols, values
+
+
+def _both(lib, coo, nrows, ncols, boolean, device=None):
+    kw = {} if device is None else {"device": device}
+    M = lib.Matrix.from_coo(*coo, nrows=nrows, ncols=ncols, **kw)
+    if boolean:
+        M = M.apply(lib.unary.one["BOOL"]).new()
+    return M
+
+
+def _mask(M, kind, complement):
+    m = M.S if kind == "S" else M.V
+    return ~m if complement else m
+
+
+def _coo(M):
+    rows, cols, vals = (np.asarray(x) for x in M.to_coo())
+    return rows, cols, vals
+
+
+@pytest.mark.parametrize("semiring", SEMIRINGS)
+@pytest.mark.parametrize("mask", MASKS, ids=lambda m: f"{'~' if m[1] else ''}{m[0]}")
+def test_forced_and_auto_agree_with_python_graphblas(device, rng, semiring, mask):
+    kind, complement = mask
+    boolean = semiring == "lor_land"
+    for _ in range(6):
+        ns, n = int(rng.integers(1, 9)), int(rng.integers(1, 60))
+        a = _random(rng, ns, n, rng.random() * 0.4)
+        b = _random(rng, n, n, rng.random() * 0.25)
+        m = _random(rng, ns, n, rng.random() * 0.7, low=0, high=3)  # value masks hold zeros
+        ref_mask = _mask(_both(graphblas, m, ns, n, False), kind, complement)
+        expected = _both(graphblas, a, ns, n, boolean).mxm(
+            _both(graphblas, b, n, n, boolean), getattr(graphblas.semiring, semiring)
+        ).new(mask=ref_mask)
+        er, ec, ev = _coo(expected)
+        for direction in ("push", "pull", "auto"):
+            with gb.config.set(direction=direction):
+                A = _both(gb, a, ns, n, boolean, device)
+                B = _both(gb, b, n, n, boolean, device)
+                M = _both(gb, m, ns, n, False, device)
+                C = A.mxm(B, getattr(gb.semiring, semiring)).new(mask=_mask(M, kind, complement))
+                # the transposed form goes through mxm_bt (B' given, as stored)
+                BT = B.T.new()
+                D = A.mxm(BT.T, getattr(gb.semiring, semiring)).new(
+                    mask=_mask(M, kind, complement))
+            for X in (C, D):
+                r, c, v = _coo(X)
+                assert np.array_equal(r, er) and np.array_equal(c, ec), (direction, semiring)
+                if semiring not in ("any_pair",):
+                    np.testing.assert_allclose(v.astype(float), ev.astype(float))
+
+
+def test_choice_is_logged_with_its_reason(device, caplog):
+    A = gb.Matrix.from_coo([0, 1], [0, 3], True, nrows=2, ncols=8, device=device)
+    B = gb.Matrix.from_coo(np.arange(7), np.arange(1, 8), True, nrows=8, ncols=8,
+                           device=device)
+    visited = A.dup()
+    with caplog.at_level(logging.DEBUG, logger="graphblast"):
+        A.mxm(B, gb.semiring.any_pair["BOOL"]).new(mask=~visited.S)
+        with gb.config.set(direction="pull"):
+            A.mxm(B, gb.semiring.any_pair["BOOL"]).new(mask=~visited.S)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("mxm direction")]
+    assert any("products" in line and "positions" in line for line in lines), lines
+    assert any("pull (forced by gb.config)" in line for line in lines), lines
+
+
+def test_rule_follows_the_work():
+    # a frontier of few products pushes; one whose products exceed pull's visits pulls
+    assert plan.mxm_direction(10, 10_000, 1000)[0] == "push"
+    assert plan.mxm_direction(100_000, 10_000, 1000)[0] == "pull"
+    # hysteresis: after a pull, push must be cheaper by the margin
+    push, positions = 1000, 0
+    pull = push * plan.MXM_PUSH_COST + 1
+    assert plan.mxm_direction(push, pull, positions)[0] == "push"
+    assert plan.mxm_direction(push, pull, positions, previous="pull")[0] == "pull"
+    # an "any" monoid's outputs stop at their first product: pull's work falls
+    rule = plan.mxm_direction(50_000, 1_000_000, 0, first_hit_rows=1000, nvals=100_000,
+                              rows=10)
+    assert rule[0] == "pull" and "visits" in rule[1]
+    with gb.config.set(direction="push"):
+        assert plan.mxm_direction(10**9, 1, 1) == ("push", "forced by gb.config")
+    # pull's positions alone settle a small frontier: push, without counting pull's visits
+    positions = 64 * 4096
+    settle = positions * plan.MXM_PULL_POSITION_COST / plan.MXM_PUSH_COST
+    assert plan.mxm_push_settled(int(settle), positions)
+    assert not plan.mxm_push_settled(int(settle) + 1, positions)
+    assert not plan.mxm_push_settled(int(settle * 0.6), positions, previous="pull")
+    choice, reason = plan.mxm_direction(100, None, 64 * 4096)
+    assert choice == "push" and "alone" in reason
+    # push dearer than pull visiting every entry of B for every frontier: pull, uncounted
+    assert plan.mxm_pull_settled(10**9, 64 * 10**6, 64 * 4096)
+    assert not plan.mxm_pull_settled(10**6, 64 * 10**6, 64 * 4096)
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_first", "min_plus"])
+def test_batches_wider_than_a_tile(device, rng, semiring):
+    # GPU pull works on tiles of 32 frontier rows by 32 columns: batches of several tiles,
+    # with a partial last one, and a column of B' long enough for several steps of a warp
+    ns, n = 70, 100
+    a = _random(rng, ns, n, 0.3)
+    rows, cols, vals = _random(rng, n, n, 0.05)
+    hub = np.arange(n)
+    b = (np.concatenate([rows, hub]), np.concatenate([cols, np.full(n, 7)]),
+         np.concatenate([vals, np.ones(n)]))
+    keys = np.unique(b[0] * n + b[1], return_index=True)[1]
+    b = tuple(x[keys] for x in b)
+    m = _random(rng, ns, n, 0.5)
+    for complement in (False, True):
+        ref_mask = _mask(_both(graphblas, m, ns, n, False), "S", complement)
+        expected = _both(graphblas, a, ns, n, False).mxm(
+            _both(graphblas, b, n, n, False), getattr(graphblas.semiring, semiring)
+        ).new(mask=ref_mask)
+        for direction in ("push", "pull", "auto"):
+            with gb.config.set(direction=direction):
+                C = _both(gb, a, ns, n, False, device).mxm(
+                    _both(gb, b, n, n, False, device), getattr(gb.semiring, semiring)
+                ).new(mask=_mask(_both(gb, m, ns, n, False, device), "S", complement))
+            r, c, v = _coo(C)
+            er, ec, ev = _coo(expected)
+            assert np.array_equal(r, er) and np.array_equal(c, ec), (direction, complement)
+            if semiring != "any_pair":
+                np.testing.assert_allclose(v, ev)
