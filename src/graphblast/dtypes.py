@@ -8,6 +8,10 @@ __all__ = [
 ]
 
 
+# python-graphblas's flag for the complex types FC32 and FC64: graphblast has none
+_supports_complex = False
+
+
 class DataType:
     """One built-in GraphBLAS type: its name, NumPy dtype and C/CUDA type."""
 

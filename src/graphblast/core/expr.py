@@ -253,3 +253,5 @@ def _is_matrix_data(data):
     """Whether storage is a matrix's: told by its class, since reading the arrays of a device
     group's storage would gather them."""
     return isinstance(data, CSR)
+
+from .base import Updater  # noqa: E402,F401  (python-graphblas's graphblas.core.expr.Updater)

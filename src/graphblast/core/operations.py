@@ -642,8 +642,49 @@ def _select_from_expr(A, expr):
                     f"as {A.name}.select({A.name} > 0); got {expr!r}")
 
 
+def _aggregator(op, dtype):
+    """The typed aggregator ``op`` stands for (``agg.count``, ``agg.sum[FP32]``), or None."""
+    if getattr(op, "opclass", None) != "Aggregator":
+        return None
+    from ..agg import Aggregator
+
+    return op.typed_for(dtype) if isinstance(op, Aggregator) else op
+
+
+def _aggregate(A, typed, method, shape, device, backend):
+    """The expression of reducing ``A`` with a typed aggregator (graphblast/agg.py: a recipe
+    of operations, run when the expression is computed)."""
+    from .. import agg
+
+    def result():
+        w = agg.compute(typed, A, method)
+        return w if w.dtype == typed.return_type else w.dup(typed.return_type)
+
+    if method in ("reduce_rowwise", "reduce_columnwise"):
+        return VectorExpression(method, [A], typed, typed.return_type, shape, backend, device,
+                                lambda mask: result()._data)
+
+    def compute(mask):
+        w = result()
+        any_ = find_typed_op(_ANY_MONOID(), w.dtype)
+        return _kept_value(backend, backend.reduce_scalar_kept(w._data, any_), w.dtype)
+
+    return ScalarExpression(method, [A], typed, typed.return_type, (), backend, device, compute)
+
+
+def _ANY_MONOID():
+    from ..ops import monoid
+
+    return monoid.any
+
+
 def reduce_rowwise(A, op, columnwise=False):
     device, backend = same_device(A)
+    aggregator = _aggregator(op, A.dtype)
+    if aggregator is not None:
+        method = "reduce_columnwise" if columnwise else "reduce_rowwise"
+        return _aggregate(A, aggregator, method, (A.ncols if columnwise else A.nrows,),
+                          device, backend)
     typed = typed_monoid(op, A.dtype)
     n = A.ncols if columnwise else A.nrows
 
@@ -669,6 +710,19 @@ def _kept_value(backend, value, dtype):
 
 def reduce_scalar(A, op, allow_empty=True):
     device, backend = same_device(A)
+    aggregator = _aggregator(op, A.dtype)
+    if aggregator is not None:
+        method = "reduce_scalar" if A.ndim == 2 else "reduce"
+        if method == "reduce_scalar" and aggregator.name in (
+                "argmin", "argmax", "first_index", "last_index"):
+            raise ValueError(f"Aggregator {aggregator.name} may not be used with "
+                             "Matrix.reduce_scalar.")
+        if not allow_empty:
+            if aggregator.parent._monoid is None:
+                raise ValueError("allow_empty=False not allowed when using Aggregators")
+            op = aggregator.parent._monoid[aggregator.type]
+        else:
+            return _aggregate(A, aggregator, method, (), device, backend)
     typed = typed_monoid(op, A.dtype, "reduce_scalar" if A.ndim == 2 else "reduce")
 
     def compute(mask):

@@ -18,6 +18,8 @@ for _module in (unary, binary, semiring):
 
 ss = SimpleNamespace(**vars(unary.ss), **vars(binary.ss), **vars(semiring.ss))
 del _module, _name
+_deprecated = {}  # python-graphblas's deprecated names and delayed operators: none here
+_delayed = {}
 
 
 def from_string(string):
