@@ -86,8 +86,7 @@ class Aggregator:
     def types(self):
         """Input type -> result type."""
         if self._types is None:
-            init = None if self._semiring is None else (self._initdtype or BOOL)
-            self._types = _types(self._types_of, init)
+            self._types = _types(self._types_of, self._initdtype)
         return self._types
 
     def __getitem__(self, dtype):

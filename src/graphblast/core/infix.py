@@ -76,7 +76,9 @@ def _matmul(left, right):
     from .expr import InfixExpr
 
     if not (_is_collection(left) and _is_collection(right)):
-        return NotImplemented
+        other = right if _is_collection(left) else left
+        raise TypeError(f"Bad type for argument in `@`: {type(other).__name__}; a matrix "
+                        "product takes a Matrix, TransposedMatrix or Vector on each side")
     return InfixExpr(left, right, "matmul")
 
 

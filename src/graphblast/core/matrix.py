@@ -295,7 +295,7 @@ class Matrix(_MatrixMethods, Collection):
         vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
         nrows = _infer_dim("nrows", nrows, rows, rows_end)
         ncols = _infer_dim("ncols", ncols, columns, columns_end)
-        dup = _typed_dup(dup_op, dtype)
+        dup = _typed_dup(_iso_dup(values, dup_op), dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
 
@@ -362,7 +362,7 @@ class Matrix(_MatrixMethods, Collection):
         """A full Matrix with every entry ``value``."""
         from .scalar import Scalar
 
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value, dtype)
+        s = ops.scalar_of(value, "value", "Matrix.from_scalar", dtype)
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, nrows, ncols, name=name, device=device)
@@ -374,18 +374,29 @@ class Matrix(_MatrixMethods, Collection):
     @classmethod
     def from_dicts(cls, d, dtype=None, *, order="rowwise", nrows=None, ncols=None, name=None,
                    device=None):
-        """A Matrix from ``{row: {col: value}}`` (or column-wise with ``order``)."""
+        """A Matrix from ``{row: {col: value}}`` or a list of ``{col: value}`` (or column-wise
+        with ``order``); the outer keys (or the list's length) give the first dimension
+        where not given, as in python-graphblas."""
+        if isinstance(d, (list, tuple)):
+            d = dict(enumerate(d))
         rows, cols, vals = [], [], []
         for i, inner in d.items():
             for j, x in inner.items():
                 rows.append(i)
                 cols.append(j)
                 vals.append(x)
-        if order in ("columnwise", "col", "column", "columns", "colwise"):
-            rows, cols = cols, rows
-            nrows, ncols = nrows, ncols
-        elif order not in ("rowwise", "row", "rows"):
+        outer = max(d, default=-1) + 1
+        inner_n = max(cols, default=-1) + 1
+        columnwise = order in ("columnwise", "col", "column", "columns", "colwise")
+        if not columnwise and order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        if columnwise:
+            rows, cols = cols, rows
+            nrows = inner_n if nrows is None else nrows
+            ncols = outer if ncols is None else ncols
+        else:
+            nrows = outer if nrows is None else nrows
+            ncols = inner_n if ncols is None else ncols
         if not vals and dtype is None:
             dtype = FP64
         return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
@@ -461,7 +472,11 @@ class Matrix(_MatrixMethods, Collection):
 
     def get(self, row, col, default=None):
         """The value at (row, col), or ``default`` when there is no entry."""
-        v = self._get_element(resolve_all((row, col), self.shape))
+        res = resolve_all((row, col), self.shape)
+        if not all(isinstance(r, int) for r in res):
+            raise ValueError(f"Bad row, col arguments in Matrix.get: ({row!r}, {col!r}); "
+                             "get reads one element")
+        v = self._get_element(res)
         return default if v is None else v.item()
 
     def _get_element(self, resolved):
@@ -485,8 +500,6 @@ class Matrix(_MatrixMethods, Collection):
 
     def __delitem__(self, indices):
         res = resolve_all(indices, self.shape)
-        if not all(isinstance(r, int) for r in res):
-            raise TypeError("Only single elements can be deleted: del A[i, j]")
         from .scalar import Scalar
 
         ops.assign(self, Scalar(self.dtype), res, None, None, False, subassign=True,
@@ -495,6 +508,8 @@ class Matrix(_MatrixMethods, Collection):
     def __contains__(self, index):
         if not (isinstance(index, tuple) and len(index) == 2):
             raise TypeError("Use (row, col) in A")
+        if any(isinstance(i, (list, slice, np.ndarray)) for i in index):
+            raise TypeError(f"Invalid index for `in`: {index!r}; use one element (row, col)")
         return self._get_element(resolve_all(index, self.shape)) is not None
 
     def __iter__(self):
@@ -559,7 +574,7 @@ class Matrix(_MatrixMethods, Collection):
 class TransposedMatrix(_MatrixMethods):
     """``A.T``: A's transpose, read through a cached CSR of A'."""
 
-    __slots__ = ("_matrix",)
+    __slots__ = ("_matrix", "__weakref__")
     _is_scalar = False
 
     def __init__(self, matrix):
@@ -643,6 +658,25 @@ class TransposedMatrix(_MatrixMethods):
 
     def get(self, row, col, default=None):
         return self._matrix.get(col, row, default)
+
+    __contains__ = Matrix.__contains__
+    __iter__ = Matrix.__iter__
+    __array__ = Collection.__array__
+
+    def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
+        """(rows, columns, values) of the transpose, in the order of the Matrix's own entries
+        (python-graphblas's order: the Matrix's columns are the rows here)."""
+        r, c, v = self._matrix.to_coo(dtype, rows=columns, columns=rows, values=values,
+                                      sort=sort)
+        return c, r, v
+
+    def wait(self, how="materialize"):
+        self._matrix.wait(how)
+        return self
+
+    def __lshift__(self, value):
+        raise TypeError("'TransposedMatrix' object does not support assignment; assign to "
+                        "the Matrix (C << A.T, not C.T << A)")
 
     def _get_element(self, resolved):
         return self._matrix._get_element(resolved[::-1])
@@ -742,9 +776,21 @@ def _infer_dim(name, value, indices, end=None):
     """``value`` checked, or one more than the largest index (``end`` where _index has it)."""
     if value is not None:
         return _check_dim(name, value)
-    if end is not None:
+    if end is not None and indices.size:
         return end
-    return int(indices.max()) + 1 if indices.size else 0
+    if not indices.size:
+        what = {"nrows": "row indices", "ncols": "column indices"}.get(name, "indices")
+        raise ValueError(f"No {what} provided. Unable to infer {name}; give {name}=")
+    return int(indices.max()) + 1
+
+
+def _iso_dup(values, dup_op):
+    """python-graphblas's rule: one value for every entry (iso) drops duplicate indices."""
+    if dup_op is None and np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        from ..ops import binary
+
+        return binary.first
+    return dup_op
 
 
 def _typed_dup(dup_op, dtype):

@@ -11,6 +11,7 @@ same result as with copies.
 import numpy as np
 
 from ..backends.base import computed_under
+from ..config import config
 from ..dtypes import BOOL, INT64, unify
 from ..exceptions import DeviceMismatch, DimensionMismatch, DomainMismatch, EmptyObject
 from ..ops.base import (
@@ -100,13 +101,17 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
     its multiplication for intersections)."""
     op = _resolve_op(op, "binary")
     if isinstance(op, (Semiring, TypedSemiring)):
-        raise TypeError(f"Bad type for argument `op` in {method}: expected a BinaryOp or "
-                        f"Monoid, got Semiring {op!r}; use {op!r}.binaryop or {op!r}.monoid")
+        raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                        "    - Expected type: BinaryOp, Monoid.\n"
+                        f"    - Got: Semiring ({op!r}).\n"
+                        f"Use {op!r}.binaryop or {op!r}.monoid")
     if isinstance(op, (Monoid, TypedMonoid, BinaryOp, TypedBinaryOp)):
         typed = find_typed_op(op, t1, t2, is_left_scalar=is_left_scalar,
                               is_right_scalar=is_right_scalar)
         return typed.binaryop if isinstance(typed, TypedMonoid) else typed
-    raise TypeError(f"{method} expects a BinaryOp or Monoid, got {type(op).__name__} {op!r}")
+    raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                    "    - Expected type: BinaryOp, Monoid.\n"
+                    f"    - Got: {type(op).__name__} ({op!r}).")
 
 
 def typed_monoid(op, t, method="reduce_rowwise"):
@@ -114,8 +119,10 @@ def typed_monoid(op, t, method="reduce_rowwise"):
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         parent = op if isinstance(op, BinaryOp) else op.parent
         if parent.monoid is None and method in ("reduce_scalar", "reduce"):
-            raise TypeError(f"Bad type for argument `op` in {method}: {op!r} is not known to "
-                            "be part of a Monoid; use a Monoid such as monoid.plus")
+            raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                            "    - Expected type: Monoid.\n"
+                            f"    - Got: BinaryOp ({op!r}), not known to be part of a Monoid; "
+                            "use a Monoid such as monoid.plus")
         if parent.monoid is None:
             # python-graphblas passes row/column reductions by a BinaryOp to SuiteSparse
             from ..exceptions import NotImplementedException
@@ -125,7 +132,11 @@ def typed_monoid(op, t, method="reduce_rowwise"):
         op = parent.monoid
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
-    raise TypeError(f"Expected a Monoid, got {type(op).__name__} {op!r}; for example monoid.plus")
+    extra = (f"  To get the Monoid of a Semiring, use {op!r}.monoid"
+             if isinstance(op, (Semiring, TypedSemiring)) else "")
+    raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                    "    - Expected type: Monoid.\n"
+                    f"    - Got: {type(op).__name__} ({op!r}); for example monoid.plus.{extra}")
 
 
 def check_mask(mask, output):
@@ -155,8 +166,15 @@ def check_mask(mask, output):
         same_device(output, parent)
         return mask
     if output.ndim != parent.ndim:
-        raise TypeError(f"Mask object must be type {type(output).__name__}; got "
-                        f"{type(parent).__name__}")
+        if isinstance(output, _RegionShape):
+            if output.ndim == 0:
+                raise TypeError("Single element assign does not accept a submask")
+            if output.from_matrix and output.ndim == 1:
+                raise TypeError("Indices for subassign imply Vector submask, but got "
+                                f"{type(parent).__name__} mask instead")
+        kind = ("Vector" if output.ndim == 1 else "Matrix") if isinstance(
+            output, _RegionShape) else type(output).__name__
+        raise TypeError(f"Mask object must be type {kind}; got {type(parent).__name__}")
     if parent.shape != output.shape:
         raise DimensionMismatch(f"Mask shape {parent.shape} does not match output shape "
                                 f"{output.shape}")
@@ -216,8 +234,9 @@ def typed_accum(accum, dtype):
         return accum.binaryop
     if isinstance(accum, (BinaryOp, TypedBinaryOp)):
         return find_typed_op(accum, dtype)
-    raise TypeError(f"accum must be a BinaryOp (or Monoid), got {type(accum).__name__} "
-                    f"{accum!r}")
+    raise TypeError(f"Bad type for keyword argument `accum=` in __call__(...).\n"
+                    "    - Expected type: BinaryOp (or Monoid).\n"
+                    f"    - Got: {type(accum).__name__} ({accum!r}).")
 
 
 def update(target, value, mask=None, accum=None, replace=False):
@@ -250,8 +269,8 @@ def update(target, value, mask=None, accum=None, replace=False):
             return None
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
-    raise TypeError(f"Assignment value must be an expression, Matrix, Vector or scalar, not "
-                    f"{type(value).__name__}")
+    raise TypeError(f"Assignment value must be a valid expression type, not "
+                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar")
 
 
 def _assign_scalar_fast(target, value, mask, accum, replace):
@@ -352,14 +371,34 @@ def mxm(A, B, op=None):
                             device, compute)
 
 
+def computed(x, expected, within, argname="other"):
+    """``x``, or the value of an expression whose result is one of the ``expected`` class
+    names (python-graphblas's ``_expect_type``): computed when ``config["autocompute"]`` is
+    on, else a TypeError saying so; any other type is a TypeError."""
+    if isinstance(x, (MatrixExpression, VectorExpression, ScalarExpression, InfixExpr)):
+        out = x.output_type.__name__
+        if out in expected:
+            if config.lookup("autocompute"):
+                return x._get_value() if not isinstance(x, InfixExpr) else x._to_expr().new()
+            raise TypeError(
+                f"Bad type for argument `{argname}` in {within}(...).\n"
+                f"    - Expected type: {', '.join(expected)}.\n    - Got: {type(x)}.\n\n"
+                "Hint: use `graphblas.config.set(autocompute=True)` to automatically compute "
+                "arguments that are expressions (or call .new() on the argument).")
+    if type(x).__name__ in expected:
+        return x
+    raise TypeError(f"Bad type for argument `{argname}` in {within}(...).\n"
+                    f"    - Expected type: {', '.join(expected)}.\n    - Got: {type(x)}.")
+
+
 def _as_matrix_operand(x, method):
     Vector = _types()[3]
 
-    if isinstance(x, MatrixExpression):
-        return x.new()
     if isinstance(x, Vector):
-        raise TypeError(f"{method} expects a Matrix; use mxv/vxm for a Vector")
-    raise TypeError(f"{method} expects a Matrix, got {type(x).__name__}")
+        raise TypeError(f"Bad type for argument `other` in {method}(...).\n"
+                        "    - Expected type: Matrix, TransposedMatrix.\n"
+                        f"    - Got: {type(x)}.  Use mxv/vxm for a Vector")
+    return computed(x, ("Matrix", "TransposedMatrix"), method)
 
 
 def _as_vector_operand(x, method):
@@ -367,9 +406,7 @@ def _as_vector_operand(x, method):
 
     if isinstance(x, Vector):
         return x
-    if isinstance(x, VectorExpression):
-        return x.new()
-    raise TypeError(f"{method} expects a Vector, got {type(x).__name__}")
+    return computed(x, ("Vector",), method)
 
 
 def mxv(A, v, op=None):
@@ -419,11 +456,8 @@ def vxm(v, A, op=None):
 
 def ewise(kind, A, B, op, left_default=None, right_default=None):
     """ewise_add ("add"), ewise_mult ("mult") or ewise_union ("union") of two collections."""
-    if isinstance(B, (MatrixExpression, VectorExpression)):
-        B = B.new()
     if not hasattr(B, "_data") and not hasattr(B, "_csr"):
-        raise TypeError(f"ewise_{kind} expects a Matrix or Vector operand, got "
-                        f"{type(B).__name__}")
+        B = computed(B, ("Matrix", "TransposedMatrix", "Vector"), f"ewise_{kind}")
     if A.ndim != B.ndim:
         raise TypeError(f"ewise_{kind}: cannot combine a {type(A).__name__} with a "
                         f"{type(B).__name__}")
@@ -458,12 +492,26 @@ def _data(x):
     return x._csr() if hasattr(x, "_csr") else x._data
 
 
-def _scalar_arg(value, name):
-    from .scalar import Scalar
+def scalar_of(value, argname, within, dtype=None):
+    """``value`` as a Scalar: a Scalar, a computed ScalarExpression, or a Python or NumPy
+    number; anything else is python-graphblas's TypeError."""
+    Scalar = _types()[2]
+    if isinstance(value, Scalar):
+        return value
+    if isinstance(value, (ScalarExpression, InfixExpr)) and value.output_type is Scalar:
+        return computed(value, ("Scalar",), within, argname)
+    try:
+        return Scalar.from_value(value, dtype)
+    except TypeError:
+        raise TypeError(f"Bad type for keyword argument `{argname}=` in {within}(...).\n"
+                        f"    - Expected type: Scalar.\n    - Got: {type(value)}.\n"
+                        "Literal scalars also accepted.") from None
 
+
+def _scalar_arg(value, name):
     if value is None:
         raise TypeError(f"{name} is required (a scalar used where an operand has no entry)")
-    s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+    s = scalar_of(value, name, "apply" if name in ("left", "right") else "ewise_union")
     if s.is_empty:
         raise EmptyObject(f"{name} is an empty Scalar; give it a value")
     return s
@@ -510,7 +558,9 @@ def apply(A, op, right=None, left=None):
                         compute)
     if isinstance(op, (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid)):
         if (left is None) == (right is None):
-            raise TypeError("A binary operator in apply needs exactly one bound scalar: "
+            raise TypeError("Cannot provide both `left=` and `right=` to apply"
+                            if left is not None else
+                            "A binary operator in apply needs exactly one bound scalar: "
                             "left= or right=")
         if left is not None:
             s = _scalar_arg(left, "left")
@@ -530,7 +580,8 @@ def apply(A, op, right=None, left=None):
             args = [A, s]
         return expr_cls("apply", args, typed, typed.return_type, A.shape, backend, device,
                         compute)
-    raise TypeError(f"apply expects a UnaryOp, BinaryOp, Monoid or IndexUnaryOp, got "
+    raise TypeError(f"apply only accepts UnaryOp with no scalars or BinaryOp with `left` or "
+                    f"`right` scalar (or a Monoid or IndexUnaryOp), got "
                     f"{type(op).__name__} {op!r}")
 
 
@@ -601,8 +652,7 @@ def select(A, op, thunk=None):
     if opclass not in ("SelectOp", "IndexUnaryOp"):
         raise TypeError(f"select expects a SelectOp or IndexUnaryOp, got {type(op).__name__} "
                         f"{op!r}; for example select.tril or select.valuegt")
-    thunk = Scalar.from_value(0 if thunk is None else thunk) if not isinstance(thunk, Scalar) \
-        else thunk
+    thunk = scalar_of(0 if thunk is None else thunk, "thunk", "select")
     if thunk.is_empty:
         raise EmptyObject("The thunk is an empty Scalar; give it a value")
     typed = _typed_indexunary(op, A.dtype, thunk)
@@ -852,38 +902,81 @@ class Indexed:
             s = self._element_scalar()
             return s.dup(dtype=dtype, name=name) if dtype is not None or name else s
         if input_mask is not None:
-            raise NotImplementedError("input_mask is not supported; use a mask of the output")
+            if mask is not None:
+                raise TypeError("mask and input_mask arguments cannot both be given")
+            mask = self._input_mask_to_mask(input_mask)
         return self._extract_expr().new(dtype, mask=mask, name=name)
+
+    def _input_mask_to_mask(self, input_mask):
+        """python-graphblas's ``input_mask``: a mask of the input's shape, applied to the
+        extract as the same mask extracted at the same indices."""
+        if not isinstance(input_mask, Mask):
+            input_mask = check_mask(input_mask, self.parent)
+        source = input_mask.parent
+        if source.ndim == 1 and self.parent.ndim == 2:
+            lines = [r for r in self.resolved if not isinstance(r, int)]
+            if len(lines) != 1:
+                raise TypeError("Got Vector `input_mask` when extracting a submatrix from a "
+                                "Matrix.  Vector `input_mask` with a Matrix (or "
+                                "TransposedMatrix) input is only valid when extracting from a "
+                                "single row or column.")
+            axis = 1 if isinstance(self.resolved[0], int) else 0
+            if source.size != self.parent.shape[axis]:
+                raise ValueError("Size of `input_mask` Vector does not match "
+                                 f"{'ncols' if axis else 'nrows'} of Matrix")
+            picked = extract(source, (lines[0],)).new()
+        else:
+            if source.shape != self.parent.shape:
+                raise ValueError("Size of `input_mask` does not match size of input: "
+                                 f"{source.shape} != {self.parent.shape}")
+            picked = extract(source, self.resolved).new()
+        return type(input_mask)(picked)
+
+    def _get_value(self, attr=None):
+        """The extract's (or element's) value, computed as python-graphblas's autocompute
+        says."""
+        if not config.lookup("autocompute"):
+            kind = "Scalar" if self.is_element else ("Matrix" if len(self.shape) == 2
+                                                     else "Vector")
+            raise TypeError(f"{attr} not enabled for objects of type {type(self)}.  Use "
+                            f"`.new()` to create a new {kind}.\n\nHint: use "
+                            "`graphblas.config.set(autocompute=True)` to enable automatic "
+                            "computation of expressions.")
+        value = self.new()
+        return value if attr is None else getattr(value, attr)
 
     @property
     def value(self):
         if not self.is_element:
             raise TypeError("Only a single element has a .value; extract with .new()")
+        if not config.lookup("autocompute"):
+            return self._get_value("value")
         v = self.parent._get_element(self.resolved)
         return None if v is None else v.item()
 
     def get(self, default=None):
-        v = self.value
-        return default if v is None else v
+        if not self.is_element:
+            raise TypeError("Only a single element has .get(); extract with .new()")
+        v = self.parent._get_element(self.resolved)
+        return default if v is None else v.item()
 
     def __bool__(self):
-        if self.is_element:
-            return bool(self.value)
-        raise TypeError("An extract has no truth value; compute it with .new()")
+        return bool(self._get_value("__bool__")())
 
     def __float__(self):
-        return float(self.value)
+        return float(self._get_value())
 
     def __int__(self):
-        return int(self.value)
+        return int(self._get_value())
 
     def __index__(self):
-        return int(self.value)
+        return self._get_value().__index__()
 
     def __eq__(self, other):
-        if self.is_element:
-            return self._element_scalar() == other
-        return NotImplemented
+        return self._get_value("__eq__")(other)
+
+    def __ne__(self, other):
+        return self._get_value("__ne__")(other)
 
     __hash__ = None
 
@@ -899,6 +992,8 @@ class Indexed:
         return _RegionShape(self.shape, self.parent)
 
     def update(self, value):
+        if type(self.parent) is _types()[1]:
+            raise TypeError("'TransposedMatrix' object does not support item assignment")
         if self.subassign_ctx == "assign":
             assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
                    subassign=False, resolved=True)
@@ -912,7 +1007,16 @@ class Indexed:
     def __getattr__(self, item):
         if item.startswith("_"):
             raise AttributeError(item)
-        return getattr(self.new(), item)
+        return self._get_value(item)
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__",
+              "__ge__", "__neg__", "__abs__", "__invert__", "__iter__", "__contains__",
+              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__"):
+    setattr(Indexed, _name, (lambda name: lambda self, *args: self._get_value(name)(*args))(
+        _name))
+del _name
 
 
 class _RegionShape:
@@ -923,6 +1027,7 @@ class _RegionShape:
     def __init__(self, shape, parent):
         self.shape = shape
         self.ndim = len(shape)
+        self.from_matrix = parent.ndim == 2
         self.device = parent.device
         self._backend = parent._backend
         self.dtype = parent.dtype
@@ -1015,7 +1120,7 @@ def scatter(target, value, I, mask, accum, replace, subassign):
                                     f"Vector {I.name} has size {I.size}; they must match")
         u = value._data
     else:
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        s = scalar_of(value, "value", "assign")
         if s.is_empty:
             u = backend.vector_empty(I.size, s.dtype)
         else:
@@ -1072,7 +1177,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
         value = value.new()
     is_scalar = not isinstance(value, (Matrix, Vector, TransposedMatrix))
     if is_scalar:
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        s = scalar_of(value, "value", "assign")
         if s.is_empty:
             # assigning an empty scalar deletes the region's entries (SuiteSparse)
             A_region = _empty_region(backend, target, region_shape, target.dtype)
@@ -1212,7 +1317,11 @@ def parse_output_args(target, args, mask, accum, replace):
     for arg in args:
         if arg is replace_arg:
             replace = True
-        elif isinstance(arg, Mask) or hasattr(arg, "_data") or hasattr(arg, "_matrix"):
+        elif (isinstance(arg, (Mask, _types()[2])) or hasattr(arg, "_data")
+              or hasattr(arg, "_matrix")
+              or isinstance(arg, (MatrixExpression, VectorExpression, InfixExpr))):
+            if isinstance(arg, (MatrixExpression, VectorExpression, InfixExpr)):
+                arg = computed(arg, ("Matrix", "Vector"), "__call__", "mask")
             if target._is_scalar:
                 raise TypeError("Mask not allowed for Scalars")
             if mask_arg is not None:
@@ -1264,18 +1373,33 @@ def call_binary(op, left, right=None, *, left_default=None, right_default=None):
         if left.kind == "matmul":
             raise TypeError(f"{op!r} cannot compute `x @ y`; use a Semiring")
         if left_default is not None or right_default is not None:
-            return left.left.ewise_union(left.right, op, left_default, right_default)
+            return left._to_expr(op, left_default, right_default)
         return left._to_expr(op)
     if right is None:
-        raise TypeError(f"{op!r} takes an infix expression (x | y or x & y) or two arguments")
+        raise TypeError(f"Bad type when calling {op!r}: it takes an infix expression "
+                        f"({op!r}(x | y) or {op!r}(x & y)) or two arguments, got one "
+                        f"{type(left).__name__}")
+    Scalar = _types()[2]
+    if not _is_collection_like(left) and not _is_collection_like(right):
+        # two scalars: a ScalarExpression (``binary.plus(5, 2)``)
+        from .scalar import _as_scalar
+
+        return _as_scalar(left).ewise_mult(_as_scalar(right), op)
+    if isinstance(left, Scalar) and _is_collection_like(right):
+        return right.apply(op, left=left)
     if hasattr(left, "_data") or hasattr(left, "_matrix"):
         if hasattr(right, "_data") or hasattr(right, "_matrix"):
-            raise TypeError(f"{op!r}(x, y) with two collections is ambiguous: use "
-                            f"{op!r}(x | y) or {op!r}(x & y)")
+            raise TypeError(f"Bad type for keyword argument `right=`: {op!r}(x, y) with two "
+                            f"collections is ambiguous: use {op!r}(x | y) or {op!r}(x & y)")
         return left.apply(op, right=right)
     if hasattr(right, "_data") or hasattr(right, "_matrix"):
         return right.apply(op, left=left)
     raise TypeError(f"{op!r} needs a Matrix or Vector operand")
+
+
+def _is_collection_like(x):
+    return hasattr(x, "_data") or hasattr(x, "_matrix") or (
+        isinstance(x, (MatrixExpression, VectorExpression)))
 
 
 def call_semiring(op, expr):

@@ -71,7 +71,7 @@ class Scalar:
 
     # _held: None (empty), a NumPy scalar of dtype, or a DeviceValue of dtype (read into a
     # NumPy scalar the first time the value is needed on the host; see _value)
-    __slots__ = ("_held", "dtype", "name", "_is_cscalar")
+    __slots__ = ("_held", "dtype", "name", "_is_cscalar", "__weakref__")
     _is_scalar = True
     ndim = 0
     shape = ()
@@ -195,6 +195,8 @@ class Scalar:
         return out
 
     def wait(self, how="materialize"):
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
         return self
 
     # -- output syntax -------------------------------------------------------------------
@@ -211,10 +213,20 @@ class Scalar:
         ops.update(self, value)
 
     # -- comparisons and conversions -----------------------------------------------------
+    def _other(self, other, method):
+        """``other`` as a Scalar, and whether it was a Python value (whose type, not given,
+        check_dtype does not check, as in python-graphblas)."""
+        if isinstance(other, Scalar):
+            return other, False
+        if hasattr(other, "output_type"):
+            return ops.computed(other, ("Scalar",), f"Scalar.{method}"), False
+        if other is None:
+            return Scalar(self.dtype), True
+        return Scalar.from_value(other), True
+
     def isequal(self, other, *, check_dtype=False):
-        if not isinstance(other, Scalar):
-            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
-        if check_dtype and self.dtype != other.dtype:
+        other, literal = self._other(other, "isequal")
+        if check_dtype and not literal and self.dtype != other.dtype:
             return False
         if self._value is None or other._value is None:
             return self._value is None and other._value is None
@@ -222,9 +234,8 @@ class Scalar:
         return bool(self._value_as(t) == other._value_as(t))
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
-        if not isinstance(other, Scalar):
-            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
-        if check_dtype and self.dtype != other.dtype:
+        other, literal = self._other(other, "isclose")
+        if check_dtype and not literal and self.dtype != other.dtype:
             return False
         if self._value is None or other._value is None:
             return self._value is None and other._value is None
@@ -259,7 +270,8 @@ class Scalar:
 
     def __index__(self):
         if not (self.dtype.is_int or self.dtype.is_bool):
-            raise TypeError(f"A {self.dtype} Scalar cannot be used as an index")
+            raise AttributeError(f"Scalar of type {self.dtype} only has __index__ for integral "
+                                 "dtypes: a FP Scalar cannot be used as an index")
         return int(self._value_as(self.dtype))
 
     def __neg__(self):
@@ -267,10 +279,44 @@ class Scalar:
 
         return self.apply(unary.ainv).new()
 
+    # -- infix: ``s1 | s2`` and ``s1 & s2`` await an operator; ``s + 1``, ``s < 10`` are
+    # ScalarExpressions (python-graphblas's)
+    def __or__(self, other):
+        return self._infix(other, "add", False)
+
+    def __ror__(self, other):
+        return self._infix(other, "add", True)
+
+    def __and__(self, other):
+        return self._infix(other, "mult", False)
+
+    def __rand__(self, other):
+        return self._infix(other, "mult", True)
+
+    def _infix(self, other, kind, reverse):
+        from .expr import InfixExpr
+
+        if not _is_scalar_like(other):
+            if hasattr(other, "_data") or hasattr(other, "_matrix"):
+                raise TypeError(f"Bad type for argument `other` in Scalar infix: a Scalar "
+                                f"and a {type(other).__name__} cannot be combined with | or &; "
+                                "bind the scalar: binary.plus(x, s)")
+            return NotImplemented
+        return InfixExpr(other, self, kind) if reverse else InfixExpr(self, other, kind)
+
+    def __matmul__(self, other):
+        raise TypeError("Bad type for argument `other` in `@`: a Scalar has no matrix product; "
+                        "use * for a product of scalars")
+
+    __rmatmul__ = __matmul__
+
     def __invert__(self):
         from ..ops import unary
 
-        return self.apply(unary.lnot if self.dtype.is_bool else unary.bnot).new()
+        if not self.dtype.is_bool:
+            raise TypeError(f"The invert operator, `~`, is only supported for BOOL, not "
+                            f"{self.dtype}")
+        return self.apply(unary.lnot).new()
 
     def __array__(self, dtype=None, copy=None):
         arr = np.array(self._value if self._value is not None else np.nan)
@@ -320,8 +366,45 @@ class Scalar:
         return html_repr(self)
 
 
+def _is_scalar_like(x):
+    """A Scalar, an expression computing one, or a Python or NumPy number."""
+    from .expr import InfixExpr, ScalarExpression
+
+    if isinstance(x, (Scalar, ScalarExpression)):
+        return True
+    if isinstance(x, InfixExpr):
+        return x.ndim == 0
+    return isinstance(x, (bool, int, float, np.number, np.bool_))
+
+
+def _arith(opname, reverse=False):
+    def method(self, other):
+        from ..ops import binary
+
+        if not _is_scalar_like(other):
+            return NotImplemented
+        op = getattr(binary, opname)
+        left, right = (other, self) if reverse else (self, other)
+        return _as_scalar(left).ewise_mult(_as_scalar(right), op)
+
+    return method
+
+
+for _name, _op in [("add", "plus"), ("sub", "minus"), ("mul", "times"), ("truediv", "truediv"),
+                   ("floordiv", "floordiv"), ("pow", "pow"), ("mod", "remainder")]:
+    setattr(Scalar, f"__{_name}__", _arith(_op))
+    setattr(Scalar, f"__r{_name}__", _arith(_op, reverse=True))
+for _name in ("lt", "le", "gt", "ge"):
+    setattr(Scalar, f"__{_name}__", _arith(_name))
+del _name, _op
+
+
 def _as_scalar(x):
-    return x if isinstance(x, Scalar) else Scalar.from_value(x)
+    if isinstance(x, Scalar):
+        return x
+    if hasattr(x, "new"):  # an expression computing a Scalar
+        return x.new()
+    return Scalar.from_value(x)
 
 
 def _scalar_from_vector_expr(expr, name, parent):

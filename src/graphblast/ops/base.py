@@ -54,6 +54,17 @@ class TypedOpBase:
     def __getitem__(self, type_):
         return self.parent[type_]
 
+    def __call__(self, *args, **kwargs):
+        """``monoid.plus[FP32](u | v)``, ``unary.abs[INT8](v)``: as the untyped operator's
+        call, with this type."""
+        from ..core import operations
+
+        call = {"UnaryOp": operations.call_unary, "BinaryOp": operations.call_binary,
+                "Monoid": operations.call_binary, "Semiring": operations.call_semiring,
+                "IndexUnaryOp": operations.call_indexunary,
+                "SelectOp": operations.call_select}[self.opclass]
+        return call(self, *args, **kwargs)
+
 
 def _typed_lookup(parent, type_):
     try:
