@@ -27,6 +27,8 @@ The types follow python-graphblas: ``agg.sum[INT8]`` reduces in INT8, the counts
 whatever the input, the means FP64.
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from .dtypes import BOOL, INT64, lookup_dtype
@@ -421,6 +423,8 @@ def _argminmax(typed, x, how, which):
         hits = hits.select("==", True).new()
         return _positions(hits).reduce_rowwise(monoid.min[INT64]).new()
     value = x.reduce(best).new()
+    if value.is_empty:
+        return _as_vector(value.dup(INT64))
     hits = x.apply(binary.eq, right=value).new().select("==", True).new()
     return _as_vector(_positions(hits).reduce(monoid.min[INT64]).new())
 
@@ -439,6 +443,8 @@ def _custom(func, which):
     return lambda typed, x, how: func(typed, x, how, which)
 
 
+_BY_MONOID = [sum, prod, all, any, min, max, any_value, bitwise_all, bitwise_any]
+
 argmin = Aggregator("argmin", custom=_custom(_argminmax, "min"), types=[semiring.min_firsti])
 argmax = Aggregator("argmax", custom=_custom(_argminmax, "max"), types=[semiring.min_firsti])
 first = Aggregator("first", custom=_custom(_first_last, "min"), types=[binary.first],
@@ -450,5 +456,34 @@ first_index = Aggregator("first_index", custom=_index_recipe("min"),
 last_index = Aggregator("last_index", custom=_index_recipe("max"),
                         types=[semiring.min_secondi], any_dtype=INT64)
 
-__all__ = ["Aggregator", "TypedAggregator"] + sorted(
+#: python-graphblas keeps the positional aggregators under ``agg.ss`` (SuiteSparse's recipes)
+ss = SimpleNamespace(first=first, last=last, first_index=first_index, last_index=last_index,
+                     argmin=argmin, argmax=argmax)
+
+
+def from_string(string):
+    """The aggregator named by ``string``: its name (``"count"``), or a monoid's name or
+    symbol (``"|"`` is ``agg.any``, ``"+[int]"`` is ``agg.sum[int]``).
+
+    Raises
+    ------
+    ValueError
+        If no aggregator answers to the string.
+    """
+    if not isinstance(string, str):
+        raise TypeError(f"Expected a str naming an aggregator, got {type(string).__name__}")
+    base, bracket, rest = string.strip().partition("[")
+    found = globals().get(base)
+    if not isinstance(found, Aggregator):
+        try:
+            mon = monoid.from_string(base)
+        except (ValueError, KeyError, TypeError):
+            mon = None
+        found = next((a for a in _BY_MONOID if a._monoid is mon), None) if mon else None
+    if found is None:
+        raise ValueError(f"Unknown agg string: {string!r}.  Example usage: 'sum[int]'")
+    return found[lookup_dtype(rest.rstrip("]").strip())] if bracket else found
+
+
+__all__ = ["Aggregator", "TypedAggregator", "from_string", "ss"] + sorted(
     name for name, obj in globals().items() if isinstance(obj, Aggregator))

@@ -61,6 +61,9 @@ def resolve(index, size, allow_vector=False, owner=None):
                                                and index.dtype.kind in "iu"):
         return _scalar_index(index, size)
     if getattr(index, "_is_scalar", False) and hasattr(index, "_value_as"):
+        if not index.dtype.is_int:
+            raise TypeError(f"An integer is required for indexing; got a Scalar of "
+                            f"{index.dtype}")
         return _scalar_index(index.__index__(), size)  # a Scalar of an integer type
     if isinstance(index, slice):
         start, stop, step = index.indices(size)
@@ -83,7 +86,8 @@ def resolve(index, size, allow_vector=False, owner=None):
         if arr.size == 0:
             return IndexArg("list", 0, size, array=np.zeros(0, dtype=np.int64))
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"Index arrays must hold integers, got dtype {arr.dtype}")
+            raise TypeError(f"Invalid dtype for index: {arr.dtype}; index arrays must hold "
+                            "integers")
         if arr.min() < 0:  # negative indices count from the end, as in Python
             arr = np.where(arr < 0, arr + size, arr)
         if arr.min() < 0 or arr.max() >= size:

@@ -75,6 +75,8 @@ def _matmul(left, right):
     (``semiring.min_plus(A @ B)``; plus_times when computed directly)."""
     from .expr import InfixExpr
 
+    if isinstance(left, InfixExpr) or isinstance(right, InfixExpr):
+        return InfixExpr(left, right, "matmul")
     if not (_is_collection(left) and _is_collection(right)):
         other = right if _is_collection(left) else left
         raise TypeError(f"Bad type for argument in `@`: {type(other).__name__}; a matrix "

@@ -21,7 +21,8 @@ class Mask:
         return _COMPLEMENT[type(self)](self.parent)
 
     def __bool__(self):
-        raise TypeError("A mask has no truth value; use it as C(mask) << expr.")
+        raise TypeError("__bool__ not defined for a mask: it has no truth value; use it as "
+                        "C(mask) << expr.")
 
     @property
     def mask(self):

@@ -345,7 +345,8 @@ class Matrix(_MatrixMethods, Collection):
         """A Matrix from a 2-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
         if arr.ndim != 2:
-            raise ValueError(f"from_dense needs a 2-D array, got {arr.ndim}-D")
+            raise ValueError(f"values must be 2d: a 2-D array is required to create a dense "
+                             f"Matrix, got {arr.ndim}-D")
         if missing_value is None:
             r, c = np.nonzero(np.ones(arr.shape, dtype=bool))
         else:
@@ -527,7 +528,10 @@ class Matrix(_MatrixMethods, Collection):
         if k >= ncols or -k >= nrows:
             from ..exceptions import IndexOutOfBound as _IOB
 
-            raise _IOB(f"Diagonal {k} is out of range for a {nrows} x {ncols} matrix")
+            raise _IOB(f"Diagonal {k} is out of range: the diagonal is out of range for a "
+                       f"{nrows} x {ncols} matrix")
+        if isinstance(values, (list, np.ndarray)) and np.ndim(values) == 1:
+            values = Vector.from_dense(np.asarray(values), device=self.device)
         if isinstance(values, Vector):
             if values.size != size:
                 from ..exceptions import DimensionMismatch

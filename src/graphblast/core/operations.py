@@ -74,6 +74,10 @@ def _resolve_op(op, namespace):
         import importlib
 
         return importlib.import_module(f"graphblast.ops.{namespace}").from_string(op)
+    if op is min or op is max or op is abs:  # Python's builtins stand for binary.min, ...
+        from ..ops.base import _builtin_op
+
+        return _builtin_op(op, namespace)
     return op
 
 
@@ -116,6 +120,9 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
 
 def typed_monoid(op, t, method="reduce_rowwise"):
     op = _resolve_op(op, "monoid")
+    if isinstance(op, TypedBinaryOp) and op.parent.monoid is not None and op.monoid is None:
+        raise TypeError(f"Bad type for argument `op` in {method}(...): {op!r} is not known to "
+                        f"be part of a Monoid for {op.type} datatype")
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         parent = op if isinstance(op, BinaryOp) else op.parent
         if parent.monoid is None and method in ("reduce_scalar", "reduce"):
@@ -132,7 +139,7 @@ def typed_monoid(op, t, method="reduce_rowwise"):
         op = parent.monoid
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
-    extra = (f"  To get the Monoid of a Semiring, use {op!r}.monoid"
+    extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
              if isinstance(op, (Semiring, TypedSemiring)) else "")
     raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
                     "    - Expected type: Monoid.\n"
@@ -255,8 +262,8 @@ def update(target, value, mask=None, accum=None, replace=False):
         value = value._extract_expr()
     if isinstance(value, (MatrixExpression, VectorExpression)):
         return evaluate(target, value, mask, accum, replace)
-    if isinstance(value, ScalarExpression):
-        value = value.new()
+    if isinstance(value, ScalarExpression):  # a Scalar's value everywhere, if autocompute
+        value = computed(value, ("Scalar",), f"{type(target).__name__}.update", "value")
     if isinstance(value, (Matrix, Vector, TransposedMatrix)):
         if type(value) is TransposedMatrix and isinstance(target, Matrix):
             return evaluate(target, value._as_expr(), mask, accum, replace)
@@ -493,17 +500,21 @@ def _data(x):
 
 
 def scalar_of(value, argname, within, dtype=None):
-    """``value`` as a Scalar: a Scalar, a computed ScalarExpression, or a Python or NumPy
-    number; anything else is python-graphblas's TypeError."""
+    """``value`` as a Scalar: a Scalar, a computed ScalarExpression, an element ``A[i, j]``,
+    or a Python or NumPy number; anything else is python-graphblas's TypeError."""
     Scalar = _types()[2]
     if isinstance(value, Scalar):
         return value
+    if isinstance(value, Indexed) and value.is_element:
+        return value._get_value()
     if isinstance(value, (ScalarExpression, InfixExpr)) and value.output_type is Scalar:
         return computed(value, ("Scalar",), within, argname)
     try:
         return Scalar.from_value(value, dtype)
     except TypeError:
-        raise TypeError(f"Bad type for keyword argument `{argname}=` in {within}(...).\n"
+        arg = f"argument `{argname}`" if argname == "value" else \
+            f"keyword argument `{argname}=`"
+        raise TypeError(f"Bad type for {arg} in {within}(...).\n"
                         f"    - Expected type: Scalar.\n    - Got: {type(value)}.\n"
                         "Literal scalars also accepted.") from None
 
@@ -639,6 +650,9 @@ def select(A, op, thunk=None):
                                  f"{typed.return_type}")
         return _select_expr(A, typed, tval, device, backend)
     Scalar = _types()[2]
+    masked = _select_by_mask(A, op, thunk)
+    if masked is not None:
+        return masked
     if isinstance(op, (MatrixExpression, VectorExpression)):
         op, thunk = _select_from_expr(A, op)
     if isinstance(op, str):
@@ -660,6 +674,33 @@ def select(A, op, thunk=None):
         raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
                   f"{typed.return_type}")
     return _select_expr(A, typed, _thunk_value(typed, thunk, backend), device, backend)
+
+
+def _select_by_mask(A, op, thunk):
+    """``A.select(M.S)``, ``A.select(M.V)``, ``A.select(B)`` (B BOOL, an expression too):
+    the entries of A the mask lets through (python-graphblas's select with a mask), or None
+    when ``op`` is no mask."""
+    Matrix, TransposedMatrix, _, Vector = _types()
+    if isinstance(op, (MatrixExpression, VectorExpression)) and op.dtype == BOOL and not (
+            op.method_name == "apply" and getattr(op.op, "opclass", "") == "BinaryOp"
+            and op.args and op.args[0] is A):
+        op = op.new()
+    if isinstance(op, (Matrix, Vector)) and op.dtype == BOOL:
+        op = op.V
+    if not isinstance(op, Mask):
+        return None
+    if thunk is not None:
+        raise TypeError("thunk is not used when selecting with a mask: A.select(M.V)")
+    mask = check_mask(op, A if not isinstance(A, TransposedMatrix) else A.new())
+    device, backend = same_device(A)
+    expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
+
+    def compute(mask_arg):
+        out = (A.new() if isinstance(A, TransposedMatrix) else A).dup(clear=True)
+        out(mask=mask) << A
+        return out._data
+
+    return expr_cls("select", [A, op], None, A.dtype, A.shape, backend, device, compute)
 
 
 def _select_expr(A, typed, tval, device, backend):
@@ -927,8 +968,9 @@ class Indexed:
             picked = extract(source, (lines[0],)).new()
         else:
             if source.shape != self.parent.shape:
-                raise ValueError("Size of `input_mask` does not match size of input: "
-                                 f"{source.shape} != {self.parent.shape}")
+                what = "Size" if source.ndim == 1 else "Shape"
+                raise ValueError(f"{what} of `input_mask` does not match {what.lower()} of "
+                                 f"input: {source.shape} != {self.parent.shape}")
             picked = extract(source, self.resolved).new()
         return type(input_mask)(picked)
 
@@ -1158,6 +1200,23 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
 
     backend = target._backend
     res = indices if resolved else resolve_all(indices, target.shape, target)
+    if isinstance(value, (list, np.ndarray)) and np.ndim(value) >= 1 and not all(
+            isinstance(r, int) for r in res):
+        # a list (or array) of values for the region: as python-graphblas, a dense
+        # Vector (1-D) or Matrix (2-D) of them, of the region's shape
+        region = tuple(r.count for r in res if not isinstance(r, int))
+        try:
+            arr = np.asarray(value)
+        except ValueError:
+            raise ValueError(f"shape mismatch: the values do not form the region's shape "
+                             f"{region}") from None
+        if arr.shape != region:
+            raise ValueError(f"shape mismatch: values of shape {arr.shape} for a region of "
+                             f"shape {region}")
+        if arr.dtype.kind == "O":
+            raise TypeError("Bad type for argument `value`: the list holds objects that are "
+                            "not numbers")
+        value = (Vector if arr.ndim == 1 else Matrix).from_dense(arr, device=target.device)
     if target.ndim == 1 and getattr(res[0], "kind", None) == "vector":
         return scatter(target, value, res[0].vector, mask, accum, replace, subassign)
     res = tuple(host_list(r, backend) for r in res)  # a Matrix's Vector of positions
@@ -1327,7 +1386,7 @@ def parse_output_args(target, args, mask, accum, replace):
             if mask_arg is not None:
                 raise TypeError("Got multiple values for argument 'mask'")
             mask_arg = arg
-        elif isinstance(arg, (OpBase, TypedOpBase, str)):
+        elif isinstance(arg, (OpBase, TypedOpBase, str)) or arg is min or arg is max:
             if accum_arg is not None:
                 raise TypeError("Got multiple values for argument 'accum'")
             accum_arg = arg

@@ -200,7 +200,9 @@ class Scalar:
         return self
 
     # -- output syntax -------------------------------------------------------------------
-    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
+        if input_mask is not None:
+            raise TypeError("input_mask not allowed for Scalars")
         mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
         from .base import Updater
 
@@ -334,17 +336,20 @@ class Scalar:
     def ewise_add(self, other, op=None):
         from ..ops import monoid
 
-        expr = self._as_vector().ewise_add(_as_scalar(other)._as_vector(), op or monoid.plus)
+        other = ops.scalar_of(other, "other", "Scalar.ewise_add")
+        expr = self._as_vector().ewise_add(other._as_vector(), op or monoid.plus)
         return _scalar_from_vector_expr(expr, "ewise_add", self)
 
     def ewise_mult(self, other, op=None):
         from ..ops import binary
 
-        expr = self._as_vector().ewise_mult(_as_scalar(other)._as_vector(), op or binary.times)
+        other = ops.scalar_of(other, "other", "Scalar.ewise_mult")
+        expr = self._as_vector().ewise_mult(other._as_vector(), op or binary.times)
         return _scalar_from_vector_expr(expr, "ewise_mult", self)
 
     def ewise_union(self, other, op, left_default, right_default):
-        expr = self._as_vector().ewise_union(_as_scalar(other)._as_vector(), op, left_default,
+        other = ops.scalar_of(other, "other", "Scalar.ewise_union")
+        expr = self._as_vector().ewise_union(other._as_vector(), op, left_default,
                                              right_default)
         return _scalar_from_vector_expr(expr, "ewise_union", self)
 

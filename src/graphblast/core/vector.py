@@ -84,7 +84,7 @@ class Vector(Collection):
         """A Vector from a 1-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
         if arr.ndim != 1:
-            raise ValueError(f"from_dense needs a 1-D array, got {arr.ndim}-D")
+            raise ValueError(f"values must be 1d to create a dense Vector, got {arr.ndim}-D")
         if missing_value is None:
             idx = np.arange(arr.shape[0])
         elif isinstance(missing_value, float) and np.isnan(missing_value):
@@ -136,6 +136,9 @@ class Vector(Collection):
     @classmethod
     def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, device=None):
         """A Vector from (index, value) pairs."""
+        if isinstance(pairs, np.ndarray):
+            raise TypeError("pairs as a NumPy array would lose the values' type to the "
+                            "indices'; use `Vector.from_coo` with the two columns")
         pairs = list(pairs)
         idx = np.array([p[0] for p in pairs], dtype=np.int64)
         vals = np.array([p[1] for p in pairs]) if pairs else np.zeros(0)
