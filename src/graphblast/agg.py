@@ -163,7 +163,7 @@ class TypedAggregator:
         """The Vector ``v`` reduced: a Vector of size 1."""
         agg = self.parent
         if agg._monoid is not None:
-            return _as_vector(v.reduce(agg._monoid[self.type]).new())
+            return _as_vector(v.reduce(agg._monoid[self.type]).new(), v.device)
         if agg._composite is not None:
             return self._compose([a[self.type].vector(v) for a in agg._composite])
         if agg._custom is not None:
@@ -174,7 +174,7 @@ class TypedAggregator:
         """Every entry of the Matrix ``A`` reduced: a Vector of size 1."""
         agg = self.parent
         if agg._monoid is not None:
-            return _as_vector(A.reduce_scalar(agg._monoid[self.type]).new())
+            return _as_vector(A.reduce_scalar(agg._monoid[self.type]).new(), A.device)
         if agg._composite is not None:
             return self._compose([a[self.type].matrix(A) for a in agg._composite])
         if agg._custom is not None:
@@ -182,7 +182,8 @@ class TypedAggregator:
         step = self._line(A, "rows")
         typed = agg._semiring2[step.dtype]
         total = step.apply(typed.binaryop, right=agg._initval).new()
-        return self._finish(_as_vector(total.reduce(typed.monoid).new()), agg._finalize)
+        return self._finish(_as_vector(total.reduce(typed.monoid).new(), A.device),
+                            agg._finalize)
 
     def _line(self, x, how):
         """``mult(x, c)`` (``mult(c, x)`` when switched) for each entry, reduced along the
@@ -197,7 +198,7 @@ class TypedAggregator:
             products = x.apply(typed.binaryop, right=agg._initval).new()
         if how == "rows":
             return products.reduce_rowwise(typed.monoid).new()
-        return _as_vector(products.reduce(typed.monoid).new())
+        return _as_vector(products.reduce(typed.monoid).new(), x.device)
 
     @staticmethod
     def _finish(w, finalize):
@@ -209,11 +210,11 @@ class TypedAggregator:
         return self.parent._finalize(*results, {}).new()
 
 
-def _as_vector(s):
-    """A Scalar as a Vector of size 1 (empty when the Scalar is)."""
+def _as_vector(s, device):
+    """A Scalar as a Vector of size 1 on ``device`` (empty when the Scalar is)."""
     from .core.vector import Vector
 
-    w = Vector(s.dtype, 1)
+    w = Vector(s.dtype, 1, device=device)
     if not s.is_empty:
         w[0] = s
     return w
@@ -388,13 +389,13 @@ def _index_of(typed, x, how, which):
     m = getattr(monoid, which)[INT64]
     if how == "rows":
         return _positions(x).reduce_rowwise(m).new()
-    return _as_vector(_positions(x).reduce(m).new())
+    return _as_vector(_positions(x).reduce(m).new(), x.device)
 
 
 def _first_last(typed, x, how, which):
     if how == "vector":
         i = _positions(x).reduce(getattr(monoid, which)[INT64]).new()
-        out = type(x)(x.dtype, 1)
+        out = type(x)(x.dtype, 1, device=x.device)
         if not i.is_empty:
             out[0] = x[i.value].new()
         return out
@@ -406,7 +407,7 @@ def _first_last(typed, x, how, which):
     i = rows.apply(indexunary.rowindex[INT64], 0).new().reduce(getattr(monoid, which)).new()
     from .core.vector import Vector
 
-    out = Vector(x.dtype, 1)
+    out = Vector(x.dtype, 1, device=x.device)
     if not i.is_empty:
         row = x[i.value, :].new()
         return _first_last(typed, row, "vector", which)
@@ -424,9 +425,9 @@ def _argminmax(typed, x, how, which):
         return _positions(hits).reduce_rowwise(monoid.min[INT64]).new()
     value = x.reduce(best).new()
     if value.is_empty:
-        return _as_vector(value.dup(INT64))
+        return _as_vector(value.dup(INT64), x.device)
     hits = x.apply(binary.eq, right=value).new().select("==", True).new()
-    return _as_vector(_positions(hits).reduce(monoid.min[INT64]).new())
+    return _as_vector(_positions(hits).reduce(monoid.min[INT64]).new(), x.device)
 
 
 def _index_recipe(which):

@@ -34,9 +34,10 @@ def suite_dir():
     return path
 
 
-def run(device="cpu", extra=(), timeout=1800, keep_junit=None):
-    """Run the suite; returns ({test id: outcome}, pytest's output).  Outcomes are
-    ``passed``, ``failed``, ``error`` or ``skipped``; ids are ``test_matrix.py::test_new``."""
+def run(device="cpu", extra=(), timeout=1800, keep_junit=None, modules=()):
+    """Run the suite (or only its ``modules``, ``("test_vector.py",)``); returns
+    ({test id: outcome}, pytest's output).  Outcomes are ``passed``, ``failed``, ``error`` or
+    ``skipped``; ids are ``test_matrix.py::test_new``."""
     with tempfile.TemporaryDirectory(prefix="pgb-compat-") as tmp:
         pkg = os.path.join(tmp, "pgb_tests")
         shutil.copytree(suite_dir(), pkg, ignore=shutil.ignore_patterns("__pycache__"))
@@ -51,7 +52,7 @@ def run(device="cpu", extra=(), timeout=1800, keep_junit=None):
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                "-p", "pgb_options", "-c", os.path.join(tmp, "pytest.ini"), "--rootdir", tmp,
                "-W", "ignore", "--continue-on-collection-errors", f"--junitxml={junit}", "-o", "junit_family=xunit1",
-               "pgb_tests", *extra]
+               *([f"pgb_tests/{m}" for m in modules] or ["pgb_tests"]), *extra]
         proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
                               timeout=timeout)
         output = proc.stdout + proc.stderr
@@ -83,8 +84,10 @@ if __name__ == "__main__":
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", help="write 'outcome test-id' lines to this file")
     parser.add_argument("--junit", help="keep pytest's JUnit XML report here")
+    parser.add_argument("--modules", nargs="*", default=(),
+                        help="only these modules of the suite (test_vector.py ...)")
     args, extra = parser.parse_known_args()
-    outcomes, output = run(args.device, extra, keep_junit=args.junit)
+    outcomes, output = run(args.device, extra, keep_junit=args.junit, modules=args.modules)
     print(output[-3000:])
     from collections import Counter
 

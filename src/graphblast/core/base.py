@@ -326,10 +326,30 @@ def _values_equal(xp, a, b, dtype, tolerance):
         return a.astype(dtype.np_type, copy=False) == b.astype(dtype.np_type, copy=False)
 
 
+def _check_shapes(a, b, method):
+    """Shapes that ``|`` and ``&`` can combine: equal, or a Vector along a Matrix's rows or
+    columns (python-graphblas checks this when the infix is written)."""
+    if a.ndim == b.ndim:
+        if a.shape != b.shape:
+            raise DimensionMismatch(f"{method}: shapes {a.shape} and {b.shape} differ")
+        return
+    vector, matrix = (a, b) if a.ndim == 1 else (b, a)
+    n = matrix.shape[0] if a is vector else matrix.shape[1]
+    if vector.shape[0] != n:
+        raise DimensionMismatch(f"{method}: a Vector of size {vector.shape[0]} cannot be "
+                                f"broadcast along a Matrix of shape {matrix.shape}")
+
+
 def _infix_operand(self, other, kind, method):
     """None when ``other`` may stand beside a collection in ``|``, ``&``; NotImplemented for
     what answers the operator itself (a mask); else python-graphblas's TypeError."""
-    if _is_collection(other) or isinstance(other, InfixExpr):
+    if isinstance(other, InfixExpr) and other.kind not in (kind, "matmul"):
+        raise TypeError(f"Mixed `|` and `&` in one infix expression is ambiguous; compute one "
+                        f"part first (got {type(self).__name__} {method} {other!r})")
+    if _is_collection(other):
+        _check_shapes(self, other, method)
+        return None
+    if isinstance(other, InfixExpr):
         return None
     if isinstance(other, Mask) or (hasattr(other, "output_type") and hasattr(other, "shape")
                                    and len(other.shape) >= 1):

@@ -100,7 +100,11 @@ class Expression:
             out(mask=mask) << self
         return out
 
-    dup = new
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):
+        """The computed value (``clear=True``: an empty object of its shape and type)."""
+        if clear:
+            return self._empty_output(dtype, name)
+        return self.new(dtype, mask=mask, name=name)
 
     def _empty_output(self, dtype, name):
         raise NotImplementedError
@@ -317,13 +321,8 @@ class InfixExpr:
             raise AttributeError("size is the length of a Vector result; use .shape")
         return self.shape[0]
 
-    @property
-    def nrows(self):
-        return self.shape[0]
-
-    @property
-    def ncols(self):
-        return self.shape[1]
+    nrows = MatrixExpression.nrows
+    ncols = MatrixExpression.ncols
 
     @property
     def dtype(self):
@@ -331,7 +330,8 @@ class InfixExpr:
 
     # -- chains and values ----------------------------------------------------------------
     def _chain(self, other, kind, reverse=False):
-        if kind != self.kind and self.kind != "matmul" and kind != "matmul":
+        kinds = {kind, self.kind, getattr(other, "kind", kind)}
+        if "matmul" not in kinds and len(kinds) > 1:
             raise TypeError(f"Mixed `|` and `&` in one infix expression is ambiguous; "
                             f"compute one part first (got {self!r} {self._SYMBOLS[kind]} ...)")
         return InfixExpr(other, self, kind) if reverse else InfixExpr(self, other, kind)
@@ -365,6 +365,15 @@ class InfixExpr:
 
     __hash__ = None
 
+
+def _no_inplace(self, other):
+    raise TypeError(f"In-place operators are not supported on {type(self).__name__} (an "
+                    "expression has no storage to update); compute it first with .new()")
+
+
+for _cls in (InfixExpr, MatrixExpression, VectorExpression, ScalarExpression):
+    _cls.__ior__ = _cls.__iand__ = _cls.__imatmul__ = _no_inplace
+del _cls
 
 for _name in _FORWARDED:
     if _name not in InfixExpr.__dict__:

@@ -165,6 +165,54 @@ class _MatrixMethods:
         nonempty = np.flatnonzero(np.diff(indptr.astype(np.int64))).astype(_INDEX_OUT)
         return nonempty, np.append(indptr[nonempty], indptr[-1]).astype(_INDEX_OUT), cols, vals
 
+    def to_dcsc(self, dtype=None, *, sort=True):
+        """(compressed_cols, indptr, row_indices, values): CSC of the non-empty columns
+        only."""
+        return self.T.to_dcsr(dtype, sort=sort)
+
+    def power(self, n, op=None):
+        """``A`` multiplied by itself ``n`` times over a semiring (default plus_times): an
+        expression.  ``n == 0`` gives the identity of the semiring's multiplication (its
+        monoid's identity on the diagonal).  By repeated squaring: about log2(n) products."""
+        from .scalar import Scalar
+
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be a nonnegative integer, got {type(n).__name__} {n!r}")
+        if n < 0:
+            raise ValueError(f"n must be a nonnegative integer, got {n}")
+        if self.nrows != self.ncols:
+            from ..exceptions import DimensionMismatch
+
+            raise DimensionMismatch(f"power needs a square Matrix, got shape {self.shape}")
+        from ..ops import semiring as semirings
+
+        semi = ops.typed_semiring(semirings.plus_times if op is None else op, self.dtype,
+                                  self.dtype)
+        if n == 0:
+            mult = semi.binaryop.monoid
+            if mult is None:
+                raise ValueError(f"power(0) needs the identity of the multiplication: the "
+                                 f"binaryop must be associated with a monoid, and "
+                                 f"{semi.binaryop!r} is not")
+            from .vector import Vector
+
+            unit = Scalar.from_value(mult.identity, semi.return_type)
+            return ops.deferred(self, "power", semi, semi.return_type, self.shape,
+                                lambda: Vector.from_scalar(unit, self.nrows,
+                                                           device=self.device).diag())
+
+        def compute():
+            result, base, k = None, self if isinstance(self, Matrix) else self.new(), int(n)
+            while True:
+                if k & 1:
+                    result = base.dup() if result is None else result.mxm(base, semi).new()
+                k >>= 1
+                if not k:
+                    return result
+                base = base.mxm(base, semi).new()
+
+        return ops.deferred(self, "power", semi, semi.return_type, self.shape, compute)
+
     def reposition(self, row_offset, column_offset, *, nrows=None, ncols=None):
         """Entries shifted by the offsets, in a Matrix of the given (default same) shape;
         entries that fall outside are dropped."""
@@ -293,8 +341,8 @@ class Matrix(_MatrixMethods, Collection):
                                f"{rows.shape[0]} and {columns.shape[0]}")
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
-        nrows = _infer_dim("nrows", nrows, rows, rows_end)
-        ncols = _infer_dim("ncols", ncols, columns, columns_end)
+        nrows = _inferred_dim("nrows", nrows, rows, rows_end)
+        ncols = _inferred_dim("ncols", ncols, columns, columns_end)
         dup = _typed_dup(_iso_dup(values, dup_op), dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
@@ -306,8 +354,25 @@ class Matrix(_MatrixMethods, Collection):
         edges = np.asarray(edgelist)
         if edges.size == 0:
             edges = edges.reshape(0, 2)
-        if edges.ndim != 2 or edges.shape[1] != 2:
-            raise ValueError(f"edgelist must be N x 2, got shape {edges.shape}")
+        if edges.ndim == 2 and edges.shape[1] == 3 and values is not None:
+            raise TypeError("Too many sources of values: a third column in edgelist and "
+                            "values=")
+        if edges.ndim == 2 and edges.shape[1] == 3 and values is None:
+            # (row, col, value) rows, as python-graphblas: the values' own type is lost in
+            # one NumPy array, so a list is read column by column
+            if isinstance(edgelist, np.ndarray):
+                raise ValueError("values must be passed separately when edgelist is a NumPy "
+                                 "array: Matrix.from_edgelist(edges[:, :2], edges[:, 2])")
+            rows, cols, values = zip(*edgelist)
+            edges = np.column_stack([np.asarray(rows), np.asarray(cols)])
+            values = np.asarray(values)
+        if edges.ndim != 2:
+            raise ValueError(f"edgelist array must have 2 dimensions (N x 2), got shape "
+                             f"{edges.shape}")
+        if edges.shape[1] != 2:
+            raise ValueError(f"edgelist must have two columns (row, col) or three (row, col, "
+                             f"value); the edgelist array must be length 2 or 3 in its second "
+                             f"dimension, got shape {edges.shape}")
         if values is None:
             values = 1.0
         return cls.from_coo(edges[:, 0], edges[:, 1], values, dtype, nrows=nrows, ncols=ncols,
@@ -418,7 +483,30 @@ class Matrix(_MatrixMethods, Collection):
         rows = np.repeat(crow, counts)
         if nrows is None:
             nrows = int(crow.max()) + 1 if crow.size else 0
+        if ncols is None:
+            cols = _host_index(col_indices, "col_indices")
+            ncols = int(cols.max()) + 1 if cols.size else 0
         return cls.from_coo(rows, col_indices, values, dtype, nrows=nrows, ncols=ncols,
+                            name=name, device=device)
+
+    @classmethod
+    def from_dcsc(cls, compressed_cols, indptr, row_indices, values=1.0, dtype=None, *,
+                  nrows=None, ncols=None, name=None, device=None):
+        """A Matrix from doubly-compressed columns: CSC arrays of the listed columns only."""
+        ccol = _host_index(compressed_cols, "compressed_cols").astype(np.int64)
+        ptr = _host_index(indptr, "indptr").astype(np.int64)
+        if ptr.shape[0] != ccol.shape[0] + 1:
+            raise InvalidValue("indptr must have len(compressed_cols) + 1 entries")
+        counts = np.diff(ptr)
+        if np.any(counts < 0):
+            raise InvalidValue("indptr must never decrease")
+        cols = np.repeat(ccol, counts)
+        if ncols is None:
+            ncols = int(ccol.max()) + 1 if ccol.size else 0
+        if nrows is None:
+            rows = _host_index(row_indices, "row_indices")
+            nrows = int(rows.max()) + 1 if rows.size else 0
+        return cls.from_coo(row_indices, cols, values, dtype, nrows=nrows, ncols=ncols,
                             name=name, device=device)
 
     @classmethod
@@ -551,28 +639,6 @@ class Matrix(_MatrixMethods, Collection):
 
     def _cast_like(self, dtype):
         return self._backend.cast_matrix(self._data, dtype)
-
-    def power(self, n, op=None):
-        """A^n over a semiring (n >= 1) by repeated squaring."""
-        if op is None:
-            from ..ops import semiring
-
-            op = semiring.plus_times
-        n = int(n)
-        if n < 1:
-            raise InvalidValue(f"power needs n >= 1, got {n}")
-        if self.nrows != self.ncols:
-            from ..exceptions import DimensionMismatch
-
-            raise DimensionMismatch(f"power needs a square matrix, got {self.shape}")
-        result, base = None, self
-        while n:
-            if n & 1:
-                result = base.dup() if result is None else result.mxm(base, op).new()
-            n >>= 1
-            if n:
-                base = base.mxm(base, op).new()
-        return ops.identity_expr(result)
 
 
 class TransposedMatrix(_MatrixMethods):
@@ -780,17 +846,26 @@ def _infer_dim(name, value, indices, end=None):
     """``value`` checked, or one more than the largest index (``end`` where _index has it)."""
     if value is not None:
         return _check_dim(name, value)
-    if end is not None and indices.size:
+    if end is not None:
         return end
-    if not indices.size:
+    return int(indices.max()) + 1 if indices.size else 0
+
+
+def _inferred_dim(name, value, indices, end=None):
+    """:func:`_infer_dim` for ``from_coo``: with no indices and no ``value``, python-graphblas's
+    ValueError (nothing to infer from)."""
+    if value is None and not indices.size:
         what = {"nrows": "row indices", "ncols": "column indices"}.get(name, "indices")
         raise ValueError(f"No {what} provided. Unable to infer {name}; give {name}=")
-    return int(indices.max()) + 1
+    return _infer_dim(name, value, indices, end)
 
 
 def _iso_dup(values, dup_op):
     """python-graphblas's rule: one value for every entry (iso) drops duplicate indices."""
-    if dup_op is None and np.ndim(values) == 0 and not hasattr(values, "__len__"):
+    if np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        if dup_op is not None:
+            raise ValueError("dup_op must be None when values is a scalar: every entry has "
+                             "that value, and duplicate indices are dropped")
         from ..ops import binary
 
         return binary.first

@@ -466,8 +466,7 @@ def ewise(kind, A, B, op, left_default=None, right_default=None):
     if not hasattr(B, "_data") and not hasattr(B, "_csr"):
         B = computed(B, ("Matrix", "TransposedMatrix", "Vector"), f"ewise_{kind}")
     if A.ndim != B.ndim:
-        raise TypeError(f"ewise_{kind}: cannot combine a {type(A).__name__} with a "
-                        f"{type(B).__name__}")
+        A, B = _broadcast(kind, A, B, op)
     device, backend = same_device(A, B)
     if A.shape != B.shape:
         raise DimensionMismatch(f"Shapes differ for ewise_{kind}: {A.shape} and {B.shape}")
@@ -492,6 +491,34 @@ def ewise(kind, A, B, op, left_default=None, right_default=None):
             return backend.ewise_mult(_data(A), _data(B), typed)
 
     return expr_cls(method, [A, B], typed, typed.return_type, A.shape, backend, device, compute)
+
+
+def _broadcast(kind, A, B, op):
+    """python-graphblas's Matrix-Vector broadcasting: a Vector on the left is a column
+    (``v[i]`` stands at every ``(i, j)``), on the right a row (``v[j]`` at every ``(i, j)``).
+    Returns two Matrices: for an intersection the Vector's values on the Matrix's structure
+    (``D @ pattern``, D the Vector's diagonal), for a union its dense rows or columns."""
+    from ..ops import binary, semiring
+    Matrix, TransposedMatrix, _, Vector = _types()
+
+    left_vector = A.ndim == 1
+    v, M = (A, B) if left_vector else (B, A)
+    n = M.nrows if left_vector else M.ncols
+    if v.size != n:
+        raise DimensionMismatch(f"ewise_{kind} broadcasts a Vector of size {v.size} along "
+                                f"the {'rows' if left_vector else 'columns'} of a Matrix of "
+                                f"shape {M.shape}; the sizes must match")
+    if kind == "mult":
+        pattern = M.apply(binary.pair[BOOL], right=True).new() if M.dtype != BOOL else M
+        spread = (semiring.any_first(v.diag() @ pattern) if left_vector
+                  else semiring.any_second(pattern @ v.diag())).new()
+    else:
+        ones = Vector.from_scalar(True, M.ncols if left_vector else M.nrows, device=M.device)
+        spread = (v.outer(ones, binary.first) if left_vector
+                  else ones.outer(v, binary.second)).new()
+    if isinstance(M, TransposedMatrix):
+        M = M.new()
+    return (spread, M) if left_vector else (M, spread)
 
 
 def _data(x):
@@ -742,21 +769,31 @@ def _aggregator(op, dtype):
     return op.typed_for(dtype) if isinstance(op, Aggregator) else op
 
 
+def deferred(A, method, op, dtype, shape, make):
+    """A Matrix or Vector expression whose value is ``make()`` (a recipe of operations on
+    ``A``'s device, run when the expression is computed)."""
+    device, backend = same_device(A)
+    cls = MatrixExpression if len(shape) == 2 else VectorExpression
+
+    def compute(mask):
+        out = make()
+        return (out if out.dtype == dtype else out.dup(dtype))._data
+
+    return cls(method, [A], op, dtype, shape, backend, device, compute)
+
+
 def _aggregate(A, typed, method, shape, device, backend):
     """The expression of reducing ``A`` with a typed aggregator (graphblast/agg.py: a recipe
     of operations, run when the expression is computed)."""
     from .. import agg
 
-    def result():
-        w = agg.compute(typed, A, method)
-        return w if w.dtype == typed.return_type else w.dup(typed.return_type)
-
     if method in ("reduce_rowwise", "reduce_columnwise"):
-        return VectorExpression(method, [A], typed, typed.return_type, shape, backend, device,
-                                lambda mask: result()._data)
+        return deferred(A, method, typed, typed.return_type, shape,
+                        lambda: agg.compute(typed, A, method))
 
     def compute(mask):
-        w = result()
+        w = agg.compute(typed, A, method)
+        w = w if w.dtype == typed.return_type else w.dup(typed.return_type)
         any_ = find_typed_op(_ANY_MONOID(), w.dtype)
         return _kept_value(backend, backend.reduce_scalar_kept(w._data, any_), w.dtype)
 
@@ -1432,6 +1469,9 @@ def call_binary(op, left, right=None, *, left_default=None, right_default=None):
         if left.kind == "matmul":
             raise TypeError(f"{op!r} cannot compute `x @ y`; use a Semiring")
         if left_default is not None or right_default is not None:
+            if left.kind != "add":
+                raise TypeError(f"left_default and right_default are for a union: "
+                                f"{op!r}(x | y, left_default=..., right_default=...), not x & y")
             return left._to_expr(op, left_default, right_default)
         return left._to_expr(op)
     if right is None:
@@ -1464,14 +1504,19 @@ def _is_collection_like(x):
 def call_semiring(op, expr):
     if isinstance(expr, InfixExpr) and expr.kind == "matmul":
         return expr._to_expr(op)
-    raise TypeError(f"{op!r} takes a matrix product expression, such as {op!r}(A @ B)")
+    raise TypeError(f"Bad type when calling {op!r}: it takes a matrix product expression, "
+                    f"such as {op!r}(A @ B); got {type(expr).__name__}")
 
 
 def call_indexunary(op, val, thunk=None):
+    if not hasattr(val, "apply"):
+        val = _types()[2].from_value(val)
     return val.apply(op, thunk)
 
 
 def call_select(op, val, thunk=None):
+    if not hasattr(val, "select"):
+        val = _types()[2].from_value(val)
     return val.select(op, thunk)
 
 

@@ -298,6 +298,9 @@ class Scalar:
     def _infix(self, other, kind, reverse):
         from .expr import InfixExpr
 
+        if isinstance(other, InfixExpr) and other.kind not in (kind, "matmul"):
+            raise TypeError(f"Mixed `|` and `&` in one infix expression is ambiguous; compute "
+                            f"one part first (got {self.name} and {other!r})")
         if not _is_scalar_like(other):
             if hasattr(other, "_data") or hasattr(other, "_matrix"):
                 raise TypeError(f"Bad type for argument `other` in Scalar infix: a Scalar "
@@ -311,6 +314,10 @@ class Scalar:
                         "use * for a product of scalars")
 
     __rmatmul__ = __matmul__
+
+    def __imatmul__(self, other):
+        raise TypeError("In-place `@=` is not supported for a Scalar (it has no matrix "
+                        "product)")
 
     def __invert__(self):
         from ..ops import unary
@@ -331,7 +338,16 @@ class Scalar:
 
         v = self._as_vector()
         expr = Vector.apply(v, op, right=right, left=left)
-        return _scalar_from_vector_expr(expr, "apply", self)
+        bound = right if right is not None else left
+        args = [self] if bound is None else [self, _as_scalar(bound)]
+        return _scalar_from_vector_expr(expr, "apply", self, args)
+
+    def select(self, op, thunk=None):
+        """select on a Scalar: a Scalar expression, the value kept where ``op`` is true."""
+        from .vector import Vector
+
+        expr = Vector.select(self._as_vector(), op, thunk)
+        return _scalar_from_vector_expr(expr, "select", self)
 
     def ewise_add(self, other, op=None):
         from ..ops import monoid
@@ -389,6 +405,9 @@ def _arith(opname, reverse=False):
         if not _is_scalar_like(other):
             return NotImplemented
         op = getattr(binary, opname)
+        if not isinstance(other, Scalar) and not hasattr(other, "new"):
+            # a number: bound, so the expression reads as select's comparisons do (s < 10)
+            return self.apply(op, left=other) if reverse else self.apply(op, right=other)
         left, right = (other, self) if reverse else (self, other)
         return _as_scalar(left).ewise_mult(_as_scalar(right), op)
 
@@ -412,9 +431,10 @@ def _as_scalar(x):
     return Scalar.from_value(x)
 
 
-def _scalar_from_vector_expr(expr, name, parent):
+def _scalar_from_vector_expr(expr, name, parent, args=None):
     def compute(mask):
         data = expr.compute(None)
         return None if data.nvals == 0 else data.values[0]
 
-    return ScalarExpression(name, [parent], expr.op, expr.dtype, (), None, None, compute)
+    return ScalarExpression(name, args or [parent], expr.op, expr.dtype, (), None, None,
+                            compute)

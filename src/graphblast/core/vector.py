@@ -11,7 +11,8 @@ from .base import (
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
-from .matrix import Matrix, _array_module, _check_dim, _index, _infer_dim, _iso_dup, _typed_dup
+from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup,
+                     _typed_dup)
 from .ss import VectorSS
 
 _INDEX_OUT = np.uint64
@@ -74,7 +75,7 @@ class Vector(Collection):
         indices, end = _index(indices, "indices", device)
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, indices.shape[0], dtype, _array_module(indices, backend))
-        size = _infer_dim("size", size, indices, end)
+        size = _inferred_dim("size", size, indices, end)
         data = backend.vector_from_coo(size, dtype, indices, vals,
                                        _typed_dup(_iso_dup(values, dup_op), dtype))
         return cls._from_data(data, backend, device, name)
@@ -140,6 +141,11 @@ class Vector(Collection):
             raise TypeError("pairs as a NumPy array would lose the values' type to the "
                             "indices'; use `Vector.from_coo` with the two columns")
         pairs = list(pairs)
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError("Each item in the pairs must be an (index, value) pair of "
+                             "length 2")
+        if not pairs and size is None:
+            raise ValueError("No pairs provided. Unable to infer size; give size=")
         idx = np.array([p[0] for p in pairs], dtype=np.int64)
         vals = np.array([p[1] for p in pairs]) if pairs else np.zeros(0)
         return cls.from_coo(idx, vals, dtype, size=size, dup_op=dup_op, name=name,

@@ -410,9 +410,12 @@ class Semiring(OpBase):
             op._add(TypedSemiring(op, monoid[bop.return_type], bop))
         return op
 
-    def __call__(self, expr):
+    def __call__(self, expr, *args, **kwargs):
         from ..core.operations import call_semiring
 
+        if args or kwargs:
+            raise TypeError(f"Bad types when calling {self!r}.  A semiring takes one matrix "
+                            f"product expression: {self!r}(A @ B)")
         return call_semiring(self, expr)
 
 
