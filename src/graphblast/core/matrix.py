@@ -473,19 +473,8 @@ class Matrix(_MatrixMethods, Collection):
     def from_dcsr(cls, compressed_rows, indptr, col_indices, values=1.0, dtype=None, *,
                   nrows=None, ncols=None, name=None, device=None):
         """A Matrix from doubly-compressed rows: CSR arrays of the listed rows only."""
-        crow = _host_index(compressed_rows, "compressed_rows").astype(np.int64)
-        ptr = _host_index(indptr, "indptr").astype(np.int64)
-        if ptr.shape[0] != crow.shape[0] + 1:
-            raise InvalidValue("indptr must have len(compressed_rows) + 1 entries")
-        counts = np.diff(ptr)
-        if np.any(counts < 0):
-            raise InvalidValue("indptr must never decrease")
-        rows = np.repeat(crow, counts)
-        if nrows is None:
-            nrows = int(crow.max()) + 1 if crow.size else 0
-        if ncols is None:
-            cols = _host_index(col_indices, "col_indices")
-            ncols = int(cols.max()) + 1 if cols.size else 0
+        rows, nrows = _expand_compressed(compressed_rows, indptr, "compressed_rows", nrows)
+        ncols = _extent(col_indices, "col_indices", ncols)
         return cls.from_coo(rows, col_indices, values, dtype, nrows=nrows, ncols=ncols,
                             name=name, device=device)
 
@@ -493,19 +482,8 @@ class Matrix(_MatrixMethods, Collection):
     def from_dcsc(cls, compressed_cols, indptr, row_indices, values=1.0, dtype=None, *,
                   nrows=None, ncols=None, name=None, device=None):
         """A Matrix from doubly-compressed columns: CSC arrays of the listed columns only."""
-        ccol = _host_index(compressed_cols, "compressed_cols").astype(np.int64)
-        ptr = _host_index(indptr, "indptr").astype(np.int64)
-        if ptr.shape[0] != ccol.shape[0] + 1:
-            raise InvalidValue("indptr must have len(compressed_cols) + 1 entries")
-        counts = np.diff(ptr)
-        if np.any(counts < 0):
-            raise InvalidValue("indptr must never decrease")
-        cols = np.repeat(ccol, counts)
-        if ncols is None:
-            ncols = int(ccol.max()) + 1 if ccol.size else 0
-        if nrows is None:
-            rows = _host_index(row_indices, "row_indices")
-            nrows = int(rows.max()) + 1 if rows.size else 0
+        cols, ncols = _expand_compressed(compressed_cols, indptr, "compressed_cols", ncols)
+        nrows = _extent(row_indices, "row_indices", nrows)
         return cls.from_coo(row_indices, cols, values, dtype, nrows=nrows, ncols=ncols,
                             name=name, device=device)
 
@@ -840,6 +818,27 @@ def _host_index(x, name):
         raise IndexOutOfBound(f"{name} has a negative index ({int(arr.min())}); indices must be "
                               ">= 0")
     return arr
+
+
+def _expand_compressed(compressed, indptr, name, dim):
+    """Doubly-compressed arrays' line of each entry, and the dimension (``dim``, else one more
+    than the last line listed)."""
+    lines = _host_index(compressed, name).astype(np.int64)
+    ptr = _host_index(indptr, "indptr").astype(np.int64)
+    if ptr.shape[0] != lines.shape[0] + 1:
+        raise InvalidValue(f"indptr must have len({name}) + 1 entries")
+    counts = np.diff(ptr)
+    if np.any(counts < 0):
+        raise InvalidValue("indptr must never decrease")
+    return np.repeat(lines, counts), _extent(lines, name, dim)
+
+
+def _extent(indices, name, dim):
+    """``dim``, or one more than the largest of ``indices`` (0 for none)."""
+    if dim is not None:
+        return dim
+    arr = _host_index(indices, name)
+    return int(arr.max()) + 1 if arr.size else 0
 
 
 def _infer_dim(name, value, indices, end=None):
