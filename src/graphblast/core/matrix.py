@@ -588,6 +588,8 @@ class Matrix(_MatrixMethods, Collection):
         that are missing delete the diagonal's entries there."""
         from .vector import Vector
 
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise TypeError(f"k must be an integer, got {type(k).__name__} {k!r}")
         k = int(k)
         nrows, ncols = self.shape
         size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))

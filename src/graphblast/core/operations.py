@@ -168,6 +168,12 @@ def check_mask(mask, output):
     parent = mask.parent
     if output._is_scalar:
         raise TypeError("Mask not allowed for Scalars")
+    if isinstance(output, _RegionShape) and output.from_matrix and parent.ndim == 1:
+        if output.ndim == 0:
+            raise TypeError("Unable to use Vector mask on single element assignment to a "
+                            "Matrix")
+        if output.ndim == 2:
+            raise TypeError("Unable to use Vector mask on Matrix assignment to a Matrix")
     if output.ndim == 2 and parent.ndim == 1:
         # a row or column assign (C(v.S)[i, J] << u) takes a Vector mask: checked there
         same_device(output, parent)
@@ -681,6 +687,9 @@ def select(A, op, thunk=None):
     if masked is not None:
         return masked
     if isinstance(op, (MatrixExpression, VectorExpression)):
+        if thunk is not None:
+            raise TypeError(f"select with a comparison ({op.method_name} of {A.name}) takes no "
+                            "thunk: the comparison's scalar is the thunk")
         op, thunk = _select_from_expr(A, op)
     if isinstance(op, str):
         from ..ops import select as select_ns
