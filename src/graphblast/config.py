@@ -46,6 +46,14 @@ _DEFAULTS = {
     # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
     # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
     "kernel_launch": os.environ.get("GRAPHBLAST_KERNEL_LAUNCH", "auto"),
+    # python-graphblas's settings, with its defaults: an expression used where a value is
+    # needed (``(u | v).nvals``, ``A.isequal(u @ v)``, ``s1 + s2 == 3``) is computed on the spot
+    # when True, and raises saying to call ``.new()`` when False
+    "autocompute": True,
+    # the ``binary.numpy`` (...) namespaces' functions that have a built-in operator
+    # (``binary.numpy.add`` is ``binary.plus``) are that operator when True; graphblast's
+    # operators are built in either way, so the value changes nothing
+    "mapnumpy": True,
 }
 
 _CHOICES = {
@@ -81,6 +89,10 @@ class Config:
             raise KeyError(f"Unknown graphblast setting {key!r}; known: "
                            f"{', '.join(sorted(self._values))}") from None
 
+    def get(self, key, default=None):
+        """The setting's value, or ``default`` for an unknown name (as ``dict.get``)."""
+        return self._values.get(key, default)
+
     def __setitem__(self, key, value):
         self.set(**{key: value})
 
@@ -100,8 +112,8 @@ class Config:
         if key == "sssp_squarings" and value != "auto" and not (
                 isinstance(value, int) and not isinstance(value, bool) and value >= 0):
             raise ValueError(f"sssp_squarings must be 'auto' or an integer >= 0, got {value!r}")
-        if key == "transpose_cache" and not isinstance(value, bool):
-            raise ValueError(f"transpose_cache must be True or False, got {value!r}")
+        if key in ("transpose_cache", "autocompute", "mapnumpy") and not isinstance(value, bool):
+            raise ValueError(f"{key} must be True or False, got {value!r}")
         if key == "device" and value is not None:
             from .backends import parse_device
 

@@ -10,6 +10,7 @@ under ``ops.ss``, and :func:`from_string` reads any operator string.
 from types import SimpleNamespace
 
 from . import binary, indexunary, monoid, select, semiring, unary
+from . import numpy_names  # noqa: F401  (unary.numpy, binary.numpy, ...: NumPy's names)
 from .base import OpBase
 
 for _module in (unary, binary, semiring):
@@ -18,6 +19,8 @@ for _module in (unary, binary, semiring):
 
 ss = SimpleNamespace(**vars(unary.ss), **vars(binary.ss), **vars(semiring.ss))
 del _module, _name
+_deprecated = {}  # python-graphblas's deprecated names and delayed operators: none here
+_delayed = {}
 
 
 def from_string(string):
@@ -35,6 +38,12 @@ def from_string(string):
             return module.from_string(string)
         except (ValueError, KeyError, TypeError):
             pass
+    from .. import agg  # python-graphblas's op.from_string knows aggregators too
+
+    try:
+        return agg.from_string(string)
+    except (ValueError, KeyError, TypeError):
+        pass
     raise ValueError(f"Unknown op string: {string!r}.  Example usage: 'abs[int]'")
 
 
