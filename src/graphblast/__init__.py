@@ -30,15 +30,27 @@ replace = _Replace()
 
 MAX_SIZE = 2**60  # largest dimension of a Matrix or Vector
 
+#: python-graphblas's name of the library under it ("suitesparse" there); code that tests
+#: ``backend == "suitesparse"`` before using SuiteSparse's extensions finds graphblast's
+backend = "graphblast"
+
 
 def init(backend="suitesparse", blocking=False):
-    """Accepted for python-graphblas compatibility; graphblast needs no initialization."""
+    """Accepted for python-graphblas compatibility; graphblast needs no initialization.
+
+    ``backend`` is one of python-graphblas's names ("suitesparse", "suitesparse-vanilla") or
+    "graphblast"; every one gives graphblast."""
+    if backend not in ("suitesparse", "suitesparse-vanilla", "graphblast"):
+        raise ValueError('Bad backend name.  Must be "suitesparse" or "suitesparse-vanilla".  '
+                         f"Got: {backend}")
 
 from .core.matrix import Matrix, TransposedMatrix  # noqa: E402
 from .core.scalar import Scalar  # noqa: E402
 from .core.vector import Vector  # noqa: E402
 from .core.loop import repeat  # noqa: E402
+from .core.ordering import pull_in_degree_order  # noqa: E402
 from .backends import cuda_available, default_device  # noqa: E402
+from . import agg  # noqa: E402
 
 
 __version__ = "0.1.0"
@@ -46,8 +58,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Matrix", "Vector", "Scalar", "TransposedMatrix", "binary", "unary", "monoid", "semiring",
     "indexunary", "select", "op", "dtypes", "exceptions", "config", "replace",
-    "cuda_available", "default_device", "io", "generators", "algorithms", "init", "MAX_SIZE",
-    "repeat",
+    "cuda_available", "default_device", "io", "agg", "backend", "generators", "algorithms",
+    "init", "MAX_SIZE", "repeat", "pull_in_degree_order",
 ]
 
 

@@ -33,9 +33,11 @@ _DEFAULTS = {
     # mxm without a mask on a GPU (plan.spgemm_method): "auto" folds rows of few products in
     # a hash table where the monoid allows, "sort" always expands, sorts and reduces
     "spgemm": "auto",
-    # graphblast.repeat on a GPU: "auto" records the loop's body once as a CUDA graph and
-    # replays it (backends/cuda/loops.py), "never" issues every round from Python
-    "device_loops": "auto",
+    # graphblast.repeat on a GPU (backends/cuda/loops.py): "auto" records the loop's body once
+    # as a CUDA graph and runs the loop under a conditional WHILE node ("while") where the
+    # driver has them, else replays the graph once per round ("replay"); "never" issues every
+    # round from Python; the environment variable GRAPHBLAST_DEVICE_LOOPS sets it for a run
+    "device_loops": os.environ.get("GRAPHBLAST_DEVICE_LOOPS", "auto"),
     # PageRank's pull (algorithms/pagerank.py): "auto" renumbers the graph in decreasing-degree
     # order on a GPU when its degrees are skewed and it is large enough to pay, "degree" does
     # wherever the backend can (any size or device), "stored" keeps the vertices' own order
@@ -44,6 +46,14 @@ _DEFAULTS = {
     # launcher when it is built (a few microseconds less per launch), "cupy" through CuPy;
     # the environment variable GRAPHBLAST_KERNEL_LAUNCH sets it for a whole run
     "kernel_launch": os.environ.get("GRAPHBLAST_KERNEL_LAUNCH", "auto"),
+    # python-graphblas's settings, with its defaults: an expression used where a value is
+    # needed (``(u | v).nvals``, ``A.isequal(u @ v)``, ``s1 + s2 == 3``) is computed on the spot
+    # when True, and raises saying to call ``.new()`` when False
+    "autocompute": True,
+    # the ``binary.numpy`` (...) namespaces' functions that have a built-in operator
+    # (``binary.numpy.add`` is ``binary.plus``) are that operator when True; graphblast's
+    # operators are built in either way, so the value changes nothing
+    "mapnumpy": True,
 }
 
 _CHOICES = {
@@ -51,7 +61,7 @@ _CHOICES = {
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
-    "device_loops": {"auto", "never"},
+    "device_loops": {"auto", "while", "replay", "never"},
     "pagerank_order": {"auto", "degree", "stored"},
 }
 
@@ -66,10 +76,11 @@ class Config:
         # planner reads two settings a product); the dict is never replaced, so it stays valid
         self.lookup = self._values.__getitem__
         self._lock = threading.Lock()
-        launch = self._values["kernel_launch"]  # the one default the environment sets
-        if launch not in _CHOICES["kernel_launch"]:
-            raise ValueError(f"GRAPHBLAST_KERNEL_LAUNCH must be one of "
-                             f"{sorted(_CHOICES['kernel_launch'])}, got {launch!r}")
+        for key in ("kernel_launch", "device_loops"):  # the defaults the environment sets
+            value = self._values[key]
+            if value not in _CHOICES[key]:
+                raise ValueError(f"GRAPHBLAST_{key.upper()} must be one of "
+                                 f"{sorted(_CHOICES[key])}, got {value!r}")
 
     def __getitem__(self, key):
         try:
@@ -77,6 +88,10 @@ class Config:
         except KeyError:
             raise KeyError(f"Unknown graphblast setting {key!r}; known: "
                            f"{', '.join(sorted(self._values))}") from None
+
+    def get(self, key, default=None):
+        """The setting's value, or ``default`` for an unknown name (as ``dict.get``)."""
+        return self._values.get(key, default)
 
     def __setitem__(self, key, value):
         self.set(**{key: value})
@@ -97,8 +112,8 @@ class Config:
         if key == "sssp_squarings" and value != "auto" and not (
                 isinstance(value, int) and not isinstance(value, bool) and value >= 0):
             raise ValueError(f"sssp_squarings must be 'auto' or an integer >= 0, got {value!r}")
-        if key == "transpose_cache" and not isinstance(value, bool):
-            raise ValueError(f"transpose_cache must be True or False, got {value!r}")
+        if key in ("transpose_cache", "autocompute", "mapnumpy") and not isinstance(value, bool):
+            raise ValueError(f"{key} must be True or False, got {value!r}")
         if key == "device" and value is not None:
             from .backends import parse_device
 

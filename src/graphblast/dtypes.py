@@ -8,6 +8,16 @@ __all__ = [
 ]
 
 
+# python-graphblas's flag for the complex types FC32 and FC64: graphblast has none
+_supports_complex = False
+
+
+def _order(dtype):
+    """python-graphblas's order of types: by kind, then by width (INT8 before INT16)."""
+    digits = "".join(c for c in dtype.name if c.isdigit())
+    return dtype.name.rstrip("0123456789"), int(digits or 0)
+
+
 class DataType:
     """One built-in GraphBLAS type: its name, NumPy dtype and C/CUDA type."""
 
@@ -35,7 +45,21 @@ class DataType:
         try:
             return lookup_dtype(other) is self
         except (TypeError, ValueError):
-            return False
+            if other is None or isinstance(other, (str, type, np.dtype)):
+                return False
+            raise TypeError(f"Invalid or unknown datatype: {other!r}") from None
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __lt__(self, other):
+        """Ordered by name (python-graphblas's order: sorted(types))."""
+        if type(other) is not DataType:
+            try:
+                other = lookup_dtype(other)
+            except (TypeError, ValueError):
+                return NotImplemented
+        return _order(self) < _order(other)
 
     def __reduce__(self):
         return (lookup_dtype, (self.name,))

@@ -68,6 +68,10 @@ class NotImplementedException(GraphblasException):
     """The backend does not implement the operation for these inputs."""
 
 
+class UdfParseError(GraphblasException):
+    """A user-defined function could not be turned into an operator."""
+
+
 class DeviceMismatch(GraphblasException, ValueError):
     """Operands live on different devices; graphblast never moves data silently."""
 

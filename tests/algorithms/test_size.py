@@ -8,8 +8,12 @@ import pytest
 
 import graphblast.algorithms as algorithms
 
-MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count", "bfs_batch",
-           "betweenness", "edge_betweenness", "betweenness_weighted"]
+MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count",
+           "core_number", "k_truss", "label_propagation", "local_clustering_coefficient",
+           "hits", "katz_centrality", "eigenvector_centrality",
+           "strongly_connected_components", "maximal_independent_set", "jaccard", "louvain",
+           "leiden", "_rows", "_moves", "_modularity", "bfs_batch", "betweenness",
+           "edge_betweenness", "betweenness_weighted"]
 
 
 def logic_lines(path):

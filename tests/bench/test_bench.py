@@ -153,6 +153,10 @@ def test_primitives_summary(smoke):
         spmv["plus_times_s"] / spmv["min_plus_s"])
     assert prim["summary"]["auto_direction_worst_level_ratio"] > 0
     details = prim["details"]
+    # a user-defined plus.times semiring's SpMV over the built-in one's
+    assert details["udf_mxv"]["agrees"]
+    assert prim["summary"]["udf_mxv_vs_builtin"] == pytest.approx(
+        details["udf_mxv"]["udf_vs_builtin"])
     assert details["spmv"]["scipy_agrees"] and details["spmv"]["min_plus_agrees"]
     # the SpMV over a matrix with a value array too, beside the iso cast's
     assert details["spmv"]["valued_agrees"] and details["spmv"]["plus_times_valued_s"] > 0

@@ -184,8 +184,111 @@ SPECS = [
 ]
 
 
+# -- checks of answers that need not equal NetworkX's own ----------------------------------
+def _same_raise(got, expected, where):
+    """Both raised the same exception class (True), or both returned (False)."""
+    assert got[0] == expected[0], f"{where}: networkx {expected}, graphblast {got}"
+    if got[0] == "raises":
+        assert got[1] is expected[1], where
+        return True
+    return False
+
+
+def _hits(G, kwargs, got, expected, where):
+    """NetworkX's hits is a truncated SVD (ARPACK): its sign is arbitrary, a graph without
+    edges makes ARPACK raise, and where the largest singular value is repeated (a bipartite
+    graph, two equal components) any mix of its vectors is an answer; compare where the
+    answer is defined."""
+    weights = nx.to_numpy_array(G, weight="weight") if len(G) else np.zeros((0, 0))
+    top = np.linalg.svd(weights, compute_uv=False)[:2] if len(G) > 1 else [1.0, 0.0]
+    if not G.number_of_edges() or math.isclose(top[0], top[1], rel_tol=1e-6):
+        assert got[0] == "returns", f"{where}: {got}"
+        return
+    assert not _same_raise(got, expected, where)
+    for g, e in zip(got[1], expected[1]):
+        assert g.keys() == e.keys(), where
+        assert all(math.isclose(g[k], abs(e[k]), abs_tol=1e-6) for k in e), where
+
+
+def _same_graph(G, kwargs, got, expected, where):
+    if not _same_raise(got, expected, where):
+        assert type(got[1]) is type(expected[1]), where
+        assert set(got[1]) == set(expected[1]), where
+        assert {frozenset(e) for e in got[1].edges} == \
+            {frozenset(e) for e in expected[1].edges}, where
+
+
+def _same_sets(G, kwargs, got, expected, where):
+    if not _same_raise(got, expected, where):
+        assert {frozenset(c) for c in got[1]} == {frozenset(c) for c in expected[1]}, where
+
+
+def _same_by_pair(G, kwargs, got, expected, where):
+    if not _same_raise(got, expected, where):
+        assert len(got[1]) == len(expected[1]), where
+        want = {(u, v): p for u, v, p in expected[1]}
+        for u, v, p in got[1]:
+            assert type(p) is type(want[u, v]) and math.isclose(p, want[u, v]), where
+
+
+def _independent(G, kwargs, got, expected, where):
+    if not _same_raise(got, expected, where):
+        chosen = set(got[1])
+        assert all(u == v or not (u in chosen and v in chosen) for u, v in G.edges()), where
+        assert all(v in chosen or any(u in chosen for u in G[v] if u != v) for v in G), where
+
+
+def _communities(ratio):
+    """A partition of the nodes (each community connected for Leiden) whose modularity is
+    at least ``ratio`` times NetworkX's Louvain's; Leiden, which NetworkX leaves to backends,
+    is compared with NetworkX's Louvain.  The zoo's graphs have a handful of nodes, where
+    one node placed otherwise moves modularity by 10%: the quality on real graphs is
+    tested in tests/algorithms/test_louvain_leiden.py."""
+    def check(G, kwargs, got, expected, where):
+        if expected[0] == "raises" and expected[1] is not NotImplementedError:
+            _same_raise(got, expected, where)
+            return
+        assert got[0] == "returns", f"{where}: {got}"
+        parts = got[1]
+        assert sorted(v for p in parts for v in p) == sorted(G) and \
+            len(set().union(*parts)) == len(G), where
+        if len(G) and G.number_of_edges():
+            weight = kwargs.get("weight", "weight")
+            louvain = nx.community.louvain_communities(G, weight=weight, seed=1)
+            best = nx.community.modularity(G, louvain, weight=weight)
+            assert nx.community.modularity(G, parts, weight=weight) >= ratio * best, where
+        if "leiden" in where:
+            assert all(nx.is_connected(G.subgraph(p)) for p in parts), where
+    return check
+
+
+SPECS += [
+    ("core_number", lambda G: (), lambda G: {}, False),
+    ("k_truss", lambda G: (3,), lambda G: {}, _same_graph),
+    ("k_truss", lambda G: (2,), lambda G: {}, _same_graph),
+    ("hits", lambda G: (), lambda G: {"max_iter": 1000}, _hits),
+    ("hits", lambda G: (), lambda G: {"normalized": False, "max_iter": 1000}, _hits),
+    ("katz_centrality", lambda G: (), lambda G: {}, False),
+    ("katz_centrality", lambda G: (), lambda G: {"weight": "weight", "alpha": 0.02,
+                                                 "beta": dict.fromkeys(G, 0.5)}, False),
+    ("eigenvector_centrality", lambda G: (), lambda G: {"max_iter": 500}, False),
+    ("eigenvector_centrality", lambda G: (), lambda G: {"weight": "weight", "max_iter": 500},
+     False),
+    ("strongly_connected_components", lambda G: (), lambda G: {}, _same_sets),
+    ("number_strongly_connected_components", lambda G: (), lambda G: {}, False),
+    ("is_strongly_connected", lambda G: (), lambda G: {}, False),
+    ("maximal_independent_set", lambda G: (), lambda G: {"seed": 1}, _independent),
+    ("jaccard_coefficient", lambda G: (), lambda G: {}, _same_by_pair),
+    ("jaccard_coefficient", lambda G: (list(G.edges)[:5],), lambda G: {}, _same_by_pair),
+    ("louvain_communities", lambda G: (), lambda G: {"seed": 1}, _communities(0.8)),
+    ("louvain_communities", lambda G: (), lambda G: {"weight": None, "resolution": 0.7},
+     _communities(0.8)),
+    ("leiden_communities", lambda G: (), lambda G: {}, _communities(0.8)),
+]
+
+
 def _outcome(name, G, args, kwargs, backend):
-    func = getattr(nx, name)
+    func = getattr(nx, name, None) or getattr(nx.community, name)
     try:
         result = func(G, *args, backend=backend, **kwargs)
         if hasattr(result, "__next__"):
@@ -236,6 +339,9 @@ def test_same_outcome_as_networkx(graph_name, spec):
     expected = _outcome(name, G, args, kwargs, "networkx")
     got = _outcome(name, G, args, kwargs, "graphblast")
     where = f"{name}({graph_name}, {args}, {kwargs})"
+    if callable(ordered):       # a valid answer by NetworkX's contract, or a close one
+        ordered(G, kwargs, got, expected, where)
+        return
     assert got[0] == expected[0], f"{where}: networkx {expected}, graphblast {got}"
     if expected[0] == "raises":
         assert got[1] is expected[1], where
@@ -244,7 +350,8 @@ def test_same_outcome_as_networkx(graph_name, spec):
 
 
 def test_every_function_is_in_the_zoo():
-    assert {s[0] for s in SPECS} == set(algorithms.IMPLEMENTATIONS)
+    # every registered function is in this zoo or test_nx_dispatch's (which checks the union)
+    assert {s[0] for s in SPECS} <= set(algorithms.IMPLEMENTATIONS)
 
 
 # -- argument edge cases --------------------------------------------------------------------
@@ -417,7 +524,7 @@ def test_can_run_gives_reasons():
     assert BackendInterface.can_run("pagerank", (G,), {}) is True
     assert "sort_neighbors" in BackendInterface.can_run("bfs_edges", (G, 0),
                                                         {"sort_neighbors": sorted})
-    assert "reverse" in BackendInterface.can_run("bfs_edges", (D, 0), {"reverse": True})
+    assert BackendInterface.can_run("bfs_edges", (D, 0), {"reverse": True}) is True
     assert BackendInterface.can_run("bfs_edges", (G, 0), {"reverse": True}) is True
     assert "function" in BackendInterface.can_run(
         "single_source_dijkstra_path_length", (G, 0), {"weight": lambda u, v, d: 1})
@@ -551,9 +658,9 @@ def test_graphblast_graph_as_input(device):
     assert nx.pagerank(H) == pytest.approx(nx.pagerank(G), rel=1e-9)
     # A function the backend lacks raises, unless NetworkX may convert H back and run it.
     with pytest.raises(NotImplementedError):
-        nx.degree_centrality(H)
+        nx.square_clustering(H)
     with nx.config(fallback_to_nx=True):
-        assert nx.degree_centrality(H) == nx.degree_centrality(G)
+        assert nx.square_clustering(H) == nx.square_clustering(G)
     assert nx.is_directed(H) is False
     assert convert_to_nx({"a": 1}) == {"a": 1}
 

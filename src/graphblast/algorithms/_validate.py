@@ -16,7 +16,7 @@ from graphblast.exceptions import DimensionMismatch, IndexOutOfBound, InvalidVal
 __all__ = [
     "square_matrix", "source_vertex", "edge_weights", "choice", "real_in_range",
     "positive_int", "flag", "undirected", "sssp_arguments", "pagerank_arguments",
-    "distance_type", "positive_weights",
+    "distance_type", "symmetric", "start_vector", "positive_weights",
 ]
 
 
@@ -151,6 +151,34 @@ def undirected(A):
     if A.is_symmetric or A.isequal(A.T):
         return A
     return A.ewise_add(A.T, binary.first).new()
+
+
+def symmetric(A, algorithm):
+    """``A`` itself when its structure is symmetric (an undirected graph), else an
+    ``InvalidValue`` that points at the ``symmetrize`` switch."""
+    if A.is_symmetric or A.ewise_mult(A.T, binary.first).new().nvals == A.nvals:
+        return A
+    raise InvalidValue(
+        f"{algorithm} needs an undirected graph, but the structure of this {A.nrows} x "
+        f"{A.ncols} matrix is not symmetric (some A[i, j] is stored without A[j, i]); pass "
+        "symmetrize=True to use A + A'")
+
+
+def start_vector(v, n, algorithm, name="nstart"):
+    """Check a starting Vector of an iterative algorithm: a graphblast Vector of size ``n``
+    whose values are not all 0; return it as FP64."""
+    from graphblast import Vector
+    from graphblast.dtypes import FP64
+
+    if not isinstance(v, Vector):
+        raise TypeError(f"{algorithm}: {name} must be a graphblast Vector of size {n}, got "
+                        f"{type(v).__name__}")
+    if v.size != n:
+        raise DimensionMismatch(f"{algorithm}: {name} has size {v.size}, the graph {n} "
+                                "vertices")
+    if n and not v.apply(binary.ne, right=0).new().reduce(monoid.lor).new().value:
+        raise InvalidValue(f"{algorithm}: {name} cannot be all zero")
+    return v.dup(FP64)
 
 
 def sssp_arguments(A, source, negative_weights, method, delta):

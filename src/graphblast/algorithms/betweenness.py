@@ -48,8 +48,8 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     for delta in deltas:
         bc(binary.plus) << delta.reduce_columnwise(monoid.plus)
     if normalized and n > 2:
-        repeats = Vector.from_coo(sources, 1.0, FP64, size=n, dup_op=binary.plus,
-                                  device=A.device)
+        repeats = Vector.from_coo(sources, [1.0] * len(sources), FP64, size=n,
+                                  dup_op=binary.plus, device=A.device)
         others = Vector.from_scalar(float(len(sources)), n, FP64, device=A.device)
         others(binary.minus) << repeats
         bc << bc.ewise_mult(others.apply(binary.times, right=float(n - 2)), binary.truediv)

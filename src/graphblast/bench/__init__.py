@@ -59,6 +59,10 @@ def _parser():
     p.add_argument("--primitives", action="store_true",
                    help="also measure the primitives (SpMV, masked SpMV, push/pull, masked "
                         "SpGEMM) into primitives.json")
+    p.add_argument("--breadth", action="store_true",
+                   help="also run the breadth benchmark (core_number, k_truss, Louvain, "
+                        "Leiden, CDLP, LCC, Katz, eigenvector, SCC against their peers) into "
+                        "breadth.json; --smoke always runs it, on its first graph and karate")
     p.add_argument("--graphs", metavar="LIST",
                    help="comma-separated: kron, g500, urand, rgg, grid, karate, facebook, "
                         "luxembourg, delaunay, real, or a family with a size (kron-18); "
@@ -165,8 +169,9 @@ def _options(args):
                                f"seconds, got {value}")
     defaults = DEFAULTS[args.smoke]
     algorithms = _names(args.algorithms, check.ALGORITHMS, "algorithm", ALIASES)
-    if not algorithms and not args.primitives:
-        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives")
+    if not algorithms and not args.primitives and not args.breadth:
+        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives or "
+                           "--breadth")
     specs = graphs.parse_graphs(args.graphs, smoke=args.smoke, scale_offset=args.scale_offset)
     first_call = args.first_call
     if first_call is None:
@@ -186,6 +191,7 @@ def _options(args):
     return {
         "smoke": args.smoke,
         "primitives": args.primitives,
+        "breadth": args.breadth or args.smoke,
         "graphs": specs,
         "algorithms": algorithms,
         "peers": _names(args.peers, PEER_NAMES, "peer"),
@@ -259,6 +265,7 @@ def run(options, command, progress_stream=None):
     out = options["out"]
     earlier = _load_resume(options["resume"])
     state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
+             "breadth": None,
              "suite": None, "host": {"start_us": host_reference(), "end_us": None}}
     if earlier is not None:
         state["first_call"] = earlier.get("first_call")
@@ -304,6 +311,10 @@ def run(options, command, progress_stream=None):
                                  "file": "primitives.json"}
         if doc["copy_bandwidth"] is not None:
             report.add_bounds(doc["results"], doc["copy_bandwidth"])
+        if state["breadth"] is not None:
+            wide = state["breadth"]
+            doc["breadth"] = {"summary": wide["summary"], "summary_notes": wide["summary_notes"],
+                              "file": "breadth.json"}
         doc["summary"], doc["summary_notes"] = report.summarize(doc)
         return doc
 
@@ -353,7 +364,8 @@ def run(options, command, progress_stream=None):
                 state["primitives"] = run_primitives(
                     kron, device, repeat=options["repeat"], warmup=options["warmup"],
                     time_limit=options["budget"], cusparse=cusparse, progress=progress,
-                    data_dir=options["data_dir"])
+                    data_dir=options["data_dir"], bfs_graphs=[g for g in graphs.parse_graphs(
+                        None, smoke=smoke, scale_offset=options["scale_offset"]) if g.scalable])
             except Exception as e:  # noqa: BLE001 - the run keeps what it has
                 recover_memory(device)
                 reason = describe_failure(e)["reason"]
@@ -364,6 +376,10 @@ def run(options, command, progress_stream=None):
                                        "summary_notes": {k: f"the primitives failed: {reason}"
                                                          for k in PRIMITIVE_KEYS}}
             report.write_json(os.path.join(out, "primitives.json"), state["primitives"])
+            save()
+        if options.get("breadth") and not suite._out_of_time():
+            state["breadth"] = _run_breadth(options, progress, deadline)
+            report.write_json(os.path.join(out, "breadth.json"), state["breadth"])
             save()
         done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
         # With --algorithms none (a primitives run), --first-call measures all five.
@@ -378,6 +394,32 @@ def run(options, command, progress_stream=None):
     state["host"]["end_us"] = host_reference()
     doc = document(True)
     return finish(doc, out, plots=options["plots"])
+
+
+def _run_breadth(options, progress, deadline):
+    """The breadth benchmark on this run's graphs (with --smoke: its first graph and karate,
+    one timed run each), or the error that stopped it."""
+    from . import breadth
+    from .runner import describe_failure, recover_memory
+
+    specs, repeat = options["graphs"], options["repeat"]
+    if options["smoke"]:  # a check that everything runs: one timed run each
+        specs = [s for i, s in enumerate(specs) if i == 0 or s.name == "karate"]
+        repeat = 1
+    try:
+        return breadth.run_breadth(specs, options["device"], repeat=repeat,
+                                   warmup=options["warmup"], time_limit=options["time_limit"],
+                                   peers=[p for p in breadth.PEERS if p in options["peers"]],
+                                   data_dir=options["data_dir"], progress=progress.note,
+                                   deadline=deadline)
+    except Exception as e:  # noqa: BLE001 - the run keeps what it has
+        recover_memory(options["device"])
+        reason = describe_failure(e)["reason"]
+        progress.note(f"breadth failed: {reason}")
+        return {"error": reason, "results": [],
+                "summary": {k: None for k in breadth.SUMMARY_KEYS},
+                "summary_notes": {k: f"the breadth benchmark failed: {reason}"
+                                  for k in breadth.SUMMARY_KEYS}}
 
 
 def finish(doc, out, plots=True):

@@ -10,21 +10,33 @@ it), FP32 values:
   with ``gb.config.set(direction=...)``), and where ``auto`` lands;
 * each level of a BFS on the graph, ``q<!visited> = q any.pair A``, under push, pull and
   auto: the worst ratio of auto to the better of the two is how much the choice costs;
+* BFS on each default graph against a naive direction-optimizing BFS written directly in
+  CUDA through CuPy (``benchmarks/yardsticks/naive_bfs.py``, issue 53), on the same int32 CSR
+  arrays and source, their levels compared: ``bfs_vs_naive_min`` is the smallest of the
+  yardstick's time over graphblast's (below 1: the yardstick faster somewhere);
+* SpMV with a user-defined plus.times semiring (two Python functions, ``x + y`` and ``x * y``,
+  registered with ``binary.register_anonymous`` and translated into the kernels' functors)
+  against the built-in one: user-defined operators cost nothing at run time;
 * masked SpGEMM ``C<L> = L plus.times L'`` (``L`` the strict lower triangle: triangle
   counting's product) against cuSPARSE's ``L @ L'`` followed by the mask.  The unmasked
   product can be far larger than the graph, so this runs on the largest kron (at most the
   main one) whose unmasked product fits in a quarter of the free memory.
 
 Every graphblast result is compared with a host reference or the baseline's before its time
-counts (``agrees`` in the details).  The first three summary figures are speeds, the other's
-time over graphblast's (above 1: graphblast faster), as the issues that set their targets read
-them (``>= 1.0``, ``>= 0.95``); the last is a time ratio (1 is a perfect choice):
+counts (``agrees`` in the details).  The first three summary figures and ``bfs_vs_naive_min``
+are speeds, the other's time over graphblast's (above 1: graphblast faster), as the issues
+that set their targets read them (``>= 1.0``, ``>= 0.95``); ``auto_direction_worst_level_ratio``
+and ``udf_mxv_vs_builtin`` are time ratios (1 is a perfect choice; the user-defined semiring's
+target is ``<= 1.2``):
 
 =========================================  ==================================================
 ``spmv_plus_times_fp32_vs_cusparse``       cuSPARSE SpMV time / SpMV plus.times time
 ``spmv_min_plus_fp32_vs_plus_times``       SpMV plus.times time / SpMV min.plus time
 ``masked_spgemm_vs_cusparse``              (cuSPARSE SpGEMM + mask) time / masked SpGEMM time
 ``auto_direction_worst_level_ratio``       max over BFS levels of auto time / min(push, pull)
+``bfs_vs_naive_min``                       min over the default graphs of the naive CUDA
+                                           BFS's time / graphblast's BFS time
+``udf_mxv_vs_builtin``                     user-defined plus.times SpMV time / built-in's
 =========================================  ==================================================
 
 The SpMV's matrix is the graph cast to FP32, which graphblast keeps iso (a pattern: one value,
@@ -48,7 +60,8 @@ from .runner import time_call
 __all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SUMMARY_KEYS", "run_primitives"]
 
 SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_times",
-                "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio")
+                "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio",
+                "bfs_vs_naive_min", "udf_mxv_vs_builtin")
 MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
 FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
 #: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
@@ -204,6 +217,35 @@ def _cusparse_valued(graph, cusparse, ctimer, wvals, xc, t_valued, yvh, d):
         d["cusparse_valued_error"] = _failure(e)
 
 
+def _udf_plus(x, y):
+    return x + y
+
+
+def _udf_times(x, y):
+    return x * y
+
+
+def _udf_mxv(A32, x, timer, details):
+    """``A plus.times x`` with a user-defined semiring (``_udf_plus``, ``_udf_times``) over the
+    built-in one's time; None (and a note in the details) if the results differ."""
+    from graphblast import binary, monoid, semiring
+    from graphblast.dtypes import FP32
+
+    plus = monoid.register_anonymous(binary.register_anonymous(_udf_plus), 0)
+    user = semiring.register_anonymous(plus, binary.register_anonymous(_udf_times))[FP32]
+    builtin = semiring.plus_times[FP32]
+    # interleaved, so that both see the same clocks and caches
+    t_user, y_user = timer(lambda: A32.mxv(x, user).new())
+    t_builtin, y_builtin = timer(lambda: A32.mxv(x, builtin).new())
+    t_user2, _ = timer(lambda: A32.mxv(x, user).new())
+    t_user = min(t_user, t_user2)
+    n = A32.nrows
+    agrees = _close(_host_vector(y_user, n), _host_vector(y_builtin, n))
+    details["udf_mxv"] = {"udf_s": t_user, "builtin_s": t_builtin,
+                          "udf_vs_builtin": t_user / t_builtin, "agrees": agrees}
+    return t_user / t_builtin if agrees else None
+
+
 def _masked_spmv(graph, A32, x, yh, timer, rng, details):
     from graphblast import Vector, semiring
     from graphblast.dtypes import BOOL, FP32
@@ -309,13 +351,11 @@ def _interleaved(op, timer, modes):
     """{direction: (median seconds, last answer)} of ``op`` under each forced ``direction``,
     the directions' runs interleaved, each round in another order: timed one direction after
     another, the host's drift within a block moved auto's time over push's on one small
-    level from 0.71 to 1.80 by the order alone (H200, tenth session,
-    benchmarks/results/h200/profiles/session10/direction/).  Each timed run follows an
+    level from 0.71 to 1.80 by the order alone (H200).  Each timed run follows an
     untimed run of the same direction, so that it starts from its own cache state and not
     from the one another direction left: a pull sweeps L2 (the whole matrix on a BFS's first
     levels), and in the rotation auto followed a pull in two rounds of three and push in
-    one, so auto's median was a cold-cache sample and push's a warm one
-    (benchmarks/h200/direction_order.py's predecessors).  As many rounds as ``timer`` would
+    one, so auto's median was a cold-cache sample and push's a warm one.  As many rounds as ``timer`` would
     give the slowest direction (its repeat, MIN_TIME, time_limit)."""
     import graphblast as gb
 
@@ -477,7 +517,7 @@ def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):
 
 
 def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progress,
-                   data_dir=None):
+                   data_dir=None, bfs_graphs=()):
     """Measure the primitives on the kron graph ``spec``; returns primitives.json's content.
 
     Parameters
@@ -492,6 +532,8 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     cusparse : CuSparse or None
         The loaded cuSPARSE peer, or None where there is no GPU with CuPy.
     progress : Progress
+    bfs_graphs : sequence of GraphSpec
+        The graphs of the BFS comparison with the naive yardstick (the run's default graphs).
     """
     from graphblast import Vector
     from graphblast.dtypes import FP32
@@ -527,6 +569,11 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                            "spmv_min_plus_fp32_vs_plus_times"),
                   lambda: _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes))
     summary.update(got or {})
+    key = "udf_mxv_vs_builtin"
+    ratio = section("user-defined SpMV", (key,), lambda: _udf_mxv(A32, x, timer, details))
+    if ratio is None:
+        notes.setdefault(key, "the user-defined semiring's y differs from the built-in's")
+    summary[key] = ratio
     yh = scipy_A @ xh.astype(np.float64)
     section("masked SpMV", (), lambda: _masked_spmv(graph, A32, x, yh, timer, rng, details))
     section("push/pull sweep", (),
@@ -543,6 +590,10 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                   lambda: _masked_spgemm(graph, data_dir, timer, cusparse, progress, details,
                                          notes))
     summary.update(got or {})
+    key = "bfs_vs_naive_min"
+    got = section("BFS vs the naive yardstick", (key,),
+                  lambda: _naive_yardstick(bfs_graphs, device, data_dir, timer, details, notes))
+    summary[key] = got
     progress.advance(f"primitives on {spec.name} done")
     return {
         "graph": described,
@@ -556,8 +607,77 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                                                  "SpMV time (1: min.plus as fast)"),
             "masked_spgemm_vs_cusparse": ("(cuSPARSE L L', then mask) time / graphblast "
                                           "C<L> = L L' time (above 1: graphblast faster)"),
+            "bfs_vs_naive_min": ("min over the default graphs of the naive CUDA BFS's time "
+                                 "/ graphblast's BFS time (below 1: the yardstick faster)"),
             "auto_direction_worst_level_ratio": ("max over BFS levels of auto time / "
                                                  "min(push, pull) time (1: the best choice)"),
+            "udf_mxv_vs_builtin": ("SpMV time with a user-defined plus.times semiring "
+                                   "(Python functions) / with the built-in one (1: as fast)"),
         },
         "details": details,
     }
+
+
+YARDSTICK = ("benchmarks", "yardsticks", "naive_bfs.py")
+
+
+def _load_yardstick():
+    """The naive BFS module of the repository's ``benchmarks/yardsticks`` (a checkout only)."""
+    import importlib.util
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    path = os.path.join(root, *YARDSTICK)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{'/'.join(YARDSTICK)} is not here (an installed package "
+                                "without the repository's benchmarks/)")
+    spec = importlib.util.spec_from_file_location("graphblast_naive_bfs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _naive_yardstick(specs, device, data_dir, timer, details, notes):
+    """graphblast's BFS and the naive yardstick on each graph of ``specs``: their times, how
+    graphblast's loop ran and its host reads, whether their levels agree; returns the
+    smallest yardstick time over graphblast time (None where a pair disagrees or on the CPU)."""
+    key = "bfs_vs_naive_min"
+    if not str(device).startswith("cuda"):
+        notes[key] = "the yardstick is a CUDA kernel: GPU runs only"
+        return None
+    import cupy
+
+    from graphblast.algorithms import bfs
+    from graphblast.backends.cuda import blocks, loops
+
+    naive = _load_yardstick()
+    rows, ratios = [], {}
+    for spec in specs:
+        graph = graphs.build(spec, device, data_dir)
+        yard = naive.NaiveBFS(graph.indptr, graph.indices)
+        naive_s, levels = timer(lambda: yard.run(graph.source))
+        want = cupy.asnumpy(levels).astype(np.int64)
+        ours_s, got = timer(lambda: bfs(graph.A, graph.source))
+        reads = blocks.host_reads()
+        got = bfs(graph.A, graph.source)
+        reads = blocks.host_reads() - reads
+        idx, vals = got.to_coo()
+        mine = np.full(graph.n, -1, dtype=np.int64)
+        mine[np.asarray(idx, dtype=np.int64)] = np.asarray(vals, dtype=np.int64)
+        row = {"graph": graph.name, "source": graph.source, "levels": yard.levels_run,
+               "naive_s": naive_s, "graphblast_s": ours_s, "naive_vs_graphblast":
+               naive_s / ours_s, "agrees": bool(np.array_equal(mine, want)),
+               "graphblast_host_reads": reads, "graphblast_loop": dict(loops.stats)}
+        rows.append(row)
+        if row["agrees"]:
+            ratios[graph.name] = row["naive_vs_graphblast"]
+        del graph, yard, levels, got
+    details["bfs_vs_naive"] = rows
+    if len(ratios) < len(rows) or not rows:
+        bad = [r["graph"] for r in rows if not r["agrees"]]
+        notes[key] = (f"levels differ on {', '.join(bad)}" if bad else "no graph measured")
+        return None
+    worst = min(ratios, key=ratios.get)
+    notes[key] = f"on {worst}, the smallest over {', '.join(ratios)}"
+    return ratios[worst]

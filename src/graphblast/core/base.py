@@ -5,13 +5,14 @@ import itertools
 
 import numpy as np
 
+from ..backends import base as backend_base
 from ..backends import default_device, get_backend, parse_device
 from ..dtypes import lookup_dtype, unify
 from ..exceptions import DimensionMismatch
 from . import operations as ops
 from .expr import InfixExpr
 from .infix import install as install_infix
-from .mask import StructuralMask, ValueMask
+from .mask import Mask, StructuralMask, ValueMask
 
 _name_counter = itertools.count()
 
@@ -73,16 +74,32 @@ class Updater:
                 f"replace={self.replace})")
 
 
-# While a backend records a loop body for replay (graphblast.repeat on a GPU), the ids of
-# the collections made meanwhile (an older collection, alive, never shares one): they tell
-# them from older ones, whose storage the body may update in place but not replace.
-made_while_recording = None
+class _InputMaskUpdater(Updater):
+    """``C(input_mask=M) << A[I, J]``: the extract masked by M at the same indices."""
+
+    __slots__ = ()
+
+    def __lshift__(self, value):
+        self.update(value)
+
+    def update(self, value):
+        if not isinstance(value, ops.Indexed) or value.is_element:
+            raise TypeError("`input_mask` argument may only be used for extract")
+        mask = ops.check_mask(value._input_mask_to_mask(self.mask), self.parent)
+        ops.update(self.parent, value, mask, self.accum, self.replace)
+
+    def __getitem__(self, indices):
+        raise TypeError("`input_mask` argument may only be used for extract")
+
+    __setitem__ = __getitem__
 
 
 def note_made(collection):
-    """Register a new Matrix or Vector with a recording backend, if one is recording."""
-    if made_while_recording is not None:
-        made_while_recording.add(id(collection))
+    """Register a new Matrix or Vector with a recording backend, if one is recording
+    (backends/base.py, ``made_while_recording``)."""
+    made = backend_base.made_while_recording
+    if made is not None:
+        made.add(id(collection))
 
 
 class Collection:
@@ -107,7 +124,10 @@ class Collection:
     # -- output syntax -------------------------------------------------------------------
     def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
         if input_mask is not None:
-            raise NotImplementedError("input_mask is not supported; mask the output instead")
+            if mask is not None or any(isinstance(a, Mask) or _is_collection(a) for a in args):
+                raise TypeError("mask and input_mask arguments cannot both be given")
+            mask, accum, replace = ops.parse_output_args(self, args, None, accum, replace)
+            return _InputMaskUpdater(self, input_mask, accum, replace)
         mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
         return Updater(self, mask, accum, replace)
 
@@ -151,24 +171,16 @@ class Collection:
         return ops.ewise("union", self, other, op, left_default, right_default)
 
     def __or__(self, other):
-        if not _is_collection(other):
-            return NotImplemented
-        return InfixExpr(self, other, "add")
+        return _infix_operand(self, other, "add", "__or__") or InfixExpr(self, other, "add")
 
     def __ror__(self, other):
-        if not _is_collection(other):
-            return NotImplemented
-        return InfixExpr(other, self, "add")
+        return _infix_operand(self, other, "add", "__ror__") or InfixExpr(other, self, "add")
 
     def __and__(self, other):
-        if not _is_collection(other):
-            return NotImplemented
-        return InfixExpr(self, other, "mult")
+        return _infix_operand(self, other, "mult", "__and__") or InfixExpr(self, other, "mult")
 
     def __rand__(self, other):
-        if not _is_collection(other):
-            return NotImplemented
-        return InfixExpr(other, self, "mult")
+        return _infix_operand(self, other, "mult", "__rand__") or InfixExpr(other, self, "mult")
 
     def apply(self, op, right=None, *, left=None):
         """Apply a unary op, a binary op with one bound scalar, or an index-unary op."""
@@ -198,8 +210,12 @@ class Collection:
 
     def _compare(self, other, check_dtype, method, tolerance):
         """Compared where the data lives: on a GPU, one synchronization (the answer)."""
-        if not _is_collection(other) or other.ndim != self.ndim:
-            raise TypeError(f"{method} expects a {type(self).__name__}, got "
+        if not _is_collection(other):
+            kinds = ("Matrix", "TransposedMatrix") if self.ndim == 2 else ("Vector",)
+            other = ops.computed(other, kinds, f"{type(self).__name__}.{method}")
+        if other.ndim != self.ndim:
+            raise TypeError(f"Bad type for argument `other` in {type(self).__name__}.{method}"
+                            f"(...): expected a {type(self).__name__}, got "
                             f"{type(other).__name__}")
         if check_dtype and self.dtype != other.dtype:
             return False
@@ -212,7 +228,7 @@ class Collection:
             return by_partition(ops._data(self), ops._data(other),
                                 lambda xp, mine, theirs: entries_match(xp, mine, theirs, dtype,
                                                                        tolerance))
-        dense = getattr(self._data, "dense_entries", None)
+        dense = getattr(ops._data(self), "dense_entries", None)
         if dense is not None and dense() is not None:
             theirs = getattr(ops._data(other), "dense_entries", lambda: None)()
             if theirs is not None:
@@ -220,12 +236,19 @@ class Collection:
         return entries_match(self._backend.xp, self._entries(), other._entries(), dtype,
                              tolerance)
 
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"{type(self).__name__} can't be directly converted to a numpy array; "
+                        "use .to_dense() (or .to_coo())")
+
     def __bool__(self):
-        raise TypeError(f"A {type(self).__name__} has no truth value; test .nvals instead")
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: a "
+                        f"{type(self).__name__} has no truth value; test .nvals instead")
 
     # -- lifetime ------------------------------------------------------------------------
     def wait(self, how="materialize"):
         """Finish pending work (graphblast computes eagerly; on a GPU, this synchronizes)."""
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
         sync = getattr(self._backend, "synchronize", None)
         if sync is not None:
             sync()
@@ -300,6 +323,40 @@ def _values_equal(xp, a, b, dtype, tolerance):
         return a.astype(dtype.np_type, copy=False) == b.astype(dtype.np_type, copy=False)
 
 
+def _check_shapes(a, b, method):
+    """Shapes that ``|`` and ``&`` can combine: equal, or a Vector along a Matrix's rows or
+    columns (python-graphblas checks this when the infix is written)."""
+    if a.ndim == b.ndim:
+        if a.shape != b.shape:
+            raise DimensionMismatch(f"{method}: shapes {a.shape} and {b.shape} differ")
+        return
+    vector, matrix = (a, b) if a.ndim == 1 else (b, a)
+    n = matrix.shape[0] if a is vector else matrix.shape[1]
+    if vector.shape[0] != n:
+        raise DimensionMismatch(f"{method}: a Vector of size {vector.shape[0]} cannot be "
+                                f"broadcast along a Matrix of shape {matrix.shape}")
+
+
+def _infix_operand(self, other, kind, method):
+    """None when ``other`` may stand beside a collection in ``|``, ``&``; NotImplemented for
+    what answers the operator itself (a mask); else python-graphblas's TypeError."""
+    if isinstance(other, InfixExpr) and other.kind not in (kind, "matmul"):
+        raise TypeError(f"Mixed `|` and `&` in one infix expression is ambiguous; compute one "
+                        f"part first (got {type(self).__name__} {method} {other!r})")
+    if _is_collection(other):
+        _check_shapes(self, other, method)
+        return None
+    if isinstance(other, InfixExpr):
+        return None
+    if isinstance(other, Mask) or (hasattr(other, "output_type") and hasattr(other, "shape")
+                                   and len(other.shape) >= 1):
+        return NotImplemented if isinstance(other, Mask) else None
+    raise TypeError(f"Bad type for argument `other` in {type(self).__name__}.{method}(...).\n"
+                    "    - Expected type: Matrix, TransposedMatrix, Vector.\n"
+                    f"    - Got: {type(other)}.  Apply an operator with a scalar bound: "
+                    f"binary.plus(x, 1) or x.apply(op, right=1)")
+
+
 def _is_collection(x):
     return isinstance(x, Collection) or hasattr(x, "_matrix")
 
@@ -319,7 +376,7 @@ def dense_fill(obj, fill_value, dtype):
         from .scalar import Scalar
 
         fill_dtype = fill_value.dtype if isinstance(fill_value, Scalar) else \
-            Scalar.from_value(fill_value).dtype
+            ops.scalar_of(fill_value, "fill_value", "to_dense").dtype
         dt = unify(obj.dtype, fill_dtype)
     else:
         dt = lookup_dtype(dtype)

@@ -60,6 +60,11 @@ def resolve(index, size, allow_vector=False, owner=None):
     if isinstance(index, numbers.Integral) or (isinstance(index, np.ndarray) and index.ndim == 0
                                                and index.dtype.kind in "iu"):
         return _scalar_index(index, size)
+    if getattr(index, "_is_scalar", False) and hasattr(index, "_value_as"):
+        if not index.dtype.is_int:
+            raise TypeError(f"An integer is required for indexing; got a Scalar of "
+                            f"{index.dtype}")
+        return _scalar_index(index.__index__(), size)  # a Scalar of an integer type
     if isinstance(index, slice):
         start, stop, step = index.indices(size)
         count = len(range(start, stop, step))
@@ -68,14 +73,23 @@ def resolve(index, size, allow_vector=False, owner=None):
         return IndexArg("range", count, size, start=start, stop=stop, step=step)
     if index is Ellipsis:
         return IndexArg("all", size, size)
-    if isinstance(index, (list, tuple, np.ndarray)) or hasattr(index, "__array__"):
+    if isinstance(index, tuple):
+        raise TypeError("Invalid type for index: tuple; use a list for several indices "
+                        "(x[[0, 2]], not x[(0, 2)])")
+    if isinstance(index, list) and any(getattr(i, "_is_scalar", False) for i in index):
+        index = [i.__index__() if getattr(i, "_is_scalar", False) else i for i in index]
+    if (isinstance(index, (list, np.ndarray)) or hasattr(index, "__array__")) and not hasattr(
+            index, "_backend"):
         arr = np.asarray(index)
         if arr.ndim != 1:
             raise InvalidIndex(f"An index array must be 1-D, got shape {arr.shape}")
         if arr.size == 0:
             return IndexArg("list", 0, size, array=np.zeros(0, dtype=np.int64))
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"Index arrays must hold integers, got dtype {arr.dtype}")
+            raise TypeError(f"Invalid dtype for index: {arr.dtype}; index arrays must hold "
+                            "integers")
+        if arr.min() < 0:  # negative indices count from the end, as in Python
+            arr = np.where(arr < 0, arr + size, arr)
         if arr.min() < 0 or arr.max() >= size:
             bad = arr[(arr < 0) | (arr >= size)][0]
             raise IndexOutOfBound(f"Index {int(bad)} out of range for dimension of size {size}")
@@ -89,7 +103,7 @@ def resolve(index, size, allow_vector=False, owner=None):
             same_device(owner, index)
         checked = VectorIndex(index, size)
         return checked if allow_vector else _vector_list(checked)
-    raise TypeError(f"Invalid index of type {type(index).__name__}: use an int, a slice, a list "
+    raise TypeError(f"Invalid type for index: {type(index).__name__}; use an int, a slice, a list "
                     "or an array of ints")
 
 

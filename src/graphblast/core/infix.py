@@ -42,7 +42,11 @@ def _make(opname, outer=False, union=False):
         return call_op(other, self, opname, outer=outer, union=union)
 
     def inplace(self, other):
-        if _is_collection(other):
+        if _is_collection(other) and other.ndim > self.ndim:
+            raise TypeError(f"In-place `{opname}` of a {type(self).__name__} with a "
+                            f"{type(other).__name__} would change its shape; use "
+                            "new = x + y instead")
+        if _is_collection(other) and other.ndim == self.ndim:
             self(_binary(opname)) << other
         else:
             self << call_op(self, other, opname, outer=outer, union=union)
@@ -75,8 +79,17 @@ def _matmul(left, right):
     (``semiring.min_plus(A @ B)``; plus_times when computed directly)."""
     from .expr import InfixExpr
 
+    if isinstance(left, InfixExpr) or isinstance(right, InfixExpr):
+        return InfixExpr(left, right, "matmul")
     if not (_is_collection(left) and _is_collection(right)):
-        return NotImplemented
+        other = right if _is_collection(left) else left
+        raise TypeError(f"Bad type for argument in `@`: {type(other).__name__}; a matrix "
+                        "product takes a Matrix, TransposedMatrix or Vector on each side")
+    if left.shape[-1] != right.shape[0]:
+        from ..exceptions import DimensionMismatch
+
+        raise DimensionMismatch(f"Dimensions not compatible for `@`: {left.shape} and "
+                                f"{right.shape}")
     return InfixExpr(left, right, "matmul")
 
 
@@ -101,6 +114,23 @@ def _invert(self):
     return self.apply(unary.lnot)
 
 
+def _inplace(name):
+    """``x @= A``, ``x |= y``, ``x &= y``: x becomes the computed result (``|`` and ``&``
+    need BOOL, as their default operators are lor and land)."""
+    def method(self, other):
+        result = getattr(self, name)(other)
+        if result is NotImplemented:
+            return NotImplemented
+        if name != "__matmul__" and (self.dtype != BOOL or other.dtype != BOOL):
+            raise TypeError(f"In-place `{ {'__or__': '|', '__and__': '&'}[name] }=` is not "
+                            f"supported for {self.dtype if self.dtype != BOOL else other.dtype}"
+                            "; give an operator: x(op) << x.ewise_add(y, op)")
+        self << result
+        return self
+
+    return method
+
+
 def install(cls):
     """Add the Python operators to a collection class."""
     for name, (opname, outer, union) in _ARITHMETIC.items():
@@ -116,6 +146,9 @@ def install(cls):
         call_op(other, self, "lxor", outer=True)
     cls.__matmul__ = lambda self, other: _matmul(self, other)
     cls.__rmatmul__ = lambda self, other: _matmul(other, self)
+    cls.__imatmul__ = _inplace("__matmul__")
+    cls.__ior__ = _inplace("__or__")
+    cls.__iand__ = _inplace("__and__")
     cls.__neg__ = _neg
     cls.__abs__ = _abs
     cls.__invert__ = _invert

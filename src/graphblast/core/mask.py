@@ -6,7 +6,7 @@ from ..backends.base import MaskArg
 class Mask:
     """Which positions of an output an operation may write."""
 
-    __slots__ = ("parent",)
+    __slots__ = ("parent", "__weakref__")
     structure = False
     value = False
     complement = False
@@ -21,7 +21,8 @@ class Mask:
         return _COMPLEMENT[type(self)](self.parent)
 
     def __bool__(self):
-        raise TypeError("A mask has no truth value; use it as C(mask) << expr.")
+        raise TypeError("__bool__ not defined for a mask: it has no truth value; use it as "
+                        "C(mask) << expr.")
 
     @property
     def mask(self):
@@ -29,6 +30,63 @@ class Mask:
 
     def _arg(self):
         return MaskArg(self.parent._data, self.structure, self.complement)
+
+    # -- mask algebra (python-graphblas's): ``m1 & m2``, ``m1 | m2``, ``m.new()`` -----------
+    def new(self, dtype=None, *, mask=None, complement=False, name=None, **opts):
+        """A collection of ``dtype`` (BOOL by default) of the mask's shape, True where this
+        mask (and ``mask``, when given) lets an output be written; where it does not, with
+        ``complement=True``."""
+        from ..dtypes import BOOL
+
+        out = self._allowed(BOOL if dtype is None else dtype, name)
+        if mask is not None:
+            from .operations import check_mask
+
+            both = self._empty(out.dtype, name)
+            both(mask=check_mask(mask, out)) << out
+            out = both
+        if complement:
+            flipped = self._empty(out.dtype, name)
+            flipped(mask=~out.S) << True
+            out = flipped
+        return out
+
+    def _empty(self, dtype, name=None):
+        parent = self.parent
+        return type(parent)(dtype, *parent.shape, name=name, device=parent.device)
+
+    def _allowed(self, dtype, name=None):
+        out = self._empty(dtype, name)
+        out(mask=self) << True
+        return out
+
+    def _other(self, other):
+        from .operations import check_mask
+
+        if other is None or not (isinstance(other, Mask) or hasattr(other, "_data")):
+            raise TypeError(f"Invalid mask: {type(other).__name__}; use M.S, M.V, ~M.S or ~M.V")
+        return check_mask(other, self.parent)
+
+    def __and__(self, other):
+        """The mask that lets through what both let through."""
+        from ..dtypes import BOOL
+
+        other = self._other(other)
+        both = self._empty(BOOL)
+        both(mask=other) << self._allowed(BOOL)
+        return StructuralMask(both)
+
+    def __or__(self, other):
+        """The mask that lets through what either lets through."""
+        from ..dtypes import BOOL
+
+        other = self._other(other)
+        either = self._allowed(BOOL)
+        either(mask=other) << True
+        return StructuralMask(either)
+
+    __rand__ = __and__
+    __ror__ = __or__
 
 
 class StructuralMask(Mask):

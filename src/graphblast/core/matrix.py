@@ -165,6 +165,54 @@ class _MatrixMethods:
         nonempty = np.flatnonzero(np.diff(indptr.astype(np.int64))).astype(_INDEX_OUT)
         return nonempty, np.append(indptr[nonempty], indptr[-1]).astype(_INDEX_OUT), cols, vals
 
+    def to_dcsc(self, dtype=None, *, sort=True):
+        """(compressed_cols, indptr, row_indices, values): CSC of the non-empty columns
+        only."""
+        return self.T.to_dcsr(dtype, sort=sort)
+
+    def power(self, n, op=None):
+        """``A`` multiplied by itself ``n`` times over a semiring (default plus_times): an
+        expression.  ``n == 0`` gives the identity of the semiring's multiplication (its
+        monoid's identity on the diagonal).  By repeated squaring: about log2(n) products."""
+        from .scalar import Scalar
+
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be a nonnegative integer, got {type(n).__name__} {n!r}")
+        if n < 0:
+            raise ValueError(f"n must be a nonnegative integer, got {n}")
+        if self.nrows != self.ncols:
+            from ..exceptions import DimensionMismatch
+
+            raise DimensionMismatch(f"power needs a square Matrix, got shape {self.shape}")
+        from ..ops import semiring as semirings
+
+        semi = ops.typed_semiring(semirings.plus_times if op is None else op, self.dtype,
+                                  self.dtype)
+        if n == 0:
+            mult = semi.binaryop.monoid
+            if mult is None:
+                raise ValueError(f"power(0) needs the identity of the multiplication: the "
+                                 f"binaryop must be associated with a monoid, and "
+                                 f"{semi.binaryop!r} is not")
+            from .vector import Vector
+
+            unit = Scalar.from_value(mult.identity, semi.return_type)
+            return ops.deferred(self, "power", semi, semi.return_type, self.shape,
+                                lambda: Vector.from_scalar(unit, self.nrows,
+                                                           device=self.device).diag())
+
+        def compute():
+            result, base, k = None, self if isinstance(self, Matrix) else self.new(), int(n)
+            while True:
+                if k & 1:
+                    result = base.dup() if result is None else result.mxm(base, semi).new()
+                k >>= 1
+                if not k:
+                    return result
+                base = base.mxm(base, semi).new()
+
+        return ops.deferred(self, "power", semi, semi.return_type, self.shape, compute)
+
     def reposition(self, row_offset, column_offset, *, nrows=None, ncols=None):
         """Entries shifted by the offsets, in a Matrix of the given (default same) shape;
         entries that fall outside are dropped."""
@@ -284,7 +332,14 @@ class Matrix(_MatrixMethods, Collection):
         """A Matrix from coordinate arrays; duplicates raise unless ``dup_op`` combines them.
 
         ``nrows``/``ncols`` default to one more than the largest index.
+
+        graphblast's extension (after SuiteSparse 10's ``GxB_Matrix_build_Vector``): each of
+        ``rows``, ``columns`` and ``values`` may be a graphblast Vector, which contributes its
+        values in the order of its indices and never leaves its device (a label matrix
+        ``L[j, label[j]]`` is ``Matrix.from_coo(ids, label, 1)``); such Vectors must hold the
+        same number of entries, on the device the Matrix is built on.
         """
+        (rows, columns, values), device = _vector_arguments((rows, columns, values), device)
         device, backend = resolve_device(device)
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
@@ -293,9 +348,9 @@ class Matrix(_MatrixMethods, Collection):
                                f"{rows.shape[0]} and {columns.shape[0]}")
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
-        nrows = _infer_dim("nrows", nrows, rows, rows_end)
-        ncols = _infer_dim("ncols", ncols, columns, columns_end)
-        dup = _typed_dup(dup_op, dtype)
+        nrows = _inferred_dim("nrows", nrows, rows, rows_end)
+        ncols = _inferred_dim("ncols", ncols, columns, columns_end)
+        dup = _typed_dup(_iso_dup(values, dup_op), dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
 
@@ -306,8 +361,25 @@ class Matrix(_MatrixMethods, Collection):
         edges = np.asarray(edgelist)
         if edges.size == 0:
             edges = edges.reshape(0, 2)
-        if edges.ndim != 2 or edges.shape[1] != 2:
-            raise ValueError(f"edgelist must be N x 2, got shape {edges.shape}")
+        if edges.ndim == 2 and edges.shape[1] == 3 and values is not None:
+            raise TypeError("Too many sources of values: a third column in edgelist and "
+                            "values=")
+        if edges.ndim == 2 and edges.shape[1] == 3 and values is None:
+            # (row, col, value) rows, as python-graphblas: the values' own type is lost in
+            # one NumPy array, so a list is read column by column
+            if isinstance(edgelist, np.ndarray):
+                raise ValueError("values must be passed separately when edgelist is a NumPy "
+                                 "array: Matrix.from_edgelist(edges[:, :2], edges[:, 2])")
+            rows, cols, values = zip(*edgelist)
+            edges = np.column_stack([np.asarray(rows), np.asarray(cols)])
+            values = np.asarray(values)
+        if edges.ndim != 2:
+            raise ValueError(f"edgelist array must have 2 dimensions (N x 2), got shape "
+                             f"{edges.shape}")
+        if edges.shape[1] != 2:
+            raise ValueError(f"edgelist must have two columns (row, col) or three (row, col, "
+                             f"value); the edgelist array must be length 2 or 3 in its second "
+                             f"dimension, got shape {edges.shape}")
         if values is None:
             values = 1.0
         return cls.from_coo(edges[:, 0], edges[:, 1], values, dtype, nrows=nrows, ncols=ncols,
@@ -345,7 +417,8 @@ class Matrix(_MatrixMethods, Collection):
         """A Matrix from a 2-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
         if arr.ndim != 2:
-            raise ValueError(f"from_dense needs a 2-D array, got {arr.ndim}-D")
+            raise ValueError(f"values must be 2d: a 2-D array is required to create a dense "
+                             f"Matrix, got {arr.ndim}-D")
         if missing_value is None:
             r, c = np.nonzero(np.ones(arr.shape, dtype=bool))
         else:
@@ -362,7 +435,7 @@ class Matrix(_MatrixMethods, Collection):
         """A full Matrix with every entry ``value``."""
         from .scalar import Scalar
 
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value, dtype)
+        s = ops.scalar_of(value, "value", "Matrix.from_scalar", dtype)
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, nrows, ncols, name=name, device=device)
@@ -374,18 +447,29 @@ class Matrix(_MatrixMethods, Collection):
     @classmethod
     def from_dicts(cls, d, dtype=None, *, order="rowwise", nrows=None, ncols=None, name=None,
                    device=None):
-        """A Matrix from ``{row: {col: value}}`` (or column-wise with ``order``)."""
+        """A Matrix from ``{row: {col: value}}`` or a list of ``{col: value}`` (or column-wise
+        with ``order``); the outer keys (or the list's length) give the first dimension
+        where not given, as in python-graphblas."""
+        if isinstance(d, (list, tuple)):
+            d = dict(enumerate(d))
         rows, cols, vals = [], [], []
         for i, inner in d.items():
             for j, x in inner.items():
                 rows.append(i)
                 cols.append(j)
                 vals.append(x)
-        if order in ("columnwise", "col", "column", "columns", "colwise"):
-            rows, cols = cols, rows
-            nrows, ncols = nrows, ncols
-        elif order not in ("rowwise", "row", "rows"):
+        outer = max(d, default=-1) + 1
+        inner_n = max(cols, default=-1) + 1
+        columnwise = order in ("columnwise", "col", "column", "columns", "colwise")
+        if not columnwise and order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
+        if columnwise:
+            rows, cols = cols, rows
+            nrows = inner_n if nrows is None else nrows
+            ncols = outer if ncols is None else ncols
+        else:
+            nrows = outer if nrows is None else nrows
+            ncols = inner_n if ncols is None else ncols
         if not vals and dtype is None:
             dtype = FP64
         return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
@@ -396,17 +480,18 @@ class Matrix(_MatrixMethods, Collection):
     def from_dcsr(cls, compressed_rows, indptr, col_indices, values=1.0, dtype=None, *,
                   nrows=None, ncols=None, name=None, device=None):
         """A Matrix from doubly-compressed rows: CSR arrays of the listed rows only."""
-        crow = _host_index(compressed_rows, "compressed_rows").astype(np.int64)
-        ptr = _host_index(indptr, "indptr").astype(np.int64)
-        if ptr.shape[0] != crow.shape[0] + 1:
-            raise InvalidValue("indptr must have len(compressed_rows) + 1 entries")
-        counts = np.diff(ptr)
-        if np.any(counts < 0):
-            raise InvalidValue("indptr must never decrease")
-        rows = np.repeat(crow, counts)
-        if nrows is None:
-            nrows = int(crow.max()) + 1 if crow.size else 0
+        rows, nrows = _expand_compressed(compressed_rows, indptr, "compressed_rows", nrows)
+        ncols = _extent(col_indices, "col_indices", ncols)
         return cls.from_coo(rows, col_indices, values, dtype, nrows=nrows, ncols=ncols,
+                            name=name, device=device)
+
+    @classmethod
+    def from_dcsc(cls, compressed_cols, indptr, row_indices, values=1.0, dtype=None, *,
+                  nrows=None, ncols=None, name=None, device=None):
+        """A Matrix from doubly-compressed columns: CSC arrays of the listed columns only."""
+        cols, ncols = _expand_compressed(compressed_cols, indptr, "compressed_cols", ncols)
+        nrows = _extent(row_indices, "row_indices", nrows)
+        return cls.from_coo(row_indices, cols, values, dtype, nrows=nrows, ncols=ncols,
                             name=name, device=device)
 
     @classmethod
@@ -461,7 +546,11 @@ class Matrix(_MatrixMethods, Collection):
 
     def get(self, row, col, default=None):
         """The value at (row, col), or ``default`` when there is no entry."""
-        v = self._get_element(resolve_all((row, col), self.shape))
+        res = resolve_all((row, col), self.shape)
+        if not all(isinstance(r, int) for r in res):
+            raise ValueError(f"Bad row, col arguments in Matrix.get: ({row!r}, {col!r}); "
+                             "get reads one element")
+        v = self._get_element(res)
         return default if v is None else v.item()
 
     def _get_element(self, resolved):
@@ -485,8 +574,6 @@ class Matrix(_MatrixMethods, Collection):
 
     def __delitem__(self, indices):
         res = resolve_all(indices, self.shape)
-        if not all(isinstance(r, int) for r in res):
-            raise TypeError("Only single elements can be deleted: del A[i, j]")
         from .scalar import Scalar
 
         ops.assign(self, Scalar(self.dtype), res, None, None, False, subassign=True,
@@ -495,6 +582,8 @@ class Matrix(_MatrixMethods, Collection):
     def __contains__(self, index):
         if not (isinstance(index, tuple) and len(index) == 2):
             raise TypeError("Use (row, col) in A")
+        if any(isinstance(i, (list, slice, np.ndarray)) for i in index):
+            raise TypeError(f"Invalid index for `in`: {index!r}; use one element (row, col)")
         return self._get_element(resolve_all(index, self.shape)) is not None
 
     def __iter__(self):
@@ -506,13 +595,18 @@ class Matrix(_MatrixMethods, Collection):
         that are missing delete the diagonal's entries there."""
         from .vector import Vector
 
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise TypeError(f"k must be an integer, got {type(k).__name__} {k!r}")
         k = int(k)
         nrows, ncols = self.shape
         size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))
         if k >= ncols or -k >= nrows:
             from ..exceptions import IndexOutOfBound as _IOB
 
-            raise _IOB(f"Diagonal {k} is out of range for a {nrows} x {ncols} matrix")
+            raise _IOB(f"Diagonal {k} is out of range: the diagonal is out of range for a "
+                       f"{nrows} x {ncols} matrix")
+        if isinstance(values, (list, np.ndarray)) and np.ndim(values) == 1:
+            values = Vector.from_dense(np.asarray(values), device=self.device)
         if isinstance(values, Vector):
             if values.size != size:
                 from ..exceptions import DimensionMismatch
@@ -533,33 +627,11 @@ class Matrix(_MatrixMethods, Collection):
     def _cast_like(self, dtype):
         return self._backend.cast_matrix(self._data, dtype)
 
-    def power(self, n, op=None):
-        """A^n over a semiring (n >= 1) by repeated squaring."""
-        if op is None:
-            from ..ops import semiring
-
-            op = semiring.plus_times
-        n = int(n)
-        if n < 1:
-            raise InvalidValue(f"power needs n >= 1, got {n}")
-        if self.nrows != self.ncols:
-            from ..exceptions import DimensionMismatch
-
-            raise DimensionMismatch(f"power needs a square matrix, got {self.shape}")
-        result, base = None, self
-        while n:
-            if n & 1:
-                result = base.dup() if result is None else result.mxm(base, op).new()
-            n >>= 1
-            if n:
-                base = base.mxm(base, op).new()
-        return ops.identity_expr(result)
-
 
 class TransposedMatrix(_MatrixMethods):
     """``A.T``: A's transpose, read through a cached CSR of A'."""
 
-    __slots__ = ("_matrix",)
+    __slots__ = ("_matrix", "__weakref__")
     _is_scalar = False
 
     def __init__(self, matrix):
@@ -644,6 +716,25 @@ class TransposedMatrix(_MatrixMethods):
     def get(self, row, col, default=None):
         return self._matrix.get(col, row, default)
 
+    __contains__ = Matrix.__contains__
+    __iter__ = Matrix.__iter__
+    __array__ = Collection.__array__
+
+    def to_coo(self, dtype=None, *, rows=True, columns=True, values=True, sort=True):
+        """(rows, columns, values) of the transpose, in the order of the Matrix's own entries
+        (python-graphblas's order: the Matrix's columns are the rows here)."""
+        r, c, v = self._matrix.to_coo(dtype, rows=columns, columns=rows, values=values,
+                                      sort=sort)
+        return c, r, v
+
+    def wait(self, how="materialize"):
+        self._matrix.wait(how)
+        return self
+
+    def __lshift__(self, value):
+        raise TypeError("'TransposedMatrix' object does not support assignment; assign to "
+                        "the Matrix (C << A.T, not C.T << A)")
+
     def _get_element(self, resolved):
         return self._matrix._get_element(resolved[::-1])
 
@@ -673,6 +764,29 @@ def _host_values(data, backend):
     if iso is not None:
         return np.full(data.nvals, iso, dtype=data.dtype.np_type)
     return backend.to_host(data.values)
+
+
+def _vector_arguments(args, device):
+    """``from_coo``'s Vector arguments replaced by their values arrays (on their device), and
+    the device to build on (theirs, when none is named)."""
+    from .vector import Vector
+
+    vectors = [a for a in args if isinstance(a, Vector)]
+    if not vectors:
+        return args, device
+    if device is None:
+        device = vectors[0].device
+    target = resolve_device(device)[0]
+    if any(v.device != target for v in vectors):
+        from ..exceptions import DeviceMismatch
+
+        raise DeviceMismatch(f"from_coo: the Vector arguments are on "
+                             f"{sorted({v.device for v in vectors})}, the Matrix is built on "
+                             f"{target}; move them with v.to_device({target!r})")
+    if len({v.nvals for v in vectors}) > 1:
+        raise InvalidValue("from_coo: Vector arguments must hold the same number of entries, "
+                           f"got {[v.nvals for v in vectors]}")
+    return tuple(a._entries()[1] if isinstance(a, Vector) else a for a in args), target
 
 
 def _index(x, name, device):
@@ -738,6 +852,27 @@ def _host_index(x, name):
     return arr
 
 
+def _expand_compressed(compressed, indptr, name, dim):
+    """Doubly-compressed arrays' line of each entry, and the dimension (``dim``, else one more
+    than the last line listed)."""
+    lines = _host_index(compressed, name).astype(np.int64)
+    ptr = _host_index(indptr, "indptr").astype(np.int64)
+    if ptr.shape[0] != lines.shape[0] + 1:
+        raise InvalidValue(f"indptr must have len({name}) + 1 entries")
+    counts = np.diff(ptr)
+    if np.any(counts < 0):
+        raise InvalidValue("indptr must never decrease")
+    return np.repeat(lines, counts), _extent(lines, name, dim)
+
+
+def _extent(indices, name, dim):
+    """``dim``, or one more than the largest of ``indices`` (0 for none)."""
+    if dim is not None:
+        return dim
+    arr = _host_index(indices, name)
+    return int(arr.max()) + 1 if arr.size else 0
+
+
 def _infer_dim(name, value, indices, end=None):
     """``value`` checked, or one more than the largest index (``end`` where _index has it)."""
     if value is not None:
@@ -745,6 +880,27 @@ def _infer_dim(name, value, indices, end=None):
     if end is not None:
         return end
     return int(indices.max()) + 1 if indices.size else 0
+
+
+def _inferred_dim(name, value, indices, end=None):
+    """:func:`_infer_dim` for ``from_coo``: with no indices and no ``value``, python-graphblas's
+    ValueError (nothing to infer from)."""
+    if value is None and not indices.size:
+        what = {"nrows": "row indices", "ncols": "column indices"}.get(name, "indices")
+        raise ValueError(f"No {what} provided. Unable to infer {name}; give {name}=")
+    return _infer_dim(name, value, indices, end)
+
+
+def _iso_dup(values, dup_op):
+    """python-graphblas's rule: one value for every entry (iso) drops duplicate indices."""
+    if np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        if dup_op is not None:
+            raise ValueError("dup_op must be None when values is a scalar: every entry has "
+                             "that value, and duplicate indices are dropped")
+        from ..ops import binary
+
+        return binary.first
+    return dup_op
 
 
 def _typed_dup(dup_op, dtype):

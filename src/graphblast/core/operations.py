@@ -8,9 +8,12 @@ type; finally write Z into C under the mask, keeping or clearing what the mask e
 same result as with copies.
 """
 
+from types import FunctionType
+
 import numpy as np
 
 from ..backends.base import computed_under
+from ..config import config
 from ..dtypes import BOOL, INT64, unify
 from ..exceptions import DeviceMismatch, DimensionMismatch, DomainMismatch, EmptyObject
 from ..ops.base import (
@@ -73,6 +76,14 @@ def _resolve_op(op, namespace):
         import importlib
 
         return importlib.import_module(f"graphblast.ops.{namespace}").from_string(op)
+    if op is min or op is max or op is abs:  # Python's builtins stand for binary.min, ...
+        from ..ops.base import _builtin_op
+
+        return _builtin_op(op, namespace)
+    if isinstance(op, FunctionType) and namespace in ("unary", "binary", "indexunary"):
+        from ..ops.user import from_function  # a user's function (python-graphblas's lambdas)
+
+        return from_function(op, namespace)
     return op
 
 
@@ -100,22 +111,31 @@ def typed_binary(op, t1, t2=None, *, is_left_scalar=False, is_right_scalar=False
     its multiplication for intersections)."""
     op = _resolve_op(op, "binary")
     if isinstance(op, (Semiring, TypedSemiring)):
-        raise TypeError(f"Bad type for argument `op` in {method}: expected a BinaryOp or "
-                        f"Monoid, got Semiring {op!r}; use {op!r}.binaryop or {op!r}.monoid")
+        raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                        "    - Expected type: BinaryOp, Monoid.\n"
+                        f"    - Got: Semiring ({op!r}).\n"
+                        f"Use {op!r}.binaryop or {op!r}.monoid")
     if isinstance(op, (Monoid, TypedMonoid, BinaryOp, TypedBinaryOp)):
         typed = find_typed_op(op, t1, t2, is_left_scalar=is_left_scalar,
                               is_right_scalar=is_right_scalar)
         return typed.binaryop if isinstance(typed, TypedMonoid) else typed
-    raise TypeError(f"{method} expects a BinaryOp or Monoid, got {type(op).__name__} {op!r}")
+    raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                    "    - Expected type: BinaryOp, Monoid.\n"
+                    f"    - Got: {type(op).__name__} ({op!r}).")
 
 
 def typed_monoid(op, t, method="reduce_rowwise"):
     op = _resolve_op(op, "monoid")
+    if isinstance(op, TypedBinaryOp) and op.parent.monoid is not None and op.monoid is None:
+        raise TypeError(f"Bad type for argument `op` in {method}(...): {op!r} is not known to "
+                        f"be part of a Monoid for {op.type} datatype")
     if isinstance(op, (BinaryOp, TypedBinaryOp)):
         parent = op if isinstance(op, BinaryOp) else op.parent
         if parent.monoid is None and method in ("reduce_scalar", "reduce"):
-            raise TypeError(f"Bad type for argument `op` in {method}: {op!r} is not known to "
-                            "be part of a Monoid; use a Monoid such as monoid.plus")
+            raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                            "    - Expected type: Monoid.\n"
+                            f"    - Got: BinaryOp ({op!r}), not known to be part of a Monoid; "
+                            "use a Monoid such as monoid.plus")
         if parent.monoid is None:
             # python-graphblas passes row/column reductions by a BinaryOp to SuiteSparse
             from ..exceptions import NotImplementedException
@@ -125,7 +145,11 @@ def typed_monoid(op, t, method="reduce_rowwise"):
         op = parent.monoid
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
-    raise TypeError(f"Expected a Monoid, got {type(op).__name__} {op!r}; for example monoid.plus")
+    extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
+             if isinstance(op, (Semiring, TypedSemiring)) else "")
+    raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
+                    "    - Expected type: Monoid.\n"
+                    f"    - Got: {type(op).__name__} ({op!r}); for example monoid.plus.{extra}")
 
 
 def check_mask(mask, output):
@@ -150,13 +174,26 @@ def check_mask(mask, output):
     parent = mask.parent
     if output._is_scalar:
         raise TypeError("Mask not allowed for Scalars")
+    if isinstance(output, _RegionShape) and output.from_matrix and parent.ndim == 1:
+        if output.ndim == 0:
+            raise TypeError("Unable to use Vector mask on single element assignment to a "
+                            "Matrix")
+        if output.ndim == 2:
+            raise TypeError("Unable to use Vector mask on Matrix assignment to a Matrix")
     if output.ndim == 2 and parent.ndim == 1:
         # a row or column assign (C(v.S)[i, J] << u) takes a Vector mask: checked there
         same_device(output, parent)
         return mask
     if output.ndim != parent.ndim:
-        raise TypeError(f"Mask object must be type {type(output).__name__}; got "
-                        f"{type(parent).__name__}")
+        if isinstance(output, _RegionShape):
+            if output.ndim == 0:
+                raise TypeError("Single element assign does not accept a submask")
+            if output.from_matrix and output.ndim == 1:
+                raise TypeError("Indices for subassign imply Vector submask, but got "
+                                f"{type(parent).__name__} mask instead")
+        kind = ("Vector" if output.ndim == 1 else "Matrix") if isinstance(
+            output, _RegionShape) else type(output).__name__
+        raise TypeError(f"Mask object must be type {kind}; got {type(parent).__name__}")
     if parent.shape != output.shape:
         raise DimensionMismatch(f"Mask shape {parent.shape} does not match output shape "
                                 f"{output.shape}")
@@ -216,8 +253,9 @@ def typed_accum(accum, dtype):
         return accum.binaryop
     if isinstance(accum, (BinaryOp, TypedBinaryOp)):
         return find_typed_op(accum, dtype)
-    raise TypeError(f"accum must be a BinaryOp (or Monoid), got {type(accum).__name__} "
-                    f"{accum!r}")
+    raise TypeError(f"Bad type for keyword argument `accum=` in __call__(...).\n"
+                    "    - Expected type: BinaryOp (or Monoid).\n"
+                    f"    - Got: {type(accum).__name__} ({accum!r}).")
 
 
 def update(target, value, mask=None, accum=None, replace=False):
@@ -236,8 +274,8 @@ def update(target, value, mask=None, accum=None, replace=False):
         value = value._extract_expr()
     if isinstance(value, (MatrixExpression, VectorExpression)):
         return evaluate(target, value, mask, accum, replace)
-    if isinstance(value, ScalarExpression):
-        value = value.new()
+    if isinstance(value, ScalarExpression):  # a Scalar's value everywhere, if autocompute
+        value = computed(value, ("Scalar",), f"{type(target).__name__}.update", "value")
     if isinstance(value, (Matrix, Vector, TransposedMatrix)):
         if type(value) is TransposedMatrix and isinstance(target, Matrix):
             return evaluate(target, value._as_expr(), mask, accum, replace)
@@ -250,8 +288,8 @@ def update(target, value, mask=None, accum=None, replace=False):
             return None
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
-    raise TypeError(f"Assignment value must be an expression, Matrix, Vector or scalar, not "
-                    f"{type(value).__name__}")
+    raise TypeError(f"Assignment value must be a valid expression type, not "
+                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar")
 
 
 def _assign_scalar_fast(target, value, mask, accum, replace):
@@ -352,14 +390,34 @@ def mxm(A, B, op=None):
                             device, compute)
 
 
+def computed(x, expected, within, argname="other"):
+    """``x``, or the value of an expression whose result is one of the ``expected`` class
+    names (python-graphblas's ``_expect_type``): computed when ``config["autocompute"]`` is
+    on, else a TypeError saying so; any other type is a TypeError."""
+    if isinstance(x, (MatrixExpression, VectorExpression, ScalarExpression, InfixExpr)):
+        out = x.output_type.__name__
+        if out in expected:
+            if config.lookup("autocompute"):
+                return x._get_value() if not isinstance(x, InfixExpr) else x._to_expr().new()
+            raise TypeError(
+                f"Bad type for argument `{argname}` in {within}(...).\n"
+                f"    - Expected type: {', '.join(expected)}.\n    - Got: {type(x)}.\n\n"
+                "Hint: use `graphblas.config.set(autocompute=True)` to automatically compute "
+                "arguments that are expressions (or call .new() on the argument).")
+    if type(x).__name__ in expected:
+        return x
+    raise TypeError(f"Bad type for argument `{argname}` in {within}(...).\n"
+                    f"    - Expected type: {', '.join(expected)}.\n    - Got: {type(x)}.")
+
+
 def _as_matrix_operand(x, method):
     Vector = _types()[3]
 
-    if isinstance(x, MatrixExpression):
-        return x.new()
     if isinstance(x, Vector):
-        raise TypeError(f"{method} expects a Matrix; use mxv/vxm for a Vector")
-    raise TypeError(f"{method} expects a Matrix, got {type(x).__name__}")
+        raise TypeError(f"Bad type for argument `other` in {method}(...).\n"
+                        "    - Expected type: Matrix, TransposedMatrix.\n"
+                        f"    - Got: {type(x)}.  Use mxv/vxm for a Vector")
+    return computed(x, ("Matrix", "TransposedMatrix"), method)
 
 
 def _as_vector_operand(x, method):
@@ -367,9 +425,7 @@ def _as_vector_operand(x, method):
 
     if isinstance(x, Vector):
         return x
-    if isinstance(x, VectorExpression):
-        return x.new()
-    raise TypeError(f"{method} expects a Vector, got {type(x).__name__}")
+    return computed(x, ("Vector",), method)
 
 
 def mxv(A, v, op=None):
@@ -419,14 +475,10 @@ def vxm(v, A, op=None):
 
 def ewise(kind, A, B, op, left_default=None, right_default=None):
     """ewise_add ("add"), ewise_mult ("mult") or ewise_union ("union") of two collections."""
-    if isinstance(B, (MatrixExpression, VectorExpression)):
-        B = B.new()
     if not hasattr(B, "_data") and not hasattr(B, "_csr"):
-        raise TypeError(f"ewise_{kind} expects a Matrix or Vector operand, got "
-                        f"{type(B).__name__}")
+        B = computed(B, ("Matrix", "TransposedMatrix", "Vector"), f"ewise_{kind}")
     if A.ndim != B.ndim:
-        raise TypeError(f"ewise_{kind}: cannot combine a {type(A).__name__} with a "
-                        f"{type(B).__name__}")
+        A, B = _broadcast(kind, A, B, op)
     device, backend = same_device(A, B)
     if A.shape != B.shape:
         raise DimensionMismatch(f"Shapes differ for ewise_{kind}: {A.shape} and {B.shape}")
@@ -453,17 +505,63 @@ def ewise(kind, A, B, op, left_default=None, right_default=None):
     return expr_cls(method, [A, B], typed, typed.return_type, A.shape, backend, device, compute)
 
 
+def _broadcast(kind, A, B, op):
+    """python-graphblas's Matrix-Vector broadcasting: a Vector on the left is a column
+    (``v[i]`` stands at every ``(i, j)``), on the right a row (``v[j]`` at every ``(i, j)``).
+    Returns two Matrices: for an intersection the Vector's values on the Matrix's structure
+    (``D @ pattern``, D the Vector's diagonal), for a union its dense rows or columns."""
+    from ..ops import binary, semiring
+    Matrix, TransposedMatrix, _, Vector = _types()
+
+    left_vector = A.ndim == 1
+    v, M = (A, B) if left_vector else (B, A)
+    n = M.nrows if left_vector else M.ncols
+    if v.size != n:
+        raise DimensionMismatch(f"ewise_{kind} broadcasts a Vector of size {v.size} along "
+                                f"the {'rows' if left_vector else 'columns'} of a Matrix of "
+                                f"shape {M.shape}; the sizes must match")
+    if kind == "mult":
+        pattern = M.apply(binary.pair[BOOL], right=True).new() if M.dtype != BOOL else M
+        spread = (semiring.any_first(v.diag() @ pattern) if left_vector
+                  else semiring.any_second(pattern @ v.diag())).new()
+    else:
+        ones = Vector.from_scalar(True, M.ncols if left_vector else M.nrows, device=M.device)
+        spread = (v.outer(ones, binary.first) if left_vector
+                  else ones.outer(v, binary.second)).new()
+    if isinstance(M, TransposedMatrix):
+        M = M.new()
+    return (spread, M) if left_vector else (M, spread)
+
+
 def _data(x):
     """Storage of a collection in its visible orientation (transposes are materialized)."""
     return x._csr() if hasattr(x, "_csr") else x._data
 
 
-def _scalar_arg(value, name):
-    from .scalar import Scalar
+def scalar_of(value, argname, within, dtype=None):
+    """``value`` as a Scalar: a Scalar, a computed ScalarExpression, an element ``A[i, j]``,
+    or a Python or NumPy number; anything else is python-graphblas's TypeError."""
+    Scalar = _types()[2]
+    if isinstance(value, Scalar):
+        return value
+    if isinstance(value, Indexed) and value.is_element:
+        return value._get_value()
+    if isinstance(value, (ScalarExpression, InfixExpr)) and value.output_type is Scalar:
+        return computed(value, ("Scalar",), within, argname)
+    try:
+        return Scalar.from_value(value, dtype)
+    except TypeError:
+        arg = f"argument `{argname}`" if argname == "value" else \
+            f"keyword argument `{argname}=`"
+        raise TypeError(f"Bad type for {arg} in {within}(...).\n"
+                        f"    - Expected type: Scalar.\n    - Got: {type(value)}.\n"
+                        "Literal scalars also accepted.") from None
 
+
+def _scalar_arg(value, name):
     if value is None:
         raise TypeError(f"{name} is required (a scalar used where an operand has no entry)")
-    s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+    s = scalar_of(value, name, "apply" if name in ("left", "right") else "ewise_union")
     if s.is_empty:
         raise EmptyObject(f"{name} is an empty Scalar; give it a value")
     return s
@@ -510,7 +608,9 @@ def apply(A, op, right=None, left=None):
                         compute)
     if isinstance(op, (BinaryOp, TypedBinaryOp, Monoid, TypedMonoid)):
         if (left is None) == (right is None):
-            raise TypeError("A binary operator in apply needs exactly one bound scalar: "
+            raise TypeError("Cannot provide both `left=` and `right=` to apply"
+                            if left is not None else
+                            "A binary operator in apply needs exactly one bound scalar: "
                             "left= or right=")
         if left is not None:
             s = _scalar_arg(left, "left")
@@ -530,7 +630,8 @@ def apply(A, op, right=None, left=None):
             args = [A, s]
         return expr_cls("apply", args, typed, typed.return_type, A.shape, backend, device,
                         compute)
-    raise TypeError(f"apply expects a UnaryOp, BinaryOp, Monoid or IndexUnaryOp, got "
+    raise TypeError(f"apply only accepts UnaryOp with no scalars or BinaryOp with `left` or "
+                    f"`right` scalar (or a Monoid or IndexUnaryOp), got "
                     f"{type(op).__name__} {op!r}")
 
 
@@ -539,6 +640,10 @@ def _resolve_apply_op(op):
         from ..ops import from_string
 
         return from_string(op)
+    if isinstance(op, FunctionType):
+        from ..ops.user import from_function  # by its arity: unary, binary, index-unary
+
+        return from_function(op)
     return op
 
 
@@ -588,7 +693,13 @@ def select(A, op, thunk=None):
                                  f"{typed.return_type}")
         return _select_expr(A, typed, tval, device, backend)
     Scalar = _types()[2]
+    masked = _select_by_mask(A, op, thunk)
+    if masked is not None:
+        return masked
     if isinstance(op, (MatrixExpression, VectorExpression)):
+        if thunk is not None:
+            raise TypeError(f"select with a comparison ({op.method_name} of {A.name}) takes no "
+                            "thunk: the comparison's scalar is the thunk")
         op, thunk = _select_from_expr(A, op)
     if isinstance(op, str):
         from ..ops import select as select_ns
@@ -601,8 +712,7 @@ def select(A, op, thunk=None):
     if opclass not in ("SelectOp", "IndexUnaryOp"):
         raise TypeError(f"select expects a SelectOp or IndexUnaryOp, got {type(op).__name__} "
                         f"{op!r}; for example select.tril or select.valuegt")
-    thunk = Scalar.from_value(0 if thunk is None else thunk) if not isinstance(thunk, Scalar) \
-        else thunk
+    thunk = scalar_of(0 if thunk is None else thunk, "thunk", "select")
     if thunk.is_empty:
         raise EmptyObject("The thunk is an empty Scalar; give it a value")
     typed = _typed_indexunary(op, A.dtype, thunk)
@@ -610,6 +720,33 @@ def select(A, op, thunk=None):
         raise DomainMismatch(f"select needs an operator returning BOOL; {typed!r} returns "
                   f"{typed.return_type}")
     return _select_expr(A, typed, _thunk_value(typed, thunk, backend), device, backend)
+
+
+def _select_by_mask(A, op, thunk):
+    """``A.select(M.S)``, ``A.select(M.V)``, ``A.select(B)`` (B BOOL, an expression too):
+    the entries of A the mask lets through (python-graphblas's select with a mask), or None
+    when ``op`` is no mask."""
+    Matrix, TransposedMatrix, _, Vector = _types()
+    if isinstance(op, (MatrixExpression, VectorExpression)) and op.dtype == BOOL and not (
+            op.method_name == "apply" and getattr(op.op, "opclass", "") == "BinaryOp"
+            and op.args and op.args[0] is A):
+        op = op.new()
+    if isinstance(op, (Matrix, Vector)) and op.dtype == BOOL:
+        op = op.V
+    if not isinstance(op, Mask):
+        return None
+    if thunk is not None:
+        raise TypeError("thunk is not used when selecting with a mask: A.select(M.V)")
+    mask = check_mask(op, A if not isinstance(A, TransposedMatrix) else A.new())
+    device, backend = same_device(A)
+    expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
+
+    def compute(mask_arg):
+        out = (A.new() if isinstance(A, TransposedMatrix) else A).dup(clear=True)
+        out(mask=mask) << A
+        return out._data
+
+    return expr_cls("select", [A, op], None, A.dtype, A.shape, backend, device, compute)
 
 
 def _select_expr(A, typed, tval, device, backend):
@@ -642,8 +779,59 @@ def _select_from_expr(A, expr):
                     f"as {A.name}.select({A.name} > 0); got {expr!r}")
 
 
+def _aggregator(op, dtype):
+    """The typed aggregator ``op`` stands for (``agg.count``, ``agg.sum[FP32]``), or None."""
+    if getattr(op, "opclass", None) != "Aggregator":
+        return None
+    from ..agg import Aggregator
+
+    return op.typed_for(dtype) if isinstance(op, Aggregator) else op
+
+
+def deferred(A, method, op, dtype, shape, make):
+    """A Matrix or Vector expression whose value is ``make()`` (a recipe of operations on
+    ``A``'s device, run when the expression is computed)."""
+    device, backend = same_device(A)
+    cls = MatrixExpression if len(shape) == 2 else VectorExpression
+
+    def compute(mask):
+        out = make()
+        return (out if out.dtype == dtype else out.dup(dtype))._data
+
+    return cls(method, [A], op, dtype, shape, backend, device, compute)
+
+
+def _aggregate(A, typed, method, shape, device, backend):
+    """The expression of reducing ``A`` with a typed aggregator (graphblast/agg.py: a recipe
+    of operations, run when the expression is computed)."""
+    from .. import agg
+
+    if method in ("reduce_rowwise", "reduce_columnwise"):
+        return deferred(A, method, typed, typed.return_type, shape,
+                        lambda: agg.compute(typed, A, method))
+
+    def compute(mask):
+        w = agg.compute(typed, A, method)
+        w = w if w.dtype == typed.return_type else w.dup(typed.return_type)
+        any_ = find_typed_op(_ANY_MONOID(), w.dtype)
+        return _kept_value(backend, backend.reduce_scalar_kept(w._data, any_), w.dtype)
+
+    return ScalarExpression(method, [A], typed, typed.return_type, (), backend, device, compute)
+
+
+def _ANY_MONOID():
+    from ..ops import monoid
+
+    return monoid.any
+
+
 def reduce_rowwise(A, op, columnwise=False):
     device, backend = same_device(A)
+    aggregator = _aggregator(op, A.dtype)
+    if aggregator is not None:
+        method = "reduce_columnwise" if columnwise else "reduce_rowwise"
+        return _aggregate(A, aggregator, method, (A.ncols if columnwise else A.nrows,),
+                          device, backend)
     typed = typed_monoid(op, A.dtype)
     n = A.ncols if columnwise else A.nrows
 
@@ -669,6 +857,19 @@ def _kept_value(backend, value, dtype):
 
 def reduce_scalar(A, op, allow_empty=True):
     device, backend = same_device(A)
+    aggregator = _aggregator(op, A.dtype)
+    if aggregator is not None:
+        method = "reduce_scalar" if A.ndim == 2 else "reduce"
+        if method == "reduce_scalar" and aggregator.name in (
+                "argmin", "argmax", "first_index", "last_index"):
+            raise ValueError(f"Aggregator {aggregator.name} may not be used with "
+                             "Matrix.reduce_scalar.")
+        if not allow_empty:
+            if aggregator.parent._monoid is None:
+                raise ValueError("allow_empty=False not allowed when using Aggregators")
+            op = aggregator.parent._monoid[aggregator.type]
+        else:
+            return _aggregate(A, aggregator, method, (), device, backend)
     typed = typed_monoid(op, A.dtype, "reduce_scalar" if A.ndim == 2 else "reduce")
 
     def compute(mask):
@@ -798,38 +999,82 @@ class Indexed:
             s = self._element_scalar()
             return s.dup(dtype=dtype, name=name) if dtype is not None or name else s
         if input_mask is not None:
-            raise NotImplementedError("input_mask is not supported; use a mask of the output")
+            if mask is not None:
+                raise TypeError("mask and input_mask arguments cannot both be given")
+            mask = self._input_mask_to_mask(input_mask)
         return self._extract_expr().new(dtype, mask=mask, name=name)
+
+    def _input_mask_to_mask(self, input_mask):
+        """python-graphblas's ``input_mask``: a mask of the input's shape, applied to the
+        extract as the same mask extracted at the same indices."""
+        if not isinstance(input_mask, Mask):
+            input_mask = check_mask(input_mask, self.parent)
+        source = input_mask.parent
+        if source.ndim == 1 and self.parent.ndim == 2:
+            lines = [r for r in self.resolved if not isinstance(r, int)]
+            if len(lines) != 1:
+                raise TypeError("Got Vector `input_mask` when extracting a submatrix from a "
+                                "Matrix.  Vector `input_mask` with a Matrix (or "
+                                "TransposedMatrix) input is only valid when extracting from a "
+                                "single row or column.")
+            axis = 1 if isinstance(self.resolved[0], int) else 0
+            if source.size != self.parent.shape[axis]:
+                raise ValueError("Size of `input_mask` Vector does not match "
+                                 f"{'ncols' if axis else 'nrows'} of Matrix")
+            picked = extract(source, (lines[0],)).new()
+        else:
+            if source.shape != self.parent.shape:
+                what = "Size" if source.ndim == 1 else "Shape"
+                raise ValueError(f"{what} of `input_mask` does not match {what.lower()} of "
+                                 f"input: {source.shape} != {self.parent.shape}")
+            picked = extract(source, self.resolved).new()
+        return type(input_mask)(picked)
+
+    def _get_value(self, attr=None):
+        """The extract's (or element's) value, computed as python-graphblas's autocompute
+        says."""
+        if not config.lookup("autocompute"):
+            kind = "Scalar" if self.is_element else ("Matrix" if len(self.shape) == 2
+                                                     else "Vector")
+            raise TypeError(f"{attr} not enabled for objects of type {type(self)}.  Use "
+                            f"`.new()` to create a new {kind}.\n\nHint: use "
+                            "`graphblas.config.set(autocompute=True)` to enable automatic "
+                            "computation of expressions.")
+        value = self.new()
+        return value if attr is None else getattr(value, attr)
 
     @property
     def value(self):
         if not self.is_element:
             raise TypeError("Only a single element has a .value; extract with .new()")
+        if not config.lookup("autocompute"):
+            return self._get_value("value")
         v = self.parent._get_element(self.resolved)
         return None if v is None else v.item()
 
     def get(self, default=None):
-        v = self.value
-        return default if v is None else v
+        if not self.is_element:
+            raise TypeError("Only a single element has .get(); extract with .new()")
+        v = self.parent._get_element(self.resolved)
+        return default if v is None else v.item()
 
     def __bool__(self):
-        if self.is_element:
-            return bool(self.value)
-        raise TypeError("An extract has no truth value; compute it with .new()")
+        return bool(self._get_value("__bool__")())
 
     def __float__(self):
-        return float(self.value)
+        return float(self._get_value())
 
     def __int__(self):
-        return int(self.value)
+        return int(self._get_value())
 
     def __index__(self):
-        return int(self.value)
+        return self._get_value().__index__()
 
     def __eq__(self, other):
-        if self.is_element:
-            return self._element_scalar() == other
-        return NotImplemented
+        return self._get_value("__eq__")(other)
+
+    def __ne__(self, other):
+        return self._get_value("__ne__")(other)
 
     __hash__ = None
 
@@ -845,6 +1090,8 @@ class Indexed:
         return _RegionShape(self.shape, self.parent)
 
     def update(self, value):
+        if type(self.parent) is _types()[1]:
+            raise TypeError("'TransposedMatrix' object does not support item assignment")
         if self.subassign_ctx == "assign":
             assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
                    subassign=False, resolved=True)
@@ -858,7 +1105,16 @@ class Indexed:
     def __getattr__(self, item):
         if item.startswith("_"):
             raise AttributeError(item)
-        return getattr(self.new(), item)
+        return self._get_value(item)
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__",
+              "__ge__", "__neg__", "__abs__", "__invert__", "__iter__", "__contains__",
+              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__"):
+    setattr(Indexed, _name, (lambda name: lambda self, *args: self._get_value(name)(*args))(
+        _name))
+del _name
 
 
 class _RegionShape:
@@ -869,6 +1125,7 @@ class _RegionShape:
     def __init__(self, shape, parent):
         self.shape = shape
         self.ndim = len(shape)
+        self.from_matrix = parent.ndim == 2
         self.device = parent.device
         self._backend = parent._backend
         self.dtype = parent.dtype
@@ -961,7 +1218,7 @@ def scatter(target, value, I, mask, accum, replace, subassign):
                                     f"Vector {I.name} has size {I.size}; they must match")
         u = value._data
     else:
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        s = scalar_of(value, "value", "assign")
         if s.is_empty:
             u = backend.vector_empty(I.size, s.dtype)
         else:
@@ -999,6 +1256,23 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
 
     backend = target._backend
     res = indices if resolved else resolve_all(indices, target.shape, target)
+    if isinstance(value, (list, np.ndarray)) and np.ndim(value) >= 1 and not all(
+            isinstance(r, int) for r in res):
+        # a list (or array) of values for the region: as python-graphblas, a dense
+        # Vector (1-D) or Matrix (2-D) of them, of the region's shape
+        region = tuple(r.count for r in res if not isinstance(r, int))
+        try:
+            arr = np.asarray(value)
+        except ValueError:
+            raise ValueError(f"shape mismatch: the values do not form the region's shape "
+                             f"{region}") from None
+        if arr.shape != region:
+            raise ValueError(f"shape mismatch: values of shape {arr.shape} for a region of "
+                             f"shape {region}")
+        if arr.dtype.kind == "O":
+            raise TypeError("Bad type for argument `value`: the list holds objects that are "
+                            "not numbers")
+        value = (Vector if arr.ndim == 1 else Matrix).from_dense(arr, device=target.device)
     if target.ndim == 1 and getattr(res[0], "kind", None) == "vector":
         return scatter(target, value, res[0].vector, mask, accum, replace, subassign)
     res = tuple(host_list(r, backend) for r in res)  # a Matrix's Vector of positions
@@ -1018,7 +1292,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
         value = value.new()
     is_scalar = not isinstance(value, (Matrix, Vector, TransposedMatrix))
     if is_scalar:
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value)
+        s = scalar_of(value, "value", "assign")
         if s.is_empty:
             # assigning an empty scalar deletes the region's entries (SuiteSparse)
             A_region = _empty_region(backend, target, region_shape, target.dtype)
@@ -1158,13 +1432,17 @@ def parse_output_args(target, args, mask, accum, replace):
     for arg in args:
         if arg is replace_arg:
             replace = True
-        elif isinstance(arg, Mask) or hasattr(arg, "_data") or hasattr(arg, "_matrix"):
+        elif (isinstance(arg, (Mask, _types()[2])) or hasattr(arg, "_data")
+              or hasattr(arg, "_matrix")
+              or isinstance(arg, (MatrixExpression, VectorExpression, InfixExpr))):
+            if isinstance(arg, (MatrixExpression, VectorExpression, InfixExpr)):
+                arg = computed(arg, ("Matrix", "Vector"), "__call__", "mask")
             if target._is_scalar:
                 raise TypeError("Mask not allowed for Scalars")
             if mask_arg is not None:
                 raise TypeError("Got multiple values for argument 'mask'")
             mask_arg = arg
-        elif isinstance(arg, (OpBase, TypedOpBase, str)):
+        elif isinstance(arg, (OpBase, TypedOpBase, str)) or arg is min or arg is max:
             if accum_arg is not None:
                 raise TypeError("Got multiple values for argument 'accum'")
             accum_arg = arg
@@ -1210,31 +1488,54 @@ def call_binary(op, left, right=None, *, left_default=None, right_default=None):
         if left.kind == "matmul":
             raise TypeError(f"{op!r} cannot compute `x @ y`; use a Semiring")
         if left_default is not None or right_default is not None:
-            return left.left.ewise_union(left.right, op, left_default, right_default)
+            if left.kind != "add":
+                raise TypeError(f"left_default and right_default are for a union: "
+                                f"{op!r}(x | y, left_default=..., right_default=...), not x & y")
+            return left._to_expr(op, left_default, right_default)
         return left._to_expr(op)
     if right is None:
-        raise TypeError(f"{op!r} takes an infix expression (x | y or x & y) or two arguments")
+        raise TypeError(f"Bad type when calling {op!r}: it takes an infix expression "
+                        f"({op!r}(x | y) or {op!r}(x & y)) or two arguments, got one "
+                        f"{type(left).__name__}")
+    Scalar = _types()[2]
+    if not _is_collection_like(left) and not _is_collection_like(right):
+        # two scalars: a ScalarExpression (``binary.plus(5, 2)``)
+        from .scalar import _as_scalar
+
+        return _as_scalar(left).ewise_mult(_as_scalar(right), op)
+    if isinstance(left, Scalar) and _is_collection_like(right):
+        return right.apply(op, left=left)
     if hasattr(left, "_data") or hasattr(left, "_matrix"):
         if hasattr(right, "_data") or hasattr(right, "_matrix"):
-            raise TypeError(f"{op!r}(x, y) with two collections is ambiguous: use "
-                            f"{op!r}(x | y) or {op!r}(x & y)")
+            raise TypeError(f"Bad type for keyword argument `right=`: {op!r}(x, y) with two "
+                            f"collections is ambiguous: use {op!r}(x | y) or {op!r}(x & y)")
         return left.apply(op, right=right)
     if hasattr(right, "_data") or hasattr(right, "_matrix"):
         return right.apply(op, left=left)
     raise TypeError(f"{op!r} needs a Matrix or Vector operand")
 
 
+def _is_collection_like(x):
+    return hasattr(x, "_data") or hasattr(x, "_matrix") or (
+        isinstance(x, (MatrixExpression, VectorExpression)))
+
+
 def call_semiring(op, expr):
     if isinstance(expr, InfixExpr) and expr.kind == "matmul":
         return expr._to_expr(op)
-    raise TypeError(f"{op!r} takes a matrix product expression, such as {op!r}(A @ B)")
+    raise TypeError(f"Bad type when calling {op!r}: it takes a matrix product expression, "
+                    f"such as {op!r}(A @ B); got {type(expr).__name__}")
 
 
 def call_indexunary(op, val, thunk=None):
+    if not hasattr(val, "apply"):
+        val = _types()[2].from_value(val)
     return val.apply(op, thunk)
 
 
 def call_select(op, val, thunk=None):
+    if not hasattr(val, "select"):
+        val = _types()[2].from_value(val)
     return val.select(op, thunk)
 
 

@@ -71,7 +71,7 @@ class Scalar:
 
     # _held: None (empty), a NumPy scalar of dtype, or a DeviceValue of dtype (read into a
     # NumPy scalar the first time the value is needed on the host; see _value)
-    __slots__ = ("_held", "dtype", "name", "_is_cscalar")
+    __slots__ = ("_held", "dtype", "name", "_is_cscalar", "__weakref__")
     _is_scalar = True
     ndim = 0
     shape = ()
@@ -195,10 +195,14 @@ class Scalar:
         return out
 
     def wait(self, how="materialize"):
+        if how not in ("materialize", "complete"):
+            raise ValueError(f'`how` argument must be "materialize" or "complete"; got {how!r}')
         return self
 
     # -- output syntax -------------------------------------------------------------------
-    def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
+    def __call__(self, *args, mask=None, accum=None, replace=False, input_mask=None, **opts):
+        if input_mask is not None:
+            raise TypeError("input_mask not allowed for Scalars")
         mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
         from .base import Updater
 
@@ -211,10 +215,20 @@ class Scalar:
         ops.update(self, value)
 
     # -- comparisons and conversions -----------------------------------------------------
+    def _other(self, other, method):
+        """``other`` as a Scalar, and whether it was a Python value (whose type, not given,
+        check_dtype does not check, as in python-graphblas)."""
+        if isinstance(other, Scalar):
+            return other, False
+        if hasattr(other, "output_type"):
+            return ops.computed(other, ("Scalar",), f"Scalar.{method}"), False
+        if other is None:
+            return Scalar(self.dtype), True
+        return Scalar.from_value(other), True
+
     def isequal(self, other, *, check_dtype=False):
-        if not isinstance(other, Scalar):
-            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
-        if check_dtype and self.dtype != other.dtype:
+        other, literal = self._other(other, "isequal")
+        if check_dtype and not literal and self.dtype != other.dtype:
             return False
         if self._value is None or other._value is None:
             return self._value is None and other._value is None
@@ -222,9 +236,8 @@ class Scalar:
         return bool(self._value_as(t) == other._value_as(t))
 
     def isclose(self, other, *, rel_tol=1e-7, abs_tol=0.0, check_dtype=False):
-        if not isinstance(other, Scalar):
-            other = Scalar.from_value(other) if other is not None else Scalar(self.dtype)
-        if check_dtype and self.dtype != other.dtype:
+        other, literal = self._other(other, "isclose")
+        if check_dtype and not literal and self.dtype != other.dtype:
             return False
         if self._value is None or other._value is None:
             return self._value is None and other._value is None
@@ -259,7 +272,8 @@ class Scalar:
 
     def __index__(self):
         if not (self.dtype.is_int or self.dtype.is_bool):
-            raise TypeError(f"A {self.dtype} Scalar cannot be used as an index")
+            raise AttributeError(f"Scalar of type {self.dtype} only has __index__ for integral "
+                                 "dtypes: a FP Scalar cannot be used as an index")
         return int(self._value_as(self.dtype))
 
     def __neg__(self):
@@ -267,10 +281,51 @@ class Scalar:
 
         return self.apply(unary.ainv).new()
 
+    # -- infix: ``s1 | s2`` and ``s1 & s2`` await an operator; ``s + 1``, ``s < 10`` are
+    # ScalarExpressions (python-graphblas's)
+    def __or__(self, other):
+        return self._infix(other, "add", False)
+
+    def __ror__(self, other):
+        return self._infix(other, "add", True)
+
+    def __and__(self, other):
+        return self._infix(other, "mult", False)
+
+    def __rand__(self, other):
+        return self._infix(other, "mult", True)
+
+    def _infix(self, other, kind, reverse):
+        from .expr import InfixExpr
+
+        if isinstance(other, InfixExpr) and other.kind not in (kind, "matmul"):
+            raise TypeError(f"Mixed `|` and `&` in one infix expression is ambiguous; compute "
+                            f"one part first (got {self.name} and {other!r})")
+        if not _is_scalar_like(other):
+            if hasattr(other, "_data") or hasattr(other, "_matrix"):
+                raise TypeError(f"Bad type for argument `other` in Scalar infix: a Scalar "
+                                f"and a {type(other).__name__} cannot be combined with | or &; "
+                                "bind the scalar: binary.plus(x, s)")
+            return NotImplemented
+        return InfixExpr(other, self, kind) if reverse else InfixExpr(self, other, kind)
+
+    def __matmul__(self, other):
+        raise TypeError("Bad type for argument `other` in `@`: a Scalar has no matrix product; "
+                        "use * for a product of scalars")
+
+    __rmatmul__ = __matmul__
+
+    def __imatmul__(self, other):
+        raise TypeError("In-place `@=` is not supported for a Scalar (it has no matrix "
+                        "product)")
+
     def __invert__(self):
         from ..ops import unary
 
-        return self.apply(unary.lnot if self.dtype.is_bool else unary.bnot).new()
+        if not self.dtype.is_bool:
+            raise TypeError(f"The invert operator, `~`, is only supported for BOOL, not "
+                            f"{self.dtype}")
+        return self.apply(unary.lnot).new()
 
     def __array__(self, dtype=None, copy=None):
         arr = np.array(self._value if self._value is not None else np.nan)
@@ -283,22 +338,34 @@ class Scalar:
 
         v = self._as_vector()
         expr = Vector.apply(v, op, right=right, left=left)
-        return _scalar_from_vector_expr(expr, "apply", self)
+        bound = right if right is not None else left
+        args = [self] if bound is None else [self, _as_scalar(bound)]
+        return _scalar_from_vector_expr(expr, "apply", self, args)
+
+    def select(self, op, thunk=None):
+        """select on a Scalar: a Scalar expression, the value kept where ``op`` is true."""
+        from .vector import Vector
+
+        expr = Vector.select(self._as_vector(), op, thunk)
+        return _scalar_from_vector_expr(expr, "select", self)
 
     def ewise_add(self, other, op=None):
         from ..ops import monoid
 
-        expr = self._as_vector().ewise_add(_as_scalar(other)._as_vector(), op or monoid.plus)
+        other = ops.scalar_of(other, "other", "Scalar.ewise_add")
+        expr = self._as_vector().ewise_add(other._as_vector(), op or monoid.plus)
         return _scalar_from_vector_expr(expr, "ewise_add", self)
 
     def ewise_mult(self, other, op=None):
         from ..ops import binary
 
-        expr = self._as_vector().ewise_mult(_as_scalar(other)._as_vector(), op or binary.times)
+        other = ops.scalar_of(other, "other", "Scalar.ewise_mult")
+        expr = self._as_vector().ewise_mult(other._as_vector(), op or binary.times)
         return _scalar_from_vector_expr(expr, "ewise_mult", self)
 
     def ewise_union(self, other, op, left_default, right_default):
-        expr = self._as_vector().ewise_union(_as_scalar(other)._as_vector(), op, left_default,
+        other = ops.scalar_of(other, "other", "Scalar.ewise_union")
+        expr = self._as_vector().ewise_union(other._as_vector(), op, left_default,
                                              right_default)
         return _scalar_from_vector_expr(expr, "ewise_union", self)
 
@@ -320,13 +387,54 @@ class Scalar:
         return html_repr(self)
 
 
+def _is_scalar_like(x):
+    """A Scalar, an expression computing one, or a Python or NumPy number."""
+    from .expr import InfixExpr, ScalarExpression
+
+    if isinstance(x, (Scalar, ScalarExpression)):
+        return True
+    if isinstance(x, InfixExpr):
+        return x.ndim == 0
+    return isinstance(x, (bool, int, float, np.number, np.bool_))
+
+
+def _arith(opname, reverse=False):
+    def method(self, other):
+        from ..ops import binary
+
+        if not _is_scalar_like(other):
+            return NotImplemented
+        op = getattr(binary, opname)
+        if not isinstance(other, Scalar) and not hasattr(other, "new"):
+            # a number: bound, so the expression reads as select's comparisons do (s < 10)
+            return self.apply(op, left=other) if reverse else self.apply(op, right=other)
+        left, right = (other, self) if reverse else (self, other)
+        return _as_scalar(left).ewise_mult(_as_scalar(right), op)
+
+    return method
+
+
+for _name, _op in [("add", "plus"), ("sub", "minus"), ("mul", "times"), ("truediv", "truediv"),
+                   ("floordiv", "floordiv"), ("pow", "pow"), ("mod", "remainder")]:
+    setattr(Scalar, f"__{_name}__", _arith(_op))
+    setattr(Scalar, f"__r{_name}__", _arith(_op, reverse=True))
+for _name in ("lt", "le", "gt", "ge"):
+    setattr(Scalar, f"__{_name}__", _arith(_name))
+del _name, _op
+
+
 def _as_scalar(x):
-    return x if isinstance(x, Scalar) else Scalar.from_value(x)
+    if isinstance(x, Scalar):
+        return x
+    if hasattr(x, "new"):  # an expression computing a Scalar
+        return x.new()
+    return Scalar.from_value(x)
 
 
-def _scalar_from_vector_expr(expr, name, parent):
+def _scalar_from_vector_expr(expr, name, parent, args=None):
     def compute(mask):
         data = expr.compute(None)
         return None if data.nvals == 0 else data.values[0]
 
-    return ScalarExpression(name, [parent], expr.op, expr.dtype, (), None, None, compute)
+    return ScalarExpression(name, args or [parent], expr.op, expr.dtype, (), None, None,
+                            compute)

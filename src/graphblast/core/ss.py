@@ -56,7 +56,7 @@ class VectorSS:
         """
         v = self._parent
         typed = typed_binary(op, v.dtype, method="sort")
-        name = typed.parent.name
+        name = typed.parent.builtin_name
         if typed.return_type is not BOOL:
             raise DomainMismatch(f"v.ss.sort compares values with {_ACCEPTED}, whose result "
                                  f"is BOOL; got {typed!r}")

@@ -11,7 +11,8 @@ from .base import (
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
-from .matrix import Matrix, _array_module, _check_dim, _index, _infer_dim, _typed_dup
+from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup,
+                     _typed_dup)
 from .ss import VectorSS
 
 _INDEX_OUT = np.uint64
@@ -74,8 +75,9 @@ class Vector(Collection):
         indices, end = _index(indices, "indices", device)
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, indices.shape[0], dtype, _array_module(indices, backend))
-        size = _infer_dim("size", size, indices, end)
-        data = backend.vector_from_coo(size, dtype, indices, vals, _typed_dup(dup_op, dtype))
+        size = _inferred_dim("size", size, indices, end)
+        data = backend.vector_from_coo(size, dtype, indices, vals,
+                                       _typed_dup(_iso_dup(values, dup_op), dtype))
         return cls._from_data(data, backend, device, name)
 
     @classmethod
@@ -83,7 +85,7 @@ class Vector(Collection):
         """A Vector from a 1-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
         if arr.ndim != 1:
-            raise ValueError(f"from_dense needs a 1-D array, got {arr.ndim}-D")
+            raise ValueError(f"values must be 1d to create a dense Vector, got {arr.ndim}-D")
         if missing_value is None:
             idx = np.arange(arr.shape[0])
         elif isinstance(missing_value, float) and np.isnan(missing_value):
@@ -97,7 +99,7 @@ class Vector(Collection):
         """A full Vector with every entry ``value``."""
         from .scalar import Scalar
 
-        s = value if isinstance(value, Scalar) else Scalar.from_value(value, dtype)
+        s = ops.scalar_of(value, "value", "Vector.from_scalar", dtype)
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, size, name=name, device=device)
@@ -112,6 +114,8 @@ class Vector(Collection):
         """A Vector from ``{index: value}``."""
         idx = np.array(list(d.keys()), dtype=np.int64)
         vals = np.array(list(d.values())) if d else np.zeros(0)
+        if size is None and not d:
+            size = 0
         return cls.from_coo(idx, vals, dtype, size=size, name=name, device=device)
 
     @host_guarded
@@ -133,7 +137,15 @@ class Vector(Collection):
     @classmethod
     def from_pairs(cls, pairs, dtype=None, *, size=None, dup_op=None, name=None, device=None):
         """A Vector from (index, value) pairs."""
+        if isinstance(pairs, np.ndarray):
+            raise TypeError("pairs as a NumPy array would lose the values' type to the "
+                            "indices'; use `Vector.from_coo` with the two columns")
         pairs = list(pairs)
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError("Each item in the pairs must be an (index, value) pair of "
+                             "length 2")
+        if not pairs and size is None:
+            raise ValueError("No pairs provided. Unable to infer size; give size=")
         idx = np.array([p[0] for p in pairs], dtype=np.int64)
         vals = np.array([p[1] for p in pairs]) if pairs else np.zeros(0)
         return cls.from_coo(idx, vals, dtype, size=size, dup_op=dup_op, name=name,
@@ -243,7 +255,10 @@ class Vector(Collection):
 
     def get(self, index, default=None):
         """The value at ``index``, or ``default`` when there is none."""
-        v = self._get_element(resolve_all(index, self.shape))
+        res = resolve_all(index, self.shape)
+        if not isinstance(res[0], int):
+            raise ValueError(f"Bad index in Vector.get: {index!r}; get reads one element")
+        v = self._get_element(res)
         return default if v is None else v.item()
 
     def _get_element(self, resolved):
@@ -264,14 +279,14 @@ class Vector(Collection):
 
     def __delitem__(self, index):
         res = resolve_all(index, self.shape)
-        if not isinstance(res[0], int):
-            raise TypeError("Only single elements can be deleted: del v[i]")
         from .scalar import Scalar
 
         ops.assign(self, Scalar(self.dtype), res, None, None, False, subassign=True,
                    resolved=True)
 
     def __contains__(self, index):
+        if isinstance(index, (tuple, list)):
+            raise TypeError(f"Use i in v with one index, not {type(index).__name__}")
         return self._get_element(resolve_all(index, self.shape)) is not None
 
     def __iter__(self):

@@ -725,6 +725,10 @@ def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, 
     from ..core.matrix import Matrix
 
     kwargs = {} if device is None else {"device": device}
+    if np.ndim(values) == 0:
+        # a pattern file's one value, as an array: duplicate entries of a file are reported,
+        # not dropped as an iso Matrix.from_coo(rows, cols, 1) drops them
+        values = np.broadcast_to(values, rows.shape)
     try:
         return Matrix.from_coo(rows, cols, values, dtype, nrows=nrows, ncols=ncols,
                                dup_op=dup_op, name=name, **kwargs)
@@ -735,7 +739,8 @@ def build_matrix(rows, cols, values, dtype, nrows, ncols, dup_op, name, device, 
                 i, j = pair
                 if lines is None:
                     lines = _read_coo(buf, src_name, dtype, fast=False)[4]
-                raise _fail(src_name, int(lines[j]), f"entry ({int(rows[j]) + 1}, "
+                raise _fail(src_name, int(lines[j]), "Duplicate indices found: entry "
+                            f"({int(rows[j]) + 1}, "
                             f"{int(cols[j]) + 1}) is also given on line {int(lines[i])}; "
                             "pass dup_op=binary.plus (or another operator) to combine "
                             "duplicates") from None

@@ -29,37 +29,97 @@ _DEVICE = re.compile(r"^(cpu|cuda|gpu|cuda:\d+)$", re.IGNORECASE)
 
 # name -> one line for NetworkX's "Backends" docstring section (what differs, if anything).
 FUNCTIONS = {
+    "all_pairs_bellman_ford_path": "One shortest-path tree per node (see "
+                                   "single_source_bellman_ford).",
+    "all_pairs_bellman_ford_path_length": "One Bellman-Ford search per node.",
+    "all_pairs_dijkstra": "One shortest-path tree per node (see single_source_dijkstra).",
+    "all_pairs_dijkstra_path": "One shortest-path tree per node (see single_source_dijkstra).",
+    "all_pairs_dijkstra_path_length": "One search per node over the (min, +) semiring.",
+    "all_pairs_shortest_path": "One BFS tree per node, in NetworkX's order.",
+    "all_pairs_shortest_path_length": "One BFS per node, in NetworkX's order.",
+    "ancestors": "BFS over the transposed adjacency.",
     "average_clustering": "Triangles by masked sparse products; see clustering.",
+    "bellman_ford_path": "Distances over the (min, +) semiring, the path along the tight edges; "
+                         "where several paths are shortest (and the weights differ), NetworkX's "
+                         "queue decides and NetworkX runs the call.",
+    "bellman_ford_path_length": "Bellman-Ford over the (min, +) semiring.",
     "betweenness_centrality": "Batched Brandes sweeps (LAGraph's LAGr_Betweenness): many "
                               "sources a masked matrix product; the same sources as NetworkX "
                               "for a seed. weight=... over Dijkstra's paths; a callable "
                               "weight, or weights not all > 0, run in NetworkX.",
-    "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order. "
-                 "reverse=True on a directed graph and sort_neighbors run in NetworkX.",
+    "bfs_edges": "Level-synchronous BFS; edges come out in NetworkX's order (reverse=True "
+                 "follows G.pred's order); sort_neighbors runs in NetworkX.",
     "bfs_layers": "Level-synchronous BFS; layers come out in NetworkX's order.",
     "bfs_predecessors": "Level-synchronous BFS, in NetworkX's order; sort_neighbors runs "
                         "in NetworkX.",
     "bfs_successors": "Level-synchronous BFS, in NetworkX's order; sort_neighbors runs "
                       "in NetworkX.",
+    "bfs_tree": "Level-synchronous BFS in NetworkX's order; sort_neighbors runs in NetworkX.",
+    "bidirectional_shortest_path": "NetworkX's alternating search replayed a layer at a time: "
+                                   "the same path.",
     "clustering": "Per-node triangles by masked sparse products (C<S> = S plus.times S).",
     "connected_components": "FastSV; components come out in the order of their first node.",
+    "degree_centrality": "Row (and column) sums of the adjacency.",
+    "descendants": "BFS over the any.pair semiring.",
     "descendants_at_distance": "Level-synchronous BFS over the any.pair semiring.",
+    "dijkstra_path": "Distances over the (min, +) semiring; the path follows the tight edges in "
+                     "the order NetworkX's heap settles the nodes (replayed), so equally short "
+                     "paths resolve as in NetworkX. Negative weights run in NetworkX.",
+    "dijkstra_path_length": "Shortest paths over the (min, +) semiring.",
     "edge_betweenness_centrality": "From the same batched sweeps as betweenness_centrality. "
                                    "Multigraphs, a callable weight and weights not all "
                                    "> 0 run in NetworkX.",
+    "ego_graph": "BFS (or shortest paths with distance) for the nodes; the subgraph is "
+                 "NetworkX's copy of them.",
+    "generic_bfs_edges": "Level-synchronous BFS in NetworkX's order; a neighbors function runs "
+                         "in NetworkX.",
+    "has_path": "Bidirectional BFS.",
+    "in_degree_centrality": "Column sums of the adjacency.",
+    "is_arborescence": "Edge count, FastSV components and in-degrees.",
+    "is_branching": "Edges per FastSV component and in-degrees.",
     "is_connected": "FastSV connected components.",
+    "is_forest": "Edges per FastSV component.",
+    "is_isolate": "Row and column sums of the adjacency.",
+    "is_negatively_weighted": "A select of the negative weights; edge= on a multigraph runs in "
+                              "NetworkX.",
+    "is_tree": "Edge count and FastSV components.",
     "is_weakly_connected": "FastSV on A + A'.",
+    "isolates": "Row and column sums of the adjacency.",
+    "lowest_common_ancestor": "DAG test by peeling sources; ancestors by reverse BFS in "
+                              "NetworkX's order, so that several lowest ancestors resolve as in "
+                              "NetworkX.",
     "node_connected_component": "BFS from the node.",
     "number_connected_components": "FastSV connected components.",
+    "number_of_isolates": "Row and column sums of the adjacency.",
+    "number_of_selfloops": "The diagonal of the adjacency.",
     "number_weakly_connected_components": "FastSV on A + A'.",
+    "out_degree_centrality": "Row sums of the adjacency.",
+    "overall_reciprocity": "The adjacency times its transpose, element-wise.",
     "pagerank": "Power iteration with graphblast vector-matrix products; same iteration and "
                 "stopping rule as NetworkX.",
+    "reciprocity": "The adjacency times its transpose, element-wise, per node.",
+    "shortest_path": "The unweighted, Dijkstra or Bellman-Ford function NetworkX would call, "
+                     "here.",
+    "shortest_path_length": "The unweighted, Dijkstra or Bellman-Ford function NetworkX would "
+                            "call, here.",
+    "single_source_bellman_ford": "Distances over the (min, +) semiring, paths along the tight "
+                                  "edges; where several paths are shortest (and the weights "
+                                  "differ), NetworkX's queue decides and NetworkX runs the "
+                                  "call.",
+    "single_source_bellman_ford_path": "See single_source_bellman_ford.",
     "single_source_bellman_ford_path_length": "Bellman-Ford over the (min, +) semiring; "
                                               "a callable weight runs in NetworkX.",
+    "single_source_dijkstra": "Distances over the (min, +) semiring; paths along the tight "
+                              "edges in NetworkX's settling order (replayed), so equally short "
+                              "paths resolve as in NetworkX. Negative weights run in NetworkX.",
+    "single_source_dijkstra_path": "See single_source_dijkstra.",
     "single_source_dijkstra_path_length": "Shortest paths over the (min, +) semiring "
                                           "(Bellman-Ford with an active frontier); negative "
                                           "weights and a callable weight run in NetworkX.",
+    "single_source_shortest_path": "BFS tree in NetworkX's order.",
     "single_source_shortest_path_length": "Level-synchronous BFS over the any.pair semiring.",
+    "single_target_shortest_path": "BFS over the predecessors in G.pred's order.",
+    "single_target_shortest_path_length": "BFS over the predecessors in G.pred's order.",
     "to_scipy_sparse_array": "The stored adjacency matrix; runs automatically only for "
                              "graphs already converted (cached).",
     "transitivity": "Triangle counting by a masked sparse product (L plus.pair L').",
@@ -68,6 +128,32 @@ FUNCTIONS = {
     "weakly_connected_components": "FastSV on A + A'; components come out in the order of "
                                    "their first node.",
 }
+
+FUNCTIONS.update({
+    "core_number": "Peeling by masked sparse products (LAGraph's k-core); self-loops raise, as "
+                   "in NetworkX.",
+    "k_truss": "LAGraph's k-truss: masked support counts (C<C> = C plus.pair C) until no "
+               "edge leaves.",
+    "hits": "Power iteration (NetworkX's reference iteration, not its SVD solver); tol bounds "
+            "the L1 change of the hubs.",
+    "katz_centrality": "NetworkX's power iteration as sparse vector-matrix products.",
+    "eigenvector_centrality": "NetworkX's power iteration on A' + I as sparse vector-matrix "
+                              "products.",
+    "strongly_connected_components": "Trimming, forward coloring and backward search; "
+                                     "components come out in the order of their first node.",
+    "number_strongly_connected_components": "Trimming, forward coloring and backward search.",
+    "is_strongly_connected": "Trimming, forward coloring and backward search.",
+    "maximal_independent_set": "Luby's rounds (every node whose random score beats its "
+                               "neighbours' joins at once); a valid set, seeded, not NetworkX's "
+                               "sequence.",
+    "jaccard_coefficient": "Neighbour-set intersections by sparse products for all pairs at "
+                           "once.",
+    "louvain_communities": "Every node moves at once (row argmax of K = A P); seed has no "
+                           "effect; directed graphs run in NetworkX.",
+    "leiden_communities": "Louvain's parallel moves, a refinement by joins and connected "
+                          "components, aggregation of the refined partition; every community "
+                          "connected; seed has no effect.",
+})
 
 
 class GraphblastConfig(Config):

@@ -70,10 +70,6 @@ def _traversal_rule(arguments):
     if arguments.get("sort_neighbors") is not None:
         return ("sort_neighbors is an arbitrary function of NetworkX neighbour iterators; "
                 "graphblast visits neighbours in the graph's own order only")
-    G = arguments.get("G")
-    if arguments.get("reverse") and G is not None and G.is_directed():
-        return ("reverse=True on a directed graph visits predecessors in G.pred's order, "
-                "which graphblast does not keep")
     return True
 
 
@@ -177,7 +173,11 @@ def _levels(G, source_id, keep_going):
     return levels
 
 
-def _ordered_layers(G, first, max_steps=None):
+# Graphs with at most this many stored node pairs traverse on the host (below).
+HOST_TRAVERSAL_MAX_PAIRS = 4096
+
+
+def _ordered_layers(G, first, max_steps=None, reverse=False):
     """Breadth-first layers in NetworkX's visiting order, with each node's BFS parent.
 
     ``first`` is the first layer (matrix ids, in order).  NetworkX visits the children of the
@@ -189,7 +189,14 @@ def _ordered_layers(G, first, max_steps=None):
 
         key<!visited> = (pos * K) min.plus R
 
-    so ``key // K`` names the parent and sorting by ``key`` gives the next layer.
+    so ``key // K`` names the parent and sorting by ``key`` gives the next layer.  With
+    ``reverse=True`` the search follows the edges backwards, visiting each node's
+    predecessors in ``G.pred``'s order (the ranks of :meth:`GraphblastGraph.reverse_rank_matrix`).
+
+    A graph of at most :data:`HOST_TRAVERSAL_MAX_PAIRS` stored pairs traverses the
+    conversion's host arrays instead, the same keys in NumPy: each graphblast operation has
+    a fixed cost (tens of microseconds on the CPU backend, a kernel launch and a
+    synchronisation on a GPU) that a graph this small does not amortise.
 
     Yields
     ------
@@ -197,12 +204,17 @@ def _ordered_layers(G, first, max_steps=None):
         The ids of each new layer in order and their parents' ids; at most ``max_steps``
         layers after ``first``.
     """
-    n = len(G)
-    R = G.rank_matrix()
-    K = G.max_degree() + 1
-    min_plus = semiring.min_plus[INT64]
     layer = np.asarray(first, dtype=np.int64)
-    visited = Vector.from_coo(layer, True, BOOL, size=n, device=G.device)
+    if G._cols.size <= HOST_TRAVERSAL_MAX_PAIRS:
+        yield from _host_layers(*G.adjacency(reverse), layer, max_steps)
+        return
+    n = len(G)
+    if reverse:
+        R, K = G.reverse_rank_matrix(), n + 1
+    else:
+        R, K = G.rank_matrix(), G.max_degree() + 1
+    min_plus = semiring.min_plus[INT64]
+    visited = Vector.from_coo(layer, 0, INT64, size=n, device=G.device)
     steps = 0
     while layer.size and (max_steps is None or steps < max_steps):
         frontier = Vector.from_coo(layer, np.arange(layer.size, dtype=np.int64) * K, INT64,
@@ -212,9 +224,39 @@ def _ordered_layers(G, first, max_steps=None):
         order = np.argsort(keys, kind="stable")
         parents = layer[keys[order] // K]
         layer = ids[order].astype(np.int64)
-        if layer.size:
-            yield layer, parents
-        visited(reached.S) << True
+        if not layer.size:
+            return
+        yield layer, parents
+        steps += 1
+        # (an element-wise union costs a third of an assignment under a mask here)
+        visited = visited.ewise_add(reached, binary.first).new()
+
+
+def _host_layers(indptr, cols, layer, max_steps):
+    """:func:`_ordered_layers` on host CSR arrays: the neighbours of a layer, concatenated
+    in (position, rank) order, keep their first unvisited occurrences."""
+    n = indptr.size - 1
+    visited = np.zeros(n, dtype=bool)
+    visited[layer] = True
+    where = np.empty(n, dtype=np.int64)  # scratch: first position of each node reached
+    steps = 0
+    while layer.size and (max_steps is None or steps < max_steps):
+        starts = indptr[layer]
+        ends = np.cumsum(indptr[layer + 1] - starts)
+        counts = indptr[layer + 1] - starts
+        index = np.arange(int(ends[-1])) + np.repeat(starts + counts - ends, counts)
+        reached = cols[index]
+        positions = np.flatnonzero(~visited[reached])
+        reached = reached[positions]
+        # the first occurrence wins: write the positions backwards
+        where[reached[::-1]] = positions[::-1]
+        first = positions[where[reached] == positions]
+        if not first.size:
+            return
+        parents = layer[np.searchsorted(ends, first, side="right")]
+        layer = cols[index[first]]
+        visited[layer] = True
+        yield layer, parents
         steps += 1
 
 
@@ -235,9 +277,16 @@ def _check_bfs_source(G, source):
 def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
     """Edges of a breadth-first search from ``source``, in NetworkX's order."""
     G = _graph(G)
+    reverse = bool(reverse) and G.is_directed()
+    if reverse:
+        G.reverse_rank_matrix()  # may decline (NotImplementedError): before iterating
+    return _bfs_edges(G, source, reverse, depth_limit)
+
+
+def _bfs_edges(G, source, reverse, depth_limit):
     _check_bfs_source(G, source)
     steps = _bfs_steps(G, depth_limit)
-    for layer, parents in _ordered_layers(G, [G.id_of(source)], steps):
+    for layer, parents in _ordered_layers(G, [G.id_of(source)], steps, reverse):
         yield from zip(G.labels(parents), G.labels(layer))
 
 
@@ -298,17 +347,15 @@ def descendants_at_distance(G, source, distance):
 
 @_implements()
 def single_source_shortest_path_length(G, source, cutoff=None):
-    """Hop counts from ``source`` (dict ordered by distance, then by node order)."""
+    """Hop counts from ``source``, in NetworkX's visiting order."""
     G = _graph(G)
     if source not in G:
         raise nx.NodeNotFound(f"Source {source} is not in G")
-    if cutoff is None:
-        cutoff = float("inf")
-    # NetworkX expands level L + 1 while cutoff > L.
-    levels = _levels(G, G.id_of(source), lambda level: cutoff > level)
-    ids, lv = _ids(levels)
-    order = np.argsort(lv, kind="stable")
-    return dict(zip(G.labels(ids[order]), lv[order].tolist()))
+    lengths = {source: 0}
+    steps = None if cutoff is None else _bfs_steps(G, cutoff)
+    for level, (layer, _) in enumerate(_ordered_layers(G, [G.id_of(source)], steps), 1):
+        lengths.update(dict.fromkeys(G.labels(layer), level))
+    return lengths
 
 
 # -- weighted shortest paths ----------------------------------------------------------------

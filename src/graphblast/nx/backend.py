@@ -12,7 +12,12 @@ import inspect
 
 import networkx as nx
 
-from . import algorithms, betweenness  # noqa: F401 (betweenness registers its functions)
+from . import algorithms
+# Modules of further functions; importing one registers its functions with algorithms.
+from . import (  # noqa: F401
+    betweenness, centrality, centrality_degree, communities, cores, link_prediction, mis,
+    shortest_paths, strongly_connected, structure, traversal,
+)
 from ._info import DEFAULT_MIN_EDGES
 from .convert import GraphblastGraph, convert_from_nx, convert_to_nx
 
@@ -20,6 +25,31 @@ __all__ = ["BackendInterface"]
 
 _SIGNATURES = {name: inspect.signature(func)
                for name, func in algorithms.IMPLEMENTATIONS.items()}
+
+
+# name -> (parameter names, defaults): every implementation takes positional-or-keyword
+# parameters only, so binding is a zip (inspect.Signature.bind costs ~20 us a call).
+_PARAMETERS = {name: ([p.name for p in sig.parameters.values()],
+                      {p.name: p.default for p in sig.parameters.values()})
+               for name, sig in _SIGNATURES.items()}
+
+
+def _bind(name, args, kwargs):
+    """The call's arguments by parameter name, defaults filled in; a string if they do not
+    match the signature (NetworkX's own function then reports the mistake)."""
+    names, defaults = _PARAMETERS[name]
+    if len(args) <= len(names) and defaults.keys() >= kwargs.keys() and not any(
+            key in kwargs for key in names[:len(args)]):
+        arguments = dict(defaults)
+        arguments.update(zip(names, args))
+        arguments.update(kwargs)
+        if all(value is not inspect.Parameter.empty for value in arguments.values()):
+            return arguments
+    try:
+        _SIGNATURES[name].bind(*args, **kwargs)
+    except TypeError as err:
+        return f"the arguments do not match {name}'s signature ({err})"
+    raise AssertionError(f"{name}: a signature _bind does not handle")  # pragma: no cover
 
 
 def _min_edges():
@@ -50,17 +80,14 @@ class BackendInterface:
         """True if graphblast can run ``name`` with these arguments, else the reason."""
         if name not in _SIGNATURES:
             return f"graphblast does not implement {name}"
-        try:
-            bound = _SIGNATURES[name].bind(*args, **kwargs)
-        except TypeError as err:
-            # NetworkX's own function reports the mistake with its usual TypeError.
-            return f"the arguments do not match {name}'s signature ({err})"
-        bound.apply_defaults()
-        G = bound.arguments.get("G")
+        arguments = _bind(name, args, kwargs)
+        if isinstance(arguments, str):
+            return arguments
+        G = arguments.get("G")
         if not isinstance(G, (nx.Graph, GraphblastGraph)):
             return f"G is a {type(G).__name__}, not a NetworkX or graphblast graph"
         rule = algorithms.CAN_RUN_RULES.get(name)
-        return True if rule is None else rule(bound.arguments)
+        return True if rule is None else rule(arguments)
 
     @staticmethod
     def should_run(name, args, kwargs):

@@ -21,6 +21,7 @@ methods clears the cache.  :class:`GraphblastGraph` is immutable, so reusing it 
 
 import itertools
 import operator
+import weakref
 
 import networkx as nx
 import numpy as np
@@ -88,7 +89,8 @@ class GraphblastGraph:
     __networkx_backend__ = "graphblast"
 
     def __init__(self, *, nodes, key_to_id, indptr, cols, multiplicity, attributes,
-                 directed, multigraph, device, graph=None, node_data=None):
+                 directed, multigraph, device, graph=None, node_data=None, source=None,
+                 every_attribute=False, non_numeric=()):
         self.nodes = nodes
         self.graph = {} if graph is None else graph
         self._key_to_id = key_to_id
@@ -100,10 +102,26 @@ class GraphblastGraph:
         self._multigraph = multigraph
         self._device = device
         self._node_data = node_data
+        # Converted with every edge attribute (preserve_edge_attrs): an attribute not in
+        # `attributes` is then on no edge, unless it was skipped as non-numeric.
+        self._every_attribute = every_attribute
+        self._non_numeric = frozenset(non_numeric)
+        # The NetworkX graph converted (a weak reference): read again only for what the
+        # conversion does not keep and few calls need (predecessor order, ego_graph's data).
+        self._source = None if source is None else weakref.ref(source)
         self._labels = None
+        self._pred = None
         self._matrices = {}
         # NetworkX caches conversions of this graph back to NetworkX here.
         self.__networkx_cache__ = {}
+
+    def __getstate__(self):
+        # A weak reference does not pickle; NetworkX pickles a graph with its cache of
+        # conversions.  Unpickled, the graph reads nothing more from a NetworkX graph (the
+        # calls that would need to run in NetworkX).
+        state = dict(self.__dict__)
+        state["_source"] = None
+        return state
 
     # -- what NetworkX and its decorators ask of a graph -----------------------------------
     def is_directed(self):
@@ -181,7 +199,24 @@ class GraphblastGraph:
 
     def has_edge_attribute(self, attr):
         """Whether the edge attribute ``attr`` was converted (None, "no attribute", always is)."""
-        return attr is None or attr in self._attributes
+        return attr is None or attr in self._attributes or (
+            self._every_attribute and attr not in self._non_numeric)
+
+    def _stored(self, attr):
+        """The converted values of ``attr`` (an :class:`_Attribute`)."""
+        if attr in self._attributes:
+            return self._attributes[attr]
+        if attr in self._non_numeric:
+            raise NotImplementedError(
+                f"edge attribute {attr!r} holds values graphblast cannot store as numbers; "
+                "only int, float and bool edge values are converted")
+        if not self._every_attribute:
+            raise KeyError(
+                f"edge attribute {attr!r} was not converted; convert the graph with "
+                f"edge_attrs={{{attr!r}: 1}} (NetworkX does this when dispatching)")
+        # every attribute was converted and no edge has this one
+        entries = self._entry_rows().size
+        return _Attribute(np.zeros(entries, np.int64), np.zeros(entries, bool), None)
 
     # -- matrices ----------------------------------------------------------------------------
     def _build(self, rows, cols, values, dtype=None, dup_op=None):
@@ -236,12 +271,7 @@ class GraphblastGraph:
         if attr is None:
             values = np.ones(rows.size, np.int64)
         else:
-            if attr not in self._attributes:
-                raise KeyError(
-                    f"edge attribute {attr!r} was not converted; convert the graph with "
-                    f"edge_attrs={{{attr!r}: 1}} (NetworkX does this when dispatching)"
-                )
-            stored = self._attributes[attr]
+            stored = self._stored(attr)
             if stored.default is not None:
                 default = stored.default
             values = stored.values
@@ -281,6 +311,57 @@ class GraphblastGraph:
             rank = np.arange(rows.size, dtype=np.int64) - self._indptr[rows]
             self._matrices["rank"] = self._build(rows, self._cols, rank, "INT64")
         return self._matrices["rank"]
+
+    def networkx_graph(self):
+        """The NetworkX graph this one was converted from, or None if it no longer exists."""
+        return None if self._source is None else self._source()
+
+    def adjacency(self, reverse=False):
+        """The neighbour lists as host CSR arrays ``(indptr, cols)`` in NetworkX's order.
+
+        ``reverse=True`` gives each node's predecessors in ``G.pred``'s order (for an
+        undirected graph, the neighbours again).  The conversion does not keep that order, so
+        it is read from the NetworkX graph the first time it is asked for.
+
+        Raises
+        ------
+        NotImplementedError
+            If the predecessors are asked for and the NetworkX graph no longer exists or no
+            longer has the converted edges (NetworkX then runs the call itself).
+        """
+        if not reverse or not self._directed:
+            return self._indptr, self._cols
+        if self._pred is None:
+            G = self.networkx_graph()
+            if G is None:
+                raise NotImplementedError(
+                    "the NetworkX graph this graph was converted from no longer exists, and "
+                    "the order of its predecessors is needed; convert it again")
+            pred = G._pred
+            lists = [pred[u] for u in self.nodes] if type(pred) is dict else [
+                list(pred[u]) for u in self.nodes]
+            indptr, cols = _neighbour_arrays(lists, self.nodes, self._key_to_id)
+            if cols.size != self._cols.size:
+                raise NotImplementedError(
+                    "the NetworkX graph changed since it was converted; convert it again")
+            self._pred = indptr, cols
+        return self._pred
+
+    def reverse_rank_matrix(self):
+        """INT64 Matrix ``P``: ``P[i, j]`` is the position of ``j`` among ``i``'s predecessors.
+
+        The position is in ``G.pred``'s order, by which NetworkX's reverse traversals
+        (``single_target_shortest_path``, ``ancestors``, ...) visit; for an undirected graph
+        it is :meth:`rank_matrix`.  Raises NotImplementedError as :meth:`adjacency` does.
+        """
+        if not self._directed:
+            return self.rank_matrix()
+        if "reverse rank" not in self._matrices:
+            indptr, cols = self.adjacency(reverse=True)
+            rows = np.repeat(np.arange(len(self.nodes), dtype=np.int64), np.diff(indptr))
+            rank = np.arange(rows.size, dtype=np.int64) - indptr[rows]
+            self._matrices["reverse rank"] = self._build(rows, cols, rank, "INT64")
+        return self._matrices["reverse rank"]
 
     def max_degree(self):
         """The largest number of distinct neighbours of a node (0 for an empty graph)."""
@@ -337,6 +418,38 @@ def _attribute(data_dicts, attr, count, default):
     return _Attribute(values, present, default)
 
 
+def _neighbour_dicts(adj, nodes, multigraph):
+    """``[adj[u] for u in nodes]``, copied into plain dicts where ``adj`` is a view.
+
+    A graph's own dicts report their length exactly; a view's may not: a filtered multigraph
+    view's ``len(G._adj[u])`` counts the neighbours its edge filter hides, while iterating
+    skips them.  A view's dicts are therefore read once by iterating, as NetworkX does.
+    """
+    nbr_dicts = [adj[u] for u in nodes]
+    if type(adj) is dict:
+        return nbr_dicts
+    if multigraph:
+        return [{v: dict(keys) for v, keys in d.items()} for d in nbr_dicts]
+    return [dict(d) for d in nbr_dicts]
+
+
+def _neighbour_arrays(nbr_lists, nodes, key_to_id):
+    """CSR arrays ``(indptr, cols)`` of the neighbours ``nbr_lists[i]`` of ``nodes[i]``
+    (sized iterables of node labels), in their order."""
+    n = len(nodes)
+    counts = np.fromiter(map(len, nbr_lists), dtype=np.int64, count=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    m = int(indptr[-1])
+    neighbours = itertools.chain.from_iterable(nbr_lists)
+    if nodes == list(range(n)):
+        # Labels 0..n-1 in order are their own ids: skip the dict lookups.
+        cols = np.fromiter(neighbours, dtype=np.int64, count=m)
+    else:
+        cols = np.fromiter(map(key_to_id.__getitem__, neighbours), dtype=np.int64, count=m)
+    return indptr, cols
+
+
 def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
                     preserve_node_attrs=False, preserve_graph_attrs=False, name=None,
                     graph_name=None, *, device=None):
@@ -391,20 +504,10 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
     nodes = list(graph)
     n = len(nodes)
     key_to_id = dict(zip(nodes, range(n)))
-    adj = graph._adj
-    nbr_dicts = [adj[u] for u in nodes]
-    counts = np.fromiter(map(len, nbr_dicts), dtype=np.int64, count=n)
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=indptr[1:])
-    m = int(indptr[-1])
-    neighbours = itertools.chain.from_iterable(nbr_dicts)
-    if nodes == list(range(n)):
-        # Labels 0..n-1 in order are their own ids: skip the dict lookups.
-        cols = np.fromiter(neighbours, dtype=np.int64, count=m)
-    else:
-        cols = np.fromiter(map(key_to_id.__getitem__, neighbours), dtype=np.int64, count=m)
-
     multigraph = graph.is_multigraph()
+    nbr_dicts = _neighbour_dicts(graph._adj, nodes, multigraph)
+    indptr, cols = _neighbour_arrays(nbr_dicts, nodes, key_to_id)
+    m = cols.size
     values_of = operator.methodcaller("values")
     if multigraph:
         # adj[u][v] is {key: data}: one entry per parallel edge, in key order.
@@ -421,6 +524,7 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         def data_dicts():
             return itertools.chain.from_iterable(map(values_of, nbr_dicts))
 
+    non_numeric = []
     if preserve_edge_attrs:
         names = set(itertools.chain.from_iterable(data_dicts()))
         attributes = {}
@@ -428,7 +532,7 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
             try:
                 attributes[attr] = _attribute(data_dicts(), attr, entries, None)
             except NotImplementedError:
-                continue  # a label, colour or other non-number: nothing computes on it
+                non_numeric.append(attr)  # a label, colour...: nothing computes on it
     else:
         # Defaults are applied when a matrix is built (edge_matrix), from the mask of the
         # edges that have the attribute.
@@ -449,7 +553,8 @@ def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs
         nodes=nodes, key_to_id=key_to_id, indptr=indptr, cols=cols, multiplicity=multiplicity,
         attributes=attributes, directed=graph.is_directed(), multigraph=multigraph,
         device=device, graph=dict(graph.graph) if preserve_graph_attrs else None,
-        node_data=node_data,
+        node_data=node_data, source=graph, every_attribute=bool(preserve_edge_attrs),
+        non_numeric=non_numeric,
     )
 
 

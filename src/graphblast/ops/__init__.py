@@ -10,6 +10,7 @@ under ``ops.ss``, and :func:`from_string` reads any operator string.
 from types import SimpleNamespace
 
 from . import binary, indexunary, monoid, select, semiring, unary
+from . import numpy_names  # noqa: F401  (unary.numpy, binary.numpy, ...: NumPy's names)
 from .base import OpBase
 
 for _module in (unary, binary, semiring):
@@ -18,6 +19,8 @@ for _module in (unary, binary, semiring):
 
 ss = SimpleNamespace(**vars(unary.ss), **vars(binary.ss), **vars(semiring.ss))
 del _module, _name
+_deprecated = {}  # python-graphblas's deprecated names and delayed operators: none here
+_delayed = {}
 
 
 def from_string(string):
@@ -35,8 +38,28 @@ def from_string(string):
             return module.from_string(string)
         except (ValueError, KeyError, TypeError):
             pass
+    from .. import agg  # python-graphblas's op.from_string knows aggregators too
+
+    try:
+        return agg.from_string(string)
+    except (ValueError, KeyError, TypeError):
+        pass
     raise ValueError(f"Unknown op string: {string!r}.  Example usage: 'abs[int]'")
 
 
 __all__ = ["unary", "binary", "monoid", "semiring", "indexunary", "select", "from_string",
            "ss", "OpBase"] + sorted(unary.__all__ + binary.__all__ + semiring.__all__)
+
+# User-defined operators: ``unary.register_new(name, func)`` and friends (ops/user.py).
+from . import base, user  # noqa: E402
+
+for _kind, _module in (("unary", unary), ("binary", binary), ("indexunary", indexunary),
+                       ("select", select), ("monoid", monoid), ("semiring", semiring)):
+    _module.register_new, _module.register_anonymous = user.namespace_functions(_kind)
+for _cls, _module in ((base.UnaryOp, unary), (base.BinaryOp, binary),
+                      (base.IndexUnaryOp, indexunary), (base.SelectOp, select),
+                      (base.Monoid, monoid), (base.Semiring, semiring)):
+    _cls.register_new = staticmethod(_module.register_new)
+    _cls.register_anonymous = staticmethod(_module.register_anonymous)
+    _cls._initialize = classmethod(lambda cls: None)  # python-graphblas's; nothing to do here
+del _kind, _module, _cls

@@ -45,6 +45,10 @@ class TypedOpBase:
     def name(self):
         return self.parent.name
 
+    @property
+    def is_positional(self):
+        return self.parent.is_positional
+
     def __repr__(self):
         return f"{self.parent!r}[{self.type.name}]"
 
@@ -53,6 +57,17 @@ class TypedOpBase:
 
     def __getitem__(self, type_):
         return self.parent[type_]
+
+    def __call__(self, *args, **kwargs):
+        """``monoid.plus[FP32](u | v)``, ``unary.abs[INT8](v)``: as the untyped operator's
+        call, with this type."""
+        from ..core import operations
+
+        call = {"UnaryOp": operations.call_unary, "BinaryOp": operations.call_binary,
+                "Monoid": operations.call_binary, "Semiring": operations.call_semiring,
+                "IndexUnaryOp": operations.call_indexunary,
+                "SelectOp": operations.call_select}[self.opclass]
+        return call(self, *args, **kwargs)
 
 
 def _typed_lookup(parent, type_):
@@ -182,6 +197,13 @@ class OpBase:
     opclass = "Operator"
     _namespace = "op"
     is_positional = False
+    is_udf = False  # a user-defined operator (ops/user.py)
+
+    @property
+    def builtin_name(self):
+        """The name backends may dispatch on: a built-in operator's own, "" for a user's (a
+        user's operator named "plus" is not binary.plus)."""
+        return "" if self.is_udf else self.name
 
     def __init__(self, name):
         self.name = name
@@ -329,6 +351,8 @@ class Monoid(OpBase):
         of None means the monoid has none.
         """
         op = cls(name, binaryop, is_idempotent=is_idempotent)
+        op.commutes_to = op  # a monoid is commutative
+        op.is_commutative = True
         for t in types or list(binaryop._typed):
             t = lookup_dtype(t)
             bop = binaryop[t]
@@ -358,6 +382,22 @@ class Semiring(OpBase):
         self.binaryop = binaryop
 
     @property
+    def is_commutative(self):
+        return self.binaryop.is_commutative
+
+    @property
+    def commutes_to(self):
+        """The semiring with the multiplication's arguments swapped, or None."""
+        mult = self.binaryop.commutes_to
+        if mult is None:
+            return None
+        if mult is self.binaryop:
+            return self
+        from .semiring import get_semiring
+
+        return get_semiring(self.monoid, mult)
+
+    @property
     def custom_dtype(self):
         """The multiplier's type rule (``plus_pair`` of two types is INT64, like ``pair``)."""
         return self.binaryop.custom_dtype
@@ -377,9 +417,12 @@ class Semiring(OpBase):
             op._add(TypedSemiring(op, monoid[bop.return_type], bop))
         return op
 
-    def __call__(self, expr):
+    def __call__(self, expr, *args, **kwargs):
         from ..core.operations import call_semiring
 
+        if args or kwargs:
+            raise TypeError(f"Bad types when calling {self!r}.  A semiring takes one matrix "
+                            f"product expression: {self!r}(A @ B)")
         return call_semiring(self, expr)
 
 
@@ -463,9 +506,11 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
         op = _builtin_op(op, kind)
     if isinstance(op, TypedOpBase):  # a string such as "plus[FP32]"
         return op
+    if getattr(op, "opclass", None) == "Aggregator":
+        return op.typed_for(type1) if hasattr(op, "typed_for") else op
     if not isinstance(op, OpBase):
-        raise TypeError(f"Expected a {kind or 'GraphBLAS operator'}, got {type(op).__name__}: "
-                        f"{op!r}")
+        raise TypeError(f"Unable to get typed operator from object with type {type(op)}: "
+                        f"expected a {kind or 'GraphBLAS operator'}, got {op!r}")
     if type2 is None:
         return op[type1]
     # Before the same-type shortcut, as python-graphblas: pair of two INT8 operands is INT64.
@@ -487,8 +532,17 @@ def _op_from_string(string, kind):
     """``"min.plus"`` and friends, read by the namespace that ``kind`` names."""
     import importlib
 
-    # python-graphblas's "binary|aggregator": aggregators are not operators of this package.
-    kind = "binary" if kind == "binary|aggregator" else kind
+    if kind == "binary|aggregator":  # python-graphblas's: a binary operator, else an aggregator
+        try:
+            return _op_from_string(string, "binary")
+        except ValueError:
+            from ..agg import from_string as agg_from_string
+
+            try:
+                return agg_from_string(string)
+            except ValueError:
+                raise ValueError(f"Unknown binary or aggregator string: {string!r}.  Example "
+                                 "usage: '+[int]'") from None
     if kind not in _KINDS:
         raise ValueError(
             f"Unable to get op from string {string!r}.  `kind=` argument must be provided as "

@@ -695,3 +695,8 @@ def _namespace_lookup(name):
 
 
 __all__ = sorted(name for name, obj in globals().items() if isinstance(obj, BinaryOp))
+
+# python-graphblas's maps of deprecated names and of operators built on first use: graphblast
+# has neither (every operator is built at import)
+_deprecated = {}
+_delayed = {}

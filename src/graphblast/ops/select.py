@@ -47,7 +47,9 @@ def _dispatch(expr, callname, prefix):
     from ..core.expr import MatrixExpression, VectorExpression
     from .base import TypedBinaryOp
 
-    if not (isinstance(expr, (MatrixExpression, VectorExpression))
+    from ..core.expr import ScalarExpression
+
+    if not (isinstance(expr, (MatrixExpression, VectorExpression, ScalarExpression))
             and expr.method_name == "apply" and len(expr.args) == 2
             and isinstance(expr.op, TypedBinaryOp)):
         raise TypeError(

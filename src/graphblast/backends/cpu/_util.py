@@ -73,7 +73,7 @@ def segment_reduce(values, starts, monoid):
     """
     if starts.shape[0] == 0:
         return values[:0]
-    if monoid.parent.name == "any":
+    if monoid.parent.builtin_name == "any":
         return values[starts]
     ufunc = monoid.np_ufunc
     # IEEE results (inf - inf = nan, overflow to inf) are GraphBLAS's, not warnings

@@ -40,7 +40,7 @@ def _index_unary(op, vals, rows, cols, thunk):
 
 
 def select(A, op, thunk):
-    if op.name in RANGE_SELECTS and isinstance(A, CSR):
+    if op.parent.builtin_name in RANGE_SELECTS and isinstance(A, CSR):
         return _select_columns(A, op.name, int(thunk))
     rows, cols, vals = coo_of(A)
     i, j = positions(A, rows, cols)

@@ -181,7 +181,7 @@ def scatter_vector(I, u, size, dtype, dup_op):
     acc = np.zeros(size, dtype=dtype.np_type)
     present = np.zeros(size, dtype=bool)
     present[targets] = True
-    if monoid.parent.name in _IDEMPOTENT:
+    if monoid.parent.builtin_name in _IDEMPOTENT:
         acc[targets] = vals  # each position starts from one of its own values (a lone NaN stays)
     else:
         acc[:] = monoid.identity

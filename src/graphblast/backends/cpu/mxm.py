@@ -37,12 +37,12 @@ def _transposed(A):
 
 def _scipy_kind(semiring):
     """"times" or "pair" when SciPy's SpGEMM computes this semiring exactly, else None."""
-    if semiring.monoid.parent.name != "plus" or semiring.return_type.is_bool:
+    if semiring.monoid.parent.builtin_name != "plus" or semiring.return_type.is_bool:
         return None
     mult = semiring.binaryop
-    if mult.parent.name == "times" and mult.type is mult.type2:
+    if mult.parent.builtin_name == "times" and mult.type is mult.type2:
         return "times"  # commutative: also right for a swapped semiring
-    if mult.parent.name in ("pair", "oneb"):
+    if mult.parent.builtin_name in ("pair", "oneb"):
         return "pair"
     return None
 

@@ -53,7 +53,8 @@ def as_index_array(name, idx):
             raise InvalidIndex(f"{name} must be integers, got array of dtype {arr.dtype}")
         as_int = arr.astype(INDEX)
         if not np.array_equal(as_int, arr):
-            raise InvalidIndex(f"{name} must be integers, got non-integral values")
+            raise InvalidIndex(f"{name} must be integers, not {arr.dtype}: got non-integral "
+                               "values")
         arr = as_int
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(INDEX).max:
         raise IndexOutOfBound(f"{name} index {int(arr.max())} is too large")

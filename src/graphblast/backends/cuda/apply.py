@@ -48,7 +48,7 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 def select(A, op, thunk):
     """The entries for which an index-unary predicate is true."""
-    if op.name in RANGE_SELECTS and isinstance(A, CSR):
+    if op.parent.builtin_name in RANGE_SELECTS and isinstance(A, CSR):
         return _select_columns(A, op.name, int(thunk))
     keep = _map(A, op, *thunk_param(op, thunk))
     return blocks.compact_entries(A, keep)
@@ -130,7 +130,7 @@ def reduce_scalar(A, monoid, keep=False):
     if n == 0:
         return None
     t = monoid.return_type
-    if monoid.parent.name == "any":
+    if monoid.parent.builtin_name == "any":
         first = blocks.cast_values(A.values[:1], A.dtype, t)
         if not keep:
             return first.get()[0]

@@ -56,6 +56,19 @@ def operators_header():
         return f.read()
 
 
+def op_c_name(parent):
+    """The name of an untyped operator in C identifiers: its own name for a built-in one; for
+    a user-defined one (``is_udf``), a safe name with a digest of its code (``c_name``), so two
+    user operators of one name never share a functor."""
+    return getattr(parent, "c_name", None) or parent.name
+
+
+def builtin_name(parent):
+    """The operator's name where backends may dispatch on it (a built-in operator), else ""
+    (a user-defined operator named "plus" is not binary.plus)."""
+    return parent.builtin_name
+
+
 def functor_name(op):
     """The struct name of a typed operator, e.g. ``gb_plus_times_FP32``.
 
@@ -65,14 +78,14 @@ def functor_name(op):
         If ``op`` is not a typed operator (index it by a type first: ``binary.plus["FP32"]``).
     """
     if isinstance(op, TypedMonoid):
-        return f"gb_{op.parent.name}_monoid_{op.type.name}"
+        return f"gb_{op_c_name(op.parent)}_monoid_{op.type.name}"
     if isinstance(op, (TypedUnaryOp, TypedBinaryOp, TypedIndexUnaryOp, TypedSemiring)):
         parameters = getattr(op.parent, "parameters", None)
         if parameters is not None:
             # binary.isclose(rel_tol, abs_tol): one functor per pair of tolerances
             tag = hashlib.sha1(repr(parameters).encode()).hexdigest()[:8]
             return f"gb_{op.parent.name}_{tag}_{op.type.name}"
-        return f"gb_{op.parent.name}_{op.type.name}"
+        return f"gb_{op_c_name(op.parent)}_{op.type.name}"
     raise TypeError(
         f"Expected a typed operator such as binary.plus['FP32'], got {type(op).__name__} "
         f"{op!r}; index an operator by a type first."
@@ -104,6 +117,17 @@ def c_literal(value, dtype):
     return f"(({ct}){v}{suffix})"
 
 
+def _expression(op):
+    """The operator's CUDA expression; a user-defined function outside the translated subset
+    has none (numba runs it on the CPU) and raises here, naming the construct."""
+    if op.cuda is None:
+        from ...exceptions import UdfParseError
+
+        raise UdfParseError(getattr(op, "cuda_error", None)
+                            or f"{op!r} has no CUDA expression")
+    return op.cuda
+
+
 def _struct(name, body):
     return "struct " + name + " {\n" + "".join(f"{_INDENT}{line}\n" for line in body) + "};\n"
 
@@ -114,10 +138,10 @@ def _unary_source(op):
     if op.position is not None:
         body += ["static constexpr bool positional = true;",
                  f"{_FN} Z operator()(X x, int64_t i, int64_t j) const "
-                 f"{{ return (Z)({op.cuda}); }}"]
+                 f"{{ return (Z)({_expression(op)}); }}"]
     else:
         body += ["static constexpr bool positional = false;",
-                 f"{_FN} Z operator()(X x) const {{ return (Z)({op.cuda}); }}",
+                 f"{_FN} Z operator()(X x) const {{ return (Z)({_expression(op)}); }}",
                  f"{_FN} Z operator()(X x, int64_t, int64_t) const {{ return (*this)(x); }}"]
     return _struct(name, body)
 
@@ -129,10 +153,10 @@ def _binary_source(op):
     if op.position is not None:
         body += ["static constexpr bool positional = true;",
                  f"{_FN} Z operator()(X x, Y y, int64_t ai, int64_t aj, int64_t bi, "
-                 f"int64_t bj) const {{ return (Z)({op.cuda}); }}"]
+                 f"int64_t bj) const {{ return (Z)({_expression(op)}); }}"]
     else:
         body += ["static constexpr bool positional = false;",
-                 f"{_FN} Z operator()(X x, Y y) const {{ return (Z)({op.cuda}); }}",
+                 f"{_FN} Z operator()(X x, Y y) const {{ return (Z)({_expression(op)}); }}",
                  f"{_FN} Z operator()(X x, Y y, int64_t, int64_t, int64_t, int64_t) const "
                  "{ return (*this)(x, y); }"]
     return _struct(name, body)
@@ -143,7 +167,7 @@ def _indexunary_source(op):
     body = [f"typedef {op.type.c_type} X;", f"typedef {op.thunk_type.c_type} Thunk;",
             f"typedef {op.return_type.c_type} Z;",
             f"{_FN} Z operator()(X x, int64_t i, int64_t j, Thunk thunk) const "
-            f"{{ return (Z)({op.cuda}); }}"]
+            f"{{ return (Z)({_expression(op)}); }}"]
     return _struct(name, body)
 
 
@@ -154,7 +178,8 @@ def _monoid_source(op):
     terminal = op.terminal if has_terminal else op.identity
     body = [f"static constexpr bool has_terminal = {'true' if has_terminal else 'false'};",
             f"static constexpr bool idempotent = {'true' if op.is_idempotent else 'false'};",
-            f"static constexpr bool is_any = {'true' if op.parent.name == 'any' else 'false'};",
+            f"static constexpr bool is_any = "
+            f"{'true' if builtin_name(op.parent) == 'any' else 'false'};",
             f"static {_FN} Z identity() {{ return {c_literal(op.identity, z)}; }}",
             f"static {_FN} Z terminal() {{ return {c_literal(terminal, z)}; }}"]
     return ("struct " + name + " : " + functor_name(op.binaryop) + " {\n"

@@ -90,6 +90,11 @@ def _tag(dtype):
     return dtype.name
 
 
+def _opname(op):
+    """A typed operator's name in adapter names (a user operator's C identifier)."""
+    return codegen.op_c_name(op.parent)
+
+
 # -- adapters: a functor bound to a kernel's calling convention -----------------------------
 
 def _base_op(op):
@@ -147,7 +152,7 @@ _IGNORES_BOTH = {"pair", "oneb"}
 
 def _reads(op):
     """(reads its first operand's value, reads its second's) for a typed binary operator."""
-    name = op.parent.name
+    name = codegen.builtin_name(op.parent)
     if op.position is not None or name in _IGNORES_BOTH:
         return False, False
     return name not in _IGNORES_A, name not in _IGNORES_B
@@ -164,7 +169,7 @@ def reads_operands(op):
 def constant_product(op):
     """Whether a binary operator's value is the same for every pair of entries (pair)."""
     base, _ = _base_op(op)
-    return base.parent.name in _IGNORES_BOTH and base.position is None
+    return codegen.builtin_name(base.parent) in _IGNORES_BOTH and base.position is None
 
 
 def mult_adapter(op, a_type, b_type, z_type):
@@ -172,7 +177,7 @@ def mult_adapter(op, a_type, b_type, z_type):
     types ``a_type``/``b_type`` (cast to the operator's types first), its result cast to
     ``z_type`` (a semiring's monoid type, or the operator's own return type)."""
     base, swapped = _base_op(op)
-    name = (f"mul_{'swap_' if swapped else ''}{base.parent.name}_{_tag(base.type)}__"
+    name = (f"mul_{'swap_' if swapped else ''}{_opname(base)}_{_tag(base.type)}__"
             f"{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
     x, y = _c(op.type), _c(op.type2)
     call = _binary_call(op, f"gbk::cast<{x}>(a)", f"gbk::cast<{y}>(b)")
@@ -210,7 +215,7 @@ _NATIVE_ATOMICS = {
 def native_atomic(monoid):
     """The typed monoid's code in _NATIVE_ATOMICS when the hardware's own atomic folds it,
     else 0 (a compare-and-swap loop)."""
-    code, types = _NATIVE_ATOMICS.get(monoid.parent.name, (0, ()))
+    code, types = _NATIVE_ATOMICS.get(codegen.builtin_name(monoid.parent), (0, ()))
     return code if monoid.return_type.name in types else 0
 
 
@@ -218,7 +223,7 @@ def monoid_adapter(monoid):
     """A typed monoid as the reductions and atomics see it."""
     f = codegen.functor_name(monoid)
     t = monoid.return_type
-    name = f"mon_{monoid.parent.name}_{_tag(t)}"
+    name = f"mon_{_opname(monoid)}_{_tag(t)}"
     ct = _c(t)
     lines = [f"struct {name} {{", f"    typedef {ct} t;",
              f"    static constexpr int native = {native_atomic(monoid)};",
@@ -261,11 +266,11 @@ def map_adapter(op, a_type, extra=None):
         kind = op.opclass
         functors = [op]
         if kind == "UnaryOp":
-            name = f"map_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
+            name = f"map_{_opname(op)}_{_tag(op.type)}__{_tag(a_type)}"
             body = f"return gbk::cast<z_t>({f}()(gbk::cast<{x}>(a), i, j));"
             param, uses_index = "char", "true" if op.position is not None else "false"
         elif kind == "BinaryOp":
-            name = f"map_{extra}_{op.parent.name}_{_tag(op.type)}__{_tag(a_type)}"
+            name = f"map_{extra}_{_opname(op)}_{_tag(op.type)}__{_tag(a_type)}"
             if extra.startswith("left"):
                 call = f"{f}()(p, gbk::cast<{_c(op.type2)}>(a), i, j, i, j)"
                 param = x
@@ -275,7 +280,7 @@ def map_adapter(op, a_type, extra=None):
             body = f"return gbk::cast<z_t>({call});"
             uses_index = "true" if op.position is not None else "false"
         else:  # IndexUnaryOp / SelectOp
-            name = (f"map_iu{'_ptr' if by_pointer else ''}_{op.parent.name}_{_tag(op.type)}__"
+            name = (f"map_iu{'_ptr' if by_pointer else ''}_{_opname(op)}_{_tag(op.type)}__"
                     f"{_tag(a_type)}")
             param = "int64_t" if not op.uses_value else x
             body = f"return gbk::cast<z_t>({f}()(gbk::cast<{x}>(a), i, j, p));"
@@ -300,7 +305,7 @@ def zip_adapter(kind, op, a_type, b_type, z_type, on_device=(False, False)):
     x, y = _c(op.type), _c(op.type2)
     ca, cb = _c(a_type), _c(b_type)
     ptr = "".join("d" if d else "h" for d in on_device) if kind == "union" else ""
-    name = (f"zip_{kind}{ptr}_{'swap_' if swapped else ''}{base.parent.name}_"
+    name = (f"zip_{kind}{ptr}_{'swap_' if swapped else ''}{_opname(base)}_"
             f"{_tag(base.type)}__{_tag(a_type)}_{_tag(b_type)}_{_tag(z_type)}")
     both = _binary_call(op, f"gbk::cast<{x}>(a)", f"gbk::cast<{y}>(b)", "i, j, i, j")
     if kind == "union":
@@ -396,7 +401,7 @@ class Kernels:
 
     def __init__(self, fns, names=()):
         self.fns = fns
-        self.names = tuple(names)  # for profilers (benchmarks/h200/engine.py)
+        self.names = tuple(names)  # for profilers (benchmarks/profiling/engine_kernels.py)
 
 
 _compiled = {}  # (device_id, key) -> Kernels
@@ -474,7 +479,7 @@ def _compile(device_id, program):
 # blocks (two an SM): their grids are sized by capacity (the counts live on the device), and
 # a kernel of MAX_GRID blocks that finds little to do still pays for scheduling them: the cap
 # took a replayed SSSP round from 86 to 81 us of GPU time on rgg-22 and from 69 to 61.5 on
-# grid-2048 (benchmarks/h200/loop_profile.py, H200).  Every kernel strides over its work by
+# grid-2048 (H200).  Every kernel strides over its work by
 # the grid it is given.
 RECORDED_MAX_GRID = 132 * 2
 

@@ -52,7 +52,8 @@ _INT32_MAX = 2**31 - 1
 def _cusparse_applies(A, B, semiring):
     mult, add = semiring.binaryop, semiring.monoid
     t = add.return_type
-    return (add.parent.name == "plus" and mult.parent.name == "times" and t.is_float
+    return (add.parent.builtin_name == "plus" and mult.parent.builtin_name == "times"
+            and t.is_float
             and mult.type is t and mult.type2 is t and A.dtype is t and B.dtype is t
             and max(A.nrows, A.ncols, B.ncols, A.nvals, B.nvals) <= _INT32_MAX)
 
@@ -451,7 +452,7 @@ def _mxm_expand(A, B, semiring, mask):
     if total_work == 0:
         return empty_matrix(nrows, ncols, t)
     if mask is None and _hash_fits(semiring, ncols) and plan.spgemm_method(
-            semiring.monoid.parent.name, t.np_type.kind in "iu",
+            semiring.monoid.parent.builtin_name, t.np_type.kind in "iu",
             _longest_row_products(A, wscan))[0] == "hash":
         return _mxm_hash(A, B, semiring)
     m = mask.data if mask is not None else None

@@ -463,7 +463,7 @@ class GroupBackend(Backend):
     def select(self, A, op, thunk):
         # a column bound reads no row position, and a block's columns are global: each block
         # selects from itself as it is stored (a compact block stays compact: CC's sample)
-        positional = reads_positions(op) and op.name not in ("colle", "colgt")
+        positional = reads_positions(op) and op.parent.builtin_name not in ("colle", "colgt")
         return self.like(A, self.each(lambda k, m: self.blockwise(
             k, A, positional, lambda a: m.select(a, op, thunk), A.parts[k])))
 

@@ -326,4 +326,39 @@ GB_DEVICE int64_t gb_binom(int64_t n, int64_t k) {
     return val;
 }
 
+// ---- user-defined operators (graphblast.ops.udf): Python's // and %, shifts -------------------
+
+// Integer floor division and modulo as Python and NumPy define them (the sign of % follows the
+// divisor); by zero both give 0, as NumPy does.  T is int64_t or uint64_t.
+template <class T> GB_DEVICE T gb_udf_floordiv_s(T x, T y) {
+    return y == 0 ? (T)0 : gb_floordiv_s<T>(x, y);
+}
+template <class T> GB_DEVICE T gb_udf_floordiv_u(T x, T y) { return y == 0 ? (T)0 : x / y; }
+template <class T> GB_DEVICE T gb_udf_mod_s(T x, T y) {
+    if (y == 0 || y == -1) return (T)0;
+    T r = (T)(x % y);
+    if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);
+    return r;
+}
+template <class T> GB_DEVICE T gb_udf_mod_u(T x, T y) { return y == 0 ? (T)0 : (T)(x % y); }
+// Float modulo as NumPy's remainder: NaN by zero, the sign of the divisor, -0.0 kept apart.
+template <class T> GB_DEVICE T gb_udf_mod_f(T x, T y) {
+    if (y == 0) return fmod(x, y);
+    T m = fmod(x, y);
+    if (m != 0) {
+        if ((y < 0) != (m < 0)) m += y;
+    } else {
+        m = copysign((T)0, y);
+    }
+    return m;
+}
+// Shifts by k outside 0..63 give 0 (or -1 shifting a negative number right), as NumPy's.
+template <class T> GB_DEVICE T gb_udf_shl(T x, int64_t k) {
+    return (k < 0 || k >= 64) ? (T)0 : (T)((uint64_t)x << k);
+}
+template <class T> GB_DEVICE T gb_udf_shr(T x, int64_t k) {
+    if (k < 0 || k >= 64) return x < 0 ? (T)-1 : (T)0;
+    return (T)(x >> k);
+}
+
 #endif  // GRAPHBLAST_OPERATORS_CUH

@@ -1,0 +1,79 @@
+"""NetworkX's modularity communities on graphblast: ``louvain_communities`` and
+``leiden_communities`` (which NetworkX itself leaves to backends).
+
+NetworkX's Louvain visits the nodes in a random order (``seed``); graphblast moves all nodes
+at once and needs no randomness, so ``seed`` is accepted and has no effect: the answer is one
+of the partitions NetworkX's contract allows (a local optimum of modularity, each level
+gaining at least ``threshold``), not the one a given seed would give.  NetworkX's label
+propagation functions (``label_propagation_communities``, ``asyn_lpa_communities``,
+``fast_label_propagation_communities``) are semi-synchronous or asynchronous with their own
+stopping rules; graphblast's synchronous CDLP (``graphblast.algorithms.label_propagation``)
+is a different algorithm, so they are not dispatched.
+"""
+
+import numpy as np
+
+from graphblast import algorithms as gba
+from graphblast import binary
+from graphblast.dtypes import FP64
+
+from .algorithms import _graph, _implements, _weight_rule
+
+__all__ = ["louvain_communities", "leiden_communities"]
+
+
+def _directed_rule(arguments):
+    G = arguments.get("G")
+    if G is not None and G.is_directed():
+        return ("graphblast's Louvain optimizes undirected modularity; NetworkX runs the "
+                "directed variant")
+    return _weight_rule(arguments)
+
+
+def _weights(G, weight):
+    """The weights as NetworkX's modularity reads them: parallel edges summed, and a
+    self-loop counted twice in its node's degree (its matrix entry doubled)."""
+    W = G.edge_matrix(weight, 1, "sum").dup(FP64)
+    loops = W.diag()
+    if loops.nvals:
+        W = W.dup()
+        W(binary.plus) << loops.diag()
+    return W
+
+
+def _communities(G, labels):
+    labels = labels.to_dense()
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    return [set(G.labels(group)) for group in np.split(order, bounds)] if len(G) else []
+
+
+def _max_level(max_level):
+    if max_level is not None and max_level <= 0:
+        raise ValueError("max_level argument must be a positive integer or None")
+    return max_level
+
+
+@_implements(can_run=_directed_rule)
+def louvain_communities(G, weight="weight", resolution=1, threshold=0.0000001, max_level=None,
+                        seed=None):
+    """Louvain with every node moving at once (graphblast.algorithms.louvain)."""
+    G = _graph(G, weight)
+    max_level = _max_level(max_level)
+    if len(G) == 0:
+        return []
+    labels = gba.louvain(_weights(G, weight), resolution=resolution, threshold=threshold,
+                         max_level=max_level)
+    return _communities(G, labels)
+
+
+@_implements(can_run=_directed_rule)
+def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=None):
+    """Leiden with every node moving at once; each community is connected
+    (graphblast.algorithms.leiden)."""
+    G = _graph(G, weight)
+    max_level = _max_level(max_level)
+    if len(G) == 0:
+        return []
+    return _communities(G, gba.leiden(_weights(G, weight), resolution=resolution,
+                                      max_level=max_level))
