@@ -125,7 +125,7 @@ def test_explicit_sources_and_unit_weights(device):
                                dense(betweenness_centrality(A)), rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan")])
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
 def test_weights_must_be_positive(device, bad):
     A = gb.Matrix.from_coo([0, 1], [1, 2], [1.0, bad], nrows=3, ncols=3, device=device)
     for algorithm in (betweenness_centrality, edge_betweenness_centrality):

@@ -93,7 +93,8 @@ def edge_weights(A, algorithm, *, allow_negative, negative_hint):
 
 
 def positive_weights(A, algorithm):
-    """Check that every value of ``A`` is a positive weight (no NaN, no value <= 0)."""
+    """Check that every value of ``A`` is a finite positive weight (no NaN, none <= 0 or
+    infinite)."""
     edge_weights(A, algorithm, allow_negative=False,
                  negative_hint="shortest paths by weight need weights > 0")
     zeros = A.select(select.valueeq, 0).new().nvals
@@ -103,6 +104,9 @@ def positive_weights(A, algorithm):
             "weights > 0 (a zero-weight cycle has infinitely many shortest paths): drop those "
             "entries or give them a small positive weight"
         )
+    if A.dtype.np_type.kind == "f" and A.select(select.valueeq, math.inf).new().nvals:
+        raise InvalidValue(f"{algorithm}: the matrix holds infinite weights; drop those "
+                           "entries (an infinite weight is no path)")
 
 
 def choice(value, name, options, algorithm):

@@ -25,7 +25,7 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
 
     ``weighted=True``: shortest paths by weight, NetworkX's ``weight=`` betweenness (Brandes
     with Dijkstra), ``A[u, v]`` the weight of the edge ``u -> v``; weights must be positive
-    (> 0, no NaN: InvalidValue otherwise) and are summed in FP64; two paths are equally
+    and finite (InvalidValue otherwise) and are summed in FP64; two paths are equally
     short when their sums are equal, compared exactly, as NetworkX compares them.  The
     sweeps run over ``batch x m`` matrices (:func:`betweenness_weighted.sweeps`), so the
     default batch keeps ``batch * max(n, m)`` within the batch budget.
