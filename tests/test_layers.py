@@ -28,7 +28,7 @@ LAYER = {
     "dtypes": 0, "exceptions": 0, "config": 0, "_memory": 0,
     "ops": 1, "plan": 1,
     "backends": 2,
-    "core": 3,
+    "core": 3, "agg": 3,  # agg: python-graphblas's aggregators, recipes of core operations
     "algorithms": 4,
     "nx": 5, "cli": 5, "bench": 5, "io": 5, "generators": 5, "demo": 5,
 }
