@@ -323,7 +323,10 @@ def _main(argv):
     from graphblast.backends.cuda import catalogue  # this module as jit imports it
 
     catalogue._record["path"] = os.path.abspath(argv[0])
-    catalogue.install_cupy_hook()
+    try:
+        catalogue.install_cupy_hook()
+    except ImportError:  # no CuPy: only the keys are recorded
+        pass
     sys.argv = [argv[1], *argv[2:]]
     runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
     return 0
