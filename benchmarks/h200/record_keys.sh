@@ -73,4 +73,4 @@ record demo 60 graphblast.demo
 record bench 45 graphblast.bench --out "$work/bench" --graphs kron-12,grid-64 \
     --peers none --device ${RECORD_DEVICE:-cuda} --repeat 1 --first-call none --no-plots
 record tests "$test_seconds" pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} tests/algorithms \
-    tests/generators tests/cuda/test_catalogue.py
+    tests/generators tests/cuda/test_catalogue.py tests/cuda/test_arrays.py

@@ -11,7 +11,7 @@ import cupy as cp
 import numpy as np
 
 from ..base import CSR, SparseVector
-from . import jit, programs
+from . import arrays, jit, programs
 
 INDEX = np.int64
 I64 = np.int64
@@ -59,8 +59,8 @@ def _fn(program, *args):
 def exclusive_scan(x):
     """``out[0] = 0, out[k + 1] = x[0] + ... + x[k]`` as int64 (length ``len(x) + 1``)."""
     out = cp.zeros(x.shape[0] + 1, dtype=INDEX)
-    if x.shape[0]:
-        cp.cumsum(x, dtype=INDEX, out=out[1:])
+    if x.shape[0]:  # a cast or a copy, then CUB's scan in place (nothing compiled by CuPy)
+        arrays.inclusive_scan_(arrays.convert_into(x, out[1:]))
     return out
 
 
@@ -160,13 +160,13 @@ def indptr_from_sorted_rows(rows, nrows):
     indptr = cp.zeros(nrows + 1, dtype=INDEX)
     n = rows.shape[0]
     if n:
-        rows = rows.astype(INDEX, copy=False)
+        rows = arrays.astype(rows, INDEX)
         first = cp.empty(nrows, dtype=INDEX)
         count = cp.zeros(nrows, dtype=INDEX)
         jit.launch(_fn(programs.structure, "gbk_row_run_firsts"), n, (i64(n), rows, first))
         jit.launch(_fn(programs.structure, "gbk_row_run_lengths"), n,
                    (i64(n), rows, first, count))
-        cp.cumsum(count, out=indptr[1:])
+        arrays.convert_into(arrays.inclusive_scan_(count), indptr[1:])
     return indptr
 
 

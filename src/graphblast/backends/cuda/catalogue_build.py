@@ -73,6 +73,22 @@ def enumerated():
             for out32 in (True, False):
                 add(programs.permute_rows, idx32, out32, word)
                 add(programs.renumber_rows, idx32, out32, word)
+    # arrays.py's helpers: every type, 32- and 64-bit indices
+    index_types = [dtypes.INT32, dtypes.INT64]
+    add(programs.array_kernel, "compact_positions")
+    add(programs.array_kernel, "lengths_of_rows")
+    for t in dtypes.ALL_TYPES:
+        for name in ("fill", "iota", "count_nonzero", "nonzero_flags"):
+            add(programs.array_kernel, name, t)
+        for z in dtypes.ALL_TYPES:
+            if z is not t:
+                add(programs.array_kernel, "convert", t, z)
+        for i in index_types:
+            add(programs.array_kernel, "gather", t, i)
+            add(programs.array_kernel, "scatter", t, i)
+    for i in index_types:
+        for name in ("adjacent_diff", "degree_key", "rank_of_order"):
+            add(programs.array_kernel, name, i)
     for t in types:
         arith = t.name != "BOOL"
         add(programs.merge_kept, t)

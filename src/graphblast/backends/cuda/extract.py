@@ -14,7 +14,7 @@ import numpy as np
 from ...config import config
 from ...dtypes import UINT64
 from ..base import CSR, INT32_MAX, IndexArg, SparseVector, order_free_monoid
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .blocks import I64, INDEX, i64
 from .storage import as_row, coo_to_csr, from_row, transpose, vector_from_coo
 from .vectors import BitmapVector, FullVector, counted_bitmap
@@ -167,31 +167,32 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     n = A.nrows
     if n == 0:
         return None
-    degrees = A.indptr[1:] - A.indptr[:-1]
     # sorted by ~key, the key decreasing; the sort is stable: equal keys by increasing id.
-    # 32-bit keys where they fit halve the radix sort's passes (kron-27: 134 million keys)
+    # 32-bit keys where they fit halve the radix sort's passes (kron-27: 134 million keys).
+    # The steps are the catalogue's kernels (arrays.py): CuPy's would compile on first use.
     key_type = cp.int32 if 2 * n + 1 <= INT32_MAX else INDEX
-    order = cp.argsort(~degrees.astype(key_type))
-    held, active = (int(x) for x in blocks.read_small(cp.stack([
-        degrees[order[:max(1, n // 100)]].sum(), cp.count_nonzero(degrees).astype(INDEX)])))
+    degrees = arrays.adjacent_diff(A.indptr)
+    order = arrays.argsort(arrays.degree_key(A.indptr, None, key_type), consume=True)
+    held, active = (int(x) for x in blocks.read_small(arrays.pack(
+        arrays.take(degrees, order[:max(1, n // 100)]).sum(),
+        arrays.count_nonzero(degrees))))
     if held < min_hub_share * A.nvals:
         return None
     S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
     if S is not A:
         # the vertices with in-edges only go before those with no edge (a stable sort of
         # twice the degree plus one for an in-edge keeps the degrees' order otherwise)
-        has_in = S.indptr[1:] != S.indptr[:-1]
-        order = cp.argsort(~(2 * degrees + has_in).astype(key_type))
-        active = int(blocks.read_small(cp.count_nonzero(
-            (degrees != 0) | has_in).astype(INDEX).reshape(1))[0])
+        key = arrays.degree_key(A.indptr, S.indptr, key_type)
+        order = arrays.argsort(key)
+        # a vertex without an edge has the key ~0 = -1
+        active = int(blocks.read_small(arrays.count_nonzero(key, other_than=-1))[0])
     k = n if active == n else active + 1
     idx32_out = n <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
-    rank = cp.empty(n, dtype=name_type)
-    rank[order] = cp.minimum(cp.arange(n, dtype=name_type), k - 1)
+    rank = arrays.rank_of_order(order, k - 1, name_type)
     kept = order[:k]
     # the new rows' lengths: A's own degrees where A is its own transpose (no second gather)
-    lengths = degrees[kept] if S is A else S.indptr[kept + 1] - S.indptr[kept]
+    lengths = arrays.take(degrees, kept) if S is A else arrays.lengths_of_rows(S.indptr, kept)
     out_ptr = blocks.exclusive_scan(lengths)
     col = S.stored_indices
     iso = S.pattern_value if values else S.dtype.np_type.type(1)
@@ -204,8 +205,8 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     jit.launch_warps(fn, k, (i64(k), kept, S.indptr, col, words(vals), rank, out_ptr,
                              out_col, words(out_vals)))
     B = CSR(k, k, S.dtype, out_ptr, out_col, out_vals, iso_value=iso)
-    return (B, FullVector(k, UINT64, kept.astype(cp.uint64)),
-            FullVector(n, UINT64, rank.astype(cp.uint64)))
+    return (B, FullVector(k, UINT64, arrays.astype(kept, cp.uint64)),
+            FullVector(n, UINT64, arrays.astype(rank, cp.uint64)))
 
 
 def _permute_long_rows(A, long_rows, src, inv, ncols, in_ptr, out_ptr, vals, out_col,

@@ -380,3 +380,13 @@ def scatter_atomic(monoid):
         return jit.Program(["scatter.cuh"], [mon], [f"gbk_fill_empty<{mon.name}>",
                                                     f"gbk_scatter_atomic<{mon.name}>"])
     return ("scatter_atomic", monoid), build
+
+
+# -- array helpers (arrays.cuh, used through arrays.py) --------------------------------------
+
+def array_kernel(name, *types):
+    """``gbk_<name>`` of arrays.cuh over ``types`` (graphblast types): convert (from, to);
+    fill, iota, count_nonzero, nonzero_flags (the value type); gather, scatter (the value
+    type, the index type); compact_positions (none)."""
+    expr = f"gbk_{name}<{', '.join(t.c_type for t in types)}>" if types else f"gbk_{name}"
+    return _one(("array", name, *types), ["arrays.cuh"], [expr])

@@ -1,0 +1,122 @@
+// Array helpers: the element-wise steps the CUDA backend takes between its own kernels
+// (casts, fills, ranges, counts, compaction, gathers and scatters).  CuPy's functions for
+// these are element-wise or reduction kernels that CuPy compiles on their first use (about
+// 0.3 s each in a fresh process); these are templates of the kernel catalogue, compiled when
+// the package is built (see backends/cuda/arrays.py).
+#pragma once
+
+#include "common.cuh"
+
+// out[i] = in[i] cast to Z with GraphBLAS's rules (gbk::cast: to bool is != 0, a float to an
+// integer saturates, NaN to 0).
+template <class A, class Z>
+__global__ void gbk_convert(idx_t n, const A* __restrict__ in, Z* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = gbk::cast<Z>(in[i]);
+}
+
+template <class T>
+__global__ void gbk_fill(idx_t n, T value, T* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = value;
+}
+
+// out[i] = start + i * step
+template <class T>
+__global__ void gbk_iota(idx_t n, T start, T step, T* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = (T)(start + (T)i * step);
+}
+
+// *count += the number of in[i] != value (count zeroed by the caller; value 0: the nonzero
+// entries): a ballot per warp, one atomic per warp.
+template <class T>
+__global__ void gbk_count_nonzero(idx_t n, const T* __restrict__ in, T value,
+                                  unsigned long long* __restrict__ count) {
+    idx_t stride = (idx_t)gridDim.x * blockDim.x;
+    idx_t end = (n + 31) / 32 * 32;  // every lane of a warp takes part in each ballot
+    unsigned long long mine = 0;
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < end; i += stride) {
+        bool nz = i < n && in[i] != value;
+        unsigned int votes = __ballot_sync(GBK_ALL_LANES, nz);
+        if ((threadIdx.x & 31) == 0) mine += __popc(votes);
+    }
+    if ((threadIdx.x & 31) == 0 && mine) atomicAdd(count, mine);
+}
+
+// flags[i] = in[i] != 0 as int64, to be scanned in place (CUB) for gbk_compact_positions.
+template <class T>
+__global__ void gbk_nonzero_flags(idx_t n, const T* __restrict__ in, idx_t* __restrict__ flags) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        flags[i] = in[i] != (T)0;
+}
+
+// out[inclusive[i] - 1] = i where position i was flagged (its inclusive count steps up).
+__global__ void gbk_compact_positions(idx_t n, const idx_t* __restrict__ inclusive,
+                                      idx_t* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x) {
+        idx_t before = i ? inclusive[i - 1] : 0;
+        if (inclusive[i] != before) out[before] = i;
+    }
+}
+
+// out[k] = in[index[k]]
+template <class T, class I>
+__global__ void gbk_gather(idx_t n, const T* __restrict__ in, const I* __restrict__ index,
+                           T* __restrict__ out) {
+    for (idx_t k = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; k < n;
+         k += (idx_t)gridDim.x * blockDim.x)
+        out[k] = in[index[k]];
+}
+
+// out[index[k]] = in[k] (distinct indices; with repeats one of the values lands)
+template <class T, class I>
+__global__ void gbk_scatter(idx_t n, const T* __restrict__ in, const I* __restrict__ index,
+                            T* __restrict__ out) {
+    for (idx_t k = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; k < n;
+         k += (idx_t)gridDim.x * blockDim.x)
+        out[index[k]] = in[k];
+}
+
+// out[i] = in[i + 1] - in[i] for i < n (row lengths from row pointers)
+template <class T>
+__global__ void gbk_adjacent_diff(idx_t n, const T* __restrict__ in, T* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = in[i + 1] - in[i];
+}
+
+// Degree order (extract.py, pull_in_degree_order): out[i] = ~(K)(2 * degree + has an in-edge)
+// from the row pointers of A (and of A' where given; else an in-edge is not counted and the
+// key is ~degree), so that an ascending stable sort lists vertices by decreasing key.
+template <class K>
+__global__ void gbk_degree_key(idx_t n, const idx_t* __restrict__ indptr,
+                               const idx_t* __restrict__ indptr_t, K* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x) {
+        idx_t d = indptr[i + 1] - indptr[i];
+        out[i] = indptr_t ? ~(K)(2 * d + (indptr_t[i + 1] != indptr_t[i])) : ~(K)d;
+    }
+}
+
+// rank[order[i]] = min(i, last): each vertex's place in the order, those past `last` at it.
+template <class N>
+__global__ void gbk_rank_of_order(idx_t n, const idx_t* __restrict__ order, idx_t last,
+                                  N* __restrict__ rank) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        rank[order[i]] = (N)(i < last ? i : last);
+}
+
+// out[k] = indptr[rows[k] + 1] - indptr[rows[k]]: the lengths of the listed rows
+__global__ void gbk_lengths_of_rows(idx_t n, const idx_t* __restrict__ indptr,
+                                    const idx_t* __restrict__ rows, idx_t* __restrict__ out) {
+    for (idx_t k = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; k < n;
+         k += (idx_t)gridDim.x * blockDim.x)
+        out[k] = indptr[rows[k] + 1] - indptr[rows[k]];
+}

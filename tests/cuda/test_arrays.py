@@ -1,0 +1,79 @@
+"""backends/cuda/arrays.py: the array steps on the catalogue's kernels agree with CuPy's own
+functions (which compile on first use), on every type they serve."""
+
+import numpy as np
+import pytest
+
+cupy = pytest.importorskip("cupy")
+
+from graphblast.backends import cuda_available  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not cuda_available(), reason="no usable GPU")
+
+TYPES = [np.bool_, np.int8, np.int32, np.int64, np.uint8, np.uint64, np.float32, np.float64]
+
+
+@pytest.fixture
+def arrays():
+    from graphblast.backends.cuda import arrays
+
+    return arrays
+
+
+def _sample(rng, dtype, n=1000, low=-3):
+    x = rng.integers(low, 4, n)
+    x[rng.random(n) < 0.5] = 0
+    return cupy.asarray(x.astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+def test_counts_positions_and_gathers(arrays, rng, dtype):
+    x = _sample(rng, dtype)
+    assert int(arrays.count_nonzero(x)[0]) == int(cupy.count_nonzero(x))
+    assert cupy.array_equal(arrays.flatnonzero(x), cupy.flatnonzero(x))
+    idx = cupy.asarray(rng.permutation(x.size)[:300])
+    assert cupy.array_equal(arrays.take(x, idx), x[idx])
+    out = cupy.zeros_like(x)
+    arrays.put(out, idx, x[:300])
+    expect = cupy.zeros_like(x)
+    expect[idx] = x[:300]
+    assert cupy.array_equal(out, expect)
+    c = arrays.copy(x)
+    assert c.data.ptr != x.data.ptr and cupy.array_equal(c, x)
+    assert arrays.flatnonzero(cupy.zeros(0, dtype=dtype)).size == 0
+
+
+@pytest.mark.parametrize("dtype", TYPES)
+@pytest.mark.parametrize("to", [np.bool_, np.int32, np.int64, np.uint64, np.float64])
+def test_astype_and_fill(arrays, rng, dtype, to):
+    x = _sample(rng, dtype, low=0)  # a negative float to an unsigned type is C's undefined
+    assert cupy.array_equal(arrays.astype(x, to), x.astype(to))
+    assert cupy.array_equal(arrays.full(17, 3, to), cupy.full(17, 3, dtype=to))
+    assert cupy.array_equal(arrays.full(5, 0, to), cupy.zeros(5, dtype=to))
+
+
+def test_ranges_scans_and_diffs(arrays, rng):
+    assert cupy.array_equal(arrays.arange(10, np.int32, 5, 3), 5 + 3 * cupy.arange(10))
+    x = cupy.asarray(rng.integers(0, 9, 5000))
+    assert cupy.array_equal(arrays.inclusive_scan_(x.copy()), cupy.cumsum(x))
+    assert cupy.array_equal(arrays.adjacent_diff(x), x[1:] - x[:-1])
+    out = cupy.zeros(5001, dtype=np.int64)
+    arrays.inclusive_scan_(arrays.convert_into(x.astype(np.int32), out[1:]))
+    assert cupy.array_equal(out[1:], cupy.cumsum(x)) and int(out[0]) == 0
+    assert list(arrays.pack(x.max(), arrays.count_nonzero(x)).get()) == [
+        int(x.max()), int(cupy.count_nonzero(x))]
+
+
+def test_argsort_is_stable_and_degree_orders(arrays, rng):
+    keys = cupy.asarray(rng.integers(0, 5, 3000).astype(np.int32))
+    assert cupy.array_equal(arrays.argsort(keys), cupy.argsort(keys))
+    indptr = cupy.asarray(np.concatenate([[0], np.cumsum(rng.integers(0, 4, 200))]))
+    order = arrays.argsort(arrays.degree_key(indptr, None, np.int32), consume=True)
+    deg = indptr[1:] - indptr[:-1]
+    assert cupy.array_equal(order, cupy.argsort(~deg.astype(np.int32)))
+    rank = arrays.rank_of_order(order, 150, np.int32)
+    expect = cupy.empty(200, dtype=np.int32)
+    expect[order] = cupy.minimum(cupy.arange(200, dtype=np.int32), 150)
+    assert cupy.array_equal(rank, expect)
+    rows = order[:50]
+    assert cupy.array_equal(arrays.lengths_of_rows(indptr, rows), deg[rows])
