@@ -235,12 +235,52 @@ def build(out=catalogue.FOLDER, jobs=None, targets=TARGETS, log=print, found=Non
     return result
 
 
+_HEADER = """\
+# graphblast's kernel catalogue: the problem keys compiled when the package is built, besides
+# the enumerated families of catalogue_build.enumerated().  One program call of
+# backends/cuda/programs.py a line.  Recorded on a GPU by benchmarks/h200/record_keys.sh (the
+# demo, `graphblast run bfs|cc kron:16`, the five algorithms on kron and grid graphs, the
+# generators, the benchmark, the GPU tests of the algorithms) and folded in with
+#     python -m graphblast.backends.cuda.catalogue_build --merge RECORD...
+"""
+
+
+def merge(records, manifest=MANIFEST):
+    """Fold the keys of recorder files into the manifest (sorted, each once); the number of
+    keys added.  Lines the current code cannot make a program of are left out, counted."""
+    keep = set(manifest_specs(manifest))
+    before = len(keep)
+    dropped = 0
+    for path in records:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                try:
+                    fn, args = catalogue.parse(line)
+                    fn(*args)[1]()
+                except Exception:  # noqa: BLE001 - a key of another version of the code
+                    dropped += 1
+                    continue
+                keep.add(catalogue.spec(fn, args) or line)
+    with open(manifest, "w", encoding="utf-8") as f:
+        f.write(_HEADER + "".join(f"{line}\n" for line in sorted(keep)))
+    return len(keep) - before, dropped
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Build graphblast's kernel catalogue.")
     parser.add_argument("--out", default=catalogue.FOLDER)
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--targets", default=",".join(TARGETS))
+    parser.add_argument("--merge", nargs="+", metavar="RECORD",
+                        help="fold recorded keys into catalogue_keys.txt instead of building")
     args = parser.parse_args(argv)
+    if args.merge:
+        added, dropped = merge(args.merge)
+        print(f"catalogue_keys.txt: {added} keys added, {dropped} unreadable lines left out")
+        return 0
     result = build(args.out, args.jobs, tuple(args.targets.split(",")))
     if not result["built"]:
         print(f"graphblast: kernel catalogue not built: {result['reason']}", file=sys.stderr)
