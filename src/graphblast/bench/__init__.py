@@ -101,6 +101,10 @@ def _parser():
                    help="measure each algorithm's first call (kernel compilation) on GRAPH in "
                         "a fresh process with an empty CuPy cache; default: the first graph "
                         "of the run; 'none' to skip")
+    p.add_argument("--first-process", action="store_true",
+                   help="time whole fresh processes of `graphblast run bfs kron:16`, `... cc "
+                        "...` and `python -m graphblast.demo` on the device with every kernel "
+                        "cache empty (bench/first_process.py)")
     p.add_argument("--no-plots", action="store_true",
                    help="write no PNG plots (a stage of a record whose plots come at --merge)")
     p.add_argument("--merge", nargs="+", metavar="RESULTS_JSON",
@@ -158,8 +162,10 @@ def _options(args):
                                f"seconds, got {value}")
     defaults = DEFAULTS[args.smoke]
     algorithms = _names(args.algorithms, check.ALGORITHMS, "algorithm", ALIASES)
-    if not algorithms and not args.primitives:
-        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives")
+    if not algorithms and not args.primitives and not args.first_process and (
+            args.first_call is None or args.first_call.strip().lower() == "none"):
+        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives, "
+                           "--first-call GRAPH or --first-process")
     specs = graphs.parse_graphs(args.graphs, smoke=args.smoke, scale_offset=args.scale_offset)
     first_call = args.first_call
     if first_call is None:
@@ -192,6 +198,7 @@ def _options(args):
         "resume": resume,
         "refresh": args.refresh,
         "first_call": first_call,
+        "first_process": args.first_process,
         "plots": not args.no_plots,
         "data_dir": graphs.find_data_dir(args.data),
         "out": args.out,
@@ -251,10 +258,12 @@ def run(options, command, progress_stream=None):
     params = AlgorithmParams()
     out = options["out"]
     earlier = _load_resume(options["resume"])
-    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
+    state = {"bandwidth": None, "overhead": None, "first_call": None, "first_process": None,
+             "primitives": None,
              "suite": None, "host": {"start_us": host_reference(), "end_us": None}}
     if earlier is not None:
         state["first_call"] = earlier.get("first_call")
+        state["first_process"] = earlier.get("first_process")
         # graphblast's own figure: kept on a resume, measured again on a refresh
         if (not options.get("refresh") and
                 earlier.get("per_call_overhead", {}).get("median_us") is not None):
@@ -284,6 +293,7 @@ def run(options, command, progress_stream=None):
             "results": list(suite.results) if suite else [],
             "per_call_overhead": state["overhead"],
             "first_call": state["first_call"],
+            "first_process": state["first_process"],
         }
         if suite is not None and (suite.stopped or suite.graphs_not_run):
             doc["stopped"] = {"reason": suite.stopped, "graphs_not_run": suite.graphs_not_run}
@@ -365,6 +375,11 @@ def run(options, command, progress_stream=None):
             measured = first_call_mod.measure_all(options["first_call"], todo, device,
                                                   options["data_dir"], progress, deadline)
             state["first_call"] = {**done_first, **measured}
+            save()
+        if options.get("first_process"):
+            from . import first_process
+
+            state["first_process"] = first_process.measure_all(device, progress, deadline)
             save()
     finally:
         progress.close()
