@@ -191,7 +191,7 @@ def _edge_source(xp, kind, scale, degree, seed, variant, weighted, words):
     draws = scale if kind == "kron" else 2
     step = max(1, min(per_block, words // (draws * nblocks) if draws else per_block))
     seeds = np.arange(nblocks, dtype=np.uint64) + np.uint64(seed)
-    perm = shuffled_ids(xp, n, seed).astype(xp.int32) if kind == "kron" else None
+    perm = shuffled_ids(xp, n, seed, np.int32) if kind == "kron" else None
 
     def chunks():
         mt = MT19937Streams(xp, seeds)
@@ -199,7 +199,9 @@ def _edge_source(xp, kind, scale, degree, seed, variant, weighted, words):
         for j0 in range(0, per_block, step):
             e = min(step, per_block - j0)
             raw = mt.next(e * draws).reshape(e, draws, nblocks)
-            if kind == "kron":
+            if kind == "kron" and xp is not np:
+                u, v = _rmat_device(raw, rmat_thresholds(variant), perm)
+            elif kind == "kron":
                 u, v = _rmat(xp, raw, rmat_thresholds(variant))
                 u, v = perm[u], perm[v]
             else:
@@ -236,6 +238,24 @@ def _rmat(xp, raw, thresholds):
         # the xor of the three tests is exactly that.
         dst |= (r >= t_lo) ^ top ^ (r >= t_hi)
     return src, dst
+
+
+def _rmat_device(raw, thresholds, perm):
+    """:func:`_rmat` and the renaming through ``perm`` on a GPU: one kernel of the catalogue
+    (``gbk_rmat``, the same integer tests), where the array version's element-wise steps
+    would each be compiled by CuPy on first use."""
+    import cupy as cp
+
+    from ..backends.cuda import jit, programs
+
+    edges, scale, blocks = raw.shape
+    u = cp.empty((edges, blocks), dtype=cp.int32)
+    v = cp.empty((edges, blocks), dtype=cp.int32)
+    t_lo, t_src, t_hi = (np.uint32(t) for t in thresholds)
+    jit.launch(jit.compiled(programs.generator_kernel, "rmat").fns[0], edges * blocks,
+               (np.int64(edges), np.int32(scale), np.int32(blocks), raw, t_lo, t_src, t_hi,
+                perm, u, v))
+    return u, v
 
 
 def _gap_csr(kind, scale, degree, seed, weighted, variant, device):

@@ -390,3 +390,9 @@ def array_kernel(name, *types):
     type, the index type); compact_positions (none)."""
     expr = f"gbk_{name}<{', '.join(t.c_type for t in types)}>" if types else f"gbk_{name}"
     return _one(("array", name, *types), ["arrays.cuh"], [expr])
+
+
+def generator_kernel(name):
+    """``gbk_<name>`` of generators.cuh: mt19937_streams, rmat, gen_keys, gen_firsts or
+    gen_compact (the generators' device steps)."""
+    return _one(("generator", name), ["generators.cuh"], [f"gbk_{name}"])
