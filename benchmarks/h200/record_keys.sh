@@ -66,11 +66,13 @@ print("five: done")
 EOF
 export PYTHONPATH="${PYTHONPATH:-}:$work"
 
+record unit 45 pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} \
+    tests/cuda/test_arrays.py tests/cuda/test_catalogue.py tests/generators
 record cli_bfs 30 graphblast.cli run bfs kron:16 --device ${RECORD_DEVICE:-cuda}
 record cli_cc 30 graphblast.cli run cc kron:16 --device ${RECORD_DEVICE:-cuda}
-record five 45 five_algorithms
-record demo 60 graphblast.demo
-record bench 45 graphblast.bench --out "$work/bench" --graphs kron-12,grid-64 \
+record five 40 five_algorithms
+record demo 50 graphblast.demo
+record tests "$test_seconds" pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} \
+    tests/algorithms
+record bench 30 graphblast.bench --out "$work/bench" --graphs kron-12,grid-64 \
     --peers none --device ${RECORD_DEVICE:-cuda} --repeat 1 --first-call none --no-plots
-record tests "$test_seconds" pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} tests/algorithms \
-    tests/generators tests/cuda/test_catalogue.py tests/cuda/test_arrays.py
