@@ -28,10 +28,23 @@ def _n(n):
 
 
 def copy(x):
-    """A copy of ``x`` (a device-to-device memcpy)."""
+    """A copy of ``x`` (a device-to-device memcpy; CuPy's own copy of a strided view)."""
+    if not x.flags.c_contiguous:
+        return x.copy()
     out = cp.empty_like(x)
     if x.size:
         out.data.copy_from_device_async(x.data, x.nbytes)
+    return out
+
+
+def copy_into(x, out):
+    """``out[...] = x`` for arrays of one type and shape (a memcpy where both are
+    contiguous)."""
+    if x.flags.c_contiguous and out.flags.c_contiguous and x.dtype == out.dtype:
+        if x.size:
+            out.data.copy_from_device_async(x.data, x.nbytes)
+    else:
+        out[...] = x
     return out
 
 
@@ -66,6 +79,14 @@ def full(n, value, dtype):
     out = cp.empty(n, dtype=dtype)
     if n:
         jit.launch(_fn("fill", dtype), n, (_n(n), value, out))
+    return out
+
+
+def broadcast(n, value):
+    """``n`` copies of the one-element device array ``value`` (no read of it)."""
+    out = cp.empty(n, dtype=value.dtype)
+    if n:
+        jit.launch(_fn("broadcast", value.dtype), n, (_n(n), value, out))
     return out
 
 

@@ -80,7 +80,7 @@ def enumerated():
     add(programs.array_kernel, "compact_positions")
     add(programs.array_kernel, "lengths_of_rows")
     for t in dtypes.ALL_TYPES:
-        for name in ("fill", "iota", "count_nonzero", "nonzero_flags"):
+        for name in ("fill", "iota", "count_nonzero", "nonzero_flags", "broadcast"):
             add(programs.array_kernel, name, t)
         for z in dtypes.ALL_TYPES:
             if z is not t:

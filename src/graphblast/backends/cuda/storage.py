@@ -14,7 +14,7 @@ from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidValue
 from ..base import CSR, SparseVector, cast_csr
 from ..cpu import storage as host
-from . import blocks, jit, programs, recording
+from . import arrays, blocks, jit, programs, recording
 from .blocks import I64, INDEX, i64
 from .vectors import FullVector
 
@@ -297,10 +297,11 @@ def _filled(n, value, dtype):
     """``n`` copies of ``value``: a host scalar, or a value a reduction left on the device (a
     one-element array of ``dtype``, broadcast by a copy kernel: no read)."""
     if jit.is_device_value(value):
-        out = cp.empty(n, dtype=dtype.np_type)
-        out[...] = value
-        return out
-    return cp.full(n, jit.scalar(value, dtype), dtype=dtype.np_type)
+        value = cp.asarray(value).reshape(1)
+        if value.dtype != dtype.np_type:
+            value = arrays.astype(value, dtype.np_type)
+        return arrays.broadcast(n, value)
+    return arrays.full(n, jit.scalar(value, dtype), dtype.np_type)
 
 
 def full_like_pattern(data, value, dtype):

@@ -373,8 +373,8 @@ class ListVector(DeviceVector):
         k = self.nvals
         idx, vals = self.idx[:k], self.vals[:k]
         if not self.ordered and k > 1:
-            order = cp.argsort(idx)
-            idx, vals = idx[order], vals[order]
+            order = arrays.argsort(idx)
+            idx, vals = arrays.take(idx, order), arrays.take(vals, order)
         return idx, vals
 
     def dense(self):
@@ -698,9 +698,9 @@ def cast(v, dtype):
     else:
         counters = Counters(v.counters.peek())
         if counters.known is None:
-            counters.array[...] = v.counters.array
+            arrays.copy_into(v.counters.array, counters.array)
             counters.touch()
-        out = BitmapVector(v.size, dtype, v.bits.copy(), cast_values(v.vals, v.dtype, dtype),
+        out = BitmapVector(v.size, dtype, arrays.copy(v.bits), cast_values(v.vals, v.dtype, dtype),
                            counters, v.deg_of if counters.known is None else None)
     out.made_by = v.made_by
     out._under_mask = v._under_mask

@@ -120,3 +120,11 @@ __global__ void gbk_lengths_of_rows(idx_t n, const idx_t* __restrict__ indptr,
          k += (idx_t)gridDim.x * blockDim.x)
         out[k] = indptr[rows[k] + 1] - indptr[rows[k]];
 }
+
+// out[i] = *value: a value left on the device by a reduction, broadcast without a read
+template <class T>
+__global__ void gbk_broadcast(idx_t n, const T* __restrict__ value, T* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = *value;
+}
