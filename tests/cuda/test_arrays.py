@@ -77,3 +77,12 @@ def test_argsort_is_stable_and_degree_orders(arrays, rng):
     assert cupy.array_equal(rank, expect)
     rows = order[:50]
     assert cupy.array_equal(arrays.lengths_of_rows(indptr, rows), deg[rows])
+
+
+def test_find_sorted_is_searchsorted_and_a_match(arrays, rng):
+    keys = cupy.asarray(np.unique(rng.integers(0, 500, 200)))
+    queries = cupy.asarray(rng.integers(0, 520, 1000))
+    at, keep = arrays.find_sorted(keys, queries)
+    expect_at = cupy.minimum(cupy.searchsorted(keys, queries), keys.size - 1)
+    assert cupy.array_equal(at, expect_at)
+    assert cupy.array_equal(keep, cupy.flatnonzero(keys[expect_at] == queries))

@@ -134,6 +134,27 @@ def flatnonzero(x):
         return cp.empty(0, dtype=INDEX)
     flags = cp.empty(n, dtype=INDEX)
     jit.launch(_fn("nonzero_flags", x.dtype), n, (_n(n), x, flags))
+    return positions_of_flags(flags)
+
+
+def find_sorted(keys, queries):
+    """``(at, keep)``: for each query its position in the sorted, distinct ``keys``
+    (clamped to the last), and the queries found there, in order (``cp.searchsorted``, then
+    a compaction: one host synchronization, reading the count)."""
+    n = queries.size
+    at = cp.empty(n, dtype=INDEX)
+    flags = cp.empty(n, dtype=INDEX)
+    if n:
+        jit.launch(_fn("find_sorted", keys.dtype, queries.dtype), n,
+                   (_n(n), keys, _n(keys.size), queries, at, flags))
+    return at, positions_of_flags(flags)
+
+
+def positions_of_flags(flags):
+    """The positions where the int64 0/1 ``flags`` are 1, in order (scanned in place)."""
+    n = flags.size
+    if not n:
+        return cp.empty(0, dtype=INDEX)
     inclusive_scan_(flags)
     from . import blocks
 

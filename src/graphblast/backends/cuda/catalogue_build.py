@@ -91,6 +91,9 @@ def enumerated():
     for i in index_types:
         for name in ("adjacent_diff", "degree_key", "rank_of_order"):
             add(programs.array_kernel, name, i)
+    for k in (dtypes.INT32, dtypes.INT64):
+        for q in (dtypes.INT64, dtypes.UINT64):
+            add(programs.array_kernel, "find_sorted", k, q)
     for t in types:
         arith = t.name != "BOOL"
         add(programs.merge_kept, t)

@@ -128,3 +128,22 @@ __global__ void gbk_broadcast(idx_t n, const T* __restrict__ value, T* __restric
          i += (idx_t)gridDim.x * blockDim.x)
         out[i] = *value;
 }
+
+// For each query, its position in the sorted, distinct keys (binary search): at[i] (the
+// position found, clamped to the last) and found[i] = 1 where the key there equals it.
+template <class K, class Q>
+__global__ void gbk_find_sorted(idx_t n, const K* __restrict__ keys, idx_t m,
+                                const Q* __restrict__ queries, idx_t* __restrict__ at,
+                                idx_t* __restrict__ found) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x) {
+        idx_t q = (idx_t)queries[i], lo = 0, hi = m;
+        while (lo < hi) {
+            idx_t mid = lo + (hi - lo) / 2;
+            if ((idx_t)keys[mid] < q) lo = mid + 1; else hi = mid;
+        }
+        idx_t p = lo < m ? lo : m - 1;
+        at[i] = p;
+        found[i] = m > 0 && (idx_t)keys[p] == q;
+    }
+}
