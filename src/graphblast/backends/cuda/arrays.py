@@ -167,6 +167,16 @@ def positions_of_flags(flags):
     return out
 
 
+def pair_key(rows, cols, ncols):
+    """``rows * ncols + cols`` as int64 (the row-major sort key of coordinates)."""
+    n = rows.size
+    out = cp.empty(n, dtype=INDEX)
+    if n:
+        jit.launch(_fn("pair_key", rows.dtype, cols.dtype), n,
+                   (_n(n), rows, cols, _n(ncols), out))
+    return out
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

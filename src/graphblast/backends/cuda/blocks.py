@@ -197,7 +197,7 @@ def sort_pairs(rows, cols, nrows, ncols):
     One radix sort of ``row * ncols + col`` when that fits in int64, else two stable sorts
     (by column, then by row)."""
     if nrows * ncols < 2**62:
-        return cp.argsort(rows * I64(ncols) + cols)
+        return arrays.argsort(arrays.pair_key(rows, cols, ncols), consume=True)
     order = cp.argsort(cols)
     return order[cp.argsort(rows[order])]
 
@@ -238,7 +238,8 @@ def compact_entries(like, flags, dtype=None, values=None):
                    (i64(n), like.indices, values, flags, scan, None, None, out_idx, out_vals))
     if isinstance(like, SparseVector):
         return SparseVector(like.size, dtype, out_idx, out_vals)
-    return CSR(like.nrows, like.ncols, dtype, scan[like.indptr], out_idx, out_vals)
+    return CSR(like.nrows, like.ncols, dtype, arrays.take(scan, like.indptr), out_idx,
+               out_vals)
 
 
 def indptr_or_none(data):

@@ -94,6 +94,8 @@ def enumerated():
     for k in (dtypes.INT32, dtypes.INT64):
         for q in (dtypes.INT64, dtypes.UINT64):
             add(programs.array_kernel, "find_sorted", k, q)
+        for c in (dtypes.INT32, dtypes.INT64):
+            add(programs.array_kernel, "pair_key", k, c)
     for t in types:
         arith = t.name != "BOOL"
         add(programs.merge_kept, t)

@@ -15,7 +15,7 @@ import numpy as np
 from ... import plan
 from ...config import config
 from ..base import CSR
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .apply import reduce_segments
 from .blocks import INDEX, i64
 from .storage import empty_matrix, transpose
@@ -141,7 +141,7 @@ def _narrow_indices(A):
     """A's column indices as int32 (a compact matrix's as stored; else a copy for this call,
     half the bytes each binary search of the dot product reads)."""
     stored = A.stored_indices
-    return stored if stored.dtype == np.int32 else stored.astype(np.int32)
+    return arrays.astype(stored, np.int32)  # no copy when stored so
 
 
 def _row_chunks(A, wscan, total_work, ncols):

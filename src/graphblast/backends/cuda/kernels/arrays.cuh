@@ -147,3 +147,12 @@ __global__ void gbk_find_sorted(idx_t n, const K* __restrict__ keys, idx_t m,
         found[i] = m > 0 && (idx_t)keys[p] == q;
     }
 }
+
+// out[i] = rows[i] * ncols + cols[i]: the sort key of a coordinate (row-major order)
+template <class R, class C>
+__global__ void gbk_pair_key(idx_t n, const R* __restrict__ rows, const C* __restrict__ cols,
+                             idx_t ncols, idx_t* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = (idx_t)rows[i] * ncols + (idx_t)cols[i];
+}
