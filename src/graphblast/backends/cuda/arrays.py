@@ -177,6 +177,24 @@ def pair_key(rows, cols, ncols):
     return out
 
 
+def indptr_union(a, b, s):
+    """``a + b - s[a]``: the row pointers of a union (arrays of int64)."""
+    out = cp.empty(a.size, dtype=INDEX)
+    if a.size:
+        jit.launch(jit.compiled(programs.array_kernel, "indptr_union").fns[0], a.size,
+                   (_n(a.size), a, b, s, out))
+    return out
+
+
+def indptr_kept(s, a, t, c):
+    """``s[a] + t[c]``: the row pointers of the kept entries of two matrices (int64)."""
+    out = cp.empty(a.size, dtype=INDEX)
+    if a.size:
+        jit.launch(jit.compiled(programs.array_kernel, "indptr_kept").fns[0], a.size,
+                   (_n(a.size), s, a, t, c, out))
+    return out
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

@@ -156,3 +156,22 @@ __global__ void gbk_pair_key(idx_t n, const R* __restrict__ rows, const C* __res
          i += (idx_t)gridDim.x * blockDim.x)
         out[i] = (idx_t)rows[i] * ncols + (idx_t)cols[i];
 }
+
+// Row pointers of merged matrices: out[r] = a[r] + b[r] - s[a[r]] (a union: A's and B's
+// entries less the matched ones) or, with a null b, out[r] = s[a[r]] + t[c[r]] (entries
+// kept of two matrices).
+__global__ void gbk_indptr_union(idx_t n, const idx_t* __restrict__ a,
+                                 const idx_t* __restrict__ b, const idx_t* __restrict__ s,
+                                 idx_t* __restrict__ out) {
+    for (idx_t r = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; r < n;
+         r += (idx_t)gridDim.x * blockDim.x)
+        out[r] = a[r] + b[r] - s[a[r]];
+}
+
+__global__ void gbk_indptr_kept(idx_t n, const idx_t* __restrict__ s,
+                                const idx_t* __restrict__ a, const idx_t* __restrict__ t,
+                                const idx_t* __restrict__ c, idx_t* __restrict__ out) {
+    for (idx_t r = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; r < n;
+         r += (idx_t)gridDim.x * blockDim.x)
+        out[r] = s[a[r]] + t[c[r]];
+}
