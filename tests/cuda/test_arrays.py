@@ -86,3 +86,14 @@ def test_find_sorted_is_searchsorted_and_a_match(arrays, rng):
     expect_at = cupy.minimum(cupy.searchsorted(keys, queries), keys.size - 1)
     assert cupy.array_equal(at, expect_at)
     assert cupy.array_equal(keep, cupy.flatnonzero(keys[expect_at] == queries))
+
+
+def test_column_scans_of_the_degree_classes(rng):
+    from graphblast.backends.cuda import jit, programs
+
+    for n in (1, 5, 3000):
+        x = cupy.asarray(rng.integers(0, 9, (n, 4)))
+        out = cupy.empty_like(x)
+        jit.run(jit.compiled(programs.array_kernel, "scan_columns4").fns[0], 1, 1024,
+                (np.int64(n), x, out))
+        assert cupy.array_equal(out, cupy.cumsum(x, axis=0))

@@ -138,17 +138,23 @@ def degree_classes(indptr, n, bounds, also=_NO_BOUND):
     if n:
         jit.launch_warps(_fn(programs.structure, "gbk_degree_classes_count"), nwin,
                          (i64(n), indptr, *bounds, i64(also), wcount, big))
-    inclusive = cp.cumsum(wcount, axis=0)
+    # the columns' scans, totals and offsets by catalogue kernels (arrays.cuh): CuPy's
+    # cumsum along an axis and its arithmetic compile on first use
+    inclusive = cp.empty((nwin, 4), dtype=INDEX)
     totals = cp.zeros(5, dtype=INDEX)
     if nwin:
-        totals[:4] = inclusive[-1]
-    totals[4:] = big.view(INDEX)
+        jit.run(_fn(programs.array_kernel, "scan_columns4"), 1, 1024,
+                (i64(nwin), wcount, inclusive))
+        arrays.copy_into(inclusive[-1], totals[:4])
+    arrays.copy_into(big.view(INDEX), totals[4:])
     host = read_small(totals)
     sizes = [int(x) for x in host[:4]]
     starts = np.concatenate([[0], np.cumsum(sizes[:3])]).astype(np.int64)
     classes = cp.empty(sum(sizes), dtype=INDEX)
     if classes.shape[0]:
-        offsets = inclusive - wcount + cp.asarray(starts)  # each window's place in its class
+        offsets = cp.empty((nwin, 4), dtype=INDEX)  # each window's place in its class
+        jit.launch(_fn(programs.array_kernel, "window_offsets4"), 4 * nwin,
+                   (i64(nwin), inclusive, wcount, *(i64(s) for s in starts), offsets))
         jit.launch_warps(_fn(programs.structure, "gbk_degree_classes_fill"), nwin,
                          (i64(n), indptr, *bounds, offsets, classes))
     return classes, sizes, int(host[4])

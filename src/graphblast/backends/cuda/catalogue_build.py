@@ -78,7 +78,8 @@ def enumerated():
     # arrays.py's helpers: every type, 32- and 64-bit indices
     index_types = [dtypes.INT32, dtypes.INT64]
     add(programs.array_kernel, "compact_positions")
-    for name in ("lengths_of_rows", "indptr_union", "indptr_kept"):
+    for name in ("lengths_of_rows", "indptr_union", "indptr_kept", "scan_columns4",
+                 "window_offsets4"):
         add(programs.array_kernel, name)
     for t in dtypes.ALL_TYPES:
         for name in ("fill", "iota", "count_nonzero", "nonzero_flags", "broadcast"):

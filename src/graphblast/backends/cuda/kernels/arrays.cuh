@@ -175,3 +175,45 @@ __global__ void gbk_indptr_kept(idx_t n, const idx_t* __restrict__ s,
          r += (idx_t)gridDim.x * blockDim.x)
         out[r] = s[a[r]] + t[c[r]];
 }
+
+// Inclusive scans down the 4 columns of a row-major (n, 4) int64 array, by one block of
+// 1024 threads (blocks.degree_classes: the per-window counts of the four degree classes).
+__global__ void gbk_scan_columns4(idx_t n, const idx_t* __restrict__ in,
+                                  idx_t* __restrict__ out) {
+    __shared__ idx_t part[1024][4];
+    const int t = threadIdx.x;
+    const idx_t per = (n + blockDim.x - 1) / blockDim.x;
+    const idx_t lo = t * per < n ? t * per : n;
+    const idx_t hi = lo + per < n ? lo + per : n;
+    idx_t own[4] = {0, 0, 0, 0};
+    for (idx_t w = lo; w < hi; ++w)
+        for (int c = 0; c < 4; ++c) own[c] += in[w * 4 + c];
+    for (int c = 0; c < 4; ++c) part[t][c] = own[c];
+    __syncthreads();
+    for (int off = 1; off < (int)blockDim.x; off <<= 1) {
+        idx_t add[4];
+        for (int c = 0; c < 4; ++c) add[c] = t >= off ? part[t - off][c] : 0;
+        __syncthreads();
+        for (int c = 0; c < 4; ++c) part[t][c] += add[c];
+        __syncthreads();
+    }
+    for (int c = 0; c < 4; ++c) {
+        idx_t run = part[t][c] - own[c];
+        for (idx_t w = lo; w < hi; ++w) {
+            run += in[w * 4 + c];
+            out[w * 4 + c] = run;
+        }
+    }
+}
+
+// out[w, c] = inclusive[w, c] - count[w, c] + start_c: each window's place in its class
+__global__ void gbk_window_offsets4(idx_t n, const idx_t* __restrict__ inclusive,
+                                    const idx_t* __restrict__ count, idx_t s0, idx_t s1,
+                                    idx_t s2, idx_t s3, idx_t* __restrict__ out) {
+    for (idx_t k = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; k < 4 * n;
+         k += (idx_t)gridDim.x * blockDim.x) {
+        int c = (int)(k & 3);
+        idx_t start = c == 0 ? s0 : c == 1 ? s1 : c == 2 ? s2 : s3;
+        out[k] = inclusive[k] - count[k] + start;
+    }
+}
