@@ -790,7 +790,9 @@ def readme_section(doc, record_dir, readme_dir, primitives=None):
     lines += ["", "Key figures (`summary` in results.json; null where not measured, with the "
                   "reason):", ""]
     for key in ("geomean_speedup_vs_suitesparse", "cc_min_speedup_vs_suitesparse",
-                "per_call_overhead_us", "first_call_bfs_s", "bfs_grid_2048_us_per_level",
+                "per_call_overhead_us", "first_call_bfs_s", "first_call_max_s",
+                "first_process_bfs_kron16_s", "first_process_cc_kron16_s",
+                "first_process_demo_s", "bfs_grid_2048_us_per_level",
                 "pagerank_kron_22_iter_vs_bound"):
         v = summary.get(key)
         lines.append(f"- `{key}`: " + (f"{v:.4g}" if v is not None else

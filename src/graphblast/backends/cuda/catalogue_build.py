@@ -178,10 +178,20 @@ def collect(manifest=MANIFEST):
 
 
 def _units(found):
-    """Translation units: programs grouped by their kernel headers, PER_UNIT at most."""
+    """Translation units: programs grouped by their kernel headers, PER_UNIT at most, the
+    manifest's (the recorded keys, which the algorithms use together) in units of their own,
+    so that a first call decompresses and loads few and small binaries."""
+    recorded = set()
+    for line in manifest_specs():
+        try:
+            fn, args = catalogue.parse(line)
+            recorded.add(catalogue.spec(fn, args) or line)
+        except (ValueError, KeyError, AttributeError, TypeError):
+            continue
     by_headers = {}
-    for h, (_, program) in found.items():
-        by_headers.setdefault(tuple(program.headers), []).append((h, program))
+    for h, (text, program) in found.items():
+        by_headers.setdefault((text not in recorded, tuple(program.headers)), []).append(
+            (h, program))
     units = []
     for group in by_headers.values():
         for k in range(0, len(group), PER_UNIT):
