@@ -97,3 +97,18 @@ def test_column_scans_of_the_degree_classes(rng):
         jit.run(jit.compiled(programs.array_kernel, "scan_columns4").fns[0], 1, 1024,
                 (np.int64(n), x, out))
         assert cupy.array_equal(out, cupy.cumsum(x, axis=0))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int32, np.int64, np.uint64])
+def test_descending_key_sorts_stably_descending(arrays, rng, dtype):
+    x = cupy.asarray(rng.integers(0, 4, 500).astype(dtype))
+    order = arrays.argsort(arrays.descending_key(x), consume=True)
+    host = x.get()
+    expect = np.lexsort((np.arange(500), -host.astype(np.int64)))
+    assert np.array_equal(order.get(), expect)
+
+
+def test_count_unmapped_finds_repeats(arrays):
+    J = cupy.asarray([3, 1, 3, 0], dtype=np.int64)
+    inv = arrays.put(arrays.full(5, -1, np.int32), J, arrays.arange(4, np.int32))
+    assert int(arrays.count_unmapped(inv, J)[0]) == 1

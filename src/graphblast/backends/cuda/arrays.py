@@ -195,6 +195,25 @@ def indptr_kept(s, a, t, c):
     return out
 
 
+def count_unmapped(inv, J):
+    """The number of i with ``inv[J[i]] != i`` (one-element uint64 device array)."""
+    out = cp.zeros(1, dtype=np.uint64)
+    if J.size:
+        jit.launch(_fn("count_unmapped", inv.dtype), J.size, (_n(J.size), inv, J, out))
+    return out
+
+
+def descending_key(x):
+    """An integer or bool array whose ascending order is ``x``'s descending order (``~x``;
+    a bool array as uint8), for a stable descending sort."""
+    if x.dtype == np.bool_:
+        x = x.view(np.uint8)
+    out = cp.empty_like(x)
+    if x.size:
+        jit.launch(_fn("bitnot", x.dtype), x.size, (_n(x.size), x, out))
+    return out
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

@@ -84,6 +84,8 @@ def enumerated():
     for t in dtypes.ALL_TYPES:
         for name in ("fill", "iota", "count_nonzero", "nonzero_flags", "broadcast"):
             add(programs.array_kernel, name, t)
+        if t.name not in ("BOOL", "FP32", "FP64"):
+            add(programs.array_kernel, "bitnot", t)
         for z in dtypes.ALL_TYPES:
             if z is not t:
                 add(programs.array_kernel, "convert", t, z)
@@ -91,7 +93,7 @@ def enumerated():
             add(programs.array_kernel, "gather", t, i)
             add(programs.array_kernel, "scatter", t, i)
     for i in index_types:
-        for name in ("adjacent_diff", "degree_key", "rank_of_order"):
+        for name in ("adjacent_diff", "degree_key", "rank_of_order", "count_unmapped"):
             add(programs.array_kernel, name, i)
     for k in (dtypes.INT32, dtypes.INT64):
         for q in (dtypes.INT64, dtypes.UINT64):

@@ -23,10 +23,10 @@ from .vectors import BitmapVector, FullVector, counted_bitmap
 def _index_array(index):
     """The indices an IndexArg names, as a device int64 array."""
     if index.kind == "list":
-        return cp.asarray(index.array, dtype=INDEX)
+        return arrays.astype(cp.asarray(index.array), INDEX)
     if index.kind == "all":
-        return cp.arange(index.count, dtype=INDEX)
-    return I64(index.start) + I64(index.step) * cp.arange(index.count, dtype=INDEX)
+        return arrays.arange(index.count, INDEX)
+    return arrays.arange(index.count, INDEX, index.start, index.step)
 
 
 def _gather_rows(A, rows):
@@ -107,13 +107,11 @@ def _extract_permuted_columns(A, rows, J):
     nrows, ncols = rows.count, J.shape[0]
     src = None if rows.kind == "all" else _index_array(rows)
     # the new rows' pointers as the source rows have them: A's own when every row is taken
-    in_ptr = A.indptr if src is None else blocks.exclusive_scan(A.indptr[src + 1]
-                                                                - A.indptr[src])
+    in_ptr = A.indptr if src is None else blocks.exclusive_scan(
+        arrays.lengths_of_rows(A.indptr, src))
     idx32_out = ncols <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
-    positions = cp.arange(ncols, dtype=name_type)
-    inv = cp.full(A.ncols, -1, dtype=name_type)
-    inv[J] = positions
+    inv = arrays.put(arrays.full(A.ncols, -1, name_type), J, arrays.arange(ncols, name_type))
     col = A.stored_indices
     word = A.dtype.np_type.itemsize
     fn_warp, fn_block, fn_kept = jit.compiled(programs.permute_rows, 
@@ -125,7 +123,7 @@ def _extract_permuted_columns(A, rows, J):
         out_ptr = blocks.exclusive_scan(kept)
     # the result's size and whether J repeats a column (one write wins, another is unmapped),
     # read with the rows' classes (by source length): up to 32, up to PERMUTE_BLOCK_MAX, more
-    check = cp.stack([out_ptr[-1], (inv[J] != positions).any().astype(INDEX)])
+    check = arrays.pack(out_ptr[-1], arrays.count_unmapped(inv, J))
     classes, (n_short, n_block, n_long, _), _ = blocks.degree_classes(
         in_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX[idx32_out] + 1, None, None])
     total, repeats = (int(x) for x in blocks.read_small(check))
@@ -397,17 +395,24 @@ def sort_vector(v, descending):
         # and 0.0 they sort as NumPy sorts them: NaN last, -0.0 equal to 0.0.
         keys = cp.where(cp.isnan(vals), vals.dtype.type("nan"), vals + vals.dtype.type(0))
     n = keys.shape[0]
-    if descending:
+    if not v.dtype.is_float:
+        # integers (and bools): ~x sorts ascending as x descending, so one stable sort
+        # keeps equal values in increasing index order either way (Thrust's sort, no
+        # kernel compiled at run time; triangle counting's degree order)
+        order = (arrays.argsort(arrays.descending_key(keys), consume=True) if descending
+                 else arrays.argsort(keys))
+    elif descending:
         # A stable sort of the reversed values puts equal values in decreasing index order;
         # read backwards, that is decreasing values with equal ones by increasing index.
         order = I64(n - 1) - cp.argsort(keys[::-1])[::-1]
     else:
         order = cp.argsort(keys)
     # a full vector's indices are its positions: no index array is made
-    perm = (order if isinstance(v, FullVector) else v.indices[order]).astype(cp.uint64)
-    sorted_vals = vals[order]
+    perm = arrays.astype(order if isinstance(v, FullVector) else arrays.take(v.indices, order),
+                         cp.uint64)
+    sorted_vals = arrays.take(vals, order)
     if n == v.size:  # every position holds an entry: full results, no index array
         return FullVector(v.size, v.dtype, sorted_vals), FullVector(v.size, UINT64, perm)
-    pos = cp.arange(n, dtype=INDEX)
+    pos = arrays.arange(n, INDEX)
     return SparseVector(v.size, v.dtype, pos, sorted_vals), SparseVector(v.size, UINT64, pos,
                                                                          perm)

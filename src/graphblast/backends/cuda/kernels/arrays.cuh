@@ -217,3 +217,24 @@ __global__ void gbk_window_offsets4(idx_t n, const idx_t* __restrict__ inclusive
         out[k] = inclusive[k] - count[k] + start;
     }
 }
+
+// *count += the i with inv[J[i]] != i: list entries whose inverse map names another (a
+// repeated column; count zeroed by the caller)
+template <class N>
+__global__ void gbk_count_unmapped(idx_t n, const N* __restrict__ inv,
+                                   const idx_t* __restrict__ J,
+                                   unsigned long long* __restrict__ count) {
+    unsigned long long mine = 0;
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        mine += (idx_t)inv[J[i]] != i;
+    if (mine) atomicAdd(count, mine);
+}
+
+// out[i] = ~in[i] (an integer type): reverses the order, for a stable descending sort
+template <class T>
+__global__ void gbk_bitnot(idx_t n, const T* __restrict__ in, T* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = (T)~in[i];
+}
