@@ -32,6 +32,13 @@ TARGETS = ("sm_80", "sm_89", "sm_90", "sm_100", "compute_100")
 PER_UNIT = 48
 MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalogue_keys.txt")
 TYPES = ("BOOL", "INT32", "INT64", "FP32", "FP64")
+#: (semiring, type) of the enumerated products (pull, push, one-block, masked dot, hash)
+MV_SEMIRINGS = (("any_pair", "BOOL"), ("lor_land", "BOOL"), ("any_pair", "INT64"),
+                ("plus_times", "FP32"), ("plus_times", "FP64"), ("plus_times", "INT64"),
+                ("min_plus", "FP32"), ("min_plus", "FP64"), ("min_plus", "INT64"),
+                ("plus_pair", "INT32"), ("plus_pair", "INT64"), ("plus_second", "FP32"),
+                ("plus_second", "FP64"), ("min_second", "INT64"), ("min_first", "INT64"),
+                ("max_times", "FP64"), ("plus_first", "FP64"))
 
 
 def manifest_specs(path=MANIFEST):
@@ -144,20 +151,23 @@ def enumerated():
             op = getattr(unary, u)[t]
             for vec in (False, True):
                 add(programs.map_op, op, t, None, vec)
-        sems = ([semiring.plus_times, semiring.min_plus, semiring.plus_pair,
-                 semiring.plus_second, semiring.min_second, semiring.min_first,
-                 semiring.any_pair] if arith else [semiring.any_pair, semiring.lor_land])
-        for s in sems:
-            s = s[t]
-            mode = (programs.PUSH_FOLD if s.monoid.parent.name != "any" else
-                    programs.PUSH_FIRST if jit.constant_product(s.binaryop) else
-                    programs.PUSH_SMALLEST)
-            for vfirst in (False, True):
-                for idx32 in (False, True):
-                    add(programs.pull, s, t, t, vfirst, idx32)
-                    add(programs.push, s, t, t, vfirst, idx32, mode)
-                add(programs.mv_small, s, t, t, vfirst, vfirst)
         add(programs.kron, binary.times[t] if arith else binary.land[t], t, t)
+    # the products (the costliest kernels to compile: about 2 s of a core each for the five
+    # targets): the semirings of the algorithms and the NetworkX backend on their usual
+    # types, both operand orders, 32-bit column indices (the recorded keys add the rest)
+    for name, tname in MV_SEMIRINGS:
+        t = getattr(dtypes, tname)
+        s = getattr(semiring, name)[t]
+        mode = (programs.PUSH_FOLD if s.monoid.parent.name != "any" else
+                programs.PUSH_FIRST if jit.constant_product(s.binaryop) else
+                programs.PUSH_SMALLEST)
+        for vfirst in (False, True):
+            add(programs.pull, s, t, t, vfirst, True)
+            add(programs.push, s, t, t, vfirst, True, mode)
+            add(programs.mv_small, s, t, t, vfirst, vfirst)
+        if s.monoid.parent.name in ("plus", "min", "max"):
+            add(programs.dot, s, t, t, True)
+            add(programs.spgemm_hash, s, t, t)
     return calls
 
 
