@@ -5,8 +5,13 @@ makes, not CuPy's own costs (an allocation, a launch: see benchmarks/h200/percal
 those on the H200).  Results are garbage; only the path is real."""
 
 import ctypes
+import os
 
 import numpy as _np
+
+# graphblast's kernel catalogue is not loaded through the stand-in: every kernel is its
+# RawModule's (which checks each launch's argument count against the kernel's source)
+os.environ.setdefault("GRAPHBLAST_CATALOGUE", "0")
 from numpy import bool_, float32, float64, int8, int16, int32, int64, uint8, uint16  # noqa: F401
 from numpy import uint32, uint64  # noqa: F401
 
@@ -22,6 +27,10 @@ class _Pointer:
 
     def memset_async(self, value, size, stream=None):
         ctypes.memset(self.ptr, value, size)
+
+    def copy_from_device_async(self, src, size, stream=None):
+        if size:
+            ctypes.memmove(self.ptr, src.ptr, size)
 
 
 class ndarray(_np.ndarray):

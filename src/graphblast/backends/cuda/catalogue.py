@@ -113,10 +113,10 @@ def _module(index, device_id, unit):
         if target:
             import lzma
 
-            from cupy.cuda.function import Module
-
             path = os.path.join(FOLDER, unit_file(unit, target))
             try:
+                from cupy.cuda.function import Module
+
                 with open(path, "rb") as f:
                     data = lzma.decompress(f.read())
                 if not target.startswith("sm_"):
