@@ -251,6 +251,8 @@ def build(out=catalogue.FOLDER, jobs=None, targets=TARGETS, log=print, found=Non
     for name, part in units:
         for h, program in part:
             index["programs"][h] = [name, [lowered_by_unit[name][k] for k in program.kernels]]
+    index["built"] = {"seconds": round(time.perf_counter() - start, 1), "jobs": jobs,
+                      "bytes": size, "bytes_uncompressed": raw}
     with open(os.path.join(out, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, separators=(",", ":"), sort_keys=True)
     with open(os.path.join(out, "programs.txt"), "w", encoding="utf-8") as f:
