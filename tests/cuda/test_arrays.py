@@ -112,3 +112,15 @@ def test_count_unmapped_finds_repeats(arrays):
     J = cupy.asarray([3, 1, 3, 0], dtype=np.int64)
     inv = arrays.put(arrays.full(5, -1, np.int32), J, arrays.arange(4, np.int32))
     assert int(arrays.count_unmapped(inv, J)[0]) == 1
+
+
+def test_chunks_of_heavy_rows(arrays, rng):
+    indptr = cupy.asarray(np.concatenate([[0], np.cumsum(rng.integers(0, 3000, 50))]))
+    rows = cupy.asarray(np.array([3, 7, 20, 41]))
+    counts = arrays.chunks_of_rows(indptr, rows, 1024)
+    deg = indptr[rows + 1] - indptr[rows]
+    assert cupy.array_equal(counts, (deg + 1023) // 1024)
+    src = cupy.asarray(np.array([0, 0, 2, 3]))
+    occ = cupy.asarray(np.array([0, 1, 0, 2]))
+    r, s = arrays.chunk_starts(indptr, rows, src, occ, 1024)
+    assert cupy.array_equal(r, rows[src]) and cupy.array_equal(s, indptr[rows[src]] + occ * 1024)

@@ -214,6 +214,25 @@ def descending_key(x):
     return out
 
 
+def chunks_of_rows(indptr, rows, chunk):
+    """``ceil((indptr[rows + 1] - indptr[rows]) / chunk)``: each listed row's chunks."""
+    out = cp.empty(rows.size, dtype=INDEX)
+    if rows.size:
+        jit.launch(jit.compiled(programs.array_kernel, "chunks_of_rows").fns[0], rows.size,
+                   (_n(rows.size), indptr, rows, _n(chunk), out))
+    return out
+
+
+def chunk_starts(indptr, rows, src, occ, chunk):
+    """``(rows[src], indptr[rows[src]] + occ * chunk)``: each chunk's row and first entry."""
+    n = src.size
+    out_rows, starts = cp.empty(n, dtype=INDEX), cp.empty(n, dtype=INDEX)
+    if n:
+        jit.launch(jit.compiled(programs.array_kernel, "chunk_starts").fns[0], n,
+                   (_n(n), indptr, rows, src, occ, _n(chunk), out_rows, starts))
+    return out_rows, starts
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

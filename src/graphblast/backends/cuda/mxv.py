@@ -125,12 +125,12 @@ class View:
     def heavy_chunks(self, M):
         """(row, first entry, count) of the heavy rows' chunks of CHUNK entries, built once."""
         if self.chunks is None:
-            degrees = M.indptr[self.heavy_rows + 1] - M.indptr[self.heavy_rows]
-            scan = blocks.exclusive_scan((degrees + (CHUNK - 1)) // CHUNK)
+            scan = blocks.exclusive_scan(arrays.chunks_of_rows(M.indptr, self.heavy_rows,
+                                                               CHUNK))
             total = blocks.total(scan)
             src, occ = blocks.expand(scan, self.nheavy, total)
-            rows = self.heavy_rows[src]
-            self.chunks = (rows, M.indptr[rows] + occ * CHUNK, total)
+            self.chunks = (*arrays.chunk_starts(M.indptr, self.heavy_rows, src, occ, CHUNK),
+                           total)
         return self.chunks
 
 

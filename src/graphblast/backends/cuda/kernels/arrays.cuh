@@ -238,3 +238,25 @@ __global__ void gbk_bitnot(idx_t n, const T* __restrict__ in, T* __restrict__ ou
          i += (idx_t)gridDim.x * blockDim.x)
         out[i] = (T)~in[i];
 }
+
+// Pull's heavy rows in chunks (mxv.py, heavy_chunks): the chunks of each listed row, then
+// each chunk's row and first entry.
+__global__ void gbk_chunks_of_rows(idx_t n, const idx_t* __restrict__ indptr,
+                                   const idx_t* __restrict__ rows, idx_t chunk,
+                                   idx_t* __restrict__ out) {
+    for (idx_t k = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; k < n;
+         k += (idx_t)gridDim.x * blockDim.x)
+        out[k] = (indptr[rows[k] + 1] - indptr[rows[k]] + chunk - 1) / chunk;
+}
+
+__global__ void gbk_chunk_starts(idx_t n, const idx_t* __restrict__ indptr,
+                                 const idx_t* __restrict__ rows, const idx_t* __restrict__ src,
+                                 const idx_t* __restrict__ occ, idx_t chunk,
+                                 idx_t* __restrict__ out_rows, idx_t* __restrict__ starts) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x) {
+        idx_t r = rows[src[i]];
+        out_rows[i] = r;
+        starts[i] = indptr[r] + occ[i] * chunk;
+    }
+}
