@@ -29,8 +29,10 @@ class _Pointer:
         ctypes.memset(self.ptr, value, size)
 
     def copy_from_device_async(self, src, size, stream=None):
+        # src: a _Pointer, or (a NumPy scalar's .data, where CuPy gives a 0-d array) a buffer
         if size:
-            ctypes.memmove(self.ptr, src.ptr, size)
+            at = src.ptr if hasattr(src, "ptr") else _np.frombuffer(src, _np.uint8).ctypes.data
+            ctypes.memmove(self.ptr, at, size)
 
 
 class ndarray(_np.ndarray):
@@ -72,7 +74,7 @@ empty_like = _wrap(_np.zeros_like)
 for _name in ("zeros", "ones", "full", "arange", "asarray", "array", "concatenate", "stack",
               "argsort", "cumsum", "searchsorted", "flatnonzero", "where", "minimum",
               "maximum", "diff", "isnan", "zeros_like", "unique", "sort", "nonzero", "repeat",
-              "bincount", "count_nonzero"):
+              "bincount", "count_nonzero", "all", "any"):
     globals()[_name] = _wrap(getattr(_np, _name))
 
 

@@ -233,6 +233,17 @@ def chunk_starts(indptr, rows, src, occ, chunk):
     return out_rows, starts
 
 
+def count_unequal(bits_a, bits_b, a, b, dtype):
+    """The positions where two dense vectors differ, their values compared in ``dtype``
+    (see gbk_count_unequal), as a Python int (one host read)."""
+    a, b = astype(a, dtype), astype(b, dtype)
+    out = cp.zeros(1, dtype=np.uint64)
+    if a.size:
+        jit.launch(_fn("count_unequal", a.dtype), a.size,
+                   (_n(a.size), bits_a, bits_b, a, b, out))
+    return int(out.get()[0])
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

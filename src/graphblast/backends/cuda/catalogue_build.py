@@ -89,7 +89,8 @@ def enumerated():
                  "window_offsets4", "chunks_of_rows", "chunk_starts"):
         add(programs.array_kernel, name)
     for t in dtypes.ALL_TYPES:
-        for name in ("fill", "iota", "count_nonzero", "nonzero_flags", "broadcast"):
+        for name in ("fill", "iota", "count_nonzero", "nonzero_flags", "broadcast",
+                     "count_unequal"):
             add(programs.array_kernel, name, t)
         if t.name not in ("BOOL", "FP32", "FP64"):
             add(programs.array_kernel, "bitnot", t)

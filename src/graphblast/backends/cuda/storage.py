@@ -132,8 +132,8 @@ def coo_to_csr(nrows, ncols, dtype, rows, cols, vals, dup):
             rows, cols, vals = take(rows, keep), take(cols, keep), take(vals, keep)
         else:
             offsets = cp.empty(nuniq + 1, dtype=INDEX)
-            offsets[:nuniq] = keep
-            offsets[nuniq] = n
+            arrays.copy_into(keep, offsets[:nuniq])
+            offsets[nuniq:].set(np.array([n], dtype=INDEX))
             vals = _fold_duplicates(vals, offsets, nuniq, dup, dtype)
             rows, cols = take(rows, keep), take(cols, keep)
     return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)

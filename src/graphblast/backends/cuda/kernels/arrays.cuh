@@ -260,3 +260,26 @@ __global__ void gbk_chunk_starts(idx_t n, const idx_t* __restrict__ indptr,
         starts[i] = indptr[r] + occ[i] * chunk;
     }
 }
+
+// *count += the positions where two dense vectors differ: values not equal (NaN equals
+// nothing), or, where both have presence bytes, presence differing or values differing where
+// present (core/base.py, dense_entries_match: isequal of two dense vectors)
+template <class T>
+__global__ void gbk_count_unequal(idx_t n, const unsigned char* __restrict__ bits_a,
+                                  const unsigned char* __restrict__ bits_b,
+                                  const T* __restrict__ a, const T* __restrict__ b,
+                                  unsigned long long* __restrict__ count) {
+    unsigned long long mine = 0;
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x) {
+        bool differ;
+        if (bits_a && bits_b) {
+            bool pa = bits_a[i] != 0, pb = bits_b[i] != 0;
+            differ = pa != pb || (pa && !(a[i] == b[i]));
+        } else {
+            differ = !(a[i] == b[i]);
+        }
+        mine += differ;
+    }
+    if (mine) atomicAdd(count, mine);
+}
