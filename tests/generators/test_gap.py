@@ -177,7 +177,8 @@ def test_mt19937_cuda_kernel_compiles(tmp_path):
     src = tmp_path / "mt19937.cu"
     src.write_text(jit.translation_unit(
         [programs.generator_kernel(name)[1]() for name in (
-            "mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact")],
+            "mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
+            "gap_weights")],
         instantiate=True))
     subprocess.run(["nvcc", "-arch=sm_90", "--ptx", str(src), "-o", str(tmp_path / "mt.ptx")],
                    check=True, capture_output=True, timeout=120)

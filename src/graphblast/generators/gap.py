@@ -118,15 +118,33 @@ class _GapWeights:
     def next(self, count):
         xp = self.xp
         raw = self._mt.next(count)
-        out = (raw % xp.uint32(255)).astype(xp.int32)
-        out += 1
-        rejected = raw >= self._cutoff
-        for b in _device.to_host(xp, xp.flatnonzero(rejected.any(axis=0))).tolist():
+        if xp is np:
+            out = (raw % xp.uint32(255)).astype(xp.int32)
+            out += 1
+            rejected = raw >= self._cutoff
+            hit = _device.to_host(xp, xp.flatnonzero(rejected.any(axis=0))).tolist()
+        else:  # one kernel of the catalogue; the streams with a rejection read back
+            out, hit = self._next_device(raw)
+            rejected = raw >= self._cutoff if hit else None
+        for b in hit:
             if b not in self._solo:
                 self._solo[b] = [self._mt.split(b), out[:, b][~rejected[:, b]]]
         for b, entry in self._solo.items():
             out[:, b] = self._take(entry, count)
         return out
+
+    def _next_device(self, raw):
+        import cupy as cp
+
+        from ..backends.cuda import jit, programs
+
+        out = cp.empty(raw.shape, dtype=cp.int32)
+        counts = cp.zeros(raw.shape[1], dtype=cp.uint32)
+        if raw.size:
+            jit.launch(jit.compiled(programs.generator_kernel, "gap_weights").fns[0], raw.size,
+                       (np.int64(raw.size), np.int32(raw.shape[1]), raw, self._cutoff, out,
+                        counts))
+        return out, np.flatnonzero(counts.get()).tolist()
 
     def _take(self, entry, count):
         """``count`` weights of one split-off stream."""

@@ -80,7 +80,8 @@ def enumerated():
             for out32 in (True, False):
                 add(programs.permute_rows, idx32, out32, word)
                 add(programs.renumber_rows, idx32, out32, word)
-    for name in ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact"):
+    for name in ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
+                 "gap_weights"):
         add(programs.generator_kernel, name)
     # arrays.py's helpers: every type, 32- and 64-bit indices
     index_types = [dtypes.INT32, dtypes.INT64]

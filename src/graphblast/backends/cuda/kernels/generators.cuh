@@ -122,3 +122,17 @@ __global__ void gbk_gen_compact(long long n, const unsigned long long* __restric
         atomicAdd((unsigned long long*)&counts[entry >> col_bits], 1ULL);
     }
 }
+
+// GAP's edge weights (generators/gap.py, _GapWeights): out = raw % 255 + 1 for the
+// (count, streams) outputs, and per stream the number of outputs at or above the cutoff
+// (rejected: that stream is then continued on its own, on the host's say).
+__global__ void gbk_gap_weights(long long n, int streams, const unsigned int* __restrict__ raw,
+                                unsigned int cutoff, int* __restrict__ out,
+                                unsigned int* __restrict__ rejected) {
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
+         k += (long long)gridDim.x * blockDim.x) {
+        unsigned int r = raw[k];
+        out[k] = (int)(r % 255u) + 1;
+        if (r >= cutoff) atomicAdd(&rejected[k % streams], 1u);
+    }
+}
