@@ -244,6 +244,16 @@ def count_unequal(bits_a, bits_b, a, b, dtype):
     return int(out.get()[0])
 
 
+def row_sums_of_scan(indptr, scan):
+    """``scan[indptr[1:]] - scan[indptr[:-1]]`` (int64)."""
+    n = indptr.size - 1
+    out = cp.empty(max(n, 0), dtype=INDEX)
+    if n > 0:
+        jit.launch(jit.compiled(programs.array_kernel, "row_sums_of_scan").fns[0], n,
+                   (_n(n), indptr, scan, out))
+    return out
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

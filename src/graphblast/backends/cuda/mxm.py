@@ -232,7 +232,7 @@ def _longest_row_products(A, wscan):
     """The most products a row of A makes (one read)."""
     if A.nrows == 0:
         return 0
-    per_row = wscan[A.indptr[1:]] - wscan[A.indptr[:-1]]
+    per_row = arrays.row_sums_of_scan(A.indptr, wscan)
     return int(blocks.read_small(per_row.max(keepdims=True))[0])
 
 

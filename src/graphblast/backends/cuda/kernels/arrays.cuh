@@ -283,3 +283,12 @@ __global__ void gbk_count_unequal(idx_t n, const unsigned char* __restrict__ bit
     }
     if (mine) atomicAdd(count, mine);
 }
+
+// out[r] = scan[indptr[r + 1]] - scan[indptr[r]]: a per-entry quantity summed over each row
+// (its exclusive scan given; mxm.py, the products each row of A makes)
+__global__ void gbk_row_sums_of_scan(idx_t n, const idx_t* __restrict__ indptr,
+                                     const idx_t* __restrict__ scan, idx_t* __restrict__ out) {
+    for (idx_t r = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; r < n;
+         r += (idx_t)gridDim.x * blockDim.x)
+        out[r] = scan[indptr[r + 1]] - scan[indptr[r]];
+}
