@@ -368,6 +368,11 @@ def run(options, command, progress_stream=None):
                                                          for k in PRIMITIVE_KEYS}}
             report.write_json(os.path.join(out, "primitives.json"), state["primitives"])
             save()
+        if options.get("first_process"):
+            from . import first_process
+
+            state["first_process"] = first_process.measure_all(device, progress, deadline)
+            save()
         done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
         # With --algorithms none (a primitives run), --first-call measures all five.
         todo = [a for a in (options["algorithms"] or check.ALGORITHMS) if a not in done_first]
@@ -375,11 +380,6 @@ def run(options, command, progress_stream=None):
             measured = first_call_mod.measure_all(options["first_call"], todo, device,
                                                   options["data_dir"], progress, deadline)
             state["first_call"] = {**done_first, **measured}
-            save()
-        if options.get("first_process"):
-            from . import first_process
-
-            state["first_process"] = first_process.measure_all(device, progress, deadline)
             save()
     finally:
         progress.close()
