@@ -3,7 +3,7 @@
 CuPy is replaced by a NumPy stand-in (``stub/``: arrays on the host, every kernel a no-op,
 every driver call returning at once), so that what is timed is graphblast's own Python from
 ``<<`` to the launch and the calls it makes: the part of a call that the H200's host runs
-while its GPU waits (benchmarks/h200/percall.py times the whole call there, floors
+while its GPU waits (benchmarks/profiling/call_overhead.py times the whole call there, floors
 included).  The answers are garbage; only the path is real.  Compare two trees in one run
 of this machine, alternating:
 

@@ -38,6 +38,7 @@ from .core.matrix import Matrix, TransposedMatrix  # noqa: E402
 from .core.scalar import Scalar  # noqa: E402
 from .core.vector import Vector  # noqa: E402
 from .core.loop import repeat  # noqa: E402
+from .core.ordering import pull_in_degree_order  # noqa: E402
 from .backends import cuda_available, default_device  # noqa: E402
 
 
@@ -47,7 +48,7 @@ __all__ = [
     "Matrix", "Vector", "Scalar", "TransposedMatrix", "binary", "unary", "monoid", "semiring",
     "indexunary", "select", "op", "dtypes", "exceptions", "config", "replace",
     "cuda_available", "default_device", "io", "generators", "algorithms", "init", "MAX_SIZE",
-    "repeat",
+    "repeat", "pull_in_degree_order",
 ]
 
 

@@ -32,9 +32,11 @@ _DEFAULTS = {
     # mxm without a mask on a GPU (plan.spgemm_method): "auto" folds rows of few products in
     # a hash table where the monoid allows, "sort" always expands, sorts and reduces
     "spgemm": "auto",
-    # graphblast.repeat on a GPU: "auto" records the loop's body once as a CUDA graph and
-    # replays it (backends/cuda/loops.py), "never" issues every round from Python
-    "device_loops": "auto",
+    # graphblast.repeat on a GPU (backends/cuda/loops.py): "auto" records the loop's body once
+    # as a CUDA graph and runs the loop under a conditional WHILE node ("while") where the
+    # driver has them, else replays the graph once per round ("replay"); "never" issues every
+    # round from Python; the environment variable GRAPHBLAST_DEVICE_LOOPS sets it for a run
+    "device_loops": os.environ.get("GRAPHBLAST_DEVICE_LOOPS", "auto"),
     # PageRank's pull (algorithms/pagerank.py): "auto" renumbers the graph in decreasing-degree
     # order on a GPU when its degrees are skewed and it is large enough to pay, "degree" does
     # wherever the backend can (any size or device), "stored" keeps the vertices' own order
@@ -50,7 +52,7 @@ _CHOICES = {
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
-    "device_loops": {"auto", "never"},
+    "device_loops": {"auto", "while", "replay", "never"},
     "pagerank_order": {"auto", "degree", "stored"},
 }
 
@@ -65,10 +67,11 @@ class Config:
         # planner reads two settings a product); the dict is never replaced, so it stays valid
         self.lookup = self._values.__getitem__
         self._lock = threading.Lock()
-        launch = self._values["kernel_launch"]  # the one default the environment sets
-        if launch not in _CHOICES["kernel_launch"]:
-            raise ValueError(f"GRAPHBLAST_KERNEL_LAUNCH must be one of "
-                             f"{sorted(_CHOICES['kernel_launch'])}, got {launch!r}")
+        for key in ("kernel_launch", "device_loops"):  # the defaults the environment sets
+            value = self._values[key]
+            if value not in _CHOICES[key]:
+                raise ValueError(f"GRAPHBLAST_{key.upper()} must be one of "
+                                 f"{sorted(_CHOICES[key])}, got {value!r}")
 
     def __getitem__(self, key):
         try:

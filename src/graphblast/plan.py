@@ -62,8 +62,7 @@ def choose_direction(push_work, pull_work, first_hit_rows, nvals, nu, n, previou
     (formatting the reason cost several microseconds a product; a keyword call, the forced
     check, a second frame for the rule and one for the early stop each cost a tenth of a
     microsecond or more in a loop, and about three times that inside a real call, whose
-    GPU wait leaves the host's caches cold: hostpath.py's stub and planner_cost.py on an
-    H100, eighteenth to twenty-first sessions)."""
+    GPU wait leaves the host's caches cold: benchmarks/hostpath/ and an H100's host)."""
     setting = config.lookup
     if previous == "pull" and nu is not None and n:  # the hysteresis: the count decides
         choice = "pull" if nu * (setting("direction_beta") * push_weight) >= n else "push"
@@ -157,9 +156,8 @@ def vector_format(size, nvals):
 # a GPU a round costs about SQUARE_ROUND_SECONDS whatever its work (its launches and host
 # steps), a square SQUARE_FIXED_SECONDS (the product's and the minimum's launches and reads)
 # plus SQUARE_MULTIPLY_SECONDS a multiply, and a squaring multiplied the entries (and the
-# longest row) by about SQUARE_GROWTH.  Measured on the H200 (twelfth
-# session, benchmarks/h200/sssp_square.py, benchmarks/results/h200/profiles/session12/
-# square.txt): grid-2048 1,466 ms over A (about 4,500 rounds, 330 us each), 854 over its
+# longest row) by about SQUARE_GROWTH.  Measured on the H200
+# (benchmarks/profiling/sssp_path_doubling.py): grid-2048 1,466 ms over A (about 4,500 rounds, 330 us each), 854 over its
 # square (13.0 entries a row, built in 27 ms from 67 million multiplies), 346 over the
 # square's square (40.9 a row, 163 ms from 708 million); rgg-22 491 ms over A and 275 over
 # its square (44.6 entries a row from 14.5, built in 203 ms).  On a CPU a round costs its

@@ -524,3 +524,28 @@ def test_a_cpu_peer_that_cannot_fit_is_skipped_with_a_note(device, monkeypatch):
     assert p["scipy"]["status"] == "skipped"
     assert "cannot fit in host memory" in p["scipy"]["reason"]
     assert p["graphblast"]["status"] == "ok"         # the oracle still checks it
+
+
+def test_min_speedup_vs_best_peer_takes_the_fastest_peer_of_every_pair():
+    """The smallest, over the 25 (algorithm, graph) pairs of the default graphs, of the
+    fastest checked peer's time over graphblast's; a figure only once every pair has one."""
+    graphs = ("kron-22", "urand-22", "g500-21", "grid-2048", "rgg-22")
+    algorithms = ("bfs", "sssp", "pagerank", "cc", "tc")
+    results = []
+    for a in algorithms:
+        for g in graphs:
+            slow, fast = (4.0, 0.26) if (a, g) == ("bfs", "grid-2048") else (9.0, 3.0)
+            results.append({"algorithm": a, "graph": g, "participants": {
+                "graphblast": _entry(10.0),
+                "scipy": _entry(10.0 * fast, speedup=fast),
+                "suitesparse": _entry(10.0 * slow, speedup=slow),
+                "networkx": {"status": "skipped", "reason": "too slow"}}, "levels": 8})
+    doc = {"options": {"device": "cuda:0"}, "results": results, "graphs": []}
+    summary, notes = report.summarize(doc)
+    assert summary["min_speedup_vs_best_peer"] == pytest.approx(0.26)
+    assert "bfs grid-2048" in notes["min_speedup_vs_best_peer"]
+    assert "scipy" in notes["min_speedup_vs_best_peer"]
+    doc["results"] = results[1:]  # a pair missing: the minimum only bounds the figure
+    summary, notes = report.summarize(doc)
+    assert summary["min_speedup_vs_best_peer"] is None
+    assert "24 of 25" in notes["min_speedup_vs_best_peer"]

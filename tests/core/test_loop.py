@@ -147,6 +147,54 @@ def test_repeat_with_a_select_under_a_threshold(device, rng):
     assert all(np.array_equal(np.asarray(p), np.asarray(q)) for p, q in zip(a, b))
 
 
+def _stamping(A, levels):
+    """A BFS level with the round counter: the frontier stamped with its round's number."""
+    def level(frontier, depth):
+        levels(frontier.S) << depth
+        return frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~levels.S, replace=True)
+
+    return level
+
+
+@pytest.mark.parametrize("mode", ["auto", "while", "replay", "never"])
+def test_the_round_counter_stamps_each_round(device, mode):
+    """counter=True gives the body its round's number (0 first) as an INT64 Scalar: along a
+    path each vertex is stamped with its distance, in every loop mode (on the CPU every mode
+    is the loop issued from Python)."""
+    n = 300
+    levels = Vector(INT64, n, device=device)
+    start = Vector.from_coo([0], True, BOOL, size=n, device=device)
+    with gb.config.set(device_loops=mode):
+        last = gb.repeat(_stamping(_path(n, device), levels), start, counter=True)
+    assert last.nvals == 0
+    idx, vals = levels.to_coo()
+    assert np.asarray(idx).tolist() == list(range(n))
+    assert np.asarray(vals).tolist() == list(range(n))
+
+
+def test_the_round_counter_under_max_rounds(device):
+    """The counter counts the rounds run, and max_rounds stops them whichever way they run."""
+    n = 100
+    levels = Vector(INT64, n, device=device)
+    start = Vector.from_coo([0], True, BOOL, size=n, device=device)
+    last = gb.repeat(_stamping(_path(n, device), levels), start, counter=True, max_rounds=40)
+    assert np.asarray(levels.to_coo()[1]).tolist() == list(range(40))
+    assert np.asarray(last.to_coo()[0]).tolist() == [40]
+
+
+def test_the_round_counter_is_a_scalar(device):
+    seen = []
+
+    def body(v, k):
+        seen.append(int(k.value))
+        return v.select(gb.select.valuene, True).new()
+
+    gb.repeat(body, Vector.from_coo([0], True, BOOL, size=3, device=device), counter=True)
+    assert seen == [0]
+    with pytest.raises(TypeError, match="counter must be True or False"):
+        gb.repeat(body, Vector(BOOL, 3, device=device), counter=1)
+
+
 def test_repeat_checks_its_arguments(device):
     x = Vector.from_coo([0], [1.0], size=4, device=device)
     with pytest.raises(TypeError, match="body must be callable"):

@@ -28,15 +28,22 @@ import numpy as np  # noqa: E402
 
 REPLAYS_TO_EMPTY = 3
 launches = []
+overflow_at = []  # (launch, count): the launch whose round's result outgrows the state
 
 
 class _Graph:
     def launch(self, stream):
-        launches.append(1)
-        if len(launches) % REPLAYS_TO_EMPTY == 0:  # the state's count word reads zero
-            from graphblast.backends.cuda import loops
+        from graphblast.backends.cuda import loops
 
-            loops._devices[0][1][0] = 0
+        launches.append(1)
+        # the words a replay leaves for the host: round, overflow flag, its count, the
+        # state's count (zero: the loop is over)
+        host = loops._devices[0].host
+        host[:] = [host[0] + 1, 0, 0, 1]
+        if overflow_at and len(launches) == overflow_at[0][0]:
+            host[1], host[2] = 1, overflow_at[0][1]
+        elif len(launches) % REPLAYS_TO_EMPTY == 0:
+            host[3] = 0
 
 
 class _Stream:
@@ -72,8 +79,9 @@ def _stand_in():
     cp.cuda.get_current_stream = lambda: _Stream()
     cp.cuda.using_allocator = lambda _: contextlib.nullcontext()
     cp.cuda.get_allocator = lambda: (lambda size: None)
-    cupyx.empty_pinned = lambda n, dtype: np.ones(n, dtype=dtype)
+    cupyx.empty_pinned = lambda n, dtype: np.zeros(n, dtype=dtype)
     cp.cuda.runtime.memcpyAsync = lambda *_: None
+    cp.cuda.runtime.memsetAsync = lambda *_: None
     cp.cuda.runtime.memcpyDeviceToHost = 2
 
 
@@ -84,6 +92,10 @@ def main():
     from graphblast import Vector, semiring
     from graphblast.backends.cuda import loops, recording, vectors
     from graphblast.dtypes import INT64
+
+    # the stand-in's graphs are not CUDA graphs: no conditional node, even where
+    # cuda.bindings is installed
+    loops._While._support = "no conditional nodes in the stand-in"
 
     def values(self):  # every vector has an entry (the loop goes on), read as CuPy would
         if recording.capturing():
@@ -129,8 +141,8 @@ def main():
         gb.repeat(body, start, max_rounds=40, **kw)
         out[name] = {"replays": len(launches),
                      "said": [m for m in said if m.startswith("repeat:")],
-                     "lock_free": not loops._devices[0][2].locked(),
-                     "captured": dict(captured)}
+                     "lock_free": not loops._devices[0].lock.locked(),
+                     "captured": dict(captured), "stats": dict(loops.stats)}
 
     run("relax", relax)
 
@@ -152,14 +164,22 @@ def main():
     run("a round counter", counts)
     with gb.config.set(device_loops="never"):
         run("never", relax)
-    state_of = loops._state_of
+    with gb.config.set(device_loops="while"):  # no cuda.bindings here: replayed
+        run("while", relax)
+    # the second replay's result outgrows the state: grown, resumed; or wide: from Python
+    overflow_at.append((2, 2 * loops.CAPACITY_FLOOR))
+    run("outgrows", relax)
+    overflow_at[:] = [(2, 10 * loops.WIDE_FLOOR)]
+    run("wide", relax)
+    del overflow_at[:]
+    grow = loops._Loop.grow
 
-    def no_room(x):
+    def no_room(self, n, dtype, count):
         raise MemoryError("std::bad_alloc")
 
-    loops._state_of = no_room  # the loop's n-sized state cannot be had: Python rounds
+    loops._Loop.grow = no_room  # the loop's state cannot be had: Python rounds
     run("no room", relax)
-    loops._state_of = state_of
+    loops._Loop.grow = grow
     # a count made in an earlier graph and still held: the next graph's page is another
     page = vectors.capture_page()
     same_when_free = vectors.capture_page() is page

@@ -184,7 +184,7 @@ def _template_programs(kinds):
                       programs.map_op(select_ge[t], t, "thunk_device", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
             "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list",
-            "list_copy")]
+            "list_copy", "loop_next")]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
                   programs.assign_scalar("list", t, plus, True)[1](),

@@ -186,7 +186,7 @@ def test_a_loop_while_the_device_replays_another_is_issued():
     them, a loop runs from Python, with its answer."""
     from graphblast.backends.cuda import loops
 
-    lock = loops._per_device()[2]
+    lock = loops._per_device().lock
     assert lock.acquire(blocking=False)
     try:
         got, reads = _run(_relax_body, 300, "auto")
@@ -220,3 +220,95 @@ def test_a_vector_kept_from_a_replayed_body_keeps_its_count():
     gb.repeat(_relax_body(A, dist), dist.dup())  # another graph, replayed many times
     assert last.nvals == 1 and last.to_coo()[0].tolist() == [50]
     assert dist.nvals == n
+
+
+def _stamp_levels(A, n, mode, **kw):
+    """BFS levels by repeat with the round counter, under loop mode ``mode``; (levels as
+    arrays, host reads, the loop's stats)."""
+    from graphblast.backends.cuda import loops
+
+    levels = Vector(INT64, n, device="cuda")
+
+    def level(frontier, depth):
+        levels(frontier.S) << depth
+        return frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~levels.S, replace=True)
+
+    with gb.config.set(device_loops=mode):
+        before = _host_reads()
+        gb.repeat(level, Vector.from_coo([0], True, BOOL, size=n, device="cuda"),
+                  counter=True, **kw)
+        reads = _host_reads() - before
+    return tuple(cupy.asnumpy(a) for a in levels.to_coo()), reads, dict(loops.stats)
+
+
+def test_the_device_runs_the_loop_in_one_launch():
+    """A thousand levels along a path: under a conditional WHILE node the loop is one graph
+    launch and one wait (beyond the dry rounds' reads); replayed, a launch and a read a
+    round; from Python, a read a round."""
+    n = 1000
+    A = _path(n)
+    got = {mode: _stamp_levels(A, n, mode) for mode in ("while", "replay", "never")}
+    for mode, (levels, reads, stats) in got.items():
+        assert np.array_equal(levels[1], np.arange(n)), mode
+    assert got["while"][2]["mode"] == "while", got["while"][2]
+    assert got["while"][2]["launches"] == 1
+    # the settling and dry rounds' reads (a few, more on a first run that builds caches) and
+    # the loop's one
+    assert got["while"][1] <= 20, got["while"][1]
+    assert got["replay"][2]["mode"] == "replay"
+    assert got["replay"][2]["launches"] >= n - 10 and got["replay"][1] >= n - 10
+    assert got["never"][1] >= n
+
+
+def test_the_device_loop_stops_at_max_rounds():
+    n = 600
+    levels, reads, stats = _stamp_levels(_path(n), n, "while", max_rounds=321)
+    assert np.array_equal(levels[1], np.arange(321))
+    assert stats["mode"] == "while" and stats["rounds"] == 321
+
+
+def _path_then_tree(length, depth):
+    """A path of ``length`` vertices from 0, then a complete binary tree of ``depth`` levels
+    below its end: a frontier of one vertex for ``length`` rounds, then doubling."""
+    n = length + 2 ** depth - 1
+    rows, cols = list(range(length - 1)), list(range(1, length))
+    root = length - 1
+    for k in range(2 ** (depth - 1) - 1):  # tree vertex k (root: k=0) -> 2k+1, 2k+2
+        for child in (2 * k + 1, 2 * k + 2):
+            rows.append(root + k)
+            cols.append(root + child)
+    A = Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
+    return A, n
+
+
+def test_a_state_outgrown_mid_loop_grows_and_the_loop_resumes(monkeypatch):
+    """With a state of 4 entries at first, the tree's levels outgrow it on the device: the
+    loop stops there, the host grows the state and resumes; the levels are those of the
+    loop issued from Python."""
+    from graphblast.backends.cuda import loops
+
+    A, n = _path_then_tree(40, 8)
+    want, _, _ = _stamp_levels(A, n, "never")
+    monkeypatch.setattr(loops, "CAPACITY_FLOOR", 4)
+    monkeypatch.setattr(loops, "CAPACITY_SHARE", n + 1)
+    for mode in ("while", "replay"):
+        got, reads, stats = _stamp_levels(A, n, mode)
+        assert _same(got, want), mode
+        assert stats["grown"] >= 1 and stats["mode"] in (mode, "python"), stats
+
+
+def test_a_wide_result_mid_loop_goes_on_from_python(monkeypatch):
+    """A result wider than WIDE_FLOOR (here 16 entries) stops the device's loop, which goes
+    on from Python from that result, with the same levels."""
+    from graphblast.backends.cuda import loops
+
+    A, n = _path_then_tree(40, 8)
+    want, _, _ = _stamp_levels(A, n, "never")
+    monkeypatch.setattr(loops, "CAPACITY_FLOOR", 4)
+    monkeypatch.setattr(loops, "CAPACITY_SHARE", n + 1)
+    monkeypatch.setattr(loops, "WIDE_FLOOR", 16)
+    monkeypatch.setattr(loops, "WIDE_SHARE", n + 1)
+    for mode in ("while", "replay"):
+        got, reads, stats = _stamp_levels(A, n, mode)
+        assert _same(got, want), mode
+        assert stats["mode"] == "python" and "wide" in stats["reason"], stats

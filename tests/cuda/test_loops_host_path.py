@@ -20,58 +20,47 @@ def _paths():
 def test_which_bodies_replay():
     got = _paths()
     # a body of the engine's operations is captured and replayed until its count reads zero
+    # (no conditional node in the stand-in: replays)
     assert got["relax"]["said"] == ["repeat: the body replays as a CUDA graph"]
     assert got["relax"]["replays"] == 3
-    # the captured round's nodes: one memset zeroing the counters made in the graph, SSSP's
-    # four operations (the push with its fold's gather, which clears the push's claims too),
-    # the marks of the list mask, and the copy into the state
+    assert got["relax"]["stats"]["mode"] == "replay"
+    # the captured round's nodes: SSSP's four operations (the push with its fold's gather,
+    # which clears the push's claims too) and the marks of the list mask; then the loop's own
+    # gbk_loop_next (not the body's: not compared with the dry rounds'), which zeroes the
+    # counters made in the round for the next one (no memset node)
     assert got["relax"]["captured"] == {
         "launches": ["gbk_push", "gbk_push_gather", "gbk_ewise_list_dense", "gbk_accum_list",
-                     "gbk_list_to_bitmap", "gbk_select_list", "gbk_list_unmark",
-                     "gbk_list_copy"],
-        "memsets": 1}
+                     "gbk_list_to_bitmap", "gbk_select_list", "gbk_list_unmark"],
+        "memsets": 0}
     # a count read inside the body breaks the capture: every round from Python
     assert got["reads a count"]["replays"] == 0
+    assert len(got["reads a count"]["said"]) == 1
     assert "D2H transfers are disallowed" in got["reads a count"]["said"][0]
+    assert got["reads a count"]["stats"]["rounds"] == 40
     # a Python value that changes from round to round: the dry rounds differ, no capture
     assert got["a round counter"]["said"] == [
         "repeat: the body runs from Python (its rounds differ)"]
     assert got["a round counter"]["replays"] == 0
     # replay turned off
     assert got["never"]["replays"] == 0 and got["never"]["said"] == []
+    assert got["never"]["stats"]["mode"] == "python"
+    # "while" forced where conditional nodes cannot be made: said, and replayed
+    assert got["while"]["said"][0].startswith("repeat: no conditional node (")
+    assert got["while"]["stats"]["mode"] == "replay" and got["while"]["replays"] == 3
+    # a result that outgrows the state mid-loop: the loop stops, the state grows, dry rounds
+    # and a capture again, and the loop resumes
+    assert got["outgrows"]["stats"]["grown"] == 1
+    assert got["outgrows"]["said"] == ["repeat: the body replays as a CUDA graph"] * 2
+    # a result wide enough to make a loop bound by its kernels: the rest from Python
+    assert got["wide"]["stats"]["grown"] == 0 and got["wide"]["stats"]["rounds"] == 40
+    assert got["wide"]["said"] == [
+        "repeat: the body replays as a CUDA graph",
+        "repeat: the body runs from Python (a round outgrew the state: a wide loop)"]
     # no memory for the loop's state: every round from Python, no error
     assert got["no room"]["replays"] == 0
     assert got["no room"]["said"] == [
-        "repeat: the body runs from Python (no room for the loop's state: std::bad_alloc)"]
+        "repeat: the body runs from Python (no room for the state: std::bad_alloc)"]
     assert all(run["lock_free"] for name, run in got.items() if name != "capture page")
     # the page a graph zeroes holds no count of anyone else's
     assert got["capture page"] == {"kept while free": True,
                                    "renewed while a slot is held": True}
-
-
-def test_rounds_compared_by_their_launches():
-    """Dry rounds compared: a launch's numbers by their bytes, its arrays by type (their
-    addresses change from round to round); a captured round unlike the noted one is refused."""
-    import numpy as np
-    import pytest
-
-    from graphblast.backends.cuda.recording import Recording, Refused
-
-    loop = object()
-
-    def dry(*args):
-        rec = Recording("dry", loop)
-        for a in args:
-            rec.launch("kernel", 4, 256, a)
-        return rec
-
-    noted = dry((np.int64(3), None, 1.5, np.zeros(2), np.float64("nan")))
-    assert dry((np.int64(3), None, 1.5, np.ones(5), np.float64("nan"))).same_as(noted)
-    assert not dry((np.int64(4), None, 1.5, np.zeros(2), np.float64("nan"))).same_as(noted)
-    assert not dry((np.int32(3), None, 1.5, np.zeros(2), np.float64("nan"))).same_as(noted)
-    assert not dry().same_as(noted)
-    captured = Recording("capture", loop, noted)
-    with pytest.raises(Refused, match="unlike the dry rounds'"):
-        captured.launch("kernel", 8, 256, (np.int64(3), None, 1.5, np.zeros(2)))
-    fewer = Recording("capture", loop, noted)
-    assert not fewer.complete()

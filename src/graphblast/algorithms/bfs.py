@@ -1,6 +1,6 @@
 """Breadth-first search: levels, and optionally a BFS tree, from one source vertex."""
 
-from graphblast import Vector, indexunary, semiring
+from graphblast import Vector, repeat, semiring
 from graphblast.dtypes import BOOL, INT64
 
 from . import _validate
@@ -21,6 +21,12 @@ def bfs(A, source, *, parents=False):
     Each step is one masked vector-matrix product over the unvisited vertices::
 
         frontier<!visited, replace> = frontier any.pair A
+
+    The steps are a ``graphblast.repeat`` loop whose body stamps each frontier with the
+    round's number: on a GPU a search of many levels runs on the device, one CUDA graph
+    launch whose conditional WHILE node repeats the recorded step until the frontier is
+    empty; one whose frontier is wide within its first levels (a scale-free graph's, a few
+    levels of millions of vertices) runs level by level from Python, bound by its kernels.
 
     The backend chooses push (expand the frontier's rows) or pull (each unvisited vertex
     looks for a visited in-neighbour, stopping at the first) from the frontier's and the
@@ -73,22 +79,23 @@ def bfs(A, source, *, parents=False):
     device = A.device
     levels = Vector(INT64, n, device=device)
     if not parents:
-        frontier = Vector.from_coo([source], True, BOOL, size=n, device=device)
-        depth = 0
-        while frontier.nvals:
+        def level(frontier, depth):  # depth: the round's number, held on the device
             levels(frontier.S) << depth
-            depth += 1
-            frontier(~levels.S, replace=True) << frontier.vxm(A, semiring.any_pair[BOOL])
+            return frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~levels.S, replace=True)
+
+        repeat(level, Vector.from_coo([source], True, BOOL, size=n, device=device),
+               counter=True)
         return levels
-    # The frontier holds each vertex's own id, so min.first carries the smallest parent id
-    # into every newly reached vertex.
+    # min.secondi carries into each newly reached vertex the smallest id of a frontier vertex
+    # with an edge to it: its parent
     tree = Vector.from_coo([source], [source], INT64, size=n, device=device)
-    frontier = tree.dup()
-    depth = 0
-    while frontier.nvals:
+
+    def tree_level(frontier, depth):
         levels(frontier.S) << depth
-        depth += 1
-        frontier(~tree.S, replace=True) << frontier.vxm(A, semiring.min_first[INT64])
+        frontier = frontier.vxm(A, semiring.min_secondi[INT64]).new(mask=~tree.S,
+                                                                      replace=True)
         tree(frontier.S) << frontier
-        frontier << frontier.apply(indexunary.rowindex)
+        return frontier
+
+    repeat(tree_level, tree.dup(), counter=True)
     return levels, tree

@@ -1,7 +1,6 @@
 """PageRank by power iteration, with the two common treatments of dangling vertices."""
 
-from graphblast import Vector, binary, monoid, select, semiring, unary
-from graphblast.core.ordering import pull_in_degree_order
+from graphblast import Vector, binary, monoid, pull_in_degree_order, select, semiring, unary
 from graphblast.dtypes import FP64
 from graphblast.exceptions import GraphblasException
 

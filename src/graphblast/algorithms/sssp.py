@@ -72,13 +72,11 @@ def _delta_stepping(A, dist, delta, min_plus):
 # whatever its work.  Round counts (products) on grid-512 by the multiple of the CPU width,
 # 1 / 4 / 16 / Bellman-Ford: 1,416 / 1,181 / 1,101 / 1,058; on rgg-18: 891 / 692 / 621 / 575
 # (the CPU's time, bound by the work, was best at 1-4x: 3.4 s, against 9.2 s at 16x and 13.1 s
-# by Bellman-Ford on rgg-18).  On the H200, with rounds issued from Python (~200 us each;
-# fourth session), 1x / 4x / 16x / Bellman-Ford: grid-2048 2.91 / 1.90 / 1.53 / 1.42 s,
-# rgg-22 1.47 / 1.14 / 0.83 / 1.10 s, so 16x was the default until the rounds were replayed
-# (50-70 us each, fifteenth session): then the replayed rounds' work decides too (rgg-22's
-# frontiers, a median of 65 thousand vertices at 16x, are mostly vertices relaxed again),
-# and 4x / 8x / 16x took rgg-22 153-192 / 153-177 / 192-208 ms and grid-2048 304-340 /
-# 261-279 / 255-265 ms (benchmarks/h200/round_probe.py width, two processes).
+# by Bellman-Ford on rgg-18).  On the H200 a light round replayed from a CUDA graph costs
+# 50-70 us (graphblast.repeat), so the rounds' work decides too (rgg-22's frontiers, a median
+# of 65 thousand vertices at 16x, are mostly vertices relaxed again): 4x / 8x / 16x took
+# rgg-22 153-192 / 153-177 / 192-208 ms and grid-2048 304-340 / 261-279 / 255-265 ms (two
+# processes each).  Issued from Python (about 200 us a round) the wider 16x was faster.
 WIDTH = {"cpu": 32, "cuda": 32 * 8}
 
 
@@ -181,10 +179,10 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     # the first frontier is dist itself: _relax reads it before it writes dist
     frontier = dist = Vector.from_coo([source], [0], dtype, size=n, device=A.device)
     rounds = {"bellman-ford": n, "delta": 0}.get(method, n if negative_weights else SWITCH_ROUNDS)
-    for _ in range(min(rounds, n)):
-        frontier = _relax(frontier, A, dist, min_plus)
-        if not frontier.nvals:
-            return dist
+    frontier = repeat(partial(_relax, A=A, dist=dist, min_plus=min_plus), frontier,
+                      max_rounds=min(rounds, n))
+    if not frontier.nvals:
+        return dist
     if rounds < n:  # a long diameter: each squaring of A halves the rounds left
         delta = delta or _default_delta(A, dtype)  # A's, kept over its squares (below)
         for _ in range(plan.sssp_squarings(A, rounds, dist.nvals)[0]):

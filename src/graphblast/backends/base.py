@@ -155,11 +155,19 @@ def _made_once(array, what):
         recording.refuse(what)
 
 
+# While a backend records a loop body for replay (graphblast.repeat on a GPU), the ids of
+# the collections made meanwhile (an older collection, alive, never shares one): they tell
+# them from older ones, whose storage the body may update in place but not replace.  The
+# recording backend sets it; the core adds each Matrix and Vector it makes (core.base.note_made).
+made_while_recording = None
+
+
 def issue_rounds(body, x, max_rounds, rounds=0):
-    """(x, rounds): ``x = body(x)`` from round ``rounds`` on, each issued from Python, while
-    ``x`` has entries and fewer than ``max_rounds`` (None: no limit) rounds ran."""
+    """(x, rounds): ``x = body(x, k)`` for the rounds ``k = rounds, rounds + 1, ...``, each
+    issued from Python, while ``x`` has entries and fewer than ``max_rounds`` (None: no
+    limit) rounds ran."""
     while (max_rounds is None or rounds < max_rounds) and x.nvals:
-        x = body(x)
+        x = body(x, rounds)
         rounds += 1
     return x, rounds
 
@@ -483,9 +491,10 @@ class Backend:
 
     # -- loops -----------------------------------------------------------------------------
     def repeat(self, body, x, max_rounds):
-        """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no
-        limit) rounds ran (graphblast.repeat; ``body`` checks its own results).  A backend
-        may run the rounds otherwise (the GPU's replays a recorded graph)."""
+        """``x = body(x, k)`` (``k``: the round's number, 0 first) while ``x`` has entries and
+        fewer than ``max_rounds`` (None: no limit) rounds ran (graphblast.repeat; ``body``
+        checks its own results).  A backend may run the rounds otherwise (the GPU's on the
+        device, ``k`` then a one-element device array)."""
         return issue_rounds(body, x, max_rounds)[0]
 
     def adopt(self, data, owner):

@@ -356,7 +356,8 @@ def run(options, command, progress_stream=None):
                 state["primitives"] = run_primitives(
                     kron, device, repeat=options["repeat"], warmup=options["warmup"],
                     time_limit=options["budget"], cusparse=cusparse, progress=progress,
-                    data_dir=options["data_dir"])
+                    data_dir=options["data_dir"], bfs_graphs=[g for g in graphs.parse_graphs(
+                        None, smoke=smoke, scale_offset=options["scale_offset"]) if g.scalable])
             except Exception as e:  # noqa: BLE001 - the run keeps what it has
                 recover_memory(device)
                 reason = describe_failure(e)["reason"]

@@ -1,7 +1,7 @@
 """``--merge``: one record from the results of several runs (the stages of the H200 record).
 
 The H200's ten minutes a call do not hold the whole default run, so the record is made in
-stages (``benchmarks/h200/run.sh``), each a run of its own with its own results.json.  Merging
+stages (``benchmarks/gpu/run.sh``), each a run of its own with its own results.json.  Merging
 keeps every measurement as its run made it: a record (one algorithm on one graph, every
 participant's time and check, the speedups) is never recombined across runs, so every ratio
 stays a ratio of two times measured in one run.  For the same (algorithm, graph) a complete

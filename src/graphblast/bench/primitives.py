@@ -10,6 +10,10 @@ it), FP32 values:
   with ``gb.config.set(direction=...)``), and where ``auto`` lands;
 * each level of a BFS on the graph, ``q<!visited> = q any.pair A``, under push, pull and
   auto: the worst ratio of auto to the better of the two is how much the choice costs;
+* BFS on each default graph against a naive direction-optimizing BFS written directly in
+  CUDA through CuPy (``benchmarks/yardsticks/naive_bfs.py``, issue 53), on the same int32 CSR
+  arrays and source, their levels compared: ``bfs_vs_naive_min`` is the smallest of the
+  yardstick's time over graphblast's (below 1: the yardstick faster somewhere);
 * masked SpGEMM ``C<L> = L plus.times L'`` (``L`` the strict lower triangle: triangle
   counting's product) against cuSPARSE's ``L @ L'`` followed by the mask.  The unmasked
   product can be far larger than the graph, so this runs on the largest kron (at most the
@@ -25,6 +29,8 @@ them (``>= 1.0``, ``>= 0.95``); the last is a time ratio (1 is a perfect choice)
 ``spmv_min_plus_fp32_vs_plus_times``       SpMV plus.times time / SpMV min.plus time
 ``masked_spgemm_vs_cusparse``              (cuSPARSE SpGEMM + mask) time / masked SpGEMM time
 ``auto_direction_worst_level_ratio``       max over BFS levels of auto time / min(push, pull)
+``bfs_vs_naive_min``                       min over the default graphs of the naive CUDA
+                                           BFS's time / graphblast's BFS time
 =========================================  ==================================================
 
 The SpMV's matrix is the graph cast to FP32, which graphblast keeps iso (a pattern: one value,
@@ -48,7 +54,8 @@ from .runner import time_call
 __all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SUMMARY_KEYS", "run_primitives"]
 
 SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_times",
-                "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio")
+                "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio",
+                "bfs_vs_naive_min")
 MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
 FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
 #: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
@@ -309,13 +316,11 @@ def _interleaved(op, timer, modes):
     """{direction: (median seconds, last answer)} of ``op`` under each forced ``direction``,
     the directions' runs interleaved, each round in another order: timed one direction after
     another, the host's drift within a block moved auto's time over push's on one small
-    level from 0.71 to 1.80 by the order alone (H200, tenth session,
-    benchmarks/results/h200/profiles/session10/direction/).  Each timed run follows an
+    level from 0.71 to 1.80 by the order alone (H200).  Each timed run follows an
     untimed run of the same direction, so that it starts from its own cache state and not
     from the one another direction left: a pull sweeps L2 (the whole matrix on a BFS's first
     levels), and in the rotation auto followed a pull in two rounds of three and push in
-    one, so auto's median was a cold-cache sample and push's a warm one
-    (benchmarks/h200/direction_order.py's predecessors).  As many rounds as ``timer`` would
+    one, so auto's median was a cold-cache sample and push's a warm one.  As many rounds as ``timer`` would
     give the slowest direction (its repeat, MIN_TIME, time_limit)."""
     import graphblast as gb
 
@@ -477,7 +482,7 @@ def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):
 
 
 def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progress,
-                   data_dir=None):
+                   data_dir=None, bfs_graphs=()):
     """Measure the primitives on the kron graph ``spec``; returns primitives.json's content.
 
     Parameters
@@ -492,6 +497,8 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     cusparse : CuSparse or None
         The loaded cuSPARSE peer, or None where there is no GPU with CuPy.
     progress : Progress
+    bfs_graphs : sequence of GraphSpec
+        The graphs of the BFS comparison with the naive yardstick (the run's default graphs).
     """
     from graphblast import Vector
     from graphblast.dtypes import FP32
@@ -543,6 +550,10 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                   lambda: _masked_spgemm(graph, data_dir, timer, cusparse, progress, details,
                                          notes))
     summary.update(got or {})
+    key = "bfs_vs_naive_min"
+    got = section("BFS vs the naive yardstick", (key,),
+                  lambda: _naive_yardstick(bfs_graphs, device, data_dir, timer, details, notes))
+    summary[key] = got
     progress.advance(f"primitives on {spec.name} done")
     return {
         "graph": described,
@@ -556,8 +567,75 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                                                  "SpMV time (1: min.plus as fast)"),
             "masked_spgemm_vs_cusparse": ("(cuSPARSE L L', then mask) time / graphblast "
                                           "C<L> = L L' time (above 1: graphblast faster)"),
+            "bfs_vs_naive_min": ("min over the default graphs of the naive CUDA BFS's time "
+                                 "/ graphblast's BFS time (below 1: the yardstick faster)"),
             "auto_direction_worst_level_ratio": ("max over BFS levels of auto time / "
                                                  "min(push, pull) time (1: the best choice)"),
         },
         "details": details,
     }
+
+
+YARDSTICK = ("benchmarks", "yardsticks", "naive_bfs.py")
+
+
+def _load_yardstick():
+    """The naive BFS module of the repository's ``benchmarks/yardsticks`` (a checkout only)."""
+    import importlib.util
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    path = os.path.join(root, *YARDSTICK)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{'/'.join(YARDSTICK)} is not here (an installed package "
+                                "without the repository's benchmarks/)")
+    spec = importlib.util.spec_from_file_location("graphblast_naive_bfs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _naive_yardstick(specs, device, data_dir, timer, details, notes):
+    """graphblast's BFS and the naive yardstick on each graph of ``specs``: their times, how
+    graphblast's loop ran and its host reads, whether their levels agree; returns the
+    smallest yardstick time over graphblast time (None where a pair disagrees or on the CPU)."""
+    key = "bfs_vs_naive_min"
+    if not str(device).startswith("cuda"):
+        notes[key] = "the yardstick is a CUDA kernel: GPU runs only"
+        return None
+    import cupy
+
+    from graphblast.algorithms import bfs
+    from graphblast.backends.cuda import blocks, loops
+
+    naive = _load_yardstick()
+    rows, ratios = [], {}
+    for spec in specs:
+        graph = graphs.build(spec, device, data_dir)
+        yard = naive.NaiveBFS(graph.indptr, graph.indices)
+        naive_s, levels = timer(lambda: yard.run(graph.source))
+        want = cupy.asnumpy(levels).astype(np.int64)
+        ours_s, got = timer(lambda: bfs(graph.A, graph.source))
+        reads = blocks.host_reads()
+        got = bfs(graph.A, graph.source)
+        reads = blocks.host_reads() - reads
+        idx, vals = got.to_coo()
+        mine = np.full(graph.n, -1, dtype=np.int64)
+        mine[np.asarray(idx, dtype=np.int64)] = np.asarray(vals, dtype=np.int64)
+        row = {"graph": graph.name, "source": graph.source, "levels": yard.levels_run,
+               "naive_s": naive_s, "graphblast_s": ours_s, "naive_vs_graphblast":
+               naive_s / ours_s, "agrees": bool(np.array_equal(mine, want)),
+               "graphblast_host_reads": reads, "graphblast_loop": dict(loops.stats)}
+        rows.append(row)
+        if row["agrees"]:
+            ratios[graph.name] = row["naive_vs_graphblast"]
+        del graph, yard, levels, got
+    details["bfs_vs_naive"] = rows
+    if len(ratios) < len(rows) or not rows:
+        bad = [r["graph"] for r in rows if not r["agrees"]]
+        notes[key] = (f"levels differ on {', '.join(bad)}" if bad else "no graph measured")
+        return None
+    worst = min(ratios, key=ratios.get)
+    notes[key] = f"on {worst}, the smallest over {', '.join(ratios)}"
+    return ratios[worst]

@@ -5,6 +5,7 @@ import itertools
 
 import numpy as np
 
+from ..backends import base as backend_base
 from ..backends import default_device, get_backend, parse_device
 from ..dtypes import lookup_dtype, unify
 from ..exceptions import DimensionMismatch
@@ -73,16 +74,12 @@ class Updater:
                 f"replace={self.replace})")
 
 
-# While a backend records a loop body for replay (graphblast.repeat on a GPU), the ids of
-# the collections made meanwhile (an older collection, alive, never shares one): they tell
-# them from older ones, whose storage the body may update in place but not replace.
-made_while_recording = None
-
-
 def note_made(collection):
-    """Register a new Matrix or Vector with a recording backend, if one is recording."""
-    if made_while_recording is not None:
-        made_while_recording.add(id(collection))
+    """Register a new Matrix or Vector with a recording backend, if one is recording
+    (backends/base.py, ``made_while_recording``)."""
+    made = backend_base.made_while_recording
+    if made is not None:
+        made.add(id(collection))
 
 
 class Collection:

@@ -3,10 +3,12 @@
 import operator
 
 from ..exceptions import DeviceMismatch, DimensionMismatch, InvalidValue
+from ..dtypes import INT64
+from .scalar import DeviceValue, Scalar
 from .vector import Vector
 
 
-def repeat(body, x, *, max_rounds=None):
+def repeat(body, x, *, max_rounds=None, counter=False):
     """``x = body(x)`` while ``x`` has entries; returns the last ``x``.
 
     The loop of a traversal written in GraphBLAS operations, such as Bellman-Ford's rounds::
@@ -24,23 +26,39 @@ def repeat(body, x, *, max_rounds=None):
     (an assign into them, as ``dist`` above); it is run at least once per round the loop
     makes, so it should have no other effects.
 
-    On a GPU, once two rounds issued from Python have launched the same kernels (the first
-    two, or the second and third where the first built caches), the body is recorded once
-    as a CUDA graph and replayed, a round then costing one graph launch and one count read
-    rather than its operations' host paths (the rules, and what happens where they are broken, in
-    ``backends/cuda/loops.py``).  A body whose round cannot be recorded - it reads a count
-    or a value to the host, builds something cached, or gives an object made before it
-    new storage (``dist << t`` where ``dist`` must grow) - runs every round from Python, with
-    the same result.  ``gb.config.set(device_loops="never")`` turns the replay off.
+    With ``counter=True`` the body gets a second argument, the round's number (0 for the
+    first round) as an INT64 Scalar: a traversal stamps its vertices with it, BFS's levels::
+
+        def level(frontier, depth):
+            levels(frontier.S) << depth
+            return frontier.vxm(A, semiring.any_pair).new(mask=~levels.S, replace=True)
+
+        gb.repeat(level, frontier, counter=True)
+
+    On a GPU the loop runs on the device.  Once two rounds issued from Python have launched
+    the same kernels (the first two, or the second and third where the first built caches),
+    the body is recorded once as a CUDA graph and becomes the body of a conditional WHILE
+    node, whose condition the round's last kernel sets from the round's result: the whole
+    loop is one graph launch and one wait.  The round counter is then a value on the device.
+    Where the driver has no conditional nodes the recorded round is replayed instead, one
+    launch and one count read per round (the rules, and what happens where they are broken,
+    in ``backends/cuda/loops.py``).  A body whose round cannot be recorded - it reads a
+    count or a value to the host, builds something cached, gives an object made before it
+    new storage (``dist << t`` where ``dist`` must grow) or uses a Python value that changes
+    from round to round - runs every round from Python, with the same result.
+    ``gb.config.set(device_loops=...)`` forces a way: "while", "replay" or "never" (every
+    round from Python); on the CPU every round runs from Python.
 
     Parameters
     ----------
     body : callable
-        ``body(x) -> Vector``.
+        ``body(x) -> Vector``, or ``body(x, k) -> Vector`` with ``counter=True``.
     x : Vector
         The first vector; an empty one runs no round.
     max_rounds : int, optional
         Stop after this many rounds even if ``x`` still has entries (None: no limit).
+    counter : bool, default False
+        Pass the body the round's number, an INT64 Scalar (0, 1, 2, ...), as well.
 
     Returns
     -------
@@ -71,10 +89,12 @@ def repeat(body, x, *, max_rounds=None):
                             f"{type(max_rounds).__name__}") from None
         if max_rounds < 0:
             raise InvalidValue(f"repeat: max_rounds must be >= 0, got {max_rounds}")
-    size = x.size
+    if not isinstance(counter, bool):
+        raise TypeError(f"repeat: counter must be True or False, got {type(counter).__name__}")
+    size, backend = x.size, x._backend
 
-    def checked(v):
-        out = body(v)
+    def checked(v, k):
+        out = body(v, _round(k, backend)) if counter else body(v)
         if not isinstance(out, Vector):
             raise TypeError(f"repeat: body must return a graphblast Vector, got "
                             f"{type(out).__name__}")
@@ -87,3 +107,13 @@ def repeat(body, x, *, max_rounds=None):
         return out
 
     return x._backend.repeat(checked, x, max_rounds)
+
+
+def _round(k, backend):
+    """The round number ``k`` as an INT64 Scalar: a Python int from a loop issued from
+    Python, else the backend's one-element device array (read there, never on the host)."""
+    if isinstance(k, int):
+        return Scalar.from_value(k, INT64)
+    s = Scalar(INT64)
+    s._held = DeviceValue(k, INT64, backend)
+    return s

@@ -3,27 +3,22 @@ graph (PageRank): the engine's choice of whether the order pays, and its renumbe
 
 On a GPU a pull's product is bound by the cache sectors its gathers move, not by the bytes of
 the graph (docs/design.md, "Pull"); with the vertices numbered by decreasing degree the hubs'
-values share cache lines and stay in L1 and L2.  Measured on the H200, phase by phase
-(benchmarks/h200/pr_phases.py, sixteenth session): the product on kron-27 (134 million
-vertices) 81.4 -> 41.6 ms, for a renumbering of 132 ms, 13.5 ms to gather the degrees into
-the order (a bitmap gather since made in place, eighteenth session) and 2 ms to gather the
-ranks back (about 7.5 ms a step over 20 steps); on kron-22
-(4.2 million) 1.20 -> 0.87 ms, for 5.2 + 0.5 + 0.2 ms and the renumbered matrix's traversal
-view (0.8 ms): 20 steps took 1.52 ms a step in degree order against 1.47 in the stored one.
-The renumbering has since become cheaper (twenty-first session: 1.95 ms on kron-22), and the
-order pays where the ranks fit the L2 too, as the hubs' ranks share L1 lines: 20 steps on an
-H100 (benchmarks/h200/pr_phases.py, twenty-third session, profiles/session23/pr_phases/) took
-1.34-1.37 ms a step in degree order against 1.61 stored on kron-22 (1.51 in one run of four),
-1.56-1.58 against 1.74-1.75 on g500-21 (2 million vertices; 1.72 in one), 0.51 against 0.57
-on kron-20 (1 million), and lost below that
-(kron-18 and g500-18, 262,144 vertices: 0.33 and 0.38 against 0.28 and 0.36), where fixed
-costs outweigh a product of a few hundred microseconds.  Under 2^23 vertices the
-renumbering costs about two steps and saves about a fifth of each, so it needs more steps
-there (ORDER_MIN_PRODUCTS_SMALL); past it the product halves (kron-27) and four steps repay
-it.  It pays on skewed degrees only: on graphs whose ids follow their geometry (rgg, grids)
-the order would scatter neighbours, and even degrees lose (urand-20, forced: 0.55 ms a step
-against 0.47); the most-connected 1 % of the vertices hold 33-37 % of the entries of
-kron and Graph500 graphs and 1-2 % of those of urand, rgg and grids (scale 16).
+values share cache lines and stay in L1 and L2.  Measured phase by phase
+(benchmarks/profiling/pagerank_phases.py; benchmarks/results/h200/evidence/
+pagerank-kron27-phases-h100.json): on kron-27 (134 million vertices, H100) the product
+111.6 -> 50.7 ms, for a renumbering of 140.6 ms and 6 ms of gathers once, so 20 steps take
+61.4 ms a step against 116 in the stored order; past the L2 the product halves and four steps
+repay the renumbering.  Where the ranks fit the L2 the order still pays, as the hubs' ranks
+share L1 lines: 20 steps on an H100 took 1.34-1.37 ms a step in degree order against 1.61
+stored on kron-22, 1.56-1.58 against 1.74-1.75 on g500-21 (2 million vertices), 0.51 against
+0.57 on kron-20 (1 million), and lost below that (kron-18 and g500-18, 262,144 vertices: 0.33
+and 0.38 against 0.28 and 0.36), where fixed costs outweigh a product of a few hundred
+microseconds.  Under 2^23 vertices the renumbering costs about two steps and saves about a
+fifth of each, so it needs more steps there (ORDER_MIN_PRODUCTS_SMALL).  It pays on skewed
+degrees only: on graphs whose ids follow their geometry (rgg, grids) the order would scatter
+neighbours, and even degrees lose (urand-20, forced: 0.55 ms a step against 0.47); the
+most-connected 1 % of the vertices hold 33-37 % of the entries of kron and Graph500 graphs
+and 1-2 % of those of urand, rgg and grids (scale 16).
 ``gb.config["pagerank_order"]``: "auto" (this module's rule), "degree" (wherever the backend
 can, any size or device), "stored" (never).
 """

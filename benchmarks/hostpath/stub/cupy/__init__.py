@@ -1,7 +1,7 @@
 """A NumPy stand-in for CuPy, for timing the CUDA backend's host path on a machine without a
 GPU (benchmarks/hostpath/hostpath.py): arrays are NumPy arrays, every kernel is a no-op and
 every driver call returns at once.  What it times is graphblast's Python and the calls it
-makes, not CuPy's own costs (an allocation, a launch: see benchmarks/h200/percall.py for
+makes, not CuPy's own costs (an allocation, a launch: see benchmarks/profiling/call_overhead.py for
 those on the H200).  Results are garbage; only the path is real."""
 
 import ctypes

@@ -1,7 +1,7 @@
 /* Kernel launches without CuPy's argument handling.
  *
  * CuPy's RawKernel call costs 5.7 us with one argument and 9.0 us with twenty on the H200's
- * host (benchmarks/h200/launch_overhead.py), of which cuLaunchKernel itself is about 3; a
+ * host (benchmarks/profiling/launch_cost.py), of which cuLaunchKernel itself is about 3; a
  * GraphBLAS call on a small graph makes one to four launches.  launch() packs the arguments
  * graphblast's kernels take - device arrays, None (a null pointer), NumPy scalars, Python
  * bools (bool), ints (int64) and floats (double), as CuPy passes them - into one 8-byte slot

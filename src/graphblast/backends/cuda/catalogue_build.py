@@ -273,7 +273,7 @@ def build(out=catalogue.FOLDER, jobs=None, targets=TARGETS, log=print, found=Non
 _HEADER = """\
 # graphblast's kernel catalogue: the problem keys compiled when the package is built, besides
 # the enumerated families of catalogue_build.enumerated().  One program call of
-# backends/cuda/programs.py a line.  Recorded on a GPU by benchmarks/h200/record_keys.sh (the
+# backends/cuda/programs.py a line.  Recorded on a GPU by benchmarks/gpu/record_keys.sh (the
 # demo, `graphblast run bfs|cc kron:16`, the five algorithms on kron and grid graphs, the
 # generators, the benchmark, the GPU tests of the algorithms) and folded in with
 #     python -m graphblast.backends.cuda.catalogue_build --merge RECORD...

@@ -396,7 +396,7 @@ class Kernels:
 
     def __init__(self, fns, names=()):
         self.fns = fns
-        self.names = tuple(names)  # for profilers (benchmarks/h200/engine.py)
+        self.names = tuple(names)  # for profilers (benchmarks/profiling/engine_kernels.py)
 
 
 _compiled = {}  # (device_id, key) -> Kernels
@@ -487,7 +487,7 @@ def _compile(device_id, program):
 # blocks (two an SM): their grids are sized by capacity (the counts live on the device), and
 # a kernel of MAX_GRID blocks that finds little to do still pays for scheduling them: the cap
 # took a replayed SSSP round from 86 to 81 us of GPU time on rgg-22 and from 69 to 61.5 on
-# grid-2048 (benchmarks/h200/loop_profile.py, H200).  Every kernel strides over its work by
+# grid-2048 (H200).  Every kernel strides over its work by
 # the grid it is given.
 RECORDED_MAX_GRID = 132 * 2
 

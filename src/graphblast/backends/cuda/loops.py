@@ -1,33 +1,56 @@
-"""``graphblast.repeat`` on a GPU: the loop's body recorded once as a CUDA graph and replayed.
+"""``graphblast.repeat`` on a GPU: the loop run by the device, its body recorded once as a CUDA
+graph.
 
-Issued from Python, each round of a short loop pays its primitives' host paths: an SSSP light
-round (a product, a comparison, an assign and a select) cost about 190 us of the H200's host
-against a few tens of microseconds of GPU work, and a BFS level 80 us issued against 11 us
-replayed (benchmarks/results/h200/profiles/session13/capture.txt).  Here:
+Issued from Python, each round of a loop pays its primitives' host paths and a read of the
+next vector's count: a BFS level of grid-2048 cost 82.7 us on the H200 for a few microseconds of
+GPU work, an SSSP light round about 190 us.  Here:
 
-1. the loop's vector is copied into a *state*: a list with room for every position, whose
-   count lives on the device;
+0. while the vector grows GROWTH-fold a round, rounds are issued from Python as they are
+   (a BFS on a scale-free graph is wide within a few levels and never needs more);
+1. the loop's vector is copied into a *state*: a list whose capacity only grows, its count on
+   the device, and the loop's control words ``ctl`` (the round number, which the body may read
+   as a Scalar left on the device; an overflow flag; the count that overflowed);
 2. *dry* rounds on the state, issued as usual but with no count trusted on the host
    (recording.py), each noting its products' directions and its kernel launches, until two
    in a row make the same (at most DRY_ROUNDS: the first round of a loop compiles kernels
    and builds caches, which the next does not); a body whose rounds keep differing - a
    Python value that changes from round to round - runs from Python from there, since a
-   graph would freeze it.  Each result is copied into the state;
+   graph would freeze it.  Each round ends with ``gbk_loop_next``: the result copied into the
+   state, the round counted (the host reads the result's count here, and grows the state
+   where it does not fit; a *wide* result, more than a sixteenth of the positions, makes a
+   loop bound by its kernels, not by its host, and the rest of it runs from Python);
 3. the same round captured as a CUDA graph on a stream of its own, its allocations kept for
-   the graph's life, beginning with a memset of the counter page its counts go to
-   (vectors.capture_page) and ending with the copy into the state and the state's count
-   written to page-locked host memory;
-4. replays, each followed by one wait and a read of that count, until it is zero.
+   the graph's life, its counts made on a counter page of their own (vectors.capture_page),
+   and ending with ``gbk_loop_next``, which also zeroes that page for the next round (the
+   host zeroes it before the first);
+4. the loop itself, by ``gb.config["device_loops"]``:
 
-No round is issued before the dry rounds: they warm the caches themselves, and each round
-issued before them cost a bucket of delta-stepping as much as 0.35 ms of the host
-(benchmarks/h200/round_probe.py buckets, H200).
+   - "while" (and "auto" where the driver has conditional nodes, CUDA 12.4+, reached through
+     ``cuda.bindings``): the captured round is the body of a conditional WHILE node of a
+     second graph, and ``gbk_loop_next`` sets the node's condition (an entry left, the round
+     limit not reached, the result fit).  The host launches that graph once and waits once,
+     reading the round number, the overflow flag and the state's count (one host read);
+   - "replay" (and "auto" without conditional nodes): the captured round launched once per
+     round, each followed by one wait and a read of the same words;
+   - "never": every round issued from Python (``issue_rounds``).
+
+A result that outgrows the state stops the loop on the device with the state untouched (its
+round's other effects done); the host reads that, grows the state (doubling, at most the
+vector's size), copies the result, which the graph's kept allocations still hold, into it and
+resumes with dry rounds and a new capture: the same rounds as a loop that never overflowed.
+A wide result instead goes on from Python, from that result (a BFS on urand-22: a few levels
+of thousands of vertices, then levels of millions).
+
+No round is issued before the dry rounds but the settling ones: the dry rounds warm the
+caches themselves, and each round issued before them cost a bucket of delta-stepping as much
+as 0.35 ms of the host (H200).
 
 A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
 or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
 CUDA error inside the capture; the capture is dropped, nothing it recorded having run, and
 the loop goes on from Python from the state: the answer does not depend on which way the
-rounds ran (the body's own Python effects, if it has any, ran once more).
+rounds ran (the body's own Python effects, if it has any, ran once more).  ``stats`` tells
+how the last loop ran (tests and benchmarks read it).
 """
 
 import contextlib
@@ -38,9 +61,9 @@ import cupy as cp
 import numpy as np
 
 from ...config import config
-from ...core import base as core_base
+from .. import base as backend_base
 from ..base import issue_rounds
-from . import jit, programs, recording
+from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import is_out_of_memory
 from .vectors import (
@@ -51,196 +74,500 @@ logger = logging.getLogger("graphblast")
 
 DRY_ROUNDS = 3
 
+# The state's first capacity: the loop's vector's count, at least CAPACITY_FLOOR entries or
+# 1/CAPACITY_SHARE of the positions (never more than all of them); it doubles when exceeded.
+CAPACITY_FLOOR = 1 << 14
+CAPACITY_SHARE = 64
+# A round with more entries than WIDE_FLOOR or 1/WIDE_SHARE of the positions makes a *wide*
+# loop, bound by its kernels rather than by the host: the rest of it runs from Python.
+WIDE_FLOOR = 1 << 16
+WIDE_SHARE = 16
+
+
+# While a round's result is GROWTH times its input or more, the loop's rounds are issued from
+# Python before any state or recording (``_Loop.settle``); a dry round growing so and about to
+# be wide sends the loop to Python before a capture that would serve one round.
+GROWTH = 8
+
+
+def _wide(count, n):
+    return count > max(WIDE_FLOOR, n // WIDE_SHARE)
+
+
+def _widening(before, count, n):
+    return before > 0 and count >= GROWTH * before and _wide(count * count // before, n)
+
+# How the last loop on this process ran: "mode" ("while", "replay" or "python"), "launches"
+# (graph launches), "rounds", "grown" (times the state grew mid-loop), "reason" (why a loop
+# did not run on the device, if so).
+stats = {}
+
 
 def repeat(body, x, max_rounds):
-    """``x = body(x)`` while ``x`` has entries and fewer than ``max_rounds`` (None: no limit)
-    rounds ran; replayed from a graph where the body allows (a loop inside a recorded body
-    is issued)."""
-    if config["device_loops"] != "auto" or recording.current() is not None:
-        return issue_rounds(body, x, max_rounds)[0]
+    """``x = body(x, k)`` (``k``: the round's number) while ``x`` has entries and fewer than
+    ``max_rounds`` (None: no limit) rounds ran; run by the device where the body allows (a
+    loop inside a recorded body is issued)."""
+    mode = config["device_loops"]
+    if mode == "never" or recording.current() is not None:
+        x, rounds = issue_rounds(body, x, max_rounds)
+        stats.clear()
+        stats.update(mode="python", launches=0, rounds=rounds, grown=0,
+                     reason="never" if mode == "never" else "a loop inside a recorded body")
+        return x
     if max_rounds == 0 or not x.nvals:
         return x
-    return _replayed(body, x, max_rounds)
+    return _on_device(body, x, max_rounds, mode)
 
 
-def _replayed(body, x, max_rounds):
-    """The loop, holding the device's loop lock (its capture stream and count word are one
-    per device: another thread's loop meanwhile is issued from Python)."""
-    lock = _per_device()[2]
+def _on_device(body, x, max_rounds, mode):
+    """The loop, holding the device's loop lock (its capture stream and control words are
+    one per device: another thread's loop meanwhile is issued from Python)."""
+    lock = _per_device().lock
     if not lock.acquire(blocking=False):
-        return issue_rounds(body, x, max_rounds)[0]
+        stats.clear()
+        stats.update(launches=0, grown=0)
+        return _python(body, x, max_rounds, 0, "another thread's loop holds the device")
     try:
-        return _replayed_locked(body, x, max_rounds)
+        return _Loop(body, max_rounds, mode).run(x)
     finally:
         lock.release()
 
 
-def _replayed_locked(body, x, max_rounds):
-    """The state, the dry rounds, the capture, the replays (the module docstring); from
-    Python where the rounds cannot be replayed."""
-    from ...core.vector import Vector
+class _Loop:
+    """One call's loop: the state, its control words, the rounds made so far."""
 
-    try:
-        state = _state_of(x)
-    except Exception as e:  # noqa: BLE001 - the replay is an optimization: none without room
-        if not is_out_of_memory(e):
-            raise
-        logger.debug("repeat: the body runs from Python (no room for the loop's state: %s)",
-                     e)
-        return issue_rounds(body, x, max_rounds)[0]
-    xs = Vector._from_data(state, x._backend, x.device)
-    loop, rounds, before = object(), 0, None
-    for _ in range(DRY_ROUNDS):
-        if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
-            return xs
-        rec = recording.Recording("dry", loop)
-        with _recording(rec):
-            y = body(xs)
-            if y.dtype == state.dtype:
-                _copy_into(state, y._data)
-        rounds += 1
-        if y.dtype != state.dtype:  # the rounds change the vector's type
-            logger.debug("repeat: the body runs from Python (it returns %s for %s)",
-                         y.dtype, state.dtype)
-            return issue_rounds(body, y, max_rounds, rounds)[0]
-        y = None
-        if before is not None and rec.same_as(before):
-            break
-        before = rec
-    else:  # a value of the body that changes from round to round: its effects intact
-        logger.debug("repeat: the body runs from Python (its rounds differ)")
-        return issue_rounds(body, xs, max_rounds, rounds)[0]
-    if (max_rounds is not None and rounds >= max_rounds) or not xs.nvals:
-        return xs
-    graph = _capture(body, xs, rec)
-    if graph is None:
-        return issue_rounds(body, xs, max_rounds, rounds)[0]
-    stream, count = graph.stream, graph.count
-    try:
-        while max_rounds is None or rounds < max_rounds:
-            graph.exec.launch(stream)
+    def __init__(self, body, max_rounds, mode):
+        self.body, self.max_rounds, self.mode = body, max_rounds, mode
+        self.limit = -1 if max_rounds is None else max_rounds
+        self.rounds = 0
+        self.ctl = self.round = None  # (round, overflow flag, its count, ticket); ctl[:1]
+        self.state = self.xs = self.noted = self.token = self.wrap = None
+        self.capacity = self.count = 0  # the state's capacity, and its count where known
+        stats.clear()
+        stats.update(mode=None, launches=0, rounds=0, grown=0, reason=None)
+
+    def done(self):
+        return self.max_rounds is not None and self.rounds >= self.max_rounds
+
+    def run(self, x):
+        """The loop from ``x``: dry rounds, a capture and the device's loop, again after
+        each growth of the state; from Python where the body cannot be recorded."""
+        # the caller's Vector class (backends import no core module)
+        self.wrap = lambda state: type(x)._from_data(state, x._backend, x.device)
+        x, ended = self.settle(x)
+        if ended:
+            stats["mode"], stats["rounds"] = "python", self.rounds
+            return x
+        if ended is None:  # a wide loop, bound by its kernels
+            return _python(self.body, x, self.max_rounds, self.rounds,
+                           f"a round of {self.count:,} entries: a wide loop")
+        try:
+            # the round number the body reads on the device, from where the settling left it
+            self.ctl = cp.asarray(np.array([self.rounds, 0, 0, 0], dtype=np.int64))
+            self.round = self.ctl[:1]
+            self.grow(x.size, x.dtype, self.count)
+            _copy_into(self.state, x._data)
+        except Exception as e:  # noqa: BLE001 - the loop on the device needs room for its state
+            if not is_out_of_memory(e):
+                raise
+            return _python(self.body, x, self.max_rounds, 0, f"no room for the state: {e}")
+        while True:
+            out = self.dry_rounds()
+            if out is not None:
+                stats["rounds"] = self.rounds
+                stats["mode"] = stats["mode"] or "python"
+                return out
+            graph = self.capture()
+            if graph is None:
+                return _python(self.body, self.xs, self.max_rounds, self.rounds,
+                               stats["reason"] or "no capture")
+            try:
+                outgrown = self.device_loop(graph)
+            finally:
+                graph.close()
+                _forget_counts()
+            if outgrown is None:
+                stats["rounds"] = self.rounds
+                return self.xs
+            if outgrown is not True:  # a wide result: the rest from Python, from it
+                return _python(self.body, self.wrap(outgrown), self.max_rounds, self.rounds,
+                               "a round outgrew the state: a wide loop")
+            stats["grown"] += 1
+
+    def settle(self, x):
+        """Rounds issued from Python, with no state and no recording, while the vector grows
+        GROWTH-fold a round: a loop about to be wide (a BFS on a scale-free graph: 1, 32, 1,000,
+        32,000 entries, then millions) pays nothing for a device loop it would leave, and one
+        that settles (a BFS on a mesh, after a level or two) records from where it is.  Returns
+        (the last vector, True if the loop ended, None if it is wide, False to go on)."""
+        before = x.nvals
+        while True:
+            if self.done():
+                return x, True
+            y = self.body(x, self.rounds)
+            self.rounds += 1
+            self.count = count = y.nvals
+            if not count or self.done():
+                return y, True
+            if _wide(count, y.size):
+                return y, None
+            if count < GROWTH * before:
+                return y, False
+            x, before = y, count
+
+    def grow(self, n, dtype, count):
+        """A new, empty state with room for ``count`` entries: the capacity doubled, at least
+        the first capacity (CAPACITY_FLOOR, CAPACITY_SHARE), at most every position."""
+        cap = min(n, max(count, 2 * self.capacity, CAPACITY_FLOOR, n // CAPACITY_SHARE))
+        self.state = ListVector(n, dtype, cp.empty(max(cap, 1), dtype=INDEX),
+                                cp.empty(max(cap, 1), dtype=dtype.np_type), Counters(),
+                                ordered=False)
+        self.capacity = cap
+        self.xs = self.wrap(self.state)
+
+    # -- 2. dry rounds ----------------------------------------------------------------------
+    def dry_rounds(self):
+        """Rounds issued from Python until two in a row record the same: None then (ready to
+        capture), else the loop's result (it ended in them or went on from Python)."""
+        self.token, before = object(), None
+        before_count = self.count
+        for _ in range(DRY_ROUNDS):
+            if self.done():
+                return self.xs
+            rec = recording.Recording("dry", self.token)
+            with _recording(rec):
+                y = self.body(self.xs, self.round)
+                parts = stamp = None
+                if y.dtype == self.state.dtype:
+                    parts = as_list(y._data)
+                    stamp = _unclaim_at(rec, parts)
+                else:
+                    rec.flush_unclaim()
+            self.rounds += 1
+            if parts is None:  # the rounds change the vector's type
+                return _python(self.body, y, self.max_rounds, self.rounds,
+                               f"it returns {y.dtype} for {self.state.dtype}")
+            count = y.nvals  # the dry round's one read of its result
+            wide = _widening(before_count, count, y.size) or (
+                count > self.capacity and _wide(count, y.size))
+            if wide:  # a loop bound by its kernels, not by its host
+                _release_claims(parts, stamp)
+                return _python(self.body, y, self.max_rounds, self.rounds,
+                               f"a round of {before_count:,} -> {count:,} entries: a wide "
+                               "loop")
+            before_count = self.count = count
+            if count > self.capacity:
+                self.grow(self.state.size, self.state.dtype, count)
+                stats["grown"] += 1
+            _advance(self.state, parts, self.ctl, self.limit, None, stamp=stamp)
+            y = parts = None
+            if not count or self.done():
+                return self.xs
+            if before is not None and rec.same_as(before):
+                self.noted = rec
+                return None
+            before = rec
+        # a value of the body that changes from round to round: its effects intact
+        return _python(self.body, self.xs, self.max_rounds, self.rounds, "its rounds differ")
+
+    # -- 3. the capture -----------------------------------------------------------------------
+    def capture(self):
+        """The round captured, as the body of a conditional WHILE node where the mode and the
+        driver allow, else for replays; None (the reason in ``stats``) where the body cannot
+        be held by a graph ("replay" from ``_capture``: a WHILE graph the driver would not
+        instantiate, the round then captured again without it)."""
+        if self.mode != "replay":
+            cond, why = _While.create()
+            if cond is None:  # logged where asked for ("auto" falls back quietly)
+                if self.mode == "while":
+                    logger.debug("repeat: no conditional node (%s): the round is replayed", why)
+                stats["reason"] = why
+            else:
+                graph = self._capture(cond)
+                if graph != "replay":
+                    return graph
+        return self._capture(None)
+
+    def _capture(self, cond):
+        """The round on the state captured (see the module docstring), ending with
+        ``gbk_loop_next`` (setting ``cond``'s condition when given), or None."""
+        state = self.state
+        dev = _per_device()
+        stream = dev.stream
+        stream.wait_event(cp.cuda.get_current_stream().record())
+        page = capture_page()  # the counters made in the graph (zeroed by gbk_loop_next)
+        rec = recording.Recording("capture", self.token, self.noted, born=set(), page=page)
+        allocate = cp.cuda.get_allocator()
+
+        def kept(size):  # every allocation the graph may refer to lives as long as the graph
+            memory = allocate(size)
+            rec.keep.append(memory)
+            return memory
+
+        captured = error = result = None
+        with stream, cp.cuda.using_allocator(kept):
+            try:
+                stream.begin_capture()
+            except Exception as e:  # noqa: BLE001 - no capture here (a driver's refusal)
+                stats["reason"] = f"no capture: {e}"
+                if cond is not None:
+                    cond.close()
+                return None
+            try:
+                with _recording(rec):
+                    y = self.body(self.xs, self.round)
+                    if y.dtype != state.dtype:
+                        raise recording.Refused(f"a result of type {y.dtype} for {state.dtype}")
+                    if not isinstance(y._data, DeviceVector):
+                        raise recording.Refused("a result whose count the host fixed")
+                    result = y._data
+                    parts = as_list(result)
+                    stamp = _unclaim_at(rec, parts)
+                    y = None
+                    if not rec.complete():
+                        raise recording.Refused("fewer launches than the dry rounds made")
+                _advance(state, parts, self.ctl, self.limit, cond, page, stamp)
+                parts = None
+            except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
+                error = e
+            finally:
+                try:
+                    captured = stream.end_capture()
+                except Exception as e:  # noqa: BLE001 - an invalidated capture
+                    error = error or e
+                    captured = None
+        if error is not None or captured is None:
+            stats["reason"] = f"{type(error).__name__}: {error}"
             stream.synchronize()
-            rounds += 1
-            if not count[0]:
-                break
-    finally:
-        cp.cuda.get_current_stream().wait_event(stream.record())
-        _forget_counts()
-    return xs
+            if cond is not None:
+                cond.close()
+            return None
+        graph = _Graph(captured, stream, rec.keep, result, page)
+        if cond is not None:
+            try:
+                cond.instantiate(captured)
+                graph.cond = cond
+                logger.debug("repeat: the loop runs on the device (a conditional WHILE node)")
+            except Exception as e:  # noqa: BLE001 - replays instead: captured again without it
+                stats["reason"] = f"no WHILE node: {e}"
+                logger.debug("repeat: %s", stats["reason"])
+                cond.close()
+                stream.synchronize()
+                return "replay"
+        else:
+            logger.debug("repeat: the body replays as a CUDA graph")
+        return graph
+
+    # -- 4. the loop ---------------------------------------------------------------------------
+    def device_loop(self, graph):
+        """Launch ``graph`` (once under a WHILE node, else once per round) until the state is
+        empty or the round limit is reached (None), or a round's result outgrew the state:
+        True, the state then grown and holding that result, or the result itself where it
+        makes the loop wide (``_wide``)."""
+        stream = graph.stream
+        host = _per_device().host
+        stats["mode"] = "while" if graph.cond is not None else "replay"
+        with stream:
+            graph.page.zero()
+        while True:
+            graph.launch()
+            stats["launches"] += 1
+            cp.cuda.runtime.memcpyAsync(host.ctypes.data, self.ctl.data.ptr, 24,
+                                        cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+            cp.cuda.runtime.memcpyAsync(host.ctypes.data + 24, self.state.counters.array.data.ptr,
+                                        8, cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+            stream.synchronize()
+            blocks.count_host_read()
+            self.rounds = int(host[0])
+            if host[1]:  # the result outgrew the state: grown, and the loop resumes
+                needed = int(host[2])
+                cp.cuda.runtime.memsetAsync(self.ctl.data.ptr + 8, 0, 16,
+                                            cp.cuda.get_current_stream().ptr)
+                if _wide(needed, self.state.size):
+                    return graph.result
+                self.grow(self.state.size, self.state.dtype, needed)
+                _copy_into(self.state, graph.result)
+                self.count = needed
+                return True
+            if not host[3] or self.done():
+                return None
+
+
+def _python(body, x, max_rounds, rounds, reason):
+    """The rest of the loop issued from Python, from round ``rounds``."""
+    logger.debug("repeat: the body runs from Python (%s)", reason)
+    stats["mode"], stats["reason"] = "python", reason
+    x, stats["rounds"] = issue_rounds(body, x, max_rounds, rounds)
+    return x
 
 
 class _Graph:
-    """A captured round: its executable graph, the stream it runs on, the page-locked word
-    its last node writes the state's count into, and what it refers to (kept alive)."""
+    """A captured round: its graph, the stream it runs on, what it refers to (kept alive),
+    the round's result as the graph leaves it, and the WHILE node's graph if it has one."""
 
-    __slots__ = ("exec", "stream", "count", "keep")
+    __slots__ = ("captured", "stream", "keep", "result", "page", "cond")
 
-    def __init__(self, exec_, stream, count, keep):
-        self.exec = exec_
+    def __init__(self, captured, stream, keep, result, page):
+        self.captured = captured
         self.stream = stream
-        self.count = count
         self.keep = keep
+        self.result = result
+        self.page = page  # the counters made in the round: zeroed before the first, and
+        self.cond = None  # by each round's gbk_loop_next for the next
+
+    def launch(self):
+        if self.cond is not None:
+            self.cond.launch(self.stream)
+        else:
+            self.captured.launch(self.stream)
+
+    def close(self):
+        if self.cond is not None:
+            self.cond.close()
+            self.cond = None
 
 
-def _capture(body, xs, noted):
-    """The body's round on ``xs`` captured (see the module docstring), or None, with the
-    reason logged, where the body cannot be held by a graph."""
-    state = xs._data
-    stream, count, _ = _per_device()
-    stream.wait_event(cp.cuda.get_current_stream().record())
-    page = capture_page()  # the counters made in the graph, zeroed by its first node
-    rec = recording.Recording("capture", noted.loop, noted, born=set(), page=page)
-    allocate = cp.cuda.get_allocator()
+class _While:
+    """A graph of one conditional WHILE node (CUDA 12.4+, through ``cuda.bindings``): made
+    with its condition's handle before the round is captured (the round's last kernel sets
+    the condition), the captured round then added as its body (a child graph) and the whole
+    instantiated.  The condition is 1 as each launch begins."""
 
-    def kept(size):  # every allocation the graph may refer to lives as long as the graph
-        memory = allocate(size)
-        rec.keep.append(memory)
-        return memory
+    _support = None  # None: not yet asked; True; or why not (a string)
 
-    graph = error = None
-    with stream, cp.cuda.using_allocator(kept), _recording(rec):
+    def __init__(self, rt, graph, handle, node_body):
+        self.rt, self.graph, self.handle, self.body = rt, graph, handle, node_body
+        self.exec = None
+
+    @classmethod
+    def create(cls):
+        """(a new _While, None) or (None, why not)."""
+        if cls._support is None:
+            cls._support = _while_support()
+        if cls._support is not True:
+            return None, cls._support
+        from cuda.bindings import runtime as rt
+
+        graph = None
         try:
-            stream.begin_capture()
-        except Exception as e:  # noqa: BLE001 - no capture here (CuPy on HIP, a driver's refusal)
-            logger.debug("repeat: the body runs from Python (no capture: %s)", e)
-            return None
-        try:
-            page.zero()
-            y = body(xs)
-            if y.dtype != state.dtype:
-                raise recording.Refused(f"a result of type {y.dtype} for {state.dtype}")
-            _copy_into(state, y._data)
-            y = None
-            if not rec.complete():
-                raise recording.Refused("fewer launches than the dry rounds made")
-            cp.cuda.runtime.memcpyAsync(count.ctypes.data, state.counters.array.data.ptr, 8,
-                                        cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
-        except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
-            error = e
-        finally:
-            try:
-                graph = stream.end_capture()
-            except Exception as e:  # noqa: BLE001 - an invalidated capture
-                error = error or e
-                graph = None
-    if error is not None or graph is None:
-        logger.debug("repeat: the body runs from Python (%s: %s)", type(error).__name__,
-                     error)
-        stream.synchronize()
-        return None
-    logger.debug("repeat: the body replays as a CUDA graph")
-    return _Graph(graph, stream, count, rec.keep)
+            graph = _ok(rt.cudaGraphCreate(0), "cudaGraphCreate")
+            handle = _ok(rt.cudaGraphConditionalHandleCreate(graph, 1, _ASSIGN_DEFAULT),
+                         "cudaGraphConditionalHandleCreate")
+            params = rt.cudaGraphNodeParams()
+            params.type = rt.cudaGraphNodeType.cudaGraphNodeTypeConditional
+            params.conditional.handle = handle
+            params.conditional.type = rt.cudaGraphConditionalNodeType.cudaGraphCondTypeWhile
+            params.conditional.size = 1
+            try:  # CUDA 13's signature (with the edge data), else CUDA 12's
+                _ok(rt.cudaGraphAddNode(graph, None, None, 0, params), "cudaGraphAddNode")
+            except TypeError:
+                _ok(rt.cudaGraphAddNode(graph, None, 0, params), "cudaGraphAddNode")
+            body = params.conditional.phGraph_out[0]
+        except Exception as e:  # noqa: BLE001 - a driver without them: replays
+            if graph is not None:
+                rt.cudaGraphDestroy(graph)
+            cls._support = f"{type(e).__name__}: {e}"
+            return None, cls._support
+        return cls(rt, graph, handle, body), None
+
+    @property
+    def handle_value(self):
+        return int(self.handle)
+
+    def instantiate(self, captured):
+        """The captured round (a CuPy Graph) as the node's body, and the graph instantiated."""
+        rt = self.rt
+        _ok(rt.cudaGraphAddChildGraphNode(self.body, None, 0, captured.graph),
+            "cudaGraphAddChildGraphNode")
+        self.exec = _ok(rt.cudaGraphInstantiate(self.graph, 0), "cudaGraphInstantiate")
+
+    def launch(self, stream):
+        _ok(self.rt.cudaGraphLaunch(self.exec, stream.ptr), "cudaGraphLaunch")
+
+    def close(self):
+        rt = self.rt
+        if self.exec is not None:
+            rt.cudaGraphExecDestroy(self.exec)
+            self.exec = None
+        if self.graph is not None:
+            rt.cudaGraphDestroy(self.graph)
+            self.graph = None
 
 
-_devices = {}  # device id -> (capture stream, count word, loop lock)
+_ASSIGN_DEFAULT = 1  # cudaGraphCondAssignDefault: the default value set as each launch begins
+_WHILE_DRIVER = 12040  # conditional WHILE nodes and cudaStreamBeginCaptureToGraph: CUDA 12.4
+
+
+def _while_support():
+    """True where conditional WHILE nodes can be made here, else why not."""
+    try:
+        from cuda.bindings import runtime as rt
+    except ImportError as e:
+        return f"cuda.bindings is not installed ({e})"
+    try:
+        version = _ok(rt.cudaDriverGetVersion(), "cudaDriverGetVersion")
+    except Exception as e:  # noqa: BLE001
+        return str(e)
+    if version < _WHILE_DRIVER:
+        return f"the driver supports CUDA {version // 1000}.{version % 1000 // 10}, before 12.4"
+    return True
+
+
+def _ok(result, what):
+    """The value of a ``cuda.bindings`` call's (error, value...) result; raises on an error."""
+    err, *rest = result
+    if int(err) != 0:
+        name = getattr(err, "name", str(err))
+        raise RuntimeError(f"{what} failed: {name}")
+    return rest[0] if len(rest) == 1 else (tuple(rest) if rest else None)
+
+
+class _Device:
+    """Per device: the capture stream, the page-locked words the loop's end is read into,
+    and the lock of the one loop that may use them at a time.  One stream for every loop:
+    the memory pool keeps its cached blocks per stream (a stream per loop would strand each
+    loop's), and a page-locked allocation costs far more than a round."""
+
+    __slots__ = ("stream", "host", "lock")
+
+    def __init__(self):
+        import cupyx
+
+        self.stream = cp.cuda.Stream(non_blocking=True)
+        self.host = cupyx.empty_pinned(4, dtype=np.int64)
+        self.lock = threading.Lock()
+
+
+_devices = {}  # device id -> _Device
 _devices_lock = threading.Lock()
 
 
 def _per_device():
-    """This device's capture stream, the page-locked word a graph writes its state's count
-    into, and the lock of the one loop that may use them at a time.  One stream for every
-    loop: the memory pool keeps its cached blocks per stream (a stream per loop would strand
-    each loop's), and a page-locked allocation costs far more than a round."""
-    import cupyx
-
     device = cp.cuda.runtime.getDevice()
     found = _devices.get(device)
     if found is None:
         with _devices_lock:
             found = _devices.get(device)
             if found is None:
-                found = _devices[device] = (cp.cuda.Stream(non_blocking=True),
-                                            cupyx.empty_pinned(1, dtype=np.uint64),
-                                            threading.Lock())
+                found = _devices[device] = _Device()
     return found
 
 
 @contextlib.contextmanager
 def _recording(rec):
-    before = recording.current(), core_base.made_while_recording
+    before = recording.current(), backend_base.made_while_recording
     recording.set_current(rec)
-    core_base.made_while_recording = rec.born
+    backend_base.made_while_recording = rec.born
     try:
         yield
     finally:
         recording.set_current(before[0])
-        core_base.made_while_recording = before[1]
-
-
-def _state_of(x):
-    """A list with room for every position holding ``x``'s entries."""
-    n, t = x.size, x.dtype
-    counters = Counters()
-    state = ListVector(n, t, cp.empty(max(n, 1), dtype=INDEX),
-                       cp.empty(max(n, 1), dtype=t.np_type), counters, ordered=False)
-    _copy_into(state, x._data)
-    return state
+        backend_base.made_while_recording = before[1]
 
 
 def _copy_into(state, data):
-    """Queue the copy of the vector ``data`` (same size and type) into ``state``."""
-    if recording.capturing() and not isinstance(data, DeviceVector):
-        raise recording.Refused("a result whose count the host fixed")
+    """Queue the copy of the vector ``data`` (same size and type, at most the state's
+    capacity of entries) into ``state``."""
     idx, vals, counters, cap = as_list(data)
     (fn,) = jit.compiled(programs.vector_kernel, "list_copy", state.dtype).fns
     jit.launch(fn, max(cap, 1), (i64(cap), None if counters is None else counters.array, idx,
@@ -248,8 +575,57 @@ def _copy_into(state, data):
     state.changed()
 
 
+def _advance(state, parts, ctl, limit, cond, page=None, stamp=None):
+    """Queue ``gbk_loop_next``: the round's result ``parts`` (``as_list``'s) into ``state``,
+    the round counted, ``cond``'s condition set (a _While, or None outside one) and, where
+    the loop goes on, the counter page ``page`` of a captured round zeroed for the next, and
+    with ``stamp`` the claims of the push whose output the result is reset.  Its launch is
+    the loop's, not the body's: the recording does not compare it."""
+    idx, vals, counters, cap = parts
+    (fn,) = jit.compiled(programs.vector_kernel, "loop_next", state.dtype).fns
+    # a grid for what fits in the state (a result's capacity may be every position: a push's)
+    grid = max(1, min(-(-max(min(cap, state.idx.shape[0]), 1) // jit.BLOCK),
+                      jit.RECORDED_MAX_GRID))
+    before = recording.current()
+    recording.set_current(None)
+    try:
+        jit.run(fn, grid, jit.BLOCK, (
+            i64(cap), None if counters is None else counters.array, idx, vals,
+            i64(state.idx.shape[0]), state.idx, state.vals, state.counters.array, ctl,
+            np.int64(limit), None if page is None else page.array,
+            i64(0 if page is None else page.array.size), stamp,
+            np.uint64(0 if cond is None else cond.handle_value), np.int32(cond is not None)))
+    finally:
+        recording.set_current(before)
+    state.changed()
+
+
+# The claims of a round's last push reset by gbk_loop_next where the round's result is that
+# push's output (False: by gbk_list_unclaim, a kernel of its own).
+FUSE_UNCLAIM = True
+
+
+def _unclaim_at(rec, parts):
+    """The stamps of a push whose claims are at the result's list ``parts``, for
+    gbk_loop_next to reset, or None (any other pending reset launched here, in the round)."""
+    if FUSE_UNCLAIM:
+        return rec.take_unclaim(parts[0])
+    rec.flush_unclaim()
+    return None
+
+
+def _release_claims(parts, stamp):
+    """Reset the claims a dry round left for gbk_loop_next where the loop leaves the device
+    path before that kernel runs."""
+    if stamp is not None:
+        idx, _, counters, cap = parts
+        (fn,) = jit.compiled(programs.list_unclaim).fns
+        jit.launch(fn, cap, (i64(cap), None if counters is None else counters.array, idx,
+                             stamp))
+
+
 def _forget_counts():
-    """The host copies of the counter pages are stale after replays (their slots changed
-    with no touch from Python)."""
+    """The host copies of the counter pages are stale after the device's rounds (their slots
+    changed with no touch from Python)."""
     for page in [*(p for pages in _pages.values() for p in pages), *_capture_pages.values()]:
         page.snapshot, page.snapshot_seq = None, 0

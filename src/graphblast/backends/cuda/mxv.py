@@ -52,8 +52,7 @@ _EARLY_EXIT = frozenset({"any", "lor", "land"})
 # (jit.RECORDED_MAX_GRID), its work being most of a replayed SSSP round's.  The
 # replayed rounds' frontiers are 16-65 thousand vertices (medians, grid-2048 and rgg-22), and
 # the cap at 264 / 528 / 1,056 / 2,112 blocks took SSSP on rgg-22 250.7 / 220.4 / 234.8 /
-# 248.5 ms and on grid-2048 279.9 / 265.2 / 273.1 / 270.4 ms (H200, one process;
-# benchmarks/h200/round_probe.py pushgrid).
+# 248.5 ms and on grid-2048 279.9 / 265.2 / 273.1 / 270.4 ms (H200, one process).
 RECORDED_PUSH_GRID = 2 * jit.RECORDED_MAX_GRID
 _NO_HEAVY = int(np.iinfo(np.int64).max)  # a kernel's row threshold when no row is heavy
 
@@ -68,10 +67,10 @@ _INT32_MAX = 2**31 - 1
 # The short rows' bins are latency-bound (a row is a chain of dependent reads: its pointers,
 # its columns, the gathers): a lane per row of at most 4 entries (each lane's four loads in
 # flight at once) and 4 lanes per row of 5 to 32 put 4 and 2 times more rows in flight than
-# 4 and 8 lanes did.  Nsight Compute on kron-22 (seventeenth session, profiles/session17/):
+# 4 and 8 lanes did.  Nsight Compute on kron-22 (benchmarks/results/h200/evidence/):
 # those two bins took 105 + 135 us of an FP32 SpMV's 1,148 at 4 and 8 lanes, at 51 % and 71 %
 # of L2 throughput against 88 % for the long rows; with 1 and 4 lanes the SpMV took 1.149
-# ms against 1.223 (medians of two processes each, tree_ab.py).
+# ms against 1.223 (medians of two processes each, benchmarks/compare/two_trees.py).
 BIN_ROWS = 1 << 16
 BINS = ((1, 4, 1), (5, 32, 4), (33, HEAVY, 32))
 
@@ -292,8 +291,7 @@ def _terms(A, pull_m, semiring, n_out, own, none):
     depends only on the matrix, its orientation and the semiring, found once and kept with
     A (``own``: pull reads A itself; ``none``: pull has no matrix yet).  The planner looks
     at the last call's terms itself (``_Plans.last``); this finds the others.  A lookup here
-    replaced five calls that cost the planner about 1 us a product (hostpath.py, sixteenth
-    session)."""
+    replaced five calls that cost the planner about 1 us a product (benchmarks/hostpath/)."""
     plans = A._plans
     if plans is None:
         plans = A._plans = _Plans()
@@ -338,7 +336,7 @@ def _push_weight(semiring):
 
 # A pushed product that misses L2 costs this many that hit: push claims each output by an
 # atomic on an 8-byte stamp and tests the mask, both n-sized arrays read in random order.
-# Measured on the H200 (benchmarks/h200/direction.py, BFS levels from 4 sources each,
+# Measured on the H200 (benchmarks/profiling/direction_levels.py, BFS levels from 4 sources each,
 # 2026-12-02): push made 18-39 billion products a second on kron-22 and g500-21 (stamps of
 # 34 and 17 MB, inside the 50 MB L2) and 4.2-4.8 billion on kron-27 (1.07 GB of stamps).
 L2_MISS_WEIGHT = 4
@@ -369,7 +367,7 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring, rec=None):
 
     This runs before every product, and its cost is auto's whole cost over a forced push on
     a BFS's small levels, about three times what it takes in a loop (the caches a GPU wait
-    leaves cold: planner_cost.py, twentieth session).  So the common paths make two Python
+    leaves cold; measured on an H100).  So the common paths make two Python
     calls, the rule's and its log check: the last call's terms, the counts the host knows
     and the mask's share are read here, the settings by the dict's own lookup."""
     forced = _setting("direction")
@@ -528,6 +526,9 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     """The product by push; ``mview`` the mask as dense_mask gives it."""
     t = semiring.monoid.return_type
     v = view(M)
+    rec = recording.thread.rec
+    if rec is not None:  # an earlier push's claims, still to clear, before this one claims
+        rec.flush_unclaim()
     idx, vals, u_counters, cap_in = as_list(u)
     nu_ptr = device_count(u_counters)
     mbits, mvals, mkind, mmode = mview
@@ -586,9 +587,8 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     if mode == programs.PUSH_FOLD:
         jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals,
                                  None if rec is None else scratch.stamp))
-    elif rec is not None:
-        (unclaim,) = jit.compiled(programs.list_unclaim).fns
-        jit.launch(unclaim, cap, (i64(cap), counters.array, out_idx, scratch.stamp))
+    elif rec is not None:  # at the next push, or folded into the loop's end (loops.py)
+        rec.defer_unclaim(cap, counters, out_idx, scratch.stamp)
     counters.touch()
     return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=dptr)
 

@@ -225,8 +225,8 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):
-    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list or list_copy for
-    values of ``dtype``."""
+    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list, list_copy or
+    loop_next for values of ``dtype``."""
     return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
 
 

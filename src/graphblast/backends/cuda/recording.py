@@ -11,7 +11,9 @@ While capturing:
 - a counter slot comes from the device's capture page, which the graph zeroes as it begins
   (one memset node, so each replay counts from zero), and stays reserved while the graph
   lives (``keep``);
-- push's claims are cleared after it, in the graph (a replay repeats the loop's one epoch);
+- push's claims are cleared after it, in the graph (a replay repeats the loop's one epoch):
+  before the round's next push, or by the loop's last kernel as it copies the round's
+  result when that is the push's output list;
 - nothing that outlives the round may be made or replaced: a cache (its contents would exist
   only once the graph runs), a counter page, the storage of a collection made before the
   body (a replay would read the old storage again).  Such a step raises :class:`Refused`,
@@ -58,7 +60,7 @@ class Recording:
     depth counter, would be frozen in the graph)."""
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
-                 "launched", "planning", "loop", "page")
+                 "launched", "planning", "loop", "page", "unclaim")
 
     def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
@@ -70,7 +72,8 @@ class Recording:
         self.loop = loop
         self.taken = self.launched = 0
         self.planning = False
-        self.page = page  # capturing: the counter page the graph zeroes as it begins
+        self.page = page  # capturing: the counter page of the counts made in the round
+        self.unclaim = None  # a push's claims to clear: (capacity, counters, list, stamps)
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose
@@ -101,6 +104,35 @@ class Recording:
             raise Refused("a launch unlike the dry rounds' (a value of the body that changes "
                           "from round to round)")
         self.launched += 1
+
+    def defer_unclaim(self, cap, counters, idx, stamp):
+        """A push's claims at its output list ``idx`` (count in ``counters``), to reset to
+        "never claimed" before the next push claims (``flush_unclaim``), or by the loop's
+        own last kernel where the round's result is that very list (one kernel less a
+        round: ``take_unclaim``)."""
+        self.flush_unclaim()
+        self.unclaim = (cap, counters, idx, stamp)
+
+    def flush_unclaim(self):
+        """Launch the pending reset of a push's claims (gbk_list_unclaim), if any."""
+        pending, self.unclaim = self.unclaim, None
+        if pending is not None:
+            from . import jit, programs  # (jit imports this module)
+            from .blocks import i64
+
+            cap, counters, idx, stamp = pending
+            (unclaim,) = jit.compiled(programs.list_unclaim).fns
+            jit.launch(unclaim, cap, (i64(cap), counters.array, idx, stamp))
+
+    def take_unclaim(self, idx):
+        """The stamps whose claims are at the list ``idx``, for the loop's last kernel to
+        reset as it copies that list, or None (any other pending reset launched now)."""
+        pending = self.unclaim
+        if pending is not None and pending[2] is idx:
+            self.unclaim = None
+            return pending[3]
+        self.flush_unclaim()
+        return None
 
     def same_as(self, other):
         """Whether this dry round made the products and launches of the dry round ``other``."""

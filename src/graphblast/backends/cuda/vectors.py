@@ -597,7 +597,7 @@ def counted_bitmap(size, dtype, bits, vals):
 # The one-block product's results (at most mxv.SMALL entries) take their two buffers (and their
 # counters slot) from here and give them back when they die with no other reference to them:
 # CuPy's pool costs about 2 us of host time an allocation, two of them 4 of the 28 us that the
-# per-call figure's masked vxm took on an H100 (percall.py, twenty-first session), and a loop of
+# per-call figure's masked vxm took on an H100 (benchmarks/profiling/call_overhead.py), and a loop of
 # small products frees one pair as it makes the next.  Kept by (device, stream, capacity, value
 # type), as CuPy's pool keeps a block to the stream it was made on: a kernel queued later on
 # that stream runs after every earlier reader.  Not while a loop body is recorded (a graph's

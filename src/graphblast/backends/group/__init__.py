@@ -53,7 +53,6 @@ def place(matrix, device):
     ``matrix.to_device(device)`` gives, but a matrix on a GPU placed on GPUs is copied GPU to
     GPU, and a compact one stays compact (``to_device`` goes through host memory, which a
     graph of billions of entries makes slow).  Any other pair of devices is ``to_device``."""
-    from ...core.matrix import Matrix
     from .. import get_backend, parse_device
     from .devices import is_group_name
     from .storage import PartitionedCSR
@@ -62,4 +61,4 @@ def place(matrix, device):
     if dev == matrix.device or not is_group_name(dev) or isinstance(matrix._data,
                                                                      PartitionedCSR):
         return matrix.to_device(dev)
-    return Matrix._from_data(matrix._data, get_backend(dev), dev, matrix.name)
+    return type(matrix)._from_data(matrix._data, get_backend(dev), dev, matrix.name)

@@ -163,7 +163,7 @@ __global__ void gbk_pull(idx_t nrows, const idx_t* rows, const idx_t* ptr, const
             // four edges a lane at a time (four gathers in flight); a monoid with a terminal
             // value (min: -inf, lor: true) votes after each four, since a vote after every
             // edge kept min.plus's gathers one at a time (10 % slower than plus.times on
-            // kron-22, tenth session)
+            // kron-22, H200)
             for (idx_t base = lo; base < hi; base += 4 * width) {
                 gbk::pull_edges4<Mul, M, MV, UV, VFIRST>(mul, o, base + sub, width, hi, col,
                                                          mvals, miso, xv, xbits, acc, have);

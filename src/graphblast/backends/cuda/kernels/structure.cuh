@@ -265,7 +265,7 @@ __global__ void gbk_permute_rows_kept(idx_t n, const idx_t* src, const idx_t* in
 // loads GBK_RENUMBER_ILP column indices, then their names, then writes them: gathers in
 // flight bound it, not idle lanes (on an H100, kron-27: 154 ms with one gather a lane at a
 // time, 127 with four; a group of lanes sized by each row's length, 1 to 32, measured the
-// same as a warp: benchmarks/h200/renumber_probe.py, twenty-first session).
+// same as a warp).
 #define GBK_RENUMBER_ILP 4
 template <class IDX, class OUT, class W>
 __global__ void gbk_renumber_rows(idx_t n, const idx_t* order, const idx_t* indptr,

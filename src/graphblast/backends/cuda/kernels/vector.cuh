@@ -70,7 +70,7 @@ __global__ void gbk_list_unclaim(idx_t nu, const unsigned long long* nu_ptr, con
 // counters[1] gets the degree sum of the entries in dptr.  Each lane takes GBK_COMPACT
 // consecutive positions, so a warp claims its slots for 512 positions with one atomic: one
 // atomic per warp step of 32 positions serialized on the counter (89 us for 67,041 entries
-// of 4.2 million on the H200, ninth session).  Launched with n / GBK_COMPACT threads.
+// of 4.2 million on the H200).  Launched with n / GBK_COMPACT threads.
 #define GBK_COMPACT 16
 template <class T>
 __global__ void gbk_dense_to_list(idx_t n, const unsigned char* bits, const T* dense,
@@ -414,6 +414,68 @@ __global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, con
     for (idx_t t = gbk::global_id(); t < nu; t += gbk::grid_size())
         deg += (unsigned long long)gbk::degree(dptr, idx[t]);
     gbk::add_counts(counters, 0, deg);
+}
+
+#ifdef __CUDACC_RTC__
+// NVRTC sees no runtime headers; the device runtime's builtin, resolved by ptxas (no -rdc, no
+// cudadevrt): sets the condition of a CUDA graph's conditional node (CUDA 12.4 and later).
+extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
+#endif
+
+// The end of a round of a device-side loop (loops.py): the round's result (a list of capacity
+// `cap_in`, its count at counts[0], or all of it where counts is null) copied into the loop's
+// state of capacity `cap`, the round number ctl[0] counted up, and the loop's test: go on while
+// the result has an entry, fewer than `max_rounds` rounds ran (negative: no limit) and the
+// result fit.  A result that does not fit is left where it is, ctl[1] set and its count put in
+// ctl[2]: the loop stops there, and the host grows the state and resumes.  The last block to
+// finish (ctl[3] counts them) does the bookkeeping, once every block has read the result's
+// count: where the loop goes on it also zeroes the `page_words` words of `page` (the counter
+// page of a captured round, which the next round counts into: no memset node a round).
+// With `stamp`, the result is a recorded push's output list, and its claims are reset here
+// as gbk_list_unclaim would (one kernel less a round).
+// `in_graph`: the kernel runs in the body of a conditional WHILE node whose condition is
+// `handle`.
+template <class T>
+__global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, const idx_t* idx,
+                              const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
+                              unsigned long long* out_counts, long long* ctl,
+                              long long max_rounds, unsigned long long* page, idx_t page_words,
+                              long long* stamp, unsigned long long handle, int in_graph) {
+    __shared__ int last;
+    const idx_t n = counts ? (idx_t)counts[0] : cap_in;
+    const unsigned long long deg = counts ? counts[1] : 0ull;
+    const bool fits = n <= cap;
+    for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
+        const idx_t i = idx[t];
+        if (fits) {
+            out_idx[t] = i;
+            out_vals[t] = vals[t];
+        }
+        if (stamp) stamp[i] = 0x7fffffffffffffffLL;  // the push's claim reset (gbk_list_unclaim)
+    }
+    __syncthreads();  // this block has read the count
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd((unsigned long long*)&ctl[3], 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    const long long r = ctl[0] + 1;
+    const bool go = fits && n > 0 && (max_rounds < 0 || r < max_rounds);
+    if (go && page)
+        for (idx_t w = threadIdx.x; w < page_words; w += blockDim.x) page[w] = 0ull;
+    if (threadIdx.x == 0) {
+        if (fits) {
+            out_counts[0] = (unsigned long long)n;
+            out_counts[1] = deg;
+        } else {
+            ctl[1] = 1;
+            ctl[2] = (long long)n;
+        }
+        ctl[0] = r;
+        ctl[3] = 0;
+        if (in_graph) cudaGraphSetConditional(handle, go ? 1u : 0u);
+    }
 }
 
 // A list copied into another of at least its capacity, its count (and degree sum) with it:

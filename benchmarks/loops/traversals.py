@@ -1,0 +1,198 @@
+"""BFS and SSSP on long-diameter and scale-free graphs: graphblast under each loop mode against
+the naive CUDA BFS (benchmarks/yardsticks/naive_bfs.py), with what a level costs: the kernels
+of the recorded round, the host reads, the graph launches.
+
+    python benchmarks/loops/traversals.py grid-2048 rgg-22 urand-22 kron-22 [--out DIR]
+
+Prints a line per measurement and writes traversals.json to --out (the current folder by
+default).  Times are the minimum of --runs runs (3), each from a synchronized device.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import cupy as cp
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "yardsticks"))
+
+import naive_bfs  # noqa: E402
+
+
+def timed(fn, runs):
+    best, out = float("inf"), None
+    for _ in range(runs):
+        cp.cuda.get_current_stream().synchronize()
+        t0 = time.perf_counter()
+        out = fn()
+        cp.cuda.get_current_stream().synchronize()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def round_kernels():
+    """Patch the loop to note the kernels of each recorded round (the dry round's launches,
+    then gbk_loop_next); returns the list they are appended to."""
+    from graphblast.backends.cuda import loops
+
+    seen = []
+    capture = loops._Loop.capture
+
+    def noting(self):
+        seen.append([getattr(l[0], "name", str(l[0])).split("<")[0]
+                     for l in self.noted.launches] + ["gbk_loop_next"])
+        return capture(self)
+
+    loops._Loop.capture = noting
+    return seen
+
+
+def level_profile(g, runs=2):
+    """BFS level by level from Python, as graphblast's BFS issues a level: per level the
+    frontier's size, the product's direction, the microseconds (synchronized), host reads
+    and kernel launches (the last of ``runs`` runs)."""
+    from graphblast import Vector, semiring
+    from graphblast.backends.cuda import blocks, jit
+    from graphblast.dtypes import BOOL, INT64
+
+    launches = [0]
+    run = jit.run
+
+    def counting(fn, grid, block, args):
+        launches[0] += 1
+        return run(fn, grid, block, args)
+
+    jit.run = counting
+    try:
+        for _ in range(runs):
+            rows = []
+            levels = Vector(INT64, g.n, device="cuda")
+            frontier = Vector.from_coo([g.source], True, BOOL, size=g.n, device="cuda")
+            depth = 0
+            while True:
+                cp.cuda.get_current_stream().synchronize()
+                r0, l0, t0 = blocks.host_reads(), launches[0], time.perf_counter()
+                if not frontier.nvals:
+                    break
+                levels(frontier.S) << depth
+                depth += 1
+                frontier = frontier.vxm(g.A, semiring.any_pair[BOOL]).new(mask=~levels.S,
+                                                                           replace=True)
+                made = getattr(frontier._data, "made_by", None)
+                cp.cuda.get_current_stream().synchronize()
+                rows.append({"level": depth - 1, "direction": made,
+                             "us": (time.perf_counter() - t0) * 1e6,
+                             "host_reads": blocks.host_reads() - r0,
+                             "launches": launches[0] - l0})
+    finally:
+        jit.run = run
+    return rows
+
+
+def dense_levels(v, n):
+    idx, vals = v.to_coo()
+    out = np.full(n, -1, dtype=np.int64)
+    out[np.asarray(idx, dtype=np.int64)] = np.asarray(vals, dtype=np.int64)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("graphs", nargs="+")
+    ap.add_argument("--out", default=".")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--modes", default="auto,replay,never")
+    ap.add_argument("--sssp-modes", default="auto,replay")
+    ap.add_argument("--scipy-bfs", action="store_true", help="also SciPy's BFS (one core)")
+    ap.add_argument("--level-profile", action="store_true",
+                    help="also BFS level by level from Python (graphs of at most 64 levels)")
+    args = ap.parse_args()
+
+    import graphblast as gb
+    from graphblast.algorithms import bfs, sssp
+    from graphblast.backends.cuda import blocks, loops
+    from graphblast.bench import graphs
+
+    kernels = round_kernels()
+    results = []
+    for spec in graphs.parse_graphs(",".join(args.graphs)):
+        t0 = time.perf_counter()
+        g = graphs.build(spec, "cuda")
+        row = {"graph": g.name, "n": g.n, "stored_edges": g.nedges, "source": g.source,
+               "build_s": time.perf_counter() - t0}
+        yard = naive_bfs.NaiveBFS(g.indptr, g.indices)
+        naive_s, lv = timed(lambda: yard.run(g.source), args.runs)
+        want = cp.asnumpy(lv).astype(np.int64)
+        row.update(levels=yard.levels_run, naive_ms=naive_s * 1e3)
+        print(f"{g.name}: n {g.n:,}, {yard.levels_run} levels; naive BFS {naive_s * 1e3:.3f} ms "
+              f"({naive_s * 1e6 / yard.levels_run:.2f} us a level)", flush=True)
+        for mode in args.modes.split(","):
+            with gb.config.set(device_loops=mode):
+                for what, fn in (("bfs", lambda: bfs(g.A, g.source)),
+                                 ("bfs_parents", lambda: bfs(g.A, g.source, parents=True)),
+                                 ("sssp", lambda: sssp(g.Aw, g.source))):
+                    if what == "sssp" and mode not in args.sssp_modes.split(","):
+                        continue
+                    del kernels[:]
+                    fn()  # compiles
+                    r0 = blocks.host_reads()
+                    s, out = timed(fn, args.runs)
+                    reads = (blocks.host_reads() - r0) / args.runs
+                    entry = {"ms": s * 1e3, "host_reads_per_run": reads,
+                             "loop": dict(loops.stats),
+                             "round_kernels": kernels[-1] if kernels else None}
+                    if what.startswith("bfs"):
+                        mine = dense_levels(out[0] if what == "bfs_parents" else out, g.n)
+                        entry["agrees_with_naive"] = bool(np.array_equal(mine, want))
+                        entry["us_per_level"] = s * 1e6 / yard.levels_run
+                        entry["naive_over_graphblast"] = naive_s / s
+                    row[f"{what}_{mode}"] = entry
+                    print(f"{g.name}: {what:11s} {mode:6s} {s * 1e3:9.3f} ms"
+                          + (f" ({entry['us_per_level']:.2f} us a level, naive/graphblast "
+                             f"{entry['naive_over_graphblast']:.2f}, agrees "
+                             f"{entry['agrees_with_naive']})" if "us_per_level" in entry
+                             else "")
+                          + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
+                          f"{entry['round_kernels']}", flush=True)
+        if args.scipy_bfs:  # the CPU peer of BENCHMARKS.md's grid figure, one core
+            import scipy.sparse as sp
+            from scipy.sparse.csgraph import breadth_first_order
+
+            A = sp.csr_array((np.ones(g.nedges, dtype=np.int8), g.indices, g.indptr),
+                             shape=(g.n, g.n))
+            t0 = time.perf_counter()
+            breadth_first_order(A, g.source, directed=True, return_predecessors=False)
+            row["scipy_bfs_ms"] = (time.perf_counter() - t0) * 1e3
+            print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
+        if yard.levels_run > 64:  # the loop's last kernel resetting the push's claims, or not
+            from graphblast.backends.cuda import loops as loops_module
+
+            loops_module.FUSE_UNCLAIM = False
+            try:
+                bfs(g.A, g.source)
+                s, out = timed(lambda: bfs(g.A, g.source), args.runs)
+            finally:
+                loops_module.FUSE_UNCLAIM = True
+            row["bfs_auto_unfused_unclaim_ms"] = s * 1e3
+            print(f"{g.name}: bfs auto, the claims reset by a kernel of their own: "
+                  f"{s * 1e3:.3f} ms ({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
+                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
+        if args.level_profile and yard.levels_run <= 64:
+            row["level_profile"] = level_profile(g)
+            for r in row["level_profile"]:
+                print(f"{g.name}: level {r['level']:3d} {r['direction']!s:5s} "
+                      f"{r['us']:9.1f} us, host reads {r['host_reads']}, launches "
+                      f"{r['launches']}", flush=True)
+        results.append(row)
+        del g, yard, lv
+        cp.get_default_memory_pool().free_all_blocks()
+    with open(os.path.join(args.out, "traversals.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
