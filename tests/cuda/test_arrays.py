@@ -124,3 +124,20 @@ def test_chunks_of_heavy_rows(arrays, rng):
     occ = cupy.asarray(np.array([0, 1, 0, 2]))
     r, s = arrays.chunk_starts(indptr, rows, src, occ, 1024)
     assert cupy.array_equal(r, rows[src]) and cupy.array_equal(s, indptr[rows[src]] + occ * 1024)
+
+
+def test_count_unequal_is_isequal_of_dense_vectors(arrays, rng):
+    a = cupy.asarray(rng.integers(0, 3, 400))
+    b = a.copy()
+    assert arrays.count_unequal(None, None, a, b, np.int64) == 0
+    b[7] += 1
+    assert arrays.count_unequal(None, None, a, b, np.int64) == 1
+    bits_a = cupy.asarray((rng.random(400) < 0.5).astype(np.uint8))
+    bits_b = bits_a.copy()
+    b[7] -= 1
+    b[bits_a.get() == 0] = 9  # values where absent do not count
+    assert arrays.count_unequal(bits_a, bits_b, a, b, np.int64) == 0
+    bits_b[int(cupy.flatnonzero(bits_a)[0])] = 0
+    assert arrays.count_unequal(bits_a, bits_b, a, b, np.int64) == 1
+    nan = cupy.asarray([np.nan, 1.0])
+    assert arrays.count_unequal(None, None, nan, nan, np.float64) == 1  # NaN equals nothing
