@@ -254,6 +254,24 @@ def row_sums_of_scan(indptr, scan):
     return out
 
 
+def positions_at_least(x, lo):
+    """The positions of ``x >= lo``, in order (one host synchronization)."""
+    flags = cp.empty(x.size, dtype=INDEX)
+    if x.size:
+        jit.launch(_fn("flags_at_least", x.dtype), x.size,
+                   (_n(x.size), x, x.dtype.type(lo), flags))
+    return positions_of_flags(flags)
+
+
+def rank_in_group(group, scan):
+    """``arange(n) - scan[group]``: each item's rank in its group."""
+    out = cp.empty(group.size, dtype=INDEX)
+    if group.size:
+        jit.launch(jit.compiled(programs.array_kernel, "rank_in_group").fns[0], group.size,
+                   (_n(group.size), group, scan, out))
+    return out
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)

@@ -87,11 +87,12 @@ def enumerated():
     index_types = [dtypes.INT32, dtypes.INT64]
     add(programs.array_kernel, "compact_positions")
     for name in ("lengths_of_rows", "indptr_union", "indptr_kept", "scan_columns4",
-                 "window_offsets4", "chunks_of_rows", "chunk_starts", "row_sums_of_scan"):
+                 "window_offsets4", "chunks_of_rows", "chunk_starts", "row_sums_of_scan",
+                 "rank_in_group"):
         add(programs.array_kernel, name)
     for t in dtypes.ALL_TYPES:
         for name in ("fill", "iota", "count_nonzero", "nonzero_flags", "broadcast",
-                     "count_unequal"):
+                     "count_unequal", "flags_at_least"):
             add(programs.array_kernel, name, t)
         if t.name not in ("BOOL", "FP32", "FP64"):
             add(programs.array_kernel, "bitnot", t)

@@ -214,23 +214,25 @@ def _permute_long_rows(A, long_rows, src, inv, ncols, in_ptr, out_ptr, vals, out
     to their rows (sorting keeps each row's entries where they were, so entry e of the sorted
     order goes where entry e of the unsorted order was); ``ncols``: the names' range.  One
     synchronization (their entry count)."""
-    lscan = blocks.exclusive_scan(in_ptr[long_rows + 1] - in_ptr[long_rows])
+    take = arrays.take  # (arrays.py's steps: nothing compiled by CuPy at run time)
+    nlong = long_rows.shape[0]
+    lscan = blocks.exclusive_scan(arrays.lengths_of_rows(in_ptr, long_rows))
     count = blocks.total(lscan)
-    k, occ = blocks.expand(lscan, long_rows.shape[0], count)
-    source = long_rows if src is None else src[long_rows]
-    pos = A.indptr[source][k] + occ
-    names = inv[A.stored_indices[pos]].astype(INDEX)
-    dst_starts = out_ptr[long_rows]
+    k, occ = blocks.expand(lscan, nlong, count)
+    source = long_rows if src is None else take(src, long_rows)
+    _, pos = arrays.chunk_starts(A.indptr, source, k, occ, 1)  # A.indptr[source[k]] + occ
+    names = arrays.astype(take(inv, take(A.stored_indices, pos)), INDEX)
+    dst_starts = take(out_ptr, long_rows)
     if out_ptr is not in_ptr:  # J drops columns: the kept entries' places in their rows
-        keep = cp.flatnonzero(names >= 0)
-        k, pos, names = k[keep], pos[keep], names[keep]
-        kscan = blocks.exclusive_scan(out_ptr[long_rows + 1] - dst_starts)
-        occ = cp.arange(k.shape[0], dtype=INDEX) - kscan[k]
-    order = blocks.sort_pairs(k, names, long_rows.shape[0], ncols)
-    dst = dst_starts[k] + occ
-    out_col[dst] = names[order].astype(out_col.dtype)
+        keep = arrays.positions_at_least(names, 0)
+        k, pos, names = take(k, keep), take(pos, keep), take(names, keep)
+        kscan = blocks.exclusive_scan(arrays.lengths_of_rows(out_ptr, long_rows))
+        occ = arrays.rank_in_group(k, kscan)
+    order = blocks.sort_pairs(k, names, nlong, ncols)
+    _, dst = arrays.chunk_starts(dst_starts, arrays.arange(nlong, INDEX), k, occ, 1)
+    arrays.put(out_col, dst, arrays.astype(take(names, order), out_col.dtype))
     if vals is not None:
-        out_vals[dst] = vals[pos[order]]
+        arrays.put(out_vals, dst, take(vals, take(pos, order)))
 
 
 def _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols):

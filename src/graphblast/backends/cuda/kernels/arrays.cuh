@@ -292,3 +292,20 @@ __global__ void gbk_row_sums_of_scan(idx_t n, const idx_t* __restrict__ indptr,
          r += (idx_t)gridDim.x * blockDim.x)
         out[r] = scan[indptr[r + 1]] - scan[indptr[r]];
 }
+
+// flags[i] = in[i] >= lo as int64 (for positions_of_flags)
+template <class T>
+__global__ void gbk_flags_at_least(idx_t n, const T* __restrict__ in, T lo,
+                                   idx_t* __restrict__ flags) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        flags[i] = in[i] >= lo;
+}
+
+// out[i] = i - scan[group[i]]: each item's rank in its group (items in group order)
+__global__ void gbk_rank_in_group(idx_t n, const idx_t* __restrict__ group,
+                                  const idx_t* __restrict__ scan, idx_t* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x)
+        out[i] = i - scan[group[i]];
+}
