@@ -519,14 +519,14 @@ def _permutation(kind, scale):
     lock = threading.Lock()
     targets = {}
 
-    def feistel(xp, n, seed):
-        return _feistel_table(xp, n, scale, seed)
+    def feistel(xp, n, seed, dtype=np.int64):
+        return _feistel_table(xp, n, scale, seed).astype(dtype, copy=False)
 
-    def shuffle(xp, n, seed):
+    def shuffle(xp, n, seed, dtype=np.int64):
         with lock:
             if (n, seed) not in targets:
                 targets[(n, seed)] = swap_targets(n, seed)
-        return apply_swaps(xp, xp.asarray(targets[(n, seed)]))
+        return apply_swaps(xp, xp.asarray(targets[(n, seed)])).astype(dtype, copy=False)
 
     gap.shuffled_ids = feistel if kind == "feistel" else shuffle
     try:

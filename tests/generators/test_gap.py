@@ -170,9 +170,16 @@ def test_mt19937_matches_reference_generator():
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on the PATH")
 def test_mt19937_cuda_kernel_compiles(tmp_path):
-    """The GPU kernel builds without a GPU (CI); the device run checks its outputs."""
+    """The generators' GPU kernels (MT19937, R-MAT, the CSR build) build without a GPU (CI);
+    the device run checks their outputs."""
+    from graphblast.backends.cuda import jit, programs
+
     src = tmp_path / "mt19937.cu"
-    src.write_text(_mt19937._CUDA_SOURCE)
+    src.write_text(jit.translation_unit(
+        [programs.generator_kernel(name)[1]() for name in (
+            "mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
+            "gap_weights")],
+        instantiate=True))
     subprocess.run(["nvcc", "-arch=sm_90", "--ptx", str(src), "-o", str(tmp_path / "mt.ptx")],
                    check=True, capture_output=True, timeout=120)
 

@@ -74,7 +74,8 @@ class CSR:
             return ix
         if self._wide is None:
             _made_once(ix, "a matrix's 64-bit column indices")
-            self._wide = ix.astype(np.int64)
+            self._wide = (ix.astype(np.int64) if isinstance(ix, np.ndarray)
+                          else _device_astype(ix, np.int64))
         return self._wide
 
     @indices.setter
@@ -172,9 +173,16 @@ def issue_rounds(body, x, max_rounds, rounds=0):
 
 
 def _device_full(n, value, dtype):
-    import cupy
+    # the CUDA backend's fill, a kernel of its catalogue (cupy.full compiles on first use)
+    from .cuda import arrays
 
-    return cupy.full(n, value, dtype=dtype)
+    return arrays.full(n, value, dtype)
+
+
+def _device_astype(x, dtype):
+    from .cuda import arrays
+
+    return arrays.astype(x, dtype)
 
 
 class SparseVector:

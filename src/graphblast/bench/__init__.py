@@ -105,6 +105,10 @@ def _parser():
                    help="measure each algorithm's first call (kernel compilation) on GRAPH in "
                         "a fresh process with an empty CuPy cache; default: the first graph "
                         "of the run; 'none' to skip")
+    p.add_argument("--first-process", action="store_true",
+                   help="time whole fresh processes of `graphblast run bfs kron:16`, `... cc "
+                        "...` and `python -m graphblast.demo` on the device with every kernel "
+                        "cache empty (bench/first_process.py)")
     p.add_argument("--no-plots", action="store_true",
                    help="write no PNG plots (a stage of a record whose plots come at --merge)")
     p.add_argument("--merge", nargs="+", metavar="RESULTS_JSON",
@@ -169,9 +173,10 @@ def _options(args):
                                f"seconds, got {value}")
     defaults = DEFAULTS[args.smoke]
     algorithms = _names(args.algorithms, check.ALGORITHMS, "algorithm", ALIASES)
-    if not algorithms and not args.primitives and not args.breadth:
-        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives or "
-                           "--breadth")
+    if not algorithms and not args.primitives and not args.breadth and not args.first_process \
+            and (args.first_call is None or args.first_call.strip().lower() == "none"):
+        raise InvalidValue("--algorithms none leaves nothing to run; add --primitives, "
+                           "--breadth, --first-call GRAPH or --first-process")
     specs = graphs.parse_graphs(args.graphs, smoke=args.smoke, scale_offset=args.scale_offset)
     first_call = args.first_call
     if first_call is None:
@@ -205,6 +210,7 @@ def _options(args):
         "resume": resume,
         "refresh": args.refresh,
         "first_call": first_call,
+        "first_process": args.first_process,
         "plots": not args.no_plots,
         "data_dir": graphs.find_data_dir(args.data),
         "out": args.out,
@@ -264,11 +270,12 @@ def run(options, command, progress_stream=None):
     params = AlgorithmParams()
     out = options["out"]
     earlier = _load_resume(options["resume"])
-    state = {"bandwidth": None, "overhead": None, "first_call": None, "primitives": None,
-             "breadth": None,
+    state = {"bandwidth": None, "overhead": None, "first_call": None, "first_process": None,
+             "primitives": None, "breadth": None,
              "suite": None, "host": {"start_us": host_reference(), "end_us": None}}
     if earlier is not None:
         state["first_call"] = earlier.get("first_call")
+        state["first_process"] = earlier.get("first_process")
         # graphblast's own figure: kept on a resume, measured again on a refresh
         if (not options.get("refresh") and
                 earlier.get("per_call_overhead", {}).get("median_us") is not None):
@@ -298,6 +305,7 @@ def run(options, command, progress_stream=None):
             "results": list(suite.results) if suite else [],
             "per_call_overhead": state["overhead"],
             "first_call": state["first_call"],
+            "first_process": state["first_process"],
         }
         if suite is not None and (suite.stopped or suite.graphs_not_run):
             doc["stopped"] = {"reason": suite.stopped, "graphs_not_run": suite.graphs_not_run}
@@ -380,6 +388,10 @@ def run(options, command, progress_stream=None):
         if options.get("breadth") and not suite._out_of_time():
             state["breadth"] = _run_breadth(options, progress, deadline)
             report.write_json(os.path.join(out, "breadth.json"), state["breadth"])
+        if options.get("first_process"):
+            from . import first_process
+
+            state["first_process"] = first_process.measure_all(device, progress, deadline)
             save()
         done_first = {a: r for a, r in (state["first_call"] or {}).items() if "error" not in r}
         # With --algorithms none (a primitives run), --first-call measures all five.

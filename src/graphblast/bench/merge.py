@@ -58,7 +58,7 @@ def merge_docs(docs, command):
     merged.update(command=command, started=min(d.get("started", "") for _, d in docs),
                   wall_s=sum(d.get("wall_s", 0.0) for _, d in docs))
     merged["parts"] = []
-    first_call, overhead, primitives, stopped = {}, None, None, []
+    first_call, first_process, overhead, primitives, stopped = {}, {}, None, None, []
     for path, doc in docs:
         doc = _bounded(doc)
         merged["parts"].append({"file": path, "command": doc.get("command"),
@@ -87,6 +87,9 @@ def merge_docs(docs, command):
         for a, r in (doc.get("first_call") or {}).items():
             if "error" not in r or a not in first_call:
                 first_call[a] = r
+        for k, r in (doc.get("first_process") or {}).items():
+            if "error" not in r or k not in first_process:
+                first_process[k] = r
         if (doc.get("per_call_overhead") or {}).get("median_us") is not None:
             overhead = doc["per_call_overhead"]
         if doc.get("primitives"):
@@ -105,7 +108,7 @@ def merge_docs(docs, command):
         graphs=[graphs[g] for g in graph_order if g in graphs],
         results=[records[k] for k in sorted(records, key=order.get)],
         per_call_overhead=overhead if overhead is not None else base.get("per_call_overhead"),
-        first_call=first_call or None)
+        first_call=first_call or None, first_process=first_process or None)
     if primitives is not None:
         merged["primitives"] = primitives
     missing = [f"{r['algorithm']} {r['graph']}" for r in merged["results"]

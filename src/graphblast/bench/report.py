@@ -44,6 +44,8 @@ SUMMARY_KEYS = (
     "cc_min_speedup_vs_suitesparse",
     "tc_kron_22_speedup_vs_suitesparse", "tc_g500_21_ms",
     "bfs_grid_2048_us_per_level", "per_call_overhead_us", "first_call_bfs_s",
+    "first_call_max_s", "first_call_kernels_compiled", "first_process_bfs_kron16_s",
+    "first_process_cc_kron16_s", "first_process_demo_s", "first_process_kernels_compiled",
     "bfs_gap_kron_27_ms", "sssp_gap_kron_27_ms", "pagerank_gap_kron_27_iter_ms",
     "cc_gap_kron_27_ms", "gap_kron_27_graph_gib",
     # the breadth benchmark (bench/breadth.py), when run
@@ -183,6 +185,54 @@ def _speedup(doc, algorithm, graph, peer):
         return other["speedup"], None
     why = other.get("reason") or other.get("check", {}).get("detail") or "not run"
     return None, f"{peer} on {algorithm} {graph}: {other.get('status', 'not run')} ({why})"
+
+
+def _first_use(doc, gpu, summary, notes):
+    """The first-use keys: the five algorithms' largest ``first_call_s`` and their kernels
+    compiled at run time (bench/first_call.py), and the whole fresh processes of the command
+    line and the demo (bench/first_process.py), with the kernels those compiled."""
+    first = {a: r for a, r in (doc.get("first_call") or {}).items() if "error" not in r}
+    failed = sorted(set(doc.get("first_call") or {}) - set(first))
+    for key in ("first_call_max_s", "first_call_kernels_compiled"):
+        if not first:
+            summary[key] = None
+            notes[key] = "the first calls were not measured in this run (--first-call none)"
+        elif key == "first_call_max_s" and not gpu:
+            summary[key] = None
+            notes[key] = ABSOLUTE_NOTE.format(device=doc["options"]["device"])
+        else:
+            worst = max(first, key=lambda a: first[a]["first_call_s"])
+            graph = next(iter(first.values()))["graph"]
+            summary[key] = (first[worst]["first_call_s"] if key == "first_call_max_s" else
+                            sum(r["kernels_compiled"] for r in first.values()))
+            notes[key] = (f"{', '.join(first)} on {graph}, each in a fresh process with an "
+                          f"empty CuPy cache; the largest: {worst}; kernels compiled: " +
+                          ", ".join(f"{a} {r['kernels_compiled']}" for a, r in first.items())
+                          + (f"; failed: {', '.join(failed)}" if failed else ""))
+    processes = doc.get("first_process") or {}
+    from .first_process import COMMANDS
+
+    compiled = []
+    for key in COMMANDS:
+        r = processes.get(key)
+        if r is None:
+            summary[key], notes[key] = None, "not measured in this run (--first-process)"
+        elif "error" in r:
+            summary[key], notes[key] = None, f"{r['command']}: {r['error']}"
+        elif not gpu:
+            summary[key] = None
+            notes[key] = ABSOLUTE_NOTE.format(device=doc["options"]["device"])
+        else:
+            summary[key] = r["wall_s"]
+            notes[key] = (f"`{r['command']}`, the whole process with every kernel cache empty: "
+                          f"{r['kernels_compiled']} kernels compiled at run time")
+            compiled.append(r["kernels_compiled"])
+    key = "first_process_kernels_compiled"
+    summary[key] = sum(compiled) if compiled else None
+    if not compiled:
+        notes[key] = "no fresh process of the command line was measured (--first-process)"
+    else:
+        notes[key] = "kernels compiled at run time by the measured fresh processes together"
 
 
 def _min_vs_best_peer(doc, summary, notes):
@@ -360,6 +410,8 @@ def summarize(doc):
         notes[key] = (f"on {first['graph']}: first call {first['first_s']:.3g} s, warm "
                       f"{first['warm_median_s']:.3g} s, {first['kernels_compiled']} kernels "
                       "compiled, in a fresh process with an empty CuPy cache")
+
+    _first_use(doc, gpu, summary, notes)
 
     # GAP's benchmark graph (--graphs kron-27), next to GAP's reference figures.
     ref = GAP_REFERENCE
@@ -590,6 +642,17 @@ def write_markdown(path, doc):
                 lines.append(f"| {a} | {r['graph']} | {r['first_s']:.4g} | "
                              f"{r['warm_median_s']:.4g} | {r['first_call_s']:.4g} | "
                              f"{r['kernels_compiled']} |")
+    processes = doc.get("first_process") or {}
+    if processes:
+        lines += ["", "## First process", "",
+                  ("Whole fresh processes of the command line, timed from start to exit with "
+                   "every kernel cache empty (CuPy's cache an empty folder; graphblast's "
+                   "shipped kernel catalogue in place, as after `pip install`)."), "",
+                  "| command | wall (s) | kernels compiled |", "|---|---|---|"]
+        for r in processes.values():
+            lines.append(f"| `{r['command']}` | " + (
+                f"{r['wall_s']:.3g} | {r['kernels_compiled']} |" if "error" not in r
+                else f"{r['error']} | |"))
     gap = [r for r in doc["results"] if r["graph"] == GAP_GRAPH]
     if gap:
         ref = GAP_REFERENCE
@@ -777,7 +840,9 @@ def readme_section(doc, record_dir, readme_dir, primitives=None):
     lines += ["", "Key figures (`summary` in results.json; null where not measured, with the "
                   "reason):", ""]
     for key in ("geomean_speedup_vs_suitesparse", "cc_min_speedup_vs_suitesparse",
-                "per_call_overhead_us", "first_call_bfs_s", "bfs_grid_2048_us_per_level",
+                "per_call_overhead_us", "first_call_bfs_s", "first_call_max_s",
+                "first_process_bfs_kron16_s", "first_process_cc_kron16_s",
+                "first_process_demo_s", "bfs_grid_2048_us_per_level",
                 "pagerank_kron_22_iter_vs_bound"):
         v = summary.get(key)
         lines.append(f"- `{key}`: " + (f"{v:.4g}" if v is not None else

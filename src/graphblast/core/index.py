@@ -111,7 +111,9 @@ def _vector_list(checked):
     """A Vector of positions indexing a Matrix dimension (SuiteSparse 10's
     ``GxB_Matrix_extract_Vector``): the list of its values in the order of its entries, kept
     where the Vector lives (a GPU index list is not copied through the host)."""
-    values = checked.vector._data.values.astype(np.int64)  # a copy: I may change later
+    values = checked.vector._data.values
+    cast = getattr(checked.vector._backend.xp, "cast_array", None)  # the GPU's own kernels
+    values = cast(values, np.int64) if cast else values.astype(np.int64)  # a copy: I may change
     return IndexArg("list", int(values.shape[0]), checked.size, array=values)
 
 

@@ -19,6 +19,8 @@ The edge source is a callable returning an iterator of ``(u, v, w)`` chunks (``w
 ``None`` for unweighted graphs); calling it twice must give the same chunks.
 """
 
+import numpy as np
+
 from ._device import CSR
 
 # Weights are packed below the column in the sort key; the builder's weights are small
@@ -124,6 +126,11 @@ def build_csr(xp, edge_source, n, *, symmetrize=True, weighted=False, budget,
     CSR
         int64 ``indptr``, int32 sorted ``indices``, int32 ``values`` (or ``None``).
     """
+    if xp is not np:
+        found = _build_on_device(xp, edge_source, n, symmetrize, weighted, budget,
+                                 nrows_from_max_id)
+        if found is not None:
+            return found
     counts = xp.zeros(n, dtype=xp.int64)
     max_id = 0
     kept, kept_edges, keeping = [], 0, True
@@ -207,6 +214,63 @@ def build_csr(xp, edge_source, n, *, symmetrize=True, weighted=False, budget,
         indices = indices.copy()
         values = None if values is None else values.copy()
     return CSR(indptr, indices, values, nrows, nrows)
+
+
+def _build_on_device(cp, edge_source, n, symmetrize, weighted, budget, nrows_from_max_id):
+    """:func:`build_csr` on a GPU for a graph whose raw entries fit in one workspace (the
+    common case: ``budget`` is 2^28 entries there): the chunks packed into sort keys, sorted
+    (Thrust, compiled into CuPy), the first of each (row, column) kept where it is no
+    self-loop, and written out, by kernels of the catalogue (``kernels/generators.cuh``), so
+    that nothing is compiled at run time.  The same graph as the general path, bit for bit.
+    None (the general path runs the source again) when the entries do not fit."""
+    from cupy.cuda import thrust
+
+    from ..backends.cuda import arrays, jit, programs
+
+    def kernel(name):
+        return jit.compiled(programs.generator_kernel, name).fns[0]
+
+    chunks, total = [], 0
+    for u, v, w in edge_source():
+        total += u.size * (2 if symmetrize else 1)
+        if total > budget or (u.size and (not u.flags.c_contiguous or
+                                          not v.flags.c_contiguous)):
+            return None
+        chunks.append((u, v, w))
+    col_bits = _bits(n)
+    wbits = WEIGHT_BITS if weighted else 0
+    if total == 0 or 2 * col_bits + wbits > 64:
+        return None
+    keys = cp.empty(total, dtype=cp.uint64)
+    max_id = cp.zeros(1, dtype=cp.int32)
+    at = 0
+    for u, v, w in chunks:
+        k = u.size
+        if k:
+            w = None if w is None else arrays.astype(w, cp.int32)
+            jit.launch(kernel("gen_keys"), k,
+                       (np.int64(k), u, v, w, np.int32(col_bits), np.int32(wbits),
+                        np.int32(symmetrize), keys[at:], max_id))
+        at += k * (2 if symmetrize else 1)
+    del chunks
+    if total:
+        thrust.sort(keys.dtype, keys.data.ptr, 0, (total,))
+    flags = cp.empty(total, dtype=cp.int64)
+    jit.launch(kernel("gen_firsts"), total,
+               (np.int64(total), keys, np.int32(col_bits), np.int32(wbits), flags))
+    arrays.inclusive_scan_(flags)
+    kept, top = (int(x) for x in arrays.pack(flags[-1], max_id).get())
+    nrows = top + 1 if nrows_from_max_id else n
+    cols = cp.empty(kept, dtype=cp.int32)
+    values = cp.empty(kept, dtype=cp.int32) if weighted else None
+    counts = cp.zeros(n, dtype=cp.int64)
+    jit.launch(kernel("gen_compact"), total,
+               (np.int64(total), keys, flags, np.int32(col_bits), np.int32(wbits), cols,
+                values, counts))
+    del keys, flags
+    indptr = cp.zeros(nrows + 1, dtype=cp.int64)
+    arrays.inclusive_scan_(arrays.convert_into(counts[:nrows], indptr[1:]))
+    return CSR(indptr, cols, values, nrows, nrows)
 
 
 def _scatter(xp, kept, edge_source, indptr, nrows, symmetrize, cols_buf, w_buf):

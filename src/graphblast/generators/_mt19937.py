@@ -14,8 +14,6 @@ exactly what ``std::mt19937::operator()`` returns.  On a GPU the same batches ru
 CUDA kernel (a thread block per stream), because launching each array operation is slower
 than the work."""
 
-import functools
-
 import numpy as np
 
 _N = 624
@@ -90,7 +88,10 @@ class MT19937Streams:
 
     def __init__(self, xp, seeds):
         self.xp = xp
-        self._state = _seed_state(xp, seeds)
+        # seeded on the host (624 steps over the streams: a few ms) and copied: on a GPU each
+        # step would be several launches of element-wise kernels CuPy compiles on first use
+        state = _seed_state(np, seeds)
+        self._state = state if xp is np else xp.asarray(state)
 
     @property
     def streams(self):
@@ -143,62 +144,13 @@ class MT19937Streams:
         return solo
 
 
-_CUDA_SOURCE = r"""
-extern "C" __global__ void mt19937_streams(unsigned int* state, unsigned int* out,
-                                           long long count, int streams) {
-    // state: (624, streams), the raw words of each stream; out: (count, streams).
-    __shared__ unsigned int x[624];
-    const int s = blockIdx.x;
-    for (int i = threadIdx.x; i < 624; i += blockDim.x) x[i] = state[(long long)i * streams + s];
-    __syncthreads();
-    int base = 0;  // ring slot of the oldest word
-    for (long long j = 0; j < count; j += 227) {
-        const long long left = count - j;
-        const int len = left < 227 ? (int)left : 227;
-        const int t = threadIdx.x;
-        int i0 = base + t;
-        if (i0 >= 624) i0 -= 624;
-        unsigned int v = 0;
-        if (t < len) {
-            int i1 = i0 + 1, im = i0 + 397;
-            if (i1 >= 624) i1 -= 624;
-            if (im >= 624) im -= 624;
-            const unsigned int hi = x[i1];
-            const unsigned int y = (x[i0] & 0x80000000u) | (hi & 0x7fffffffu);
-            v = x[im] ^ (y >> 1) ^ ((hi & 1u) ? 0x9908b0dfu : 0u);
-        }
-        __syncthreads();  // every read of this batch before any write
-        if (t < len) {
-            x[i0] = v;
-            unsigned int z = v;
-            z ^= z >> 11;
-            z ^= (z << 7) & 0x9d2c5680u;
-            z ^= (z << 15) & 0xefc60000u;
-            z ^= z >> 18;
-            out[(j + t) * streams + s] = z;
-        }
-        __syncthreads();
-        base += len;
-        if (base >= 624) base -= 624;
-    }
-    for (int i = threadIdx.x; i < 624; i += blockDim.x) {
-        int slot = base + i;
-        if (slot >= 624) slot -= 624;
-        state[(long long)i * streams + s] = x[slot];
-    }
-}
-"""
 
-
-@functools.cache
-def _cuda_kernel_for(device_id):
-    import cupy
-
-    return cupy.RawModule(code=_CUDA_SOURCE).get_function("mt19937_streams")
 
 
 def _cuda_kernel():
-    """The compiled kernel for the current device (compiled once per device)."""
-    import cupy
+    """The kernel for the current device: gbk_mt19937_streams of the CUDA backend's
+    ``kernels/generators.cuh``, from the kernel catalogue (compiled at run time only where
+    the package was built without it)."""
+    from ..backends.cuda import jit, programs
 
-    return _cuda_kernel_for(cupy.cuda.Device().id)
+    return jit.compiled(programs.generator_kernel, "mt19937_streams").fns[0]

@@ -149,9 +149,19 @@ def apply_swaps(xp, targets):
     return perm
 
 
-def shuffled_ids(xp, n, seed):
-    """``std::shuffle`` of ``0..n-1`` with ``std::mt19937(seed)``, as libstdc++ does it.
+#: Permutations up to this size are made on the host and copied (a few ms there; on a GPU
+#: the rounds of swaps use a dozen element-wise kernels that CuPy compiles on first use).
+HOST_SWAPS_MAX = 1 << 18
 
-    The draws are made on the host (they are one sequential stream); the swaps run on ``xp``.
+
+def shuffled_ids(xp, n, seed, dtype=np.int64):
+    """``std::shuffle`` of ``0..n-1`` with ``std::mt19937(seed)``, as libstdc++ does it, as
+    ``dtype``.
+
+    The draws are made on the host (they are one sequential stream); the swaps run on ``xp``
+    (on the host too for up to :data:`HOST_SWAPS_MAX` vertices).
     """
-    return apply_swaps(xp, xp.asarray(swap_targets(n, seed)))
+    targets = swap_targets(n, seed)
+    if xp is not np and n <= HOST_SWAPS_MAX:
+        return xp.asarray(apply_swaps(np, targets).astype(dtype, copy=False))
+    return apply_swaps(xp, xp.asarray(targets)).astype(dtype, copy=False)

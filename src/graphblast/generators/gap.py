@@ -118,15 +118,33 @@ class _GapWeights:
     def next(self, count):
         xp = self.xp
         raw = self._mt.next(count)
-        out = (raw % xp.uint32(255)).astype(xp.int32)
-        out += 1
-        rejected = raw >= self._cutoff
-        for b in _device.to_host(xp, xp.flatnonzero(rejected.any(axis=0))).tolist():
+        if xp is np:
+            out = (raw % xp.uint32(255)).astype(xp.int32)
+            out += 1
+            rejected = raw >= self._cutoff
+            hit = _device.to_host(xp, xp.flatnonzero(rejected.any(axis=0))).tolist()
+        else:  # one kernel of the catalogue; the streams with a rejection read back
+            out, hit = self._next_device(raw)
+            rejected = raw >= self._cutoff if hit else None
+        for b in hit:
             if b not in self._solo:
                 self._solo[b] = [self._mt.split(b), out[:, b][~rejected[:, b]]]
         for b, entry in self._solo.items():
             out[:, b] = self._take(entry, count)
         return out
+
+    def _next_device(self, raw):
+        import cupy as cp
+
+        from ..backends.cuda import jit, programs
+
+        out = cp.empty(raw.shape, dtype=cp.int32)
+        counts = cp.zeros(raw.shape[1], dtype=cp.uint32)
+        if raw.size:
+            jit.launch(jit.compiled(programs.generator_kernel, "gap_weights").fns[0], raw.size,
+                       (np.int64(raw.size), np.int32(raw.shape[1]), raw, self._cutoff, out,
+                        counts))
+        return out, np.flatnonzero(counts.get()).tolist()
 
     def _take(self, entry, count):
         """``count`` weights of one split-off stream."""
@@ -191,7 +209,7 @@ def _edge_source(xp, kind, scale, degree, seed, variant, weighted, words):
     draws = scale if kind == "kron" else 2
     step = max(1, min(per_block, words // (draws * nblocks) if draws else per_block))
     seeds = np.arange(nblocks, dtype=np.uint64) + np.uint64(seed)
-    perm = shuffled_ids(xp, n, seed).astype(xp.int32) if kind == "kron" else None
+    perm = shuffled_ids(xp, n, seed, np.int32) if kind == "kron" else None
 
     def chunks():
         mt = MT19937Streams(xp, seeds)
@@ -199,7 +217,9 @@ def _edge_source(xp, kind, scale, degree, seed, variant, weighted, words):
         for j0 in range(0, per_block, step):
             e = min(step, per_block - j0)
             raw = mt.next(e * draws).reshape(e, draws, nblocks)
-            if kind == "kron":
+            if kind == "kron" and xp is not np:
+                u, v = _rmat_device(raw, rmat_thresholds(variant), perm)
+            elif kind == "kron":
                 u, v = _rmat(xp, raw, rmat_thresholds(variant))
                 u, v = perm[u], perm[v]
             else:
@@ -236,6 +256,24 @@ def _rmat(xp, raw, thresholds):
         # the xor of the three tests is exactly that.
         dst |= (r >= t_lo) ^ top ^ (r >= t_hi)
     return src, dst
+
+
+def _rmat_device(raw, thresholds, perm):
+    """:func:`_rmat` and the renaming through ``perm`` on a GPU: one kernel of the catalogue
+    (``gbk_rmat``, the same integer tests), where the array version's element-wise steps
+    would each be compiled by CuPy on first use."""
+    import cupy as cp
+
+    from ..backends.cuda import jit, programs
+
+    edges, scale, blocks = raw.shape
+    u = cp.empty((edges, blocks), dtype=cp.int32)
+    v = cp.empty((edges, blocks), dtype=cp.int32)
+    t_lo, t_src, t_hi = (np.uint32(t) for t in thresholds)
+    jit.launch(jit.compiled(programs.generator_kernel, "rmat").fns[0], edges * blocks,
+               (np.int64(edges), np.int32(scale), np.int32(blocks), raw, t_lo, t_src, t_hi,
+                perm, u, v))
+    return u, v
 
 
 def _gap_csr(kind, scale, degree, seed, weighted, variant, device):

@@ -63,7 +63,9 @@ def matrix_from_valid_csr(nrows, ncols, dtype, indptr, indices, values, name, de
     dev, backend = resolve_device(device)
     arrays = [None if a is None else _on(backend, a) for a in (indptr, indices, values)]
     if arrays[2] is not None:
-        arrays[2] = arrays[2].astype(dtype.np_type, copy=False)
+        cast = getattr(backend.xp, "cast_array", None)  # the GPU's own kernels
+        arrays[2] = (cast(arrays[2], dtype.np_type, copy=False) if cast else
+                     arrays[2].astype(dtype.np_type, copy=False))
     data = CSR(int(nrows), int(ncols), dtype, *arrays, iso_value=iso_value)
     return Matrix._from_data(data, backend, dev, name)
 

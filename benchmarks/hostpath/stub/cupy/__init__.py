@@ -5,8 +5,13 @@ makes, not CuPy's own costs (an allocation, a launch: see benchmarks/profiling/c
 those on the H200).  Results are garbage; only the path is real."""
 
 import ctypes
+import os
 
 import numpy as _np
+
+# graphblast's kernel catalogue is not loaded through the stand-in: every kernel is its
+# RawModule's (which checks each launch's argument count against the kernel's source)
+os.environ.setdefault("GRAPHBLAST_CATALOGUE", "0")
 from numpy import bool_, float32, float64, int8, int16, int32, int64, uint8, uint16  # noqa: F401
 from numpy import uint32, uint64  # noqa: F401
 
@@ -22,6 +27,12 @@ class _Pointer:
 
     def memset_async(self, value, size, stream=None):
         ctypes.memset(self.ptr, value, size)
+
+    def copy_from_device_async(self, src, size, stream=None):
+        # src: a _Pointer, or (a NumPy scalar's .data, where CuPy gives a 0-d array) a buffer
+        if size:
+            at = src.ptr if hasattr(src, "ptr") else _np.frombuffer(src, _np.uint8).ctypes.data
+            ctypes.memmove(self.ptr, at, size)
 
 
 class ndarray(_np.ndarray):
@@ -63,7 +74,7 @@ empty_like = _wrap(_np.zeros_like)
 for _name in ("zeros", "ones", "full", "arange", "asarray", "array", "concatenate", "stack",
               "argsort", "cumsum", "searchsorted", "flatnonzero", "where", "minimum",
               "maximum", "diff", "isnan", "zeros_like", "unique", "sort", "nonzero", "repeat",
-              "bincount", "count_nonzero"):
+              "bincount", "count_nonzero", "all", "any"):
     globals()[_name] = _wrap(getattr(_np, _name))
 
 

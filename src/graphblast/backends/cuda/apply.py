@@ -5,7 +5,7 @@ import numpy as np
 
 from ...dtypes import INT64
 from ..base import CSR, RANGE_SELECTS, SparseVector
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .blocks import INDEX, i64
 
 
@@ -83,8 +83,7 @@ def _select_columns(A, name, k):
         jit.launch(fn_cut, n, (i64(n), A.indptr, col, i64(cut), i64(row_step), np.int32(low),
                                i64(LONG_RANGE), first, count, long_rows, nlong))
     out_ptr = blocks.exclusive_scan(count)
-    total, nlong = (int(x) for x in blocks.read_small(cp.stack(
-        [out_ptr[-1], nlong[0].astype(INDEX)])))
+    total, nlong = (int(x) for x in blocks.read_small(arrays.pack(out_ptr[-1], nlong)))
     out_col = cp.empty(total, dtype=col.dtype)
     out_vals = None if vals is None else cp.empty(total, dtype=vals.dtype)
     if total:
@@ -118,7 +117,7 @@ def reduce_segments(values, a_type, offsets, seg_ids, nseg, nvals, monoid):
 def reduce_rowwise(A, monoid):
     """Each non-empty row reduced with the monoid.  One synchronization (the rows that have
     entries)."""
-    rows = cp.flatnonzero(cp.diff(A.indptr)).astype(INDEX, copy=False)
+    rows = arrays.flatnonzero(arrays.adjacent_diff(A.indptr))
     out = reduce_segments(A.values, A.dtype, A.indptr, rows, rows.shape[0], A.nvals, monoid)
     return SparseVector(A.nrows, monoid.return_type, rows, out)
 
@@ -135,7 +134,7 @@ def reduce_scalar(A, monoid, keep=False):
         if not keep:
             return first.get()[0]
         # kept: its own copy, not a view of A's values (A may change in place later)
-        return first.copy() if A.dtype is t else first
+        return arrays.copy(first) if A.dtype is t else first
     return reduce_values(A.values, A.dtype, None, monoid, keep)
 
 

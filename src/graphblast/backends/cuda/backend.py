@@ -88,6 +88,21 @@ class _ArrayModule:
         return getattr(cp, name)
 
     @staticmethod
+    def cast_array(x, np_type, copy=True):
+        """``x.astype(np_type, copy=copy)`` by a catalogue kernel (arrays.py)."""
+        from . import arrays
+
+        return arrays.astype(x, np_type, copy_same=copy)
+
+    @staticmethod
+    def count_unequal(bits_a, bits_b, a, b, np_type):
+        """Where two dense vectors differ (core/base.py's isequal): one catalogue kernel,
+        where CuPy's comparisons and reductions would be compiled on first use."""
+        from . import arrays
+
+        return arrays.count_unequal(bits_a, bits_b, a, b, np_type)
+
+    @staticmethod
     def searchsorted(a, v, side="left", sorter=None):
         if not isinstance(v, cp.ndarray):
             v = cp.asarray(v, dtype=a.dtype)

@@ -11,7 +11,7 @@ import cupy as cp
 import numpy as np
 
 from ..base import CSR, SparseVector
-from . import jit, programs
+from . import arrays, jit, programs
 
 INDEX = np.int64
 I64 = np.int64
@@ -59,8 +59,8 @@ def _fn(program, *args):
 def exclusive_scan(x):
     """``out[0] = 0, out[k + 1] = x[0] + ... + x[k]`` as int64 (length ``len(x) + 1``)."""
     out = cp.zeros(x.shape[0] + 1, dtype=INDEX)
-    if x.shape[0]:
-        cp.cumsum(x, dtype=INDEX, out=out[1:])
+    if x.shape[0]:  # a cast or a copy, then CUB's scan in place (nothing compiled by CuPy)
+        arrays.inclusive_scan_(arrays.convert_into(x, out[1:]))
     return out
 
 
@@ -138,17 +138,23 @@ def degree_classes(indptr, n, bounds, also=_NO_BOUND):
     if n:
         jit.launch_warps(_fn(programs.structure, "gbk_degree_classes_count"), nwin,
                          (i64(n), indptr, *bounds, i64(also), wcount, big))
-    inclusive = cp.cumsum(wcount, axis=0)
+    # the columns' scans, totals and offsets by catalogue kernels (arrays.cuh): CuPy's
+    # cumsum along an axis and its arithmetic compile on first use
+    inclusive = cp.empty((nwin, 4), dtype=INDEX)
     totals = cp.zeros(5, dtype=INDEX)
     if nwin:
-        totals[:4] = inclusive[-1]
-    totals[4:] = big.view(INDEX)
+        jit.run(_fn(programs.array_kernel, "scan_columns4"), 1, 1024,
+                (i64(nwin), wcount, inclusive))
+        arrays.copy_into(inclusive[-1], totals[:4])
+    arrays.copy_into(big.view(INDEX), totals[4:])
     host = read_small(totals)
     sizes = [int(x) for x in host[:4]]
     starts = np.concatenate([[0], np.cumsum(sizes[:3])]).astype(np.int64)
     classes = cp.empty(sum(sizes), dtype=INDEX)
     if classes.shape[0]:
-        offsets = inclusive - wcount + cp.asarray(starts)  # each window's place in its class
+        offsets = cp.empty((nwin, 4), dtype=INDEX)  # each window's place in its class
+        jit.launch(_fn(programs.array_kernel, "window_offsets4"), 4 * nwin,
+                   (i64(nwin), inclusive, wcount, *(i64(s) for s in starts), offsets))
         jit.launch_warps(_fn(programs.structure, "gbk_degree_classes_fill"), nwin,
                          (i64(n), indptr, *bounds, offsets, classes))
     return classes, sizes, int(host[4])
@@ -160,13 +166,13 @@ def indptr_from_sorted_rows(rows, nrows):
     indptr = cp.zeros(nrows + 1, dtype=INDEX)
     n = rows.shape[0]
     if n:
-        rows = rows.astype(INDEX, copy=False)
+        rows = arrays.astype(rows, INDEX)
         first = cp.empty(nrows, dtype=INDEX)
         count = cp.zeros(nrows, dtype=INDEX)
         jit.launch(_fn(programs.structure, "gbk_row_run_firsts"), n, (i64(n), rows, first))
         jit.launch(_fn(programs.structure, "gbk_row_run_lengths"), n,
                    (i64(n), rows, first, count))
-        cp.cumsum(count, out=indptr[1:])
+        arrays.convert_into(arrays.inclusive_scan_(count), indptr[1:])
     return indptr
 
 
@@ -197,7 +203,7 @@ def sort_pairs(rows, cols, nrows, ncols):
     One radix sort of ``row * ncols + col`` when that fits in int64, else two stable sorts
     (by column, then by row)."""
     if nrows * ncols < 2**62:
-        return cp.argsort(rows * I64(ncols) + cols)
+        return arrays.argsort(arrays.pair_key(rows, cols, ncols), consume=True)
     order = cp.argsort(cols)
     return order[cp.argsort(rows[order])]
 
@@ -238,7 +244,8 @@ def compact_entries(like, flags, dtype=None, values=None):
                    (i64(n), like.indices, values, flags, scan, None, None, out_idx, out_vals))
     if isinstance(like, SparseVector):
         return SparseVector(like.size, dtype, out_idx, out_vals)
-    return CSR(like.nrows, like.ncols, dtype, scan[like.indptr], out_idx, out_vals)
+    return CSR(like.nrows, like.ncols, dtype, arrays.take(scan, like.indptr), out_idx,
+               out_vals)
 
 
 def indptr_or_none(data):

@@ -20,7 +20,7 @@ import numpy as np
 
 from ... import plan
 from ..base import SparseVector, computed_under
-from . import blocks, jit, programs, storage
+from . import arrays, blocks, jit, programs, storage
 from .apply import (
     finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
 from .blocks import i64
@@ -288,9 +288,9 @@ def apply(A, op, left=None, right=None, thunk=None):
         return FullVector(n, op.return_type, z)
     counters = Counters(A.counters.peek())
     if counters.known is None:
-        counters.array[...] = A.counters.array
+        arrays.copy_into(A.counters.array, counters.array)
         counters.touch()
-    return BitmapVector(n, op.return_type, bits.copy(), z, counters)
+    return BitmapVector(n, op.return_type, arrays.copy(bits), z, counters)
 
 
 def select(A, op, thunk):
@@ -307,7 +307,7 @@ def select(A, op, thunk):
     if n:
         jit.launch(fn, n, (i64(n), bits, vals, param, out_bits, counters.array))
     counters.touch()
-    return BitmapVector(n, A.dtype, out_bits, vals.copy(), counters)
+    return BitmapVector(n, A.dtype, out_bits, arrays.copy(vals), counters)
 
 
 def _select_list(A, op, thunk):

@@ -9,7 +9,7 @@ import cupy as cp
 import numpy as np
 
 from ..base import CSR, SparseVector, computed_under
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .blocks import INDEX, i64
 
 
@@ -43,7 +43,7 @@ def ewise_mult(A, B, op):
         jit.launch(fn, na, (i64(na), blocks.indptr_or_none(A), i64(blocks.nrows_of(A)),
                             A.indices, A.values, B.values, pos, found, scan, out_idx, out_vals,
                             np.int8(0)))
-    indptr = None if vec else scan[A.indptr]
+    indptr = None if vec else arrays.take(scan, A.indptr)
     return _result(A, indptr, out_idx, out_vals, dtype)
 
 
@@ -84,7 +84,7 @@ def _union(kind, A, B, op, dtype, left_default, right_default):
         if nb:
             jit.launch(fb, nb, (i64(nb), blocks.indptr_or_none(B), nrows, B.indices, B.values,
                                 pos_b, found_b, scan_b, out_idx, out_vals, p1, p2))
-    indptr = None if vec else A.indptr + B.indptr - scan_a[A.indptr]
+    indptr = None if vec else arrays.indptr_union(A.indptr, B.indptr, scan_a)
     return _result(A, indptr, out_idx, out_vals, dtype)
 
 
@@ -122,5 +122,5 @@ def mask_write(C, Z, mask, replace):
             jit.launch(merge, nc, (i64(nc), C.indices, C.values, keep_c, scan_c, pos_cz, scan_z,
                                    out_idx, out_vals))
     vec = isinstance(C, SparseVector)
-    indptr = None if vec else scan_z[Z.indptr] + scan_c[C.indptr]
+    indptr = None if vec else arrays.indptr_kept(scan_z, Z.indptr, scan_c, C.indptr)
     return _result(C, indptr, out_idx, out_vals, dtype)

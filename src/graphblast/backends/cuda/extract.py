@@ -14,7 +14,7 @@ import numpy as np
 from ...config import config
 from ...dtypes import UINT64
 from ..base import CSR, INT32_MAX, IndexArg, SparseVector, order_free_monoid
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .blocks import I64, INDEX, i64
 from .storage import as_row, coo_to_csr, from_row, transpose, vector_from_coo
 from .vectors import BitmapVector, FullVector, counted_bitmap
@@ -23,10 +23,10 @@ from .vectors import BitmapVector, FullVector, counted_bitmap
 def _index_array(index):
     """The indices an IndexArg names, as a device int64 array."""
     if index.kind == "list":
-        return cp.asarray(index.array, dtype=INDEX)
+        return arrays.astype(cp.asarray(index.array), INDEX)
     if index.kind == "all":
-        return cp.arange(index.count, dtype=INDEX)
-    return I64(index.start) + I64(index.step) * cp.arange(index.count, dtype=INDEX)
+        return arrays.arange(index.count, INDEX)
+    return arrays.arange(index.count, INDEX, index.start, index.step)
 
 
 def _gather_rows(A, rows):
@@ -107,13 +107,11 @@ def _extract_permuted_columns(A, rows, J):
     nrows, ncols = rows.count, J.shape[0]
     src = None if rows.kind == "all" else _index_array(rows)
     # the new rows' pointers as the source rows have them: A's own when every row is taken
-    in_ptr = A.indptr if src is None else blocks.exclusive_scan(A.indptr[src + 1]
-                                                                - A.indptr[src])
+    in_ptr = A.indptr if src is None else blocks.exclusive_scan(
+        arrays.lengths_of_rows(A.indptr, src))
     idx32_out = ncols <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
-    positions = cp.arange(ncols, dtype=name_type)
-    inv = cp.full(A.ncols, -1, dtype=name_type)
-    inv[J] = positions
+    inv = arrays.put(arrays.full(A.ncols, -1, name_type), J, arrays.arange(ncols, name_type))
     col = A.stored_indices
     word = A.dtype.np_type.itemsize
     fn_warp, fn_block, fn_kept = jit.compiled(programs.permute_rows, 
@@ -125,7 +123,7 @@ def _extract_permuted_columns(A, rows, J):
         out_ptr = blocks.exclusive_scan(kept)
     # the result's size and whether J repeats a column (one write wins, another is unmapped),
     # read with the rows' classes (by source length): up to 32, up to PERMUTE_BLOCK_MAX, more
-    check = cp.stack([out_ptr[-1], (inv[J] != positions).any().astype(INDEX)])
+    check = arrays.pack(out_ptr[-1], arrays.count_unmapped(inv, J))
     classes, (n_short, n_block, n_long, _), _ = blocks.degree_classes(
         in_ptr, nrows, [1, 33, PERMUTE_BLOCK_MAX[idx32_out] + 1, None, None])
     total, repeats = (int(x) for x in blocks.read_small(check))
@@ -167,31 +165,32 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     n = A.nrows
     if n == 0:
         return None
-    degrees = A.indptr[1:] - A.indptr[:-1]
     # sorted by ~key, the key decreasing; the sort is stable: equal keys by increasing id.
-    # 32-bit keys where they fit halve the radix sort's passes (kron-27: 134 million keys)
+    # 32-bit keys where they fit halve the radix sort's passes (kron-27: 134 million keys).
+    # The steps are the catalogue's kernels (arrays.py): CuPy's would compile on first use.
     key_type = cp.int32 if 2 * n + 1 <= INT32_MAX else INDEX
-    order = cp.argsort(~degrees.astype(key_type))
-    held, active = (int(x) for x in blocks.read_small(cp.stack([
-        degrees[order[:max(1, n // 100)]].sum(), cp.count_nonzero(degrees).astype(INDEX)])))
+    degrees = arrays.adjacent_diff(A.indptr)
+    order = arrays.argsort(arrays.degree_key(A.indptr, None, key_type), consume=True)
+    held, active = (int(x) for x in blocks.read_small(arrays.pack(
+        arrays.take(degrees, order[:max(1, n // 100)]).sum(),
+        arrays.count_nonzero(degrees))))
     if held < min_hub_share * A.nvals:
         return None
     S = transpose(A, cache=config["transpose_cache"])  # A itself when symmetric
     if S is not A:
         # the vertices with in-edges only go before those with no edge (a stable sort of
         # twice the degree plus one for an in-edge keeps the degrees' order otherwise)
-        has_in = S.indptr[1:] != S.indptr[:-1]
-        order = cp.argsort(~(2 * degrees + has_in).astype(key_type))
-        active = int(blocks.read_small(cp.count_nonzero(
-            (degrees != 0) | has_in).astype(INDEX).reshape(1))[0])
+        key = arrays.degree_key(A.indptr, S.indptr, key_type)
+        order = arrays.argsort(key)
+        # a vertex without an edge has the key ~0 = -1
+        active = int(blocks.read_small(arrays.count_nonzero(key, other_than=-1))[0])
     k = n if active == n else active + 1
     idx32_out = n <= INT32_MAX
     name_type = cp.int32 if idx32_out else INDEX
-    rank = cp.empty(n, dtype=name_type)
-    rank[order] = cp.minimum(cp.arange(n, dtype=name_type), k - 1)
+    rank = arrays.rank_of_order(order, k - 1, name_type)
     kept = order[:k]
     # the new rows' lengths: A's own degrees where A is its own transpose (no second gather)
-    lengths = degrees[kept] if S is A else S.indptr[kept + 1] - S.indptr[kept]
+    lengths = arrays.take(degrees, kept) if S is A else arrays.lengths_of_rows(S.indptr, kept)
     out_ptr = blocks.exclusive_scan(lengths)
     col = S.stored_indices
     iso = S.pattern_value if values else S.dtype.np_type.type(1)
@@ -204,8 +203,8 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     jit.launch_warps(fn, k, (i64(k), kept, S.indptr, col, words(vals), rank, out_ptr,
                              out_col, words(out_vals)))
     B = CSR(k, k, S.dtype, out_ptr, out_col, out_vals, iso_value=iso)
-    return (B, FullVector(k, UINT64, kept.astype(cp.uint64)),
-            FullVector(n, UINT64, rank.astype(cp.uint64)))
+    return (B, FullVector(k, UINT64, arrays.astype(kept, cp.uint64)),
+            FullVector(n, UINT64, arrays.astype(rank, cp.uint64)))
 
 
 def _permute_long_rows(A, long_rows, src, inv, ncols, in_ptr, out_ptr, vals, out_col,
@@ -215,23 +214,25 @@ def _permute_long_rows(A, long_rows, src, inv, ncols, in_ptr, out_ptr, vals, out
     to their rows (sorting keeps each row's entries where they were, so entry e of the sorted
     order goes where entry e of the unsorted order was); ``ncols``: the names' range.  One
     synchronization (their entry count)."""
-    lscan = blocks.exclusive_scan(in_ptr[long_rows + 1] - in_ptr[long_rows])
+    take = arrays.take  # (arrays.py's steps: nothing compiled by CuPy at run time)
+    nlong = long_rows.shape[0]
+    lscan = blocks.exclusive_scan(arrays.lengths_of_rows(in_ptr, long_rows))
     count = blocks.total(lscan)
-    k, occ = blocks.expand(lscan, long_rows.shape[0], count)
-    source = long_rows if src is None else src[long_rows]
-    pos = A.indptr[source][k] + occ
-    names = inv[A.stored_indices[pos]].astype(INDEX)
-    dst_starts = out_ptr[long_rows]
+    k, occ = blocks.expand(lscan, nlong, count)
+    source = long_rows if src is None else take(src, long_rows)
+    _, pos = arrays.chunk_starts(A.indptr, source, k, occ, 1)  # A.indptr[source[k]] + occ
+    names = arrays.astype(take(inv, take(A.stored_indices, pos)), INDEX)
+    dst_starts = take(out_ptr, long_rows)
     if out_ptr is not in_ptr:  # J drops columns: the kept entries' places in their rows
-        keep = cp.flatnonzero(names >= 0)
-        k, pos, names = k[keep], pos[keep], names[keep]
-        kscan = blocks.exclusive_scan(out_ptr[long_rows + 1] - dst_starts)
-        occ = cp.arange(k.shape[0], dtype=INDEX) - kscan[k]
-    order = blocks.sort_pairs(k, names, long_rows.shape[0], ncols)
-    dst = dst_starts[k] + occ
-    out_col[dst] = names[order].astype(out_col.dtype)
+        keep = arrays.positions_at_least(names, 0)
+        k, pos, names = take(k, keep), take(pos, keep), take(names, keep)
+        kscan = blocks.exclusive_scan(arrays.lengths_of_rows(out_ptr, long_rows))
+        occ = arrays.rank_in_group(k, kscan)
+    order = blocks.sort_pairs(k, names, nlong, ncols)
+    _, dst = arrays.chunk_starts(dst_starts, arrays.arange(nlong, INDEX), k, occ, 1)
+    arrays.put(out_col, dst, arrays.astype(take(names, order), out_col.dtype))
     if vals is not None:
-        out_vals[dst] = vals[pos[order]]
+        arrays.put(out_vals, dst, take(vals, take(pos, order)))
 
 
 def _extract_distinct_columns(A, J, new_rows, c, vals, nrows, ncols):
@@ -312,7 +313,7 @@ def assign_region(C, Z, rows, cols):
 # -- graphblast's gather and scatter with a Vector of positions -----------------------------
 
 def _positions(I):
-    return I.values.astype(INDEX, copy=False)
+    return arrays.astype(I.values, INDEX)
 
 
 def gather_vector(u, I):
@@ -320,34 +321,35 @@ def gather_vector(u, I):
     u is one gather (no search); otherwise each position is found by binary search in u's
     indices.  I's values are in range (the core checked them)."""
     pos = _positions(I)
+    take = arrays.take
     if u.nvals == u.size:
         if isinstance(I, FullVector):  # a full result, kept full (no index array)
-            return FullVector(I.size, u.dtype, u.values[pos])
-        return SparseVector(I.size, u.dtype, I.indices, u.values[pos])
+            return FullVector(I.size, u.dtype, take(u.values, pos))
+        return SparseVector(I.size, u.dtype, I.indices, take(u.values, pos))
     if u.nvals == 0 or I.nvals == 0:
         return SparseVector(I.size, u.dtype, I.indices[:0], u.values[:0])
     if isinstance(I, FullVector) and isinstance(u, BitmapVector):
         # every i, from a bitmap: its presence bytes and values gathered, kept a bitmap (a
         # compaction of u and a binary search per i took 13.5 ms on kron-27's 134 million,
         # PageRank's degrees into its order)
-        return counted_bitmap(I.size, u.dtype, u.bits[pos], u.vals[pos])
-    at = cp.minimum(cp.searchsorted(u.indices, pos), u.nvals - 1)
-    keep = cp.flatnonzero(u.indices[at] == pos)
-    return SparseVector(I.size, u.dtype, I.indices[keep], u.values[at[keep]])
+        return counted_bitmap(I.size, u.dtype, take(u.bits, pos), take(u.vals, pos))
+    at, keep = arrays.find_sorted(u.indices, pos)
+    return SparseVector(I.size, u.dtype, take(I.indices, keep),
+                        take(u.values, take(at, keep)))
 
 
 def _pairs(I, u):
     """(target position, value) of every i where both I and u have an entry, in order of i."""
+    take = arrays.take
     if u.nvals == u.size:
-        vals = u.values if I.nvals == I.size else u.values[I.indices]
+        vals = u.values if I.nvals == I.size else take(u.values, I.indices)
         return _positions(I), vals
     if I.nvals == 0 or u.nvals == 0:
         return _positions(I)[:0], u.values[:0]
     if I.nvals == I.size:  # every i: u's own entries, in order (no search of u per i)
-        return _positions(I)[u.indices], u.values
-    at = cp.minimum(cp.searchsorted(u.indices, I.indices), u.nvals - 1)
-    keep = cp.flatnonzero(u.indices[at] == I.indices)
-    return _positions(I)[keep], u.values[at[keep]]
+        return take(_positions(I), u.indices), u.values
+    at, keep = arrays.find_sorted(u.indices, I.indices)
+    return take(_positions(I), keep), take(u.values, take(at, keep))
 
 
 def scatter_vector(I, u, size, dtype, dup_op):
@@ -395,17 +397,24 @@ def sort_vector(v, descending):
         # and 0.0 they sort as NumPy sorts them: NaN last, -0.0 equal to 0.0.
         keys = cp.where(cp.isnan(vals), vals.dtype.type("nan"), vals + vals.dtype.type(0))
     n = keys.shape[0]
-    if descending:
+    if not v.dtype.is_float:
+        # integers (and bools): ~x sorts ascending as x descending, so one stable sort
+        # keeps equal values in increasing index order either way (Thrust's sort, no
+        # kernel compiled at run time; triangle counting's degree order)
+        order = (arrays.argsort(arrays.descending_key(keys), consume=True) if descending
+                 else arrays.argsort(keys))
+    elif descending:
         # A stable sort of the reversed values puts equal values in decreasing index order;
         # read backwards, that is decreasing values with equal ones by increasing index.
         order = I64(n - 1) - cp.argsort(keys[::-1])[::-1]
     else:
         order = cp.argsort(keys)
     # a full vector's indices are its positions: no index array is made
-    perm = (order if isinstance(v, FullVector) else v.indices[order]).astype(cp.uint64)
-    sorted_vals = vals[order]
+    perm = arrays.astype(order if isinstance(v, FullVector) else arrays.take(v.indices, order),
+                         cp.uint64)
+    sorted_vals = arrays.take(vals, order)
     if n == v.size:  # every position holds an entry: full results, no index array
         return FullVector(v.size, v.dtype, sorted_vals), FullVector(v.size, UINT64, perm)
-    pos = cp.arange(n, dtype=INDEX)
+    pos = arrays.arange(n, INDEX)
     return SparseVector(v.size, v.dtype, pos, sorted_vals), SparseVector(v.size, UINT64, pos,
                                                                          perm)

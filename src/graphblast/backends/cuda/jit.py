@@ -23,7 +23,7 @@ import numpy as np
 
 from ...config import config
 from ...ops.swapped import SwappedBinaryOp
-from . import codegen, recording
+from . import catalogue, codegen, recording
 
 _setting = config.lookup  # the launch path reads its setting by the dict's own lookup
 
@@ -451,6 +451,8 @@ def compiled(program, *args):
     except TypeError:  # an unhashable argument: through the program's own key
         return kernels(*program(*args))
     if found is None:
+        if catalogue.recording():
+            catalogue.record(program, args)
         found = kernels(*program(*args))
         if len(_by_call) >= _BY_CALL_MAX:
             _by_call.clear()
@@ -458,9 +460,20 @@ def compiled(program, *args):
     return found
 
 
+#: Programs compiled by NVRTC in this process: those the catalogue lacked.
+runtime_compiles = 0
+
+
 def _compile(device_id, program):
+    global runtime_compiles
     import cupy
 
+    shipped = catalogue.load(device_id, program)
+    if shipped is not None:
+        return Kernels(shipped, program.kernels)
+    runtime_compiles += 1
+    if catalogue.recording():
+        catalogue.install_cupy_hook()
     source = program.source()
     start = time.perf_counter()
     with cupy.cuda.Device(device_id):

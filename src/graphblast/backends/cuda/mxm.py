@@ -15,7 +15,7 @@ import numpy as np
 from ... import plan
 from ...config import config
 from ..base import CSR
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .apply import reduce_segments
 from .blocks import INDEX, i64
 from .storage import empty_matrix, transpose
@@ -414,7 +414,7 @@ def _narrow_indices(A):
     """A's column indices as int32 (a compact matrix's as stored; else a copy for this call,
     half the bytes each binary search of the dot product reads)."""
     stored = A.stored_indices
-    return stored if stored.dtype == np.int32 else stored.astype(np.int32)
+    return arrays.astype(stored, np.int32)  # no copy when stored so
 
 
 def _row_chunks(A, wscan, total_work, ncols):
@@ -505,7 +505,7 @@ def _longest_row_products(A, wscan):
     """The most products a row of A makes (one read)."""
     if A.nrows == 0:
         return 0
-    per_row = wscan[A.indptr[1:]] - wscan[A.indptr[:-1]]
+    per_row = arrays.row_sums_of_scan(A.indptr, wscan)
     return int(blocks.read_small(per_row.max(keepdims=True))[0])
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ... import plan
 from ...config import config
-from . import blocks, jit, programs, recording
+from . import arrays, blocks, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import dropped_on_oom
 from .storage import transpose
@@ -89,13 +89,13 @@ class View:
         self.idx32 = M.ncols <= _INT32_MAX
         stored = M.stored_indices  # a compact matrix's 32-bit indices serve as they are
         if self.idx32:
-            self.col = stored if stored.dtype == np.int32 else stored.astype(np.int32)
+            self.col = arrays.astype(stored, np.int32)
         else:
             self.col = M.indices
         # an iso matrix's one value, which the products read in place of a value array
         # (matrix_values): a pattern graph cast to FP32 keeps no value array
         iso = M.pattern_value
-        self.iso = None if iso is None else cp.full(1, iso, dtype=M.dtype.np_type)
+        self.iso = None if iso is None else arrays.full(1, iso, M.dtype.np_type)
         # the bins' degree bounds, then the heavy rows'; a small matrix has no bins (its
         # first three classes are empty)
         binned = M.nrows >= BIN_ROWS
@@ -124,12 +124,12 @@ class View:
     def heavy_chunks(self, M):
         """(row, first entry, count) of the heavy rows' chunks of CHUNK entries, built once."""
         if self.chunks is None:
-            degrees = M.indptr[self.heavy_rows + 1] - M.indptr[self.heavy_rows]
-            scan = blocks.exclusive_scan((degrees + (CHUNK - 1)) // CHUNK)
+            scan = blocks.exclusive_scan(arrays.chunks_of_rows(M.indptr, self.heavy_rows,
+                                                               CHUNK))
             total = blocks.total(scan)
             src, occ = blocks.expand(scan, self.nheavy, total)
-            rows = self.heavy_rows[src]
-            self.chunks = (rows, M.indptr[rows] + occ * CHUNK, total)
+            self.chunks = (*arrays.chunk_starts(M.indptr, self.heavy_rows, src, occ, CHUNK),
+                           total)
         return self.chunks
 
 
@@ -163,9 +163,9 @@ def row_stats(M):
     found = M._stats
     if found is None:
         if M.nrows:
-            degrees = M.indptr[1:] - M.indptr[:-1]
-            longest, nonempty = blocks.read_small(cp.stack(
-                [degrees.max(), cp.count_nonzero(degrees).astype(degrees.dtype)]))
+            degrees = arrays.adjacent_diff(M.indptr)
+            longest, nonempty = blocks.read_small(arrays.pack(
+                degrees.max(), arrays.count_nonzero(degrees)))
             found = (int(longest), int(nonempty))
         else:
             found = (0, 0)
@@ -186,7 +186,7 @@ class _Scratch:
     __slots__ = ("stamp", "epoch", "posmap", "folds", "loop")
 
     def __init__(self, n):
-        self.stamp = cp.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+        self.stamp = arrays.full(n, np.iinfo(np.int64).max, np.int64)
         self.epoch = 0
         self.posmap = None
         self.folds = {}
@@ -512,10 +512,10 @@ def _pull_constant(M, semiring, n_out):
     before, 82 ms on kron-27).  The count of such rows is the matrix's row_stats (read once
     per matrix)."""
     t = semiring.monoid.return_type
-    lengths = M.indptr[1:] - M.indptr[:-1]
-    obits = (lengths > 0).view(cp.uint8)
+    lengths = arrays.adjacent_diff(M.indptr)
+    obits = arrays.astype(lengths, np.bool_).view(cp.uint8)
     plus = semiring.monoid.parent.builtin_name == "plus"
-    out = (lengths if plus else obits).astype(t.np_type)
+    out = arrays.astype(lengths if plus else obits, t.np_type, copy_same=True)
     return BitmapVector(n_out, t, obits, out, Counters((row_stats(M)[1], 0)))
 
 

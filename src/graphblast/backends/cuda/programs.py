@@ -399,3 +399,19 @@ def scatter_atomic(monoid):
         return jit.Program(["scatter.cuh"], [mon], [f"gbk_fill_empty<{mon.name}>",
                                                     f"gbk_scatter_atomic<{mon.name}>"])
     return ("scatter_atomic", monoid), build
+
+
+# -- array helpers (arrays.cuh, used through arrays.py) --------------------------------------
+
+def array_kernel(name, *types):
+    """``gbk_<name>`` of arrays.cuh over ``types`` (graphblast types): convert (from, to);
+    fill, iota, count_nonzero, nonzero_flags (the value type); gather, scatter (the value
+    type, the index type); compact_positions (none)."""
+    expr = f"gbk_{name}<{', '.join(t.c_type for t in types)}>" if types else f"gbk_{name}"
+    return _one(("array", name, *types), ["arrays.cuh"], [expr])
+
+
+def generator_kernel(name):
+    """``gbk_<name>`` of generators.cuh: mt19937_streams, rmat, gen_keys, gen_firsts or
+    gen_compact (the generators' device steps)."""
+    return _one(("generator", name), ["generators.cuh"], [f"gbk_{name}"])

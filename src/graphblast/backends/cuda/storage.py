@@ -14,7 +14,7 @@ from ...dtypes import cast
 from ...exceptions import IndexOutOfBound, InvalidValue
 from ..base import CSR, SparseVector, cast_csr
 from ..cpu import storage as host
-from . import blocks, jit, programs, recording
+from . import arrays, blocks, jit, programs, recording
 from .blocks import I64, INDEX, i64
 from .vectors import FullVector
 
@@ -66,11 +66,10 @@ def _indices(name, idx, bound):
     if arr.dtype.kind not in "iu":
         raise InvalidValue(f"{name} indices must be integers, got dtype {arr.dtype}")
     if arr.shape[0]:
-        lo, hi = (int(v) for v in cp.stack([arr.min().astype(INDEX),
-                                            arr.max().astype(INDEX)]).get())
+        lo, hi = (int(v) for v in arrays.pack(arr.min(), arr.max()).get())
         if lo < 0 or hi >= bound:
             raise _out_of_range(name, arr, bound)
-    return arr.astype(INDEX, copy=False)
+    return arrays.astype(arr, INDEX)
 
 
 def _values(values, dtype):
@@ -115,7 +114,8 @@ def coo_to_csr(nrows, ncols, dtype, rows, cols, vals, dup):
     if n == 0:
         return empty_matrix(nrows, ncols, dtype)
     order = blocks.sort_pairs(rows, cols, nrows, ncols)
-    rows, cols, vals = rows[order], cols[order], vals[order]
+    take = arrays.take
+    rows, cols, vals = take(rows, order), take(cols, order), take(vals, order)
     flags = blocks.pair_flags("gbk_pair_run_ends" if dup == "last" else "gbk_pair_run_starts",
                               rows, cols)
     scan = blocks.exclusive_scan(flags)
@@ -127,15 +127,15 @@ def coo_to_csr(nrows, ncols, dtype, rows, cols, vals, dup):
             raise InvalidValue(
                 f"Duplicate indices found, for example at row {r}, column {c}; pass "
                 "dup_op=binary.plus (or another operator) to combine duplicates.")
-        keep = cp.flatnonzero(flags)
+        keep = arrays.flatnonzero(flags)
         if dup == "last":
-            rows, cols, vals = rows[keep], cols[keep], vals[keep]
+            rows, cols, vals = take(rows, keep), take(cols, keep), take(vals, keep)
         else:
             offsets = cp.empty(nuniq + 1, dtype=INDEX)
-            offsets[:nuniq] = keep
-            offsets[nuniq] = n
+            arrays.copy_into(keep, offsets[:nuniq])
+            offsets[nuniq:].set(np.array([n], dtype=INDEX))
             vals = _fold_duplicates(vals, offsets, nuniq, dup, dtype)
-            rows, cols = rows[keep], cols[keep]
+            rows, cols = take(rows, keep), take(cols, keep)
     return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)
 
 
@@ -297,10 +297,11 @@ def _filled(n, value, dtype):
     """``n`` copies of ``value``: a host scalar, or a value a reduction left on the device (a
     one-element array of ``dtype``, broadcast by a copy kernel: no read)."""
     if jit.is_device_value(value):
-        out = cp.empty(n, dtype=dtype.np_type)
-        out[...] = value
-        return out
-    return cp.full(n, jit.scalar(value, dtype), dtype=dtype.np_type)
+        value = cp.asarray(value).reshape(1)
+        if value.dtype != dtype.np_type:
+            value = arrays.astype(value, dtype.np_type)
+        return arrays.broadcast(n, value)
+    return arrays.full(n, jit.scalar(value, dtype), dtype.np_type)
 
 
 def full_like_pattern(data, value, dtype):

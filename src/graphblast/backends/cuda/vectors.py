@@ -36,7 +36,7 @@ import cupy as cp
 import numpy as np
 
 from ..base import SparseVector
-from . import jit, programs, recording
+from . import arrays, jit, programs, recording
 from .blocks import INDEX, count_host_read, i64
 from .memory import dropped_on_oom
 
@@ -373,8 +373,8 @@ class ListVector(DeviceVector):
         k = self.nvals
         idx, vals = self.idx[:k], self.vals[:k]
         if not self.ordered and k > 1:
-            order = cp.argsort(idx)
-            idx, vals = idx[order], vals[order]
+            order = arrays.argsort(idx)
+            idx, vals = arrays.take(idx, order), arrays.take(vals, order)
         return idx, vals
 
     def dense(self):
@@ -401,8 +401,8 @@ class BitmapVector(DeviceVector):
         return [self.bits, self.vals]
 
     def _to_sorted(self):
-        idx = cp.flatnonzero(self.bits).astype(INDEX, copy=False)
-        return idx, self.vals[idx]
+        idx = arrays.flatnonzero(self.bits)
+        return idx, arrays.take(self.vals, idx)
 
     def dense(self):
         return self.bits, self.vals
@@ -443,7 +443,7 @@ class FullVector(DeviceVector):
         return [self.vals]
 
     def _to_sorted(self):
-        return cp.arange(self.size, dtype=INDEX), self.vals
+        return arrays.arange(self.size, INDEX), self.vals
 
     @property
     def values(self):  # in position order already: no index array made
@@ -570,13 +570,13 @@ COMPACT = 16
 def as_bitmap(v):
     """``v`` as a new BitmapVector (a bitmap's arrays are copied, so the result is owned)."""
     if isinstance(v, FullVector):
-        return BitmapVector(v.size, v.dtype, cp.ones(v.size, dtype=cp.uint8), v.vals.copy(),
-                            Counters((v.size, 0)))
+        return BitmapVector(v.size, v.dtype, arrays.full(v.size, 1, cp.uint8),
+                            arrays.copy(v.vals), Counters((v.size, 0)))
     bits, vals = dense_of(v)
     if bits is None:  # a complete list: its values are someone else's
-        bits, vals = cp.ones(v.size, dtype=cp.uint8), vals.copy()
+        bits, vals = arrays.full(v.size, 1, cp.uint8), arrays.copy(vals)
     elif isinstance(v, BitmapVector):
-        bits, vals = bits.copy(), vals.copy()
+        bits, vals = arrays.copy(bits), arrays.copy(vals)
     k = v.known_nvals() if isinstance(v, DeviceVector) else v.nvals
     if k is not None:
         return BitmapVector(v.size, v.dtype, bits, vals, Counters((k, 0)))
@@ -587,7 +587,7 @@ def counted_bitmap(size, dtype, bits, vals):
     """A BitmapVector of these arrays, its count reduced from ``bits`` on the device (no host
     read: the count stays there until someone asks)."""
     counters = Counters()
-    counters.array[0:1] = cp.count_nonzero(bits).astype(np.uint64)
+    arrays.count_nonzero(bits, out=counters.array[0:1])
     counters.touch()
     return BitmapVector(size, dtype, bits, vals, counters)
 
@@ -698,9 +698,9 @@ def cast(v, dtype):
     else:
         counters = Counters(v.counters.peek())
         if counters.known is None:
-            counters.array[...] = v.counters.array
+            arrays.copy_into(v.counters.array, counters.array)
             counters.touch()
-        out = BitmapVector(v.size, dtype, v.bits.copy(), cast_values(v.vals, v.dtype, dtype),
+        out = BitmapVector(v.size, dtype, arrays.copy(v.bits), cast_values(v.vals, v.dtype, dtype),
                            counters, v.deg_of if counters.known is None else None)
     out.made_by = v.made_by
     out._under_mask = v._under_mask

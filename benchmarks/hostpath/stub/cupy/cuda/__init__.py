@@ -1,6 +1,6 @@
 """The stand-in's cupy.cuda: one device, one stream, nothing to wait for."""
 
-from . import driver, memory, runtime  # noqa: F401
+from . import cub, driver, memory, runtime, thrust  # noqa: F401
 
 
 class Stream:

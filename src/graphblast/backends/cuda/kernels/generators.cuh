@@ -1,0 +1,138 @@
+// The generators' device kernels (graphblast/generators): kernels of the catalogue, so that
+// making a graph on a GPU compiles nothing at run time.
+#pragma once
+
+#include "common.cuh"
+
+// MT19937 streams in lockstep (generators/_mt19937.py): a thread block per stream.
+__global__ void gbk_mt19937_streams(unsigned int* state, unsigned int* out,
+                                           long long count, int streams) {
+    // state: (624, streams), the raw words of each stream; out: (count, streams).
+    __shared__ unsigned int x[624];
+    const int s = blockIdx.x;
+    for (int i = threadIdx.x; i < 624; i += blockDim.x) x[i] = state[(long long)i * streams + s];
+    __syncthreads();
+    int base = 0;  // ring slot of the oldest word
+    for (long long j = 0; j < count; j += 227) {
+        const long long left = count - j;
+        const int len = left < 227 ? (int)left : 227;
+        const int t = threadIdx.x;
+        int i0 = base + t;
+        if (i0 >= 624) i0 -= 624;
+        unsigned int v = 0;
+        if (t < len) {
+            int i1 = i0 + 1, im = i0 + 397;
+            if (i1 >= 624) i1 -= 624;
+            if (im >= 624) im -= 624;
+            const unsigned int hi = x[i1];
+            const unsigned int y = (x[i0] & 0x80000000u) | (hi & 0x7fffffffu);
+            v = x[im] ^ (y >> 1) ^ ((hi & 1u) ? 0x9908b0dfu : 0u);
+        }
+        __syncthreads();  // every read of this batch before any write
+        if (t < len) {
+            x[i0] = v;
+            unsigned int z = v;
+            z ^= z >> 11;
+            z ^= (z << 7) & 0x9d2c5680u;
+            z ^= (z << 15) & 0xefc60000u;
+            z ^= z >> 18;
+            out[(j + t) * streams + s] = z;
+        }
+        __syncthreads();
+        base += len;
+        if (base >= 624) base -= 624;
+    }
+    for (int i = threadIdx.x; i < 624; i += blockDim.x) {
+        int slot = base + i;
+        if (slot >= 624) slot -= 624;
+        state[(long long)i * streams + s] = x[slot];
+    }
+}
+
+// R-MAT endpoints of GAP's kron (generators/gap.py, _rmat), renamed through the vertex
+// permutation.  raw: (edges, scale, blocks) outputs; u, v: (edges, blocks).  At each level the
+// source bit is r >= t_src and the destination bit r >= t_lo below t_src, r >= t_hi above.
+__global__ void gbk_rmat(long long edges, int scale, int blocks,
+                         const unsigned int* __restrict__ raw, unsigned int t_lo,
+                         unsigned int t_src, unsigned int t_hi, const int* __restrict__ perm,
+                         int* __restrict__ u, int* __restrict__ v) {
+    long long total = edges * blocks;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+         k += (long long)gridDim.x * blockDim.x) {
+        long long e = k / blocks;
+        int b = (int)(k - e * blocks);
+        int src = 0, dst = 0;
+        for (int d = 0; d < scale; ++d) {
+            unsigned int r = raw[(e * scale + d) * blocks + b];
+            int top = r >= t_src;
+            src = (src << 1) | top;
+            dst = (dst << 1) | ((r >= t_lo) ^ top ^ (r >= t_hi));
+        }
+        u[k] = perm[src];
+        v[k] = perm[dst];
+    }
+}
+
+// Sort keys row | column | weight (high to low bits) of a chunk of edges (generators/_csr.py,
+// _pack), both directions with `sym` (u -> v at keys[i], v -> u at keys[n + i]); self-loops
+// are kept (gbk_gen_firsts drops them); *max_id takes the largest endpoint.
+__global__ void gbk_gen_keys(long long n, const int* __restrict__ u, const int* __restrict__ v,
+                             const int* __restrict__ w, int col_bits, int weight_bits, int sym,
+                             unsigned long long* __restrict__ keys, int* __restrict__ max_id) {
+    int biggest = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        unsigned long long a = (unsigned int)u[i], b = (unsigned int)v[i];
+        unsigned long long wt = w ? (unsigned long long)(unsigned int)w[i] : 0ULL;
+        keys[i] = (((a << col_bits) | b) << weight_bits) | wt;
+        if (sym) keys[n + i] = (((b << col_bits) | a) << weight_bits) | wt;
+        biggest = max(biggest, max(u[i], v[i]));
+    }
+    atomicMax(max_id, biggest);
+}
+
+// flags[i] = 1 where sorted key i starts a new (row, column) and is not a self-loop: the
+// entries GAP's SquishCSR keeps (the smallest weight of a duplicated entry comes first).
+__global__ void gbk_gen_firsts(long long n, const unsigned long long* __restrict__ keys,
+                               int col_bits, int weight_bits, long long* __restrict__ flags) {
+    unsigned long long col_mask = (1ULL << col_bits) - 1;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        unsigned long long entry = keys[i] >> weight_bits;
+        bool loop = (entry >> col_bits) == (entry & col_mask);
+        flags[i] = !loop && (i == 0 || entry != (keys[i - 1] >> weight_bits));
+    }
+}
+
+// The kept entries (inclusive: the scanned flags) written in order: their columns, weights
+// (where wanted) and a count per row.
+__global__ void gbk_gen_compact(long long n, const unsigned long long* __restrict__ keys,
+                                const long long* __restrict__ inclusive, int col_bits,
+                                int weight_bits, int* __restrict__ cols, int* __restrict__ w,
+                                long long* __restrict__ counts) {
+    unsigned long long col_mask = (1ULL << col_bits) - 1;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        long long before = i ? inclusive[i - 1] : 0;
+        if (inclusive[i] == before) continue;
+        unsigned long long key = keys[i];
+        unsigned long long entry = key >> weight_bits;
+        cols[before] = (int)(entry & col_mask);
+        if (w) w[before] = (int)(key & ((1ULL << weight_bits) - 1));
+        atomicAdd((unsigned long long*)&counts[entry >> col_bits], 1ULL);
+    }
+}
+
+// GAP's edge weights (generators/gap.py, _GapWeights): out = raw % 255 + 1 for the
+// (count, streams) outputs, and per stream the number of outputs at or above the cutoff
+// (rejected: that stream is then continued on its own, on the host's say).
+__global__ void gbk_gap_weights(long long n, int streams, const unsigned int* __restrict__ raw,
+                                unsigned int cutoff, int* __restrict__ out,
+                                unsigned int* __restrict__ rejected) {
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n;
+         k += (long long)gridDim.x * blockDim.x) {
+        unsigned int r = raw[k];
+        out[k] = (int)(r % 255u) + 1;
+        if (r >= cutoff) atomicAdd(&rejected[k % streams], 1u);
+    }
+}
