@@ -27,8 +27,8 @@ def test_sparse_vectors_pair_by_entry_order(device):
     np.testing.assert_array_equal(c, [1, 1, 2])
     np.testing.assert_array_equal(v, [20.0, 10.0, 30.0])
     # mixed with arrays, and duplicates combined by dup_op
-    B = gb.Matrix.from_coo(rows, [1, 1, 1], 1, nrows=4, ncols=2, dup_op=gb.binary.plus,
-                           device=device)
+    B = gb.Matrix.from_coo(rows, [1, 1, 1], [1, 1, 1], nrows=4, ncols=2,
+                           dup_op=gb.binary.plus, device=device)
     assert B.to_dicts() == {0: {1: 1}, 3: {1: 2}}
 
 

@@ -114,7 +114,9 @@ def graph(rng, n, m, weighted=False, symmetric=True, dtype="INT64"):
     rows, cols = rng.integers(0, n, m), rng.integers(0, n, m)
     if symmetric:
         rows, cols = np.r_[rows, cols], np.r_[cols, rows]
-    values = rng.integers(1, 10, rows.shape[0]) if weighted else 1
+    if not weighted:  # one value for every entry: repeated pairs are dropped
+        return Matrix.from_coo(rows, cols, 1, dtype, nrows=n, ncols=n)
+    values = rng.integers(1, 10, rows.shape[0])
     return Matrix.from_coo(rows, cols, values, dtype, nrows=n, ncols=n, dup_op=gb.binary.min)
 
 

@@ -60,7 +60,9 @@ def _indices(name, idx, bound):
         arr = host.as_index_array(name, idx)
         host._check_indices(name, arr, bound)
         return arr
-    arr = cp.asarray(idx)
+    # The catalogue's array kernels read contiguous memory; a strided view (one column of
+    # cp.nonzero's result on a 2-D array) is copied once here.
+    arr = cp.ascontiguousarray(cp.asarray(idx))
     if arr.ndim != 1:
         raise InvalidValue(f"{name} must be a 1-D array of indices, got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
@@ -75,7 +77,7 @@ def _indices(name, idx, bound):
 def _values(values, dtype):
     """Values cast to ``dtype`` where they are, then on the device."""
     if _on_device(values):
-        return cast(cp.asarray(values), dtype, xp=cp)
+        return cast(cp.ascontiguousarray(cp.asarray(values)), dtype, xp=cp)
     return cp.asarray(cast(np.asarray(values), dtype))
 
 
