@@ -190,6 +190,7 @@ def main():
         results.append(row)
         del g, yard, lv
         cp.get_default_memory_pool().free_all_blocks()
+    os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "traversals.json"), "w") as f:
         json.dump(results, f, indent=1)
 
