@@ -216,6 +216,19 @@ def semiring_parts(path):
 # ---------------------------------------------------------------------------------------------
 
 
+
+def any_candidates(method, transpose):
+    """What a reduction by ``any`` (``monoid.any``, ``agg.any_value``) may return: any entry of
+    the row, column or whole object."""
+    def candidates(gb, x, *rest):
+        if method == "Vector.reduce":
+            return [x.to_coo()[1]]
+        rows, cols, values = (x.T.new() if transpose else x).to_coo()
+        if method == "reduce_scalar":
+            return [values]
+        return [((rows if method == "reduce_rowwise" else cols,), values)]
+    return candidates
+
 def _np_dtype(dtype):
     return np.dtype(graphblas.dtypes.lookup_dtype(dtype).np_type)
 

@@ -5,6 +5,7 @@ and a composite aggregator built by the user."""
 import warnings
 
 import pytest
+from diffharness import any_candidates
 
 # python-graphblas 2025.2.0's aggregators; it keeps the positional ones under agg.ss
 AGGREGATORS = [
@@ -54,19 +55,8 @@ def test_aggregator(diff, name, method):
         return getattr(src, method)(agg).new()
 
     diff.check(body, x, raises=raises,
-               candidates=_any_candidates(method, transpose) if name == "any_value" else None)
+               candidates=any_candidates(method, transpose) if name == "any_value" else None)
 
-
-def _any_candidates(method, transpose):
-    """What ``agg.any_value`` may return: any entry of the row, column or whole object."""
-    def candidates(gb, x):
-        if method == "Vector.reduce":
-            return [x.to_coo()[1]]
-        rows, cols, values = (x.T.new() if transpose else x).to_coo()
-        if method == "reduce_scalar":
-            return [values]
-        return [((rows if method == "reduce_rowwise" else cols,), values)]
-    return candidates
 
 
 @pytest.mark.parametrize("method", ["reduce_rowwise", "Vector.reduce"])

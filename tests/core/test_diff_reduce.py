@@ -5,25 +5,14 @@ replace, transposed inputs, empty and 0-sized inputs, special values and Scalar 
 import numpy as np
 import pytest
 from diffharness import (ALL_TYPES, MASK_KINDS, MATRIX_CASES, VECTOR_CASES, ScalarData,
-                         VectorData, catalogue, mask_of, op_types, output_args, resolve_op,
-                         special_values)
+                         VectorData, any_candidates, catalogue, mask_of, op_types, output_args,
+                         resolve_op, special_values)
 import graphblas
 
 METHODS = ["reduce_rowwise", "reduce_columnwise", "reduce_scalar", "Vector.reduce"]
 ACCUMS = [None, "plus", "min", "second"]
 COMMON_MONOIDS = ["plus", "min", "max", "times", "lor", "land", "lxor"]
 
-
-def _any_candidates(method, transpose):
-    """What ``monoid.any`` may return: any entry of the row, column or whole object."""
-    def candidates(gb, x, *rest):
-        if method == "Vector.reduce":
-            return [x.to_coo()[1]]
-        rows, cols, values = (x.T.new() if transpose else x).to_coo()
-        if method == "reduce_scalar":
-            return [values]
-        return [((rows if method == "reduce_rowwise" else cols,), values)]
-    return candidates
 
 
 def _run(diff, method, path, dtype, *, mask_kind, accum, replace, transpose, form,
@@ -61,7 +50,7 @@ def _run(diff, method, path, dtype, *, mask_kind, accum, replace, transpose, for
 
     candidates = None
     if path == "any" and accum is None:
-        candidates = _any_candidates(method, transpose)
+        candidates = any_candidates(method, transpose)
     diff.check(body, x, c, m, candidates=candidates)
 
 
