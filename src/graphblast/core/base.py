@@ -88,7 +88,7 @@ class _InputMaskUpdater(Updater):
         mask = ops.check_mask(value._input_mask_to_mask(self.mask), self.parent)
         ops.update(self.parent, value, mask, self.accum, self.replace)
 
-    def __getitem__(self, indices):
+    def __getitem__(self, *args):
         raise TypeError("`input_mask` argument may only be used for extract")
 
     __setitem__ = __getitem__
@@ -127,7 +127,7 @@ class Collection:
             if mask is not None or any(isinstance(a, Mask) or _is_collection(a) for a in args):
                 raise TypeError("mask and input_mask arguments cannot both be given")
             mask, accum, replace = ops.parse_output_args(self, args, None, accum, replace)
-            return _InputMaskUpdater(self, input_mask, accum, replace)
+            return _InputMaskUpdater(self, ops.as_mask(input_mask), accum, replace)
         mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
         return Updater(self, mask, accum, replace)
 

@@ -283,8 +283,11 @@ class InfixExpr:
             return expr.new(dtype, name=name, **opts)
         return expr.new(dtype, mask=mask, name=name)
 
-    def dup(self, dtype=None, *, name=None, **opts):
-        return self.new(dtype, name=name, **opts)
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):
+        expr = self._to_expr()
+        if isinstance(expr, ScalarExpression):
+            return expr.dup(dtype, clear=clear, name=name, **opts)
+        return expr.dup(dtype, clear=clear, mask=mask, name=name, **opts)
 
     def _get_value(self, attr=None):
         return self._to_expr()._get_value(attr)

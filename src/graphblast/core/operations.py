@@ -8,6 +8,7 @@ type; finally write Z into C under the mask, keeping or clearing what the mask e
 same result as with copies.
 """
 
+import operator
 from types import FunctionType
 
 import numpy as np
@@ -142,7 +143,8 @@ def typed_monoid(op, t, method="reduce_rowwise"):
 
             raise NotImplementedException(f"{op!r} has no equivalent monoid (no identity); "
                                           "reduce with a Monoid such as monoid.plus")
-        op = parent.monoid
+        # a typed operator keeps its type (w.reduce(binary.plus[int]) of a BOOL w is INT64)
+        op = op.monoid if isinstance(op, TypedBinaryOp) else parent.monoid
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
     extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
@@ -150,6 +152,20 @@ def typed_monoid(op, t, method="reduce_rowwise"):
     raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
                     "    - Expected type: Monoid.\n"
                     f"    - Got: {type(op).__name__} ({op!r}); for example monoid.plus.{extra}")
+
+
+def as_mask(mask):
+    """``mask`` as a Mask: a BOOL Matrix or Vector is its value mask; anything else that is
+    not a Mask is python-graphblas's TypeError."""
+    if isinstance(mask, Mask):
+        return mask
+    Matrix, _, _, Vector = _types()
+    if isinstance(mask, (Matrix, Vector)):
+        if mask.dtype != BOOL:
+            raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
+                            "values (M.V) or structure (M.S)")
+        return mask.V
+    raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
 
 
 def check_mask(mask, output):
@@ -163,14 +179,7 @@ def check_mask(mask, output):
                 and parent.shape == output.shape):
             return mask
     else:
-        Matrix, _, _, Vector = _types()
-        if isinstance(mask, (Matrix, Vector)):
-            if mask.dtype != BOOL:
-                raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
-                                "values (M.V) or structure (M.S)")
-            mask = mask.V
-        else:
-            raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
+        mask = as_mask(mask)
     parent = mask.parent
     if output._is_scalar:
         raise TypeError("Mask not allowed for Scalars")
@@ -995,6 +1004,9 @@ class Indexed:
         return extract(self.parent, self.resolved)
 
     def new(self, dtype=None, *, mask=None, input_mask=None, name=None, **opts):
+        if self.is_element and input_mask is not None:
+            raise ValueError("input_mask is for extracting a Vector or Matrix; an element "
+                             "A[i, j] is a Scalar, and its value needs no mask")
         if self.is_element:
             s = self._element_scalar()
             return s.dup(dtype=dtype, name=name) if dtype is not None or name else s
@@ -1007,9 +1019,11 @@ class Indexed:
     def _input_mask_to_mask(self, input_mask):
         """python-graphblas's ``input_mask``: a mask of the input's shape, applied to the
         extract as the same mask extracted at the same indices."""
-        if not isinstance(input_mask, Mask):
-            input_mask = check_mask(input_mask, self.parent)
+        input_mask = as_mask(input_mask)
         source = input_mask.parent
+        if self.parent.ndim == 1 and source.ndim != 1:
+            raise TypeError(f"Mask object must be type Vector; got {type(source)} (an "
+                            "input_mask has the shape of the extract's input)")
         if source.ndim == 1 and self.parent.ndim == 2:
             lines = [r for r in self.resolved if not isinstance(r, int)]
             if len(lines) != 1:
@@ -1068,7 +1082,7 @@ class Indexed:
         return int(self._get_value())
 
     def __index__(self):
-        return self._get_value().__index__()
+        return operator.index(self._get_value())  # TypeError for an extract of many elements
 
     def __eq__(self, other):
         return self._get_value("__eq__")(other)
@@ -1300,6 +1314,14 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
             A_region = _scalar_region(backend, target, s, dims, region_shape, mask, subassign)
     else:
         same_device(target, value)
+        if value.ndim != len(visible_shape):
+            # python-graphblas's TypeError: the region's kind decides the value's type
+            kinds = {0: "Scalar", 1: "Scalar, Vector"}.get(len(visible_shape),
+                                                          "Scalar, Matrix, TransposedMatrix")
+            raise TypeError(f"Bad type for argument `value` in {type(target).__name__}."
+                            f"__setitem__(...).\n    - Expected type: {kinds}.\n"
+                            f"    - Got: {type(value)}.\nLiteral scalars also accepted "
+                            f"(the assigned region has shape {visible_shape}).")
         if value.shape != visible_shape:
             raise DimensionMismatch(f"Shape of value {value.shape} does not match the assigned "
                                     f"region {visible_shape}")
