@@ -260,6 +260,14 @@ def _default_monoid(op):
     return op
 
 
+def _length(values):
+    """The number of values given as an array or a sequence; None for a scalar."""
+    shape = getattr(values, "shape", None)
+    if shape is not None:
+        return shape[0] if len(shape) else None
+    return len(values) if isinstance(values, (list, tuple)) else None
+
+
 class Matrix(_MatrixMethods, Collection):
     """A sparse matrix of one type, stored in CSR form on one device.
 
@@ -343,13 +351,16 @@ class Matrix(_MatrixMethods, Collection):
         device, backend = resolve_device(device)
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
-        if rows.shape[0] != columns.shape[0]:
-            raise InvalidValue(f"rows and columns must have the same length, got "
-                               f"{rows.shape[0]} and {columns.shape[0]}")
-        dtype = infer_dtype(values, dtype)
-        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
+        # python-graphblas's order of checks: the shape, then the lengths
         nrows = _inferred_dim("nrows", nrows, rows, rows_end)
         ncols = _inferred_dim("ncols", ncols, columns, columns_end)
+        nv = _length(values)
+        if rows.shape[0] != columns.shape[0] or nv not in (None, rows.shape[0]):
+            raise InvalidValue(f"`rows` and `columns` and `values` lengths must match: "
+                               f"{rows.shape[0]}, {columns.shape[0]}, "
+                               f"{'a scalar' if nv is None else nv}")
+        dtype = infer_dtype(values, dtype)
+        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
         dup = _typed_dup(_iso_dup(values, dup_op), dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
@@ -813,14 +824,14 @@ def _device_index(x, name):
     if arr.size == 0:  # any dtype, as on the host; the backend takes integers only
         return cp.zeros(0, dtype=np.int64), 0
     if arr.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+        raise ValueError(f"{name} must be integers, not {arr.dtype}")
     is_float = arr.dtype.kind == "f"
     stats = [arr.min(), arr.max()]
     if is_float:
         stats.append((cp.mod(arr, 1) != 0).any().astype(arr.dtype))
     lo, hi, *fractional = cp.stack(stats).get().tolist()
     if is_float and fractional[0]:
-        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+        raise ValueError(f"{name} must be integers, not {arr.dtype} (values with a fraction)")
     if lo < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(lo)}); indices must be "
                               ">= 0")
@@ -841,11 +852,20 @@ def _host_index(x, name):
         raise InvalidValue(f"{name} must be a 1-D array of indices, got a scalar")
     if arr.ndim != 1:
         raise InvalidValue(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind in "uf" and arr.max() > 2**60:
+        raise InvalidValue(f"{name} has the index {int(arr.max())}, beyond the largest "
+                           "dimension, 2**60")
+    if arr.dtype.kind == "O" and any(isinstance(i, int) and i >= 2**64 for i in arr):
+        raise OverflowError(f"{name} hold an integer too large for 64 bits; the largest "
+                            "dimension is 2**60")
     if arr.size and arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
+        # as python-graphblas: a list is cast by NumPy (floats truncate); an array of floats
+        # must hold whole numbers
+        if arr.dtype.kind == "f" and (isinstance(x, (list, tuple))
+                                      or np.all(np.mod(arr, 1) == 0)):
             arr = arr.astype(np.int64)
         else:
-            raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+            raise ValueError(f"{name} must be integers, not {arr.dtype}")
     if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(arr.min())}); indices must be "
                               ">= 0")

@@ -335,6 +335,9 @@ def _update_scalar(target, value, accum):
     if isinstance(value, Indexed):
         if not value.is_element:
             raise TypeError("Cannot assign a Matrix or Vector extract to a Scalar")
+        if accum is not None and not config.lookup("autocompute"):
+            # accumulating reads the element's value: python-graphblas's autocompute TypeError
+            value._get_value("Accumulation into a Scalar")
         value = value._element_scalar()
     if isinstance(value, ScalarExpression):
         result = value.compute(None)
