@@ -57,15 +57,40 @@ class Updater:
     def update(self, value):
         ops.update(self.parent, value, self.mask, self.accum, self.replace)
 
+    def __bool__(self):
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
+                        "assignment target has no value")
+
+    def __eq__(self, other):
+        raise TypeError(f"__eq__ not defined for objects of type {type(self)}: an "
+                        "assignment target has no value")
+
+    __hash__ = object.__hash__
+
+    def _not_scalar(self):
+        if self.parent._is_scalar:
+            raise TypeError("Indexing not supported for Scalars")
+
+    def __delitem__(self, indices):
+        """``del C(mask)[I, J]``: the region's entries that the mask lets through are
+        deleted (an empty Scalar assigned, as python-graphblas)."""
+        from .scalar import Scalar
+
+        self._not_scalar()
+        ops.assign(self.parent, Scalar(self.parent.dtype), indices, self.mask, self.accum,
+                   self.replace, subassign=False)
+
     def __getitem__(self, indices):
         """``C(mask)[I, J] << B``: assign with a mask of C's shape."""
         from .index import resolve_all
 
+        self._not_scalar()
         res = resolve_all(indices, self.parent.shape, self.parent)
-        return ops.Indexed(self.parent, indices, res, self.mask, self.accum, self.replace,
-                           "assign")
+        return ops.Assigner(self.parent, res, self.mask, self.accum, self.replace,
+                            subassign=False)
 
     def __setitem__(self, indices, value):
+        self._not_scalar()
         ops.assign(self.parent, value, indices, self.mask, self.accum, self.replace,
                    subassign=False)
 
@@ -400,7 +425,8 @@ def infer_dtype(values, dtype):
     # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
     arr = values if on_gpu(values) else np.asarray(values)
     if arr.dtype.kind == "O":
-        raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
+        raise ValueError("object dtype for values is not allowed: the values must be numbers "
+                         "(Python objects give NumPy an object array)")
     return lookup_dtype(arr.dtype)
 
 

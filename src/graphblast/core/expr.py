@@ -81,7 +81,8 @@ class Expression:
         return f"<pre>{html.escape(repr(self))}</pre>"
 
     def __bool__(self):
-        raise TypeError(f"An expression has no truth value; compute it first with .new() "
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
+                        f"expression has no truth value; compute it first with .new() "
                         f"({self!r})")
 
     def new(self, dtype=None, *, mask=None, name=None, **opts):

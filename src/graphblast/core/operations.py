@@ -298,7 +298,9 @@ def update(target, value, mask=None, accum=None, replace=False):
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
     raise TypeError(f"Assignment value must be a valid expression type, not "
-                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar")
+                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar"
+                    + ("; C(mask)[I] is an assignment target (C(mask)[I] << value), not a "
+                       "value" if isinstance(value, Assigner) else ""))
 
 
 def _assign_scalar_fast(target, value, mask, accum, replace):
@@ -965,20 +967,14 @@ def identity_expr(x):
 
 class Indexed:
     """``x[indices]``: an extract when read (``.new()``, ``C << A[I, J]``), an assign target
-    when written (``A[I, J] << B``, ``A[I, J](mask) << B``)."""
+    when written (``A[I, J] << B``); ``A[I, J](mask)`` is an :class:`Assigner`."""
 
-    __slots__ = ("parent", "raw", "resolved", "mask", "accum", "replace", "subassign_ctx")
+    __slots__ = ("parent", "raw", "resolved")
 
-    def __init__(self, parent, raw, resolved, mask=None, accum=None, replace=False,
-                 subassign_ctx=None):
+    def __init__(self, parent, raw, resolved):
         self.parent = parent
         self.raw = raw
         self.resolved = resolved
-        self.mask = mask
-        self.accum = accum
-        self.replace = replace
-        # "assign": written through C(mask)[I, J]; None: plain indexing
-        self.subassign_ctx = subassign_ctx
 
     @property
     def is_element(self):
@@ -1007,6 +1003,9 @@ class Indexed:
         return extract(self.parent, self.resolved)
 
     def new(self, dtype=None, *, mask=None, input_mask=None, name=None, **opts):
+        if self.is_element and mask is not None:
+            raise ValueError("mask is not a descriptor option of an element extract: A[i, j] "
+                             "is a Scalar, which takes no mask")
         if self.is_element and input_mask is not None:
             raise ValueError("input_mask is for extracting a Vector or Matrix; an element "
                              "A[i, j] is a Scalar, and its value needs no mask")
@@ -1063,7 +1062,8 @@ class Indexed:
     @property
     def value(self):
         if not self.is_element:
-            raise TypeError("Only a single element has a .value; extract with .new()")
+            raise AttributeError("'Indexed' object has no attribute 'value': only a single "
+                                 "element has a .value; extract with .new()")
         if not config.lookup("autocompute"):
             return self._get_value("value")
         v = self.parent._get_element(self.resolved)
@@ -1071,7 +1071,8 @@ class Indexed:
 
     def get(self, default=None):
         if not self.is_element:
-            raise TypeError("Only a single element has .get(); extract with .new()")
+            raise AttributeError("'Indexed' object has no attribute 'get': only a single "
+                                 "element has .get(); extract with .new()")
         v = self.parent._get_element(self.resolved)
         return default if v is None else v.item()
 
@@ -1101,37 +1102,74 @@ class Indexed:
         shape)."""
         mask, accum, replace = parse_output_args(self._region_like(), args, mask, accum,
                                                  replace)
-        return Indexed(self.parent, self.raw, self.resolved, mask, accum, replace, "subassign")
+        return Assigner(self.parent, self.resolved, mask, accum, replace, subassign=True)
 
     def _region_like(self):
         return _RegionShape(self.shape, self.parent)
 
     def update(self, value):
-        if type(self.parent) is _types()[1]:
-            raise TypeError("'TransposedMatrix' object does not support item assignment")
-        if self.subassign_ctx == "assign":
-            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
-                   subassign=False, resolved=True)
-        else:
-            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
-                   subassign=True, resolved=True)
+        Assigner(self.parent, self.resolved, None, None, False, subassign=True).update(value)
 
     def __lshift__(self, value):
         self.update(value)
 
     def __getattr__(self, item):
-        if item.startswith("_"):
-            raise AttributeError(item)
+        Matrix, _, Scalar, Vector = _types()
+        kind = Scalar if self.is_element else (Matrix if len(self.shape) == 2 else Vector)
+        if item.startswith("_") or not hasattr(kind, item):
+            extra = ("; only a single element has a .value or .get(); extract with .new()"
+                     if item in ("value", "get") else "")
+            raise AttributeError(f"'Indexed' object has no attribute {item!r}{extra}")
         return self._get_value(item)
 
 
 for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__",
               "__ge__", "__neg__", "__abs__", "__invert__", "__iter__", "__contains__",
-              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__"):
+              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__",
+              "__getitem__"):
     setattr(Indexed, _name, (lambda name: lambda self, *args: self._get_value(name)(*args))(
         _name))
 del _name
+
+
+class Assigner:
+    """``C(mask, accum, replace)[I, J]`` (assign: the mask has C's shape) or
+    ``C[I, J](mask, accum, replace)`` (subassign: the mask has the region's shape): as
+    python-graphblas's Assigner, only a target of ``<<``; it has no value to read, call or
+    index."""
+
+    __slots__ = ("parent", "resolved", "mask", "accum", "replace", "subassign")
+
+    def __init__(self, parent, resolved, mask, accum, replace, *, subassign):
+        self.parent = parent
+        self.resolved = resolved
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+        self.subassign = subassign
+
+    def __repr__(self):
+        return f"Assigner({self.parent.name}, mask={self.mask!r}, accum={self.accum!r})"
+
+    def update(self, value):
+        if type(self.parent) is _types()[1]:
+            raise TypeError("'TransposedMatrix' object does not support item assignment")
+        assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
+               subassign=self.subassign, resolved=True)
+
+    def __lshift__(self, value):
+        self.update(value)
+
+    def __bool__(self):
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
+                        "assignment target has no value")
+
+    def __eq__(self, other):
+        raise TypeError(f"__eq__ not defined for objects of type {type(self)}: an "
+                        "assignment target has no value")
+
+    __hash__ = None
 
 
 class _RegionShape:
