@@ -751,6 +751,9 @@ def _select_by_mask(A, op, thunk):
         return None
     if thunk is not None:
         raise TypeError("thunk is not used when selecting with a mask: A.select(M.V)")
+    if op.parent.ndim != A.ndim:
+        raise TypeError(f"Mask object must be type {'Matrix' if A.ndim == 2 else 'Vector'} to "
+                        f"select from a {type(A).__name__}; got {type(op.parent).__name__}")
     mask = check_mask(op, A if not isinstance(A, TransposedMatrix) else A.new())
     device, backend = same_device(A)
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
@@ -1100,8 +1103,12 @@ class Indexed:
     def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
         """``C[I, J](mask, accum, replace) << value``: subassign (the mask has the region's
         shape)."""
+        if type(self.parent) is _types()[1]:
+            raise TypeError("A[I, J](...) of a 'TransposedMatrix' is not callable: a "
+                            "transpose cannot be assigned to")
+        # as python-graphblas, the mask is checked against the region when assigned to
         mask, accum, replace = parse_output_args(self._region_like(), args, mask, accum,
-                                                 replace)
+                                                 replace, check=False)
         return Assigner(self.parent, self.resolved, mask, accum, replace, subassign=True)
 
     def _region_like(self):
@@ -1155,7 +1162,11 @@ class Assigner:
     def update(self, value):
         if type(self.parent) is _types()[1]:
             raise TypeError("'TransposedMatrix' object does not support item assignment")
-        assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
+        mask = self.mask
+        if self.subassign and mask is not None:
+            shape = tuple(r.count for r in self.resolved if not isinstance(r, int))
+            mask = check_mask(mask, _RegionShape(shape, self.parent))
+        assign(self.parent, value, self.resolved, mask, self.accum, self.replace,
                subassign=self.subassign, resolved=True)
 
     def __lshift__(self, value):
@@ -1488,8 +1499,9 @@ def _region_data(backend, value, region_shape, res):
     return value._csr()
 
 
-def parse_output_args(target, args, mask, accum, replace):
-    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them."""
+def parse_output_args(target, args, mask, accum, replace, *, check=True):
+    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them
+    (``check=False``: the mask is checked against the target later, by ``check_mask``)."""
     mask_arg = accum_arg = None
     replace_arg = _replace_singleton() if args else None
     for arg in args:
@@ -1529,7 +1541,8 @@ def parse_output_args(target, args, mask, accum, replace):
     else:
         if target._is_scalar:
             raise TypeError("Mask not allowed for Scalars")
-        mask = check_mask(mask, target)
+        if check:
+            mask = check_mask(mask, target)
     if accum is not None:
         typed_accum(accum, target.dtype)  # validate now, before anything runs
     return mask, accum, replace
