@@ -137,6 +137,12 @@ class Collection:
     def _set_data(self, data):
         self._data = self._backend.adopt(data, self)
 
+    def __reduce__(self):
+        """Pickled as its entries (host arrays), shape, type, name and device; unpickled on
+        that device, so a GPU object's values go back to the GPU they came from."""
+        return (_unpickle, (type(self), self.shape, self.dtype, self._coo_host(), self.name,
+                            self.device))
+
     @property
     def dtype(self):
         return self._data.dtype
@@ -307,6 +313,14 @@ class Collection:
 
 
 install_infix(Collection)
+
+
+def _unpickle(cls, shape, dtype, arrays, name, device):
+    """A pickled Matrix or Vector, rebuilt on its device (``Collection.__reduce__``)."""
+    if len(shape) == 2:
+        return cls.from_coo(*arrays, dtype, nrows=shape[0], ncols=shape[1], name=name,
+                            device=device)
+    return cls.from_coo(*arrays, dtype, size=shape[0], name=name, device=device)
 
 
 def entries_match(xp, mine, theirs, dtype, tolerance):
