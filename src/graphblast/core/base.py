@@ -13,6 +13,7 @@ from . import operations as ops
 from .expr import InfixExpr
 from .infix import install as install_infix
 from .mask import Mask, StructuralMask, ValueMask
+from .target import AssignTarget
 
 _name_counter = itertools.count()
 
@@ -39,7 +40,7 @@ def resolve_device(device):
     return dev, get_backend(dev)
 
 
-class Updater:
+class Updater(AssignTarget):
     """``C(mask, accum, replace)``: the target of ``<<`` and of ``[indices] <<``."""
 
     __slots__ = ("parent", "mask", "accum", "replace")
@@ -56,16 +57,6 @@ class Updater:
 
     def update(self, value):
         ops.update(self.parent, value, self.mask, self.accum, self.replace)
-
-    def __bool__(self):
-        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
-                        "assignment target has no value")
-
-    def __eq__(self, other):
-        raise TypeError(f"__eq__ not defined for objects of type {type(self)}: an "
-                        "assignment target has no value")
-
-    __hash__ = object.__hash__
 
     def _not_scalar(self):
         if self.parent._is_scalar:

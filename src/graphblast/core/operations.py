@@ -27,6 +27,7 @@ from .expr import (InfixExpr, MatrixExpression, ScalarExpression, VectorExpressi
                    _is_matrix_data)
 from .index import as_list
 from .mask import Mask
+from .target import AssignTarget
 
 _REPLACE = None
 
@@ -1140,7 +1141,7 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
 del _name
 
 
-class Assigner:
+class Assigner(AssignTarget):
     """``C(mask, accum, replace)[I, J]`` (assign: the mask has C's shape) or
     ``C[I, J](mask, accum, replace)`` (subassign: the mask has the region's shape): as
     python-graphblas's Assigner, only a target of ``<<``; it has no value to read, call or
@@ -1171,16 +1172,6 @@ class Assigner:
 
     def __lshift__(self, value):
         self.update(value)
-
-    def __bool__(self):
-        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
-                        "assignment target has no value")
-
-    def __eq__(self, other):
-        raise TypeError(f"__eq__ not defined for objects of type {type(self)}: an "
-                        "assignment target has no value")
-
-    __hash__ = None
 
 
 class _RegionShape:
