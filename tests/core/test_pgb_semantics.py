@@ -32,6 +32,10 @@ def test_pickle_keeps_entries_name_and_device(device, dtype):
     assert pickle.loads(pickle.dumps(empty)).isequal(empty, check_dtype=True)
     AT = pickle.loads(pickle.dumps(A.T))
     assert AT.shape == (3, 3) and AT.new().isequal(A.T.new())
+    s = A.reduce_scalar(monoid.max).new(name="s")  # on a GPU, the value may stay there
+    t = pickle.loads(pickle.dumps(s))
+    assert t.dtype == s.dtype and t.name == "s" and t.value == s.value
+    assert pickle.loads(pickle.dumps(Scalar(dtype))).is_empty
 
 
 def test_assign_value_kind_must_fit_the_region(device):
