@@ -31,10 +31,12 @@ def test_lambdas_of_one_line_told_apart():
 
 def test_closures_and_nested_lambdas():
     def make(k):
-        return [lambda x: x + k, lambda x: (lambda y: y * x)(3) - k, lambda x: x - k]
+        return [lambda x: x + k, lambda x: (lambda y: y * x)(3) - k, lambda x: x - k,
+                lambda x: x if x > k else -x]
 
-    add, nested, sub = make(10)
+    add, nested, sub, cond = make(10)
     assert values(add, [1, 2]) == [11, 12] and values(sub, [1]) == [-9]
+    assert values(cond, [1, 20]) == [-1, 20]  # a jump, and the closure's cell, in place
     # a lambda inside a lambda is no translatable construct, but the outer one is found
     assert ast.unparse(udf._source_tree(nested)) == "lambda x: (lambda y: y * x)(3) - k"
 

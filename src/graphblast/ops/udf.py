@@ -515,9 +515,11 @@ def _source_tree(func):
 # instructions that differ between a lambda compiled in its place and alone (cells, frees)
 _SCAFFOLD = frozenset({"RESUME", "COPY_FREE_VARS", "MAKE_CELL", "NOP", "CACHE", "PUSH_NULL",
                        "EXTENDED_ARG"})
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
 _LOADS = {"LOAD_GLOBAL": "LOAD", "LOAD_DEREF": "LOAD", "LOAD_NAME": "LOAD",
           "LOAD_CLASSDEREF": "LOAD", "LOAD_FROM_DICT_OR_DEREF": "LOAD",
           "LOAD_FROM_DICT_OR_GLOBALS": "LOAD"}
+_RENAMED = {"LOAD_METHOD": "LOAD_ATTR"}  # 3.11 reads a global's method either way
 
 
 def _code_signature(code):
@@ -528,7 +530,9 @@ def _code_signature(code):
         if ins.opname in _SCAFFOLD:
             continue
         arg = ins.argval
-        if isinstance(arg, types.CodeType):
+        if ins.opcode in _JUMPS:
+            arg = None  # a target offset: it moves with the scaffolding
+        elif isinstance(arg, types.CodeType):
             arg = _code_signature(arg)
         elif ins.opname in _LOADS or ins.opname.startswith("LOAD_GLOBAL"):
             arg = str(arg).split(" + ")[-1]  # "NULL + len" (3.11+) is len
@@ -536,8 +540,8 @@ def _code_signature(code):
                 or arg is None:
             arg = (type(arg).__name__, repr(arg))
         else:
-            arg = None  # jump targets and the like: offsets differ with the scaffolding
-        ops.append((_LOADS.get(ins.opname, ins.opname), arg))
+            arg = None  # any other operand object: its instruction alone is compared
+        ops.append((_LOADS.get(ins.opname) or _RENAMED.get(ins.opname, ins.opname), arg))
     return code.co_varnames[:code.co_argcount], tuple(ops)
 
 
