@@ -13,6 +13,7 @@ from . import operations as ops
 from .expr import InfixExpr
 from .infix import install as install_infix
 from .mask import Mask, StructuralMask, ValueMask
+from .target import AssignTarget
 
 _name_counter = itertools.count()
 
@@ -39,7 +40,7 @@ def resolve_device(device):
     return dev, get_backend(dev)
 
 
-class Updater:
+class Updater(AssignTarget):
     """``C(mask, accum, replace)``: the target of ``<<`` and of ``[indices] <<``."""
 
     __slots__ = ("parent", "mask", "accum", "replace")
@@ -57,15 +58,30 @@ class Updater:
     def update(self, value):
         ops.update(self.parent, value, self.mask, self.accum, self.replace)
 
+    def _not_scalar(self):
+        if self.parent._is_scalar:
+            raise TypeError("Indexing not supported for Scalars")
+
+    def __delitem__(self, indices):
+        """``del C(mask)[I, J]``: the region's entries that the mask lets through are
+        deleted (an empty Scalar assigned, as python-graphblas)."""
+        from .scalar import Scalar
+
+        self._not_scalar()
+        ops.assign(self.parent, Scalar(self.parent.dtype), indices, self.mask, self.accum,
+                   self.replace, subassign=False)
+
     def __getitem__(self, indices):
         """``C(mask)[I, J] << B``: assign with a mask of C's shape."""
         from .index import resolve_all
 
+        self._not_scalar()
         res = resolve_all(indices, self.parent.shape, self.parent)
-        return ops.Indexed(self.parent, indices, res, self.mask, self.accum, self.replace,
-                           "assign")
+        return ops.Assigner(self.parent, res, self.mask, self.accum, self.replace,
+                            subassign=False)
 
     def __setitem__(self, indices, value):
+        self._not_scalar()
         ops.assign(self.parent, value, indices, self.mask, self.accum, self.replace,
                    subassign=False)
 
@@ -88,7 +104,7 @@ class _InputMaskUpdater(Updater):
         mask = ops.check_mask(value._input_mask_to_mask(self.mask), self.parent)
         ops.update(self.parent, value, mask, self.accum, self.replace)
 
-    def __getitem__(self, indices):
+    def __getitem__(self, *args):
         raise TypeError("`input_mask` argument may only be used for extract")
 
     __setitem__ = __getitem__
@@ -112,6 +128,12 @@ class Collection:
     def _set_data(self, data):
         self._data = self._backend.adopt(data, self)
 
+    def __reduce__(self):
+        """Pickled as its entries (host arrays), shape, type, name and device; unpickled on
+        that device, so a GPU object's values go back to the GPU they came from."""
+        return (_unpickle, (type(self), self.shape, self.dtype, self._coo_host(), self.name,
+                            self.device))
+
     @property
     def dtype(self):
         return self._data.dtype
@@ -127,7 +149,7 @@ class Collection:
             if mask is not None or any(isinstance(a, Mask) or _is_collection(a) for a in args):
                 raise TypeError("mask and input_mask arguments cannot both be given")
             mask, accum, replace = ops.parse_output_args(self, args, None, accum, replace)
-            return _InputMaskUpdater(self, input_mask, accum, replace)
+            return _InputMaskUpdater(self, ops.as_mask(input_mask), accum, replace)
         mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
         return Updater(self, mask, accum, replace)
 
@@ -284,6 +306,14 @@ class Collection:
 install_infix(Collection)
 
 
+def _unpickle(cls, shape, dtype, arrays, name, device):
+    """A pickled Matrix or Vector, rebuilt on its device (``Collection.__reduce__``)."""
+    if len(shape) == 2:
+        return cls.from_coo(*arrays, dtype, nrows=shape[0], ncols=shape[1], name=name,
+                            device=device)
+    return cls.from_coo(*arrays, dtype, size=shape[0], name=name, device=device)
+
+
 def entries_match(xp, mine, theirs, dtype, tolerance):
     """Whether two objects' entries (as ``_entries()`` gives them: the structure arrays, then
     the values) are equal, values compared in ``dtype`` - or, with ``tolerance`` (rel_tol,
@@ -400,7 +430,8 @@ def infer_dtype(values, dtype):
     # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
     arr = values if on_gpu(values) else np.asarray(values)
     if arr.dtype.kind == "O":
-        raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
+        raise ValueError("object dtype for values is not allowed: the values must be numbers "
+                         "(Python objects give NumPy an object array)")
     return lookup_dtype(arr.dtype)
 
 

@@ -81,7 +81,8 @@ class Expression:
         return f"<pre>{html.escape(repr(self))}</pre>"
 
     def __bool__(self):
-        raise TypeError(f"An expression has no truth value; compute it first with .new() "
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
+                        f"expression has no truth value; compute it first with .new() "
                         f"({self!r})")
 
     def new(self, dtype=None, *, mask=None, name=None, **opts):
@@ -283,8 +284,11 @@ class InfixExpr:
             return expr.new(dtype, name=name, **opts)
         return expr.new(dtype, mask=mask, name=name)
 
-    def dup(self, dtype=None, *, name=None, **opts):
-        return self.new(dtype, name=name, **opts)
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):
+        expr = self._to_expr()
+        if isinstance(expr, ScalarExpression):
+            return expr.dup(dtype, clear=clear, name=name, **opts)
+        return expr.dup(dtype, clear=clear, mask=mask, name=name, **opts)
 
     def _get_value(self, attr=None):
         return self._to_expr()._get_value(attr)

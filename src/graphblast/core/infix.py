@@ -10,7 +10,24 @@ from ..dtypes import BOOL
 
 
 def _is_collection(x):
-    return hasattr(x, "_data") or hasattr(x, "_matrix")
+    """A Matrix, TransposedMatrix or Vector, or an expression that computes one (as
+    python-graphblas's ``output_type``)."""
+    if hasattr(x, "_data") or hasattr(x, "_matrix"):
+        return True
+    kind = getattr(type(x), "output_type", None)
+    if kind is None:
+        return False
+    kind = x.output_type
+    return getattr(kind, "ndim", None) is not None and kind.__name__ != "Scalar"
+
+
+def _operand(x):
+    """An extract ``A[0, [1, 2]]`` as its expression; anything else as it is."""
+    from .operations import Indexed
+
+    if isinstance(x, Indexed) and not x.is_element:
+        return x._extract_expr()
+    return x
 
 
 def _binary(name):
@@ -21,6 +38,7 @@ def _binary(name):
 
 def call_op(left, right, opname, *, outer=False, union=False):
     op = _binary(opname)
+    left, right = _operand(left), _operand(right)
     if _is_collection(left) and _is_collection(right):
         if outer:
             return left.ewise_add(right, op)
@@ -42,6 +60,7 @@ def _make(opname, outer=False, union=False):
         return call_op(other, self, opname, outer=outer, union=union)
 
     def inplace(self, other):
+        other = _operand(other)
         if _is_collection(other) and other.ndim > self.ndim:
             raise TypeError(f"In-place `{opname}` of a {type(self).__name__} with a "
                             f"{type(other).__name__} would change its shape; use "
@@ -116,15 +135,29 @@ def _invert(self):
 
 def _inplace(name):
     """``x @= A``, ``x |= y``, ``x &= y``: x becomes the computed result (``|`` and ``&``
-    need BOOL, as their default operators are lor and land)."""
+    need BOOL, as their default operators are lor and land; a scalar ``y`` is bound, as
+    ``x.apply(binary.lor, right=y)``)."""
+    symbol = {"__or__": "|", "__and__": "&"}.get(name)
+
     def method(self, other):
+        other = _operand(other)
+        if symbol is not None and not _is_collection(other):
+            if self.dtype != BOOL:
+                raise TypeError(f"The {name.replace('__', '__i', 1)} infix operator, "
+                                f"`x {symbol}= y`, is not supported for {self.dtype} dtype.  "
+                                "It is only supported for BOOL dtype; give an operator: "
+                                "x << x.apply(op, right=y)")
+            self << call_op(self, other, "lor" if symbol == "|" else "land",
+                            outer=symbol == "|")
+            return self
         result = getattr(self, name)(other)
         if result is NotImplemented:
             return NotImplemented
-        if name != "__matmul__" and (self.dtype != BOOL or other.dtype != BOOL):
-            raise TypeError(f"In-place `{ {'__or__': '|', '__and__': '&'}[name] }=` is not "
-                            f"supported for {self.dtype if self.dtype != BOOL else other.dtype}"
-                            "; give an operator: x(op) << x.ewise_add(y, op)")
+        if symbol is not None and (self.dtype != BOOL or other.dtype != BOOL):
+            raise TypeError(f"In-place `{symbol}=` is not supported for "
+                            f"{self.dtype if self.dtype != BOOL else other.dtype}; it is only "
+                            "supported for BOOL dtype; give an operator: "
+                            "x(op) << x.ewise_add(y, op)")
         self << result
         return self
 

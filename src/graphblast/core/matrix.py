@@ -4,7 +4,7 @@ import numpy as np
 
 from .._memory import host_guarded
 from ..dtypes import FP64, lookup_dtype
-from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
+from ..exceptions import IndexOutOfBound, InvalidObject, InvalidValue, OutputNotEmpty
 from . import operations as ops
 from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, note_made,
                    on_gpu, resolve_device)
@@ -260,6 +260,14 @@ def _default_monoid(op):
     return op
 
 
+def _length(values):
+    """The number of values given as an array or a sequence; None for a scalar."""
+    shape = getattr(values, "shape", None)
+    if shape is not None:
+        return shape[0] if len(shape) else None
+    return len(values) if isinstance(values, (list, tuple)) else None
+
+
 class Matrix(_MatrixMethods, Collection):
     """A sparse matrix of one type, stored in CSR form on one device.
 
@@ -343,13 +351,16 @@ class Matrix(_MatrixMethods, Collection):
         device, backend = resolve_device(device)
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
-        if rows.shape[0] != columns.shape[0]:
-            raise InvalidValue(f"rows and columns must have the same length, got "
-                               f"{rows.shape[0]} and {columns.shape[0]}")
-        dtype = infer_dtype(values, dtype)
-        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
+        # python-graphblas's order of checks: the shape, then the lengths
         nrows = _inferred_dim("nrows", nrows, rows, rows_end)
         ncols = _inferred_dim("ncols", ncols, columns, columns_end)
+        nv = _length(values)
+        if rows.shape[0] != columns.shape[0] or nv not in (None, rows.shape[0]):
+            raise InvalidValue(f"`rows` and `columns` and `values` lengths must match: "
+                               f"{rows.shape[0]}, {columns.shape[0]}, "
+                               f"{'a scalar' if nv is None else nv}")
+        dtype = infer_dtype(values, dtype)
+        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
         dup = _typed_dup(_iso_dup(values, dup_op), dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
@@ -389,27 +400,40 @@ class Matrix(_MatrixMethods, Collection):
     def from_csr(cls, indptr, col_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
                  name=None, device=None):
         """A Matrix from CSR arrays (validated; unsorted rows are sorted)."""
+        return cls._from_compressed(indptr, col_indices, values, dtype, nrows, ncols, name,
+                                    device, ("nrows", "ncols"))
+
+    @classmethod
+    def _from_compressed(cls, indptr, col_indices, values, dtype, nrows, ncols, name, device,
+                         dims):
+        """CSR arrays (``dims``: the names of the rows' and columns' dimensions, swapped
+        for CSC arrays)."""
         device, backend = resolve_device(device)
         indptr, _ = _index(indptr, "indptr", device)
         col_indices, columns_end = _index(col_indices, "col_indices", device)
         if indptr.shape[0] == 0:
             raise InvalidValue("indptr must have nrows + 1 entries; got an empty array")
         n = indptr.shape[0] - 1
-        if nrows is not None and _check_dim("nrows", nrows) != n:
-            raise InvalidValue(f"indptr has {n + 1} entries, so nrows must be {n}, not {nrows}")
-        ncols = _infer_dim("ncols", ncols, col_indices, columns_end)
+        if nrows is not None and _check_dim(dims[0], nrows) != n:
+            raise InvalidValue(f"indptr has {n + 1} entries, so {dims[0]} must be {n}, not "
+                               f"{nrows}")
+        ncols = _infer_dim(dims[1], ncols, col_indices, columns_end)
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, col_indices.shape[0], dtype,
                          _array_module(col_indices, backend))
-        data = backend.matrix_from_csr(n, ncols, dtype, indptr, col_indices, vals)
+        try:
+            data = backend.matrix_from_csr(n, ncols, dtype, indptr, col_indices, vals)
+        except IndexOutOfBound as e:  # python-graphblas (GraphBLAS's import): InvalidObject
+            raise InvalidObject(f"The compressed arrays do not describe a Matrix with "
+                                f"{dims[0]}={n} and {dims[1]}={ncols}: {e}") from None
         return cls._from_data(data, backend, device, name)
 
     @classmethod
     def from_csc(cls, indptr, row_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
                  name=None, device=None):
         """A Matrix from compressed-column arrays."""
-        T = cls.from_csr(indptr, row_indices, values, dtype, nrows=ncols, ncols=nrows,
-                         name=name, device=device)
+        T = cls._from_compressed(indptr, row_indices, values, dtype, ncols, nrows, name,
+                                 device, ("ncols", "nrows"))
         return T.T.new(name=name)
 
     @classmethod
@@ -450,7 +474,12 @@ class Matrix(_MatrixMethods, Collection):
         """A Matrix from ``{row: {col: value}}`` or a list of ``{col: value}`` (or column-wise
         with ``order``); the outer keys (or the list's length) give the first dimension
         where not given, as in python-graphblas."""
+        columnwise = order in ("columnwise", "col", "column", "columns", "colwise")
         if isinstance(d, (list, tuple)):
+            given, dim = (ncols, "ncols") if columnwise else (nrows, "nrows")
+            if given is not None and given != len(d):
+                raise ValueError(f"{dim} must be None or equal to len(nested_dicts); expected "
+                                 f"{len(d)}, got {given}")
             d = dict(enumerate(d))
         rows, cols, vals = [], [], []
         for i, inner in d.items():
@@ -460,7 +489,6 @@ class Matrix(_MatrixMethods, Collection):
                 vals.append(x)
         outer = max(d, default=-1) + 1
         inner_n = max(cols, default=-1) + 1
-        columnwise = order in ("columnwise", "col", "column", "columns", "colwise")
         if not columnwise and order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
         if columnwise:
@@ -472,9 +500,13 @@ class Matrix(_MatrixMethods, Collection):
             ncols = inner_n if ncols is None else ncols
         if not vals and dtype is None:
             dtype = FP64
-        return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
-                            np.array(vals), dtype, nrows=nrows, ncols=ncols, name=name,
-                            device=device)
+        try:
+            return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
+                                np.array(vals), dtype, nrows=nrows, ncols=ncols, name=name,
+                                device=device)
+        except IndexOutOfBound as e:  # python-graphblas (a compressed import): InvalidObject
+            raise InvalidObject(f"The dicts do not fit a {nrows} x {ncols} Matrix: {e}") \
+                from None
 
     @classmethod
     def from_dcsr(cls, compressed_rows, indptr, col_indices, values=1.0, dtype=None, *,
@@ -590,39 +622,80 @@ class Matrix(_MatrixMethods, Collection):
         r, c, _ = self._coo_host()
         return zip(r.tolist(), c.tolist())
 
-    def setdiag(self, values, k=0):
-        """Assign ``values`` (a Vector or a scalar) to the k-th diagonal; entries of the Vector
-        that are missing delete the diagonal's entries there."""
+    def setdiag(self, values, k=0, *, mask=None, accum=None, **opts):
+        """Set the k-th diagonal (``A[i, i + k] = values[i]``) from a Vector, a list or array
+        (dense), or a scalar, as python-graphblas's recipe.
+
+        A Vector's missing entries delete the diagonal's entries there (without ``accum``).
+        ``mask`` (a Vector mask of the diagonal's length, or a Matrix mask of A's shape whose
+        diagonal is used) limits which diagonal entries are set; ``accum`` combines them with
+        the existing ones.
+        """
+        from ..exceptions import DimensionMismatch, IndexOutOfBound
+        from ..ops import select
+        from .scalar import Scalar
         from .vector import Vector
 
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-            raise TypeError(f"k must be an integer, got {type(k).__name__} {k!r}")
+            raise TypeError(f"k must be an integer; got bad type: {type(k)}")
         k = int(k)
         nrows, ncols = self.shape
-        size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))
-        if k >= ncols or -k >= nrows:
-            from ..exceptions import IndexOutOfBound as _IOB
-
-            raise _IOB(f"Diagonal {k} is out of range: the diagonal is out of range for a "
-                       f"{nrows} x {ncols} matrix")
-        if isinstance(values, (list, np.ndarray)) and np.ndim(values) == 1:
-            values = Vector.from_dense(np.asarray(values), device=self.device)
+        size = min(nrows + k, ncols) if k < 0 else min(ncols - k, nrows)
+        if size <= 0 and (k <= -nrows if k < 0 else (k > 0 and k >= ncols)):
+            raise IndexOutOfBound(f"k={k} is out of range; the k'th diagonal is out of range "
+                                  f"for a Matrix of shape {nrows}x{ncols}")
+        size = max(size, 0)
+        if isinstance(values, ops.Indexed) and not values.is_element:
+            values = values._extract_expr()
+        if getattr(type(values), "output_type", None) is not None and \
+                values.output_type is Vector:
+            values = ops.computed(values, ("Vector",), "Matrix.setdiag", "values")
         if isinstance(values, Vector):
-            if values.size != size:
-                from ..exceptions import DimensionMismatch
-
-                raise DimensionMismatch(f"Diagonal {k} has {size} entries, the Vector "
-                                        f"{values.size}")
-            diag = values
+            v = values
+            clear = accum is None and v.nvals != v.size
+        elif isinstance(values, (list, tuple, np.ndarray)) and np.ndim(values) == 1:
+            v = Vector.from_dense(np.asarray(values), device=self.device)
+            clear = False
         else:
-            diag = Vector.from_scalar(values, size, device=self.device)
-        # delete the old diagonal, then add the new one
-        keep = self.select("offdiag", k).new() if size else self.dup()
-        D = diag.diag(k)
+            try:
+                s = ops.scalar_of(values, "values", "Matrix.setdiag")
+            except TypeError:
+                raise TypeError(f"Bad type for argument `values` in Matrix.setdiag(...).\n"
+                                f"    - Expected type: Scalar, Vector, np.ndarray.\n"
+                                f"    - Got: {type(values)}.\nLiteral scalars also "
+                                "accepted.") from None
+            v = Vector.from_scalar(s if isinstance(s, Scalar) else values, size,
+                                   device=self.device)
+            clear = False
+        if v.size != size:
+            raise DimensionMismatch(f"Dimensions not compatible for assigning length {v.size} "
+                                    f"Vector to {k}'th diagonal of Matrix with shape "
+                                    f"{nrows}x{ncols}. The Vector should be size {size}.")
+        if mask is not None:
+            mask = ops.as_mask(mask)
+            if mask.parent.ndim == 2:
+                if mask.parent.shape != self.shape:
+                    raise DimensionMismatch(f"Matrix mask in setdiag is the wrong shape; "
+                                            f"expected shape {nrows}x{ncols}, got "
+                                            f"{mask.parent.nrows}x{mask.parent.ncols}")
+                allowed = type(mask)(mask.parent.diag(k)).new()
+            elif mask.parent.size != size:
+                raise DimensionMismatch(f"Vector mask in setdiag is the wrong length; "
+                                        f"expected size {size}, got size {mask.parent.size}.")
+            else:
+                allowed = mask.new()
+            mask = self._on_diagonal(allowed, k).S
+        if clear:
+            self(mask=mask) << select.offdiag(self, k)
+        D = self._on_diagonal(v, k)
+        self(accum=accum, mask=D.S if mask is None else mask) << D
+
+    def _on_diagonal(self, v, k):
+        """``v`` on the k-th diagonal of a Matrix of this one's shape."""
+        D = v.diag(k)
         if D.shape != self.shape:
             D.resize(*self.shape)
-        keep(accum="second") << D
-        self._set_data(keep._cast_like(self.dtype))
+        return D
 
     def _cast_like(self, dtype):
         return self._backend.cast_matrix(self._data, dtype)
@@ -709,7 +782,9 @@ class TransposedMatrix(_MatrixMethods):
 
     @property
     def S(self):
-        raise TypeError("A transposed matrix cannot be a mask; use A.T.new().S")
+        # python-graphblas's TransposedMatrix has no .S or .V
+        raise AttributeError("'TransposedMatrix' object has no attribute 'S' or 'V': a "
+                             "transposed matrix cannot be a mask; use A.T.new().S")
 
     V = S
 
@@ -813,14 +888,14 @@ def _device_index(x, name):
     if arr.size == 0:  # any dtype, as on the host; the backend takes integers only
         return cp.zeros(0, dtype=np.int64), 0
     if arr.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+        raise ValueError(f"{name} must be integers, not {arr.dtype}")
     is_float = arr.dtype.kind == "f"
     stats = [arr.min(), arr.max()]
     if is_float:
         stats.append((cp.mod(arr, 1) != 0).any().astype(arr.dtype))
     lo, hi, *fractional = cp.stack(stats).get().tolist()
     if is_float and fractional[0]:
-        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+        raise ValueError(f"{name} must be integers, not {arr.dtype} (values with a fraction)")
     if lo < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(lo)}); indices must be "
                               ">= 0")
@@ -841,11 +916,20 @@ def _host_index(x, name):
         raise InvalidValue(f"{name} must be a 1-D array of indices, got a scalar")
     if arr.ndim != 1:
         raise InvalidValue(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind in "uf" and arr.max() > 2**60:
+        raise InvalidValue(f"{name} has the index {int(arr.max())}, beyond the largest "
+                           "dimension, 2**60")
+    if arr.dtype.kind == "O" and any(isinstance(i, int) and i >= 2**64 for i in arr):
+        raise OverflowError(f"{name} hold an integer too large for 64 bits; the largest "
+                            "dimension is 2**60")
     if arr.size and arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
+        # as python-graphblas: a list is cast by NumPy (floats truncate); an array of floats
+        # must hold whole numbers
+        if arr.dtype.kind == "f" and (isinstance(x, (list, tuple))
+                                      or np.all(np.mod(arr, 1) == 0)):
             arr = arr.astype(np.int64)
         else:
-            raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+            raise ValueError(f"{name} must be integers, not {arr.dtype}")
     if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(arr.min())}); indices must be "
                               ">= 0")

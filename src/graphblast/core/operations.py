@@ -8,6 +8,7 @@ type; finally write Z into C under the mask, keeping or clearing what the mask e
 same result as with copies.
 """
 
+import operator
 from types import FunctionType
 
 import numpy as np
@@ -26,6 +27,7 @@ from .expr import (InfixExpr, MatrixExpression, ScalarExpression, VectorExpressi
                    _is_matrix_data)
 from .index import as_list
 from .mask import Mask
+from .target import AssignTarget
 
 _REPLACE = None
 
@@ -142,7 +144,8 @@ def typed_monoid(op, t, method="reduce_rowwise"):
 
             raise NotImplementedException(f"{op!r} has no equivalent monoid (no identity); "
                                           "reduce with a Monoid such as monoid.plus")
-        op = parent.monoid
+        # a typed operator keeps its type (w.reduce(binary.plus[int]) of a BOOL w is INT64)
+        op = op.monoid if isinstance(op, TypedBinaryOp) else parent.monoid
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
     extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
@@ -150,6 +153,20 @@ def typed_monoid(op, t, method="reduce_rowwise"):
     raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
                     "    - Expected type: Monoid.\n"
                     f"    - Got: {type(op).__name__} ({op!r}); for example monoid.plus.{extra}")
+
+
+def as_mask(mask):
+    """``mask`` as a Mask: a BOOL Matrix or Vector is its value mask; anything else that is
+    not a Mask is python-graphblas's TypeError."""
+    if isinstance(mask, Mask):
+        return mask
+    Matrix, _, _, Vector = _types()
+    if isinstance(mask, (Matrix, Vector)):
+        if mask.dtype != BOOL:
+            raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
+                            "values (M.V) or structure (M.S)")
+        return mask.V
+    raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
 
 
 def check_mask(mask, output):
@@ -163,14 +180,7 @@ def check_mask(mask, output):
                 and parent.shape == output.shape):
             return mask
     else:
-        Matrix, _, _, Vector = _types()
-        if isinstance(mask, (Matrix, Vector)):
-            if mask.dtype != BOOL:
-                raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
-                                "values (M.V) or structure (M.S)")
-            mask = mask.V
-        else:
-            raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
+        mask = as_mask(mask)
     parent = mask.parent
     if output._is_scalar:
         raise TypeError("Mask not allowed for Scalars")
@@ -289,7 +299,9 @@ def update(target, value, mask=None, accum=None, replace=False):
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
     raise TypeError(f"Assignment value must be a valid expression type, not "
-                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar")
+                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar"
+                    + ("; C(mask)[I] is an assignment target (C(mask)[I] << value), not a "
+                       "value" if isinstance(value, Assigner) else ""))
 
 
 def _assign_scalar_fast(target, value, mask, accum, replace):
@@ -326,6 +338,9 @@ def _update_scalar(target, value, accum):
     if isinstance(value, Indexed):
         if not value.is_element:
             raise TypeError("Cannot assign a Matrix or Vector extract to a Scalar")
+        if accum is not None and not config.lookup("autocompute"):
+            # accumulating reads the element's value: python-graphblas's autocompute TypeError
+            value._get_value("Accumulation into a Scalar")
         value = value._element_scalar()
     if isinstance(value, ScalarExpression):
         result = value.compute(None)
@@ -737,6 +752,9 @@ def _select_by_mask(A, op, thunk):
         return None
     if thunk is not None:
         raise TypeError("thunk is not used when selecting with a mask: A.select(M.V)")
+    if op.parent.ndim != A.ndim:
+        raise TypeError(f"Mask object must be type {'Matrix' if A.ndim == 2 else 'Vector'} to "
+                        f"select from a {type(A).__name__}; got {type(op.parent).__name__}")
     mask = check_mask(op, A if not isinstance(A, TransposedMatrix) else A.new())
     device, backend = same_device(A)
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
@@ -953,20 +971,14 @@ def identity_expr(x):
 
 class Indexed:
     """``x[indices]``: an extract when read (``.new()``, ``C << A[I, J]``), an assign target
-    when written (``A[I, J] << B``, ``A[I, J](mask) << B``)."""
+    when written (``A[I, J] << B``); ``A[I, J](mask)`` is an :class:`Assigner`."""
 
-    __slots__ = ("parent", "raw", "resolved", "mask", "accum", "replace", "subassign_ctx")
+    __slots__ = ("parent", "raw", "resolved")
 
-    def __init__(self, parent, raw, resolved, mask=None, accum=None, replace=False,
-                 subassign_ctx=None):
+    def __init__(self, parent, raw, resolved):
         self.parent = parent
         self.raw = raw
         self.resolved = resolved
-        self.mask = mask
-        self.accum = accum
-        self.replace = replace
-        # "assign": written through C(mask)[I, J]; None: plain indexing
-        self.subassign_ctx = subassign_ctx
 
     @property
     def is_element(self):
@@ -995,6 +1007,12 @@ class Indexed:
         return extract(self.parent, self.resolved)
 
     def new(self, dtype=None, *, mask=None, input_mask=None, name=None, **opts):
+        if self.is_element and mask is not None:
+            raise ValueError("mask is not a descriptor option of an element extract: A[i, j] "
+                             "is a Scalar, which takes no mask")
+        if self.is_element and input_mask is not None:
+            raise ValueError("input_mask is for extracting a Vector or Matrix; an element "
+                             "A[i, j] is a Scalar, and its value needs no mask")
         if self.is_element:
             s = self._element_scalar()
             return s.dup(dtype=dtype, name=name) if dtype is not None or name else s
@@ -1007,9 +1025,11 @@ class Indexed:
     def _input_mask_to_mask(self, input_mask):
         """python-graphblas's ``input_mask``: a mask of the input's shape, applied to the
         extract as the same mask extracted at the same indices."""
-        if not isinstance(input_mask, Mask):
-            input_mask = check_mask(input_mask, self.parent)
+        input_mask = as_mask(input_mask)
         source = input_mask.parent
+        if self.parent.ndim == 1 and source.ndim != 1:
+            raise TypeError(f"Mask object must be type Vector; got {type(source)} (an "
+                            "input_mask has the shape of the extract's input)")
         if source.ndim == 1 and self.parent.ndim == 2:
             lines = [r for r in self.resolved if not isinstance(r, int)]
             if len(lines) != 1:
@@ -1046,7 +1066,8 @@ class Indexed:
     @property
     def value(self):
         if not self.is_element:
-            raise TypeError("Only a single element has a .value; extract with .new()")
+            raise AttributeError("'Indexed' object has no attribute 'value': only a single "
+                                 "element has a .value; extract with .new()")
         if not config.lookup("autocompute"):
             return self._get_value("value")
         v = self.parent._get_element(self.resolved)
@@ -1054,7 +1075,8 @@ class Indexed:
 
     def get(self, default=None):
         if not self.is_element:
-            raise TypeError("Only a single element has .get(); extract with .new()")
+            raise AttributeError("'Indexed' object has no attribute 'get': only a single "
+                                 "element has .get(); extract with .new()")
         v = self.parent._get_element(self.resolved)
         return default if v is None else v.item()
 
@@ -1068,7 +1090,7 @@ class Indexed:
         return int(self._get_value())
 
     def __index__(self):
-        return self._get_value().__index__()
+        return operator.index(self._get_value())  # TypeError for an extract of many elements
 
     def __eq__(self, other):
         return self._get_value("__eq__")(other)
@@ -1082,39 +1104,74 @@ class Indexed:
     def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
         """``C[I, J](mask, accum, replace) << value``: subassign (the mask has the region's
         shape)."""
+        if type(self.parent) is _types()[1]:
+            raise TypeError("A[I, J](...) of a 'TransposedMatrix' is not callable: a "
+                            "transpose cannot be assigned to")
+        # as python-graphblas, the mask is checked against the region when assigned to
         mask, accum, replace = parse_output_args(self._region_like(), args, mask, accum,
-                                                 replace)
-        return Indexed(self.parent, self.raw, self.resolved, mask, accum, replace, "subassign")
+                                                 replace, check=False)
+        return Assigner(self.parent, self.resolved, mask, accum, replace, subassign=True)
 
     def _region_like(self):
         return _RegionShape(self.shape, self.parent)
 
     def update(self, value):
-        if type(self.parent) is _types()[1]:
-            raise TypeError("'TransposedMatrix' object does not support item assignment")
-        if self.subassign_ctx == "assign":
-            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
-                   subassign=False, resolved=True)
-        else:
-            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
-                   subassign=True, resolved=True)
+        Assigner(self.parent, self.resolved, None, None, False, subassign=True).update(value)
 
     def __lshift__(self, value):
         self.update(value)
 
     def __getattr__(self, item):
-        if item.startswith("_"):
-            raise AttributeError(item)
+        Matrix, _, Scalar, Vector = _types()
+        kind = Scalar if self.is_element else (Matrix if len(self.shape) == 2 else Vector)
+        if item.startswith("_") or not hasattr(kind, item):
+            extra = ("; only a single element has a .value or .get(); extract with .new()"
+                     if item in ("value", "get") else "")
+            raise AttributeError(f"'Indexed' object has no attribute {item!r}{extra}")
         return self._get_value(item)
 
 
 for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__",
               "__ge__", "__neg__", "__abs__", "__invert__", "__iter__", "__contains__",
-              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__"):
+              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__",
+              "__getitem__"):
     setattr(Indexed, _name, (lambda name: lambda self, *args: self._get_value(name)(*args))(
         _name))
 del _name
+
+
+class Assigner(AssignTarget):
+    """``C(mask, accum, replace)[I, J]`` (assign: the mask has C's shape) or
+    ``C[I, J](mask, accum, replace)`` (subassign: the mask has the region's shape): as
+    python-graphblas's Assigner, only a target of ``<<``; it has no value to read, call or
+    index."""
+
+    __slots__ = ("parent", "resolved", "mask", "accum", "replace", "subassign")
+
+    def __init__(self, parent, resolved, mask, accum, replace, *, subassign):
+        self.parent = parent
+        self.resolved = resolved
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+        self.subassign = subassign
+
+    def __repr__(self):
+        return f"Assigner({self.parent.name}, mask={self.mask!r}, accum={self.accum!r})"
+
+    def update(self, value):
+        if type(self.parent) is _types()[1]:
+            raise TypeError("'TransposedMatrix' object does not support item assignment")
+        mask = self.mask
+        if self.subassign and mask is not None:
+            shape = tuple(r.count for r in self.resolved if not isinstance(r, int))
+            mask = check_mask(mask, _RegionShape(shape, self.parent))
+        assign(self.parent, value, self.resolved, mask, self.accum, self.replace,
+               subassign=self.subassign, resolved=True)
+
+    def __lshift__(self, value):
+        self.update(value)
 
 
 class _RegionShape:
@@ -1300,6 +1357,14 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
             A_region = _scalar_region(backend, target, s, dims, region_shape, mask, subassign)
     else:
         same_device(target, value)
+        if value.ndim != len(visible_shape):
+            # python-graphblas's TypeError: the region's kind decides the value's type
+            kinds = {0: "Scalar", 1: "Scalar, Vector"}.get(len(visible_shape),
+                                                          "Scalar, Matrix, TransposedMatrix")
+            raise TypeError(f"Bad type for argument `value` in {type(target).__name__}."
+                            f"__setitem__(...).\n    - Expected type: {kinds}.\n"
+                            f"    - Got: {type(value)}.\nLiteral scalars also accepted "
+                            f"(the assigned region has shape {visible_shape}).")
         if value.shape != visible_shape:
             raise DimensionMismatch(f"Shape of value {value.shape} does not match the assigned "
                                     f"region {visible_shape}")
@@ -1425,8 +1490,9 @@ def _region_data(backend, value, region_shape, res):
     return value._csr()
 
 
-def parse_output_args(target, args, mask, accum, replace):
-    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them."""
+def parse_output_args(target, args, mask, accum, replace, *, check=True):
+    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them
+    (``check=False``: the mask is checked against the target later, by ``check_mask``)."""
     mask_arg = accum_arg = None
     replace_arg = _replace_singleton() if args else None
     for arg in args:
@@ -1466,7 +1532,8 @@ def parse_output_args(target, args, mask, accum, replace):
     else:
         if target._is_scalar:
             raise TypeError("Mask not allowed for Scalars")
-        mask = check_mask(mask, target)
+        if check:
+            mask = check_mask(mask, target)
     if accum is not None:
         typed_accum(accum, target.dtype)  # validate now, before anything runs
     return mask, accum, replace

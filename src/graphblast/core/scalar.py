@@ -56,6 +56,12 @@ class DeviceValue:
         return self
 
 
+def _unpickle(dtype, value, is_cscalar, name):
+    out = Scalar(dtype, is_cscalar=is_cscalar, name=name)
+    out._set_value(value)
+    return out
+
+
 class Scalar:
     """A GraphBLAS scalar: a typed value, or empty.
 
@@ -82,6 +88,20 @@ class Scalar:
         self._held = None
         self._is_cscalar = bool(is_cscalar)
         self.name = name if name is not None else next_name("s")
+
+    def __reduce__(self):
+        """Pickled as its type, value and name: a value a GPU left on the device is read
+        (a Scalar's value is a host value; the device copy only saves a read)."""
+        return (_unpickle, (self.dtype, self._value, self._is_cscalar, self.name))
+
+    def __copy__(self):
+        """A copy sharing the value, a device one included (nothing writes it again)."""
+        out = Scalar(self.dtype, is_cscalar=self._is_cscalar, name=self.name)
+        out._held = self._held
+        return out
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
 
     @classmethod
     def from_value(cls, value, dtype=None, *, is_cscalar=False, name=None):

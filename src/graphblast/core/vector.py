@@ -11,7 +11,7 @@ from .base import (
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
-from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup,
+from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup, _length,
                      _typed_dup)
 from .ss import VectorSS
 
@@ -73,6 +73,12 @@ class Vector(Collection):
         """A Vector from indices and values; duplicates raise unless ``dup_op`` is given."""
         device, backend = resolve_device(device)
         indices, end = _index(indices, "indices", device)
+        nv = _length(values)
+        if nv not in (None, indices.shape[0]):
+            from ..exceptions import InvalidValue
+
+            raise InvalidValue(f"`indices` and `values` lengths must match: "
+                               f"{indices.shape[0]}, {nv}")
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, indices.shape[0], dtype, _array_module(indices, backend))
         size = _inferred_dim("size", size, indices, end)

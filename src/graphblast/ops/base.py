@@ -52,6 +52,24 @@ class TypedOpBase:
     def __repr__(self):
         return f"{self.parent!r}[{self.type.name}]"
 
+    @property
+    def commutes_to(self):
+        """This type's operator with the arguments swapped (``binary.first[INT64]`` gives
+        ``binary.second[INT64]``), or None, as python-graphblas's."""
+        other = getattr(self.parent, "commutes_to", None)
+        if other is None:
+            return None
+        if other is self.parent:
+            return self
+        try:
+            return _typed_lookup(other, self.type)
+        except KeyError:
+            return None
+
+    @property
+    def is_commutative(self):
+        return bool(getattr(self.parent, "is_commutative", False))
+
     def __reduce__(self):
         return (_typed_lookup, (self.parent, self.type))
 
@@ -119,10 +137,6 @@ class TypedBinaryOp(TypedOpBase):
         if m is None or self.type not in m._typed:
             return None
         return m[self.type]
-
-    @property
-    def is_commutative(self):
-        return self.parent.is_commutative
 
 
 class TypedMonoid(TypedOpBase):

@@ -31,6 +31,8 @@ from . import binary, monoid
 from .base import BinaryOp, Monoid, Semiring, TypedBinaryOp, TypedMonoid, parse_op_string
 from .binary import POSITION_COERCED_TYPES, UNSIGNED_TYPES
 
+_IMPORTS = frozenset(globals())  # this module's imports: no operators, left out of dir()
+
 _ARITH_MONOIDS = ("min", "max", "plus", "times", "any")
 _ARITH_MULTS = ("first", "second", "pair", "min", "max", "plus", "minus", "rminus", "times",
                 "cdiv", "rdiv", "iseq", "isne", "isgt", "islt", "isge", "isle", "lor", "land",
@@ -204,6 +206,11 @@ def _namespace_lookup(name):
 
 
 __all__ = sorted(name for name, obj in globals().items() if isinstance(obj, Semiring))
+
+
+def __dir__():
+    """The semirings and the namespaces, as python-graphblas lists them (not the imports)."""
+    return sorted(name for name in globals() if name not in _IMPORTS)
 
 # python-graphblas's maps of deprecated names and of operators built on first use: graphblast
 # has neither (every operator is built at import)
