@@ -18,8 +18,10 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     largest gain ``K[i, c] - resolution k_i tot_c / 2m`` (``K[i, c]``: its edge weight to
     ``c``) if that beats staying; on even steps only to a smaller community label, on odd
     steps only to a larger one (cuGraph's guard against two vertices swapping forever).  A
-    step whose moves lose modularity is undone (moves made at once can conflict); after two
-    steps in a row that gain less than ``max(threshold, STALL * Q)`` it stops.
+    step whose moves lose modularity is undone (moves made at once can conflict); it stops
+    after two steps in a row that gain less than ``max(threshold, STALL * Q)``, or when the
+    moves in both directions lose from the best partition (every further step would repeat
+    them).
 
     Once per level the graph becomes ``O = diag(1 / ks) offdiag(A) + diag(k)`` (``ks = g k /
     2m``): a row scaled so that a step compares ``(O P)[i, c] - tot_c`` with no row factor,
@@ -42,8 +44,8 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     stay = k.dup(mask=ks.S).apply(binary.plus, right=2 * _rows.quantum(n, bound)).new()
     O = O.ewise_add(Matrix.from_diag(stay), binary.plus).new()
     base = ks.inner(stay, semiring.plus_times[FP64]).new().value or 0.0
-    best, best_q, stale, tries, undone = comm, -float("inf"), 0, 0, False
-    for _ in range(max_iter + 2):
+    best, best_q, stale, tries, lost = comm, -float("inf"), 0, 0, 0
+    for _ in range(2 * max_iter + 2):
         P = Matrix.from_coo(rows, comm, 1.0, FP64, nrows=n, ncols=n)
         K = O.mxm(P, semiring.plus_times[FP64]).new()
         tot = k.vxm(P, semiring.plus_times[FP64]).new()
@@ -51,14 +53,15 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
         inside = (own.inner(ks, semiring.plus_times[FP64]).new().value or 0.0) - base
         q = (inside + loops - resolution *
              tot.inner(tot, semiring.plus_times[FP64]).new().value / two_m) / two_m
-        if not undone and best_q > -float("inf"):   # the last step's moves, judged
-            stale = stale + 1 if q - best_q < max(threshold, STALL * abs(best_q)) else 0
-        best, best_q, undone = (comm, q, False) if q >= best_q else (best, best_q, True)
-        if stale == 2 or tries == max_iter:
-            break
-        if undone:                  # they lost modularity: start again from the best
-            comm = best
+        if q < best_q:              # they lost modularity: start again from the best
+            comm, lost = best, lost + 1
             continue
+        if comm is not best:        # the last step's moves, judged
+            stale = stale + 1 if q - best_q < max(threshold, STALL * abs(best_q)) else 0
+            lost = 0
+        best, best_q = comm, q
+        if stale == 2 or tries == max_iter or lost == 2:   # both directions lose: no move
+            break                                          # from here can gain
         gain = K.mxm(Matrix.from_diag(tot), semiring.any_minus[FP64]).new()
         target = _rows.argmax(gain, bound=bound, top=False)[0]
         way = target.ewise_mult(comm, binary.lt if tries % 2 == 0 else binary.gt).new()
