@@ -382,6 +382,21 @@ def spgemm_hash(semiring, a_type, b_type):
     return ("spgemm_hash", jit.op_key(semiring.binaryop), semiring.monoid, a_type, b_type), build
 
 
+def spgemm_gather(semiring, a_type, b_type):
+    """The product with a right operand of at most one entry per row: count pass, fill pass
+    (gbk_spgemm_gather, spgemm.cuh)."""
+    t = semiring.monoid.return_type
+
+    def build():
+        mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
+        mon = jit.monoid_adapter(semiring.monoid)
+        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}"
+        return jit.Program(["spgemm.cuh"], [mul, mon], [f"gbk_spgemm_gather<{args}, 1>",
+                                                         f"gbk_spgemm_gather<{args}, 2>"])
+    return ("spgemm_gather", jit.op_key(semiring.binaryop), semiring.monoid, a_type,
+            b_type), build
+
+
 def kron(op, a_type, b_type):
     def build():
         mul = jit.mult_adapter(op, a_type, b_type, op.return_type)
