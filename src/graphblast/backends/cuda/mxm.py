@@ -516,19 +516,25 @@ def _longest_row_products(A, wscan):
 def _mxm_hash(A, B, semiring):
     """C = A (+.x) B by the hash SpGEMM (spgemm.cuh), every row of at most
     plan.HASH_ROW_PRODUCTS products: a count pass, a scan, a fill pass; one read (C's size)."""
-    t = semiring.monoid.return_type
     count, fill = jit.compiled(programs.spgemm_hash, semiring, A.dtype, B.dtype).fns
+    return _count_and_fill(count, fill, HASH_WARPS, A, B, semiring.monoid.return_type)
+
+
+def _count_and_fill(count, fill, warps, A, B, t):
+    """C = A (+.x) B by a pair of kernels that take a warp per row of A (the hash SpGEMM, the
+    gather): ``count`` writes each row's entry count, a scan makes C's row pointers (one
+    read: C's size), ``fill`` writes each row's entries at its pointer."""
     n = A.nrows
     counts = cp.empty(n, dtype=INDEX)
-    grid = max(1, min(jit.MAX_GRID, -(-n // HASH_WARPS)))
+    grid = max(1, min(jit.MAX_GRID, -(-n // warps)))
     operands = (i64(n), A.indptr, A.indices, A.values, B.indptr, B.indices, B.values)
-    jit.run(count, grid, 32 * HASH_WARPS, operands + (counts, None, None, None))
+    jit.run(count, grid, 32 * warps, operands + (counts, None, None, None))
     indptr = blocks.exclusive_scan(counts)
     nnz = blocks.total(indptr)
     indices = cp.empty(nnz, dtype=INDEX)
     values = cp.empty(nnz, dtype=t.np_type)
     if nnz:
-        jit.run(fill, grid, 32 * HASH_WARPS, operands + (None, indptr, indices, values))
+        jit.run(fill, grid, 32 * warps, operands + (None, indptr, indices, values))
     return CSR(n, B.ncols, t, indptr, indices, values)
 
 
@@ -557,20 +563,8 @@ def _mxm_gather(A, B, semiring):
     A's order, for any monoid (gbk_spgemm_gather): a count pass, a scan, a fill pass; one read
     (C's size).  Louvain's ``A P`` and products with a diagonal take it: no expansion, no
     sort, and one product where cuSPARSE makes two (structure and values)."""
-    t = semiring.monoid.return_type
     count, fill = jit.compiled(programs.spgemm_gather, semiring, A.dtype, B.dtype).fns
-    n = A.nrows
-    counts = cp.empty(n, dtype=INDEX)
-    grid = max(1, min(jit.MAX_GRID, -(-n // GATHER_WARPS)))
-    operands = (i64(n), A.indptr, A.indices, A.values, B.indptr, B.indices, B.values)
-    jit.run(count, grid, 32 * GATHER_WARPS, operands + (counts, None, None, None))
-    indptr = blocks.exclusive_scan(counts)
-    nnz = blocks.total(indptr)
-    indices = cp.empty(nnz, dtype=INDEX)
-    values = cp.empty(nnz, dtype=t.np_type)
-    if nnz:
-        jit.run(fill, grid, 32 * GATHER_WARPS, operands + (None, indptr, indices, values))
-    return CSR(n, B.ncols, t, indptr, indices, values)
+    return _count_and_fill(count, fill, GATHER_WARPS, A, B, semiring.monoid.return_type)
 
 
 # -- kronecker -------------------------------------------------------------------------------
