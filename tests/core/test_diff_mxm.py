@@ -469,7 +469,8 @@ def test_a_transposed_operand_leaves_no_transpose_without_the_cache(device, mask
 ONE_PER_ROW_SEMIRINGS = [("plus_times", "FP64"), ("plus_times", "FP32"),
                          ("plus_times", "INT32"), ("min_plus", "INT64"),
                          ("max_second", "FP64"), ("plus_first", "FP64"),
-                         ("plus_pair", "INT64"), ("lor_land", "BOOL"), ("min_first", "UINT8")]
+                         ("plus_pair", "INT64"), ("lor_land", "BOOL"), ("min_first", "UINT8"),
+                         ("min_secondj", "INT64"), ("plus_firsti", "INT64")]
 
 
 @pytest.mark.parametrize("path, dtype", ONE_PER_ROW_SEMIRINGS,
@@ -493,7 +494,7 @@ def test_right_operand_with_one_entry_per_row(diff, path, dtype):
     d = MatrixData(dtype, n, n, pos[keep], pos[keep], values[keep])
 
     def body(gb, x, p, d):
-        op = getattr(gb.semiring, path)
+        op = gb.op("semiring", path)
         return x.mxm(p, op).new(), x.T.mxm(p, op).new(), x.mxm(d, op).new()
 
     diff.check(body, x, p, d)
