@@ -477,9 +477,11 @@ ONE_PER_ROW_SEMIRINGS = [("plus_times", "FP64"), ("plus_times", "FP32"),
                          ids=[f"{p}-{t}" for p, t in ONE_PER_ROW_SEMIRINGS])
 def test_right_operand_with_one_entry_per_row(diff, path, dtype):
     """``A (+.x) B`` where every row of B holds at most one entry (a membership matrix with
-    empty rows, a diagonal): the gather the engine takes for it, against python-graphblas,
-    with rows longer than a hash table holds and products that land on one column."""
+    empty rows, a diagonal): the gather the engine takes for it (``y``: every row short enough
+    for the GPU's warp a row), and, for ``x``, with one row longer than that (the other
+    paths), against python-graphblas, with products that land on one column."""
     n, groups = 400, 37
+    y = diff.matrix(dtype, n, n, 0.05)
     x = diff.matrix(dtype, n, n, 0.02)
     pos = np.arange(n)
     # a dense first row and column: one row of n products (past the GPU's hash rows)
@@ -493,8 +495,9 @@ def test_right_operand_with_one_entry_per_row(diff, path, dtype):
     p = MatrixData(dtype, n, groups, pos[keep], member[keep], values[keep])
     d = MatrixData(dtype, n, n, pos[keep], pos[keep], values[keep])
 
-    def body(gb, x, p, d):
+    def body(gb, x, y, p, d):
         op = gb.op("semiring", path)
-        return x.mxm(p, op).new(), x.T.mxm(p, op).new(), x.mxm(d, op).new()
+        return (y.mxm(p, op).new(), y.T.mxm(p, op).new(), y.mxm(d, op).new(),
+                x.mxm(p, op).new(), x.T.mxm(p, op).new(), x.mxm(d, op).new())
 
-    diff.check(body, x, p, d)
+    diff.check(body, x, y, p, d)
