@@ -160,6 +160,7 @@ def _template_programs(kinds):
             programs.push(s, t2, t, True, True, mode)[1](),
             programs.push(s, t, t2, False, False, mode)[1](),
             programs.spgemm_hash(s, t, t2)[1](),
+            programs.spgemm_gather(s, t, t2)[1](),
             programs.mv_small(s, t2, t, True, False)[1](),
             programs.mv_small(s, t, t2, False, True)[1](),
             programs.dot(s, t, t2, True)[1](),

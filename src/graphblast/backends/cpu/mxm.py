@@ -60,6 +60,8 @@ def mxm(A, B, semiring, mask):
                 return _mxm_dot(A, BT, semiring, mask)
             return _mxm_pull(A, BT, semiring, mask)
         return _mxm_expand(A, B, semiring, mask)
+    if mask is None and at_most_one_per_row(B):
+        return _mxm_gather(A, B, semiring)
     kind = _scipy_kind(semiring) if mask is None else None
     if kind is not None:
         C = _mxm_scipy(A, B, semiring, kind)
@@ -324,6 +326,46 @@ def _ones(A, dtype=None):
     np_type = bool if dtype is None else dtype.np_type
     return sp.csr_array((np.ones(A.nvals, dtype=np_type), A.indices, A.indptr),
                         shape=(A.nrows, A.ncols))
+
+
+def at_most_one_per_row(B):
+    """Whether every row of ``B`` holds at most one entry (a membership or selection matrix,
+    a diagonal): then ``A (+.x) B`` is a gather, :func:`_mxm_gather`."""
+    return B.nvals <= B.nrows and (B.nrows == 0 or int(np.diff(B.indptr).max()) <= 1)
+
+
+def _mxm_gather(A, B, semiring):
+    """C = A (+.x) B where each row of B holds at most one entry: each entry A(i, k) makes
+    the one product A(i, k) * B(k, col(k)), gathered at B's row k, and the products of a row
+    that land on one column are reduced by key within the row (SciPy's per-row
+    sort-and-sum for plus on numbers; a sort of the keys for the other monoids).  No
+    expansion, and no second product for the structure."""
+    mult, add = semiring.binaryop, semiring.monoid
+    dtype = semiring.return_type
+    start = B.indptr[A.indices]
+    keep = np.flatnonzero(start < B.indptr[A.indices + 1])
+    arows = row_ids(A.indptr, A.nrows)[keep]
+    ks, b_idx = A.indices[keep], start[keep]
+    cols = B.indices[b_idx]
+    z = cast(apply_binary(mult, A.values[keep], B.values[b_idx], arows, ks, ks, cols),
+             add.type)
+    indptr = indptr_from_rows(arows, A.nrows)
+    if (add.parent.builtin_name == "plus" and not dtype.is_bool and z.dtype.kind in "iuf"
+            and A.nrows < 2**31 and B.ncols < 2**31):
+        S = sp.csr_matrix((z, cols, indptr), shape=(A.nrows, B.ncols))
+        S.sum_duplicates()  # sorts each row and sums repeated columns, zeros kept
+        return CSR(A.nrows, B.ncols, dtype, S.indptr.astype(INDEX), S.indices.astype(INDEX),
+                   S.data.astype(dtype.np_type, copy=False))
+    if keys_fit(A.nrows, B.ncols):
+        keys = linear_keys(arows, cols, B.ncols)
+        order = np.argsort(keys, kind="stable")
+        starts = segment_starts(keys[order])
+    else:
+        order = np.lexsort((cols, arows))
+        starts = _run_starts(arows[order], cols[order])
+    rows = arows[order][starts]
+    return CSR(A.nrows, B.ncols, dtype, indptr_from_rows(rows, A.nrows), cols[order][starts],
+               segment_reduce(z[order], starts, add))
 
 
 def _mxm_expand(A, B, semiring, mask):

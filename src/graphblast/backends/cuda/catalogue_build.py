@@ -171,6 +171,9 @@ def enumerated():
         if s.monoid.parent.name in ("plus", "min", "max"):
             add(programs.dot, s, t, t, True)
             add(programs.spgemm_hash, s, t, t)
+        add(programs.spgemm_gather, s, t, t)
+    # Louvain's and Leiden's products with one entry per row (the gains' shift by diag(tot))
+    add(programs.spgemm_gather, semiring.any_minus[dtypes.FP64], dtypes.FP64, dtypes.FP64)
     return calls
 
 

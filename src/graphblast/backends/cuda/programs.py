@@ -371,15 +371,27 @@ def spgemm(semiring, a_type, b_type):
 
 def spgemm_hash(semiring, a_type, b_type):
     """The hash SpGEMM of rows of few products: count pass, fill pass (spgemm.cuh)."""
+    return _warp_rows("spgemm_hash", "gbk_spgemm_hash", semiring, a_type, b_type)
+
+
+def spgemm_gather(semiring, a_type, b_type):
+    """The product with a right operand of at most one entry per row: count pass, fill pass
+    (gbk_spgemm_gather, spgemm.cuh)."""
+    return _warp_rows("spgemm_gather", "gbk_spgemm_gather", semiring, a_type, b_type)
+
+
+def _warp_rows(kind, kernel, semiring, a_type, b_type):
+    """A product of spgemm.cuh whose kernel takes a warp per row of A, in two passes (count,
+    then fill: the template's last argument)."""
     t = semiring.monoid.return_type
 
     def build():
         mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
         mon = jit.monoid_adapter(semiring.monoid)
         args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}"
-        return jit.Program(["spgemm.cuh"], [mul, mon], [f"gbk_spgemm_hash<{args}, 1>",
-                                                         f"gbk_spgemm_hash<{args}, 2>"])
-    return ("spgemm_hash", jit.op_key(semiring.binaryop), semiring.monoid, a_type, b_type), build
+        return jit.Program(["spgemm.cuh"], [mul, mon], [f"{kernel}<{args}, 1>",
+                                                         f"{kernel}<{args}, 2>"])
+    return (kind, jit.op_key(semiring.binaryop), semiring.monoid, a_type, b_type), build
 
 
 def kron(op, a_type, b_type):
