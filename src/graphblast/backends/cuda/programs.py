@@ -230,6 +230,13 @@ def vector_kernel(name, dtype):
     return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
 
 
+def loop_next_assign(dtype, c_type):
+    """gbk_loop_next for a state of ``dtype`` with the next round's scalar assign into a
+    bitmap of ``c_type`` (loops.py's hoisted assign)."""
+    return _one(("loop_next_assign", dtype, c_type), ["vector.cuh"],
+                [f"gbk_loop_next_assign<{dtype.c_type}, {c_type.c_type}>"])
+
+
 def list_degrees():
     return _one(("list_degrees",), ["vector.cuh"], ["gbk_list_degrees"])
 
