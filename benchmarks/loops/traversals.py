@@ -34,23 +34,6 @@ def timed(fn, runs):
     return best, out
 
 
-def round_kernels():
-    """Patch the loop to note the kernels of each recorded round (the dry round's launches,
-    then gbk_loop_next); returns the list they are appended to."""
-    from graphblast.backends.cuda import loops
-
-    seen = []
-    capture = loops._Loop.capture
-
-    def noting(self):
-        seen.append([getattr(l[0], "name", str(l[0])).split("<")[0]
-                     for l in self.noted.launches] + ["gbk_loop_next"])
-        return capture(self)
-
-    loops._Loop.capture = noting
-    return seen
-
-
 def level_profile(g, runs=2):
     """BFS level by level from Python, as graphblast's BFS issues a level: per level the
     frontier's size, the product's direction, the microseconds (synchronized), host reads
@@ -100,6 +83,13 @@ def dense_levels(v, n):
     return out
 
 
+def dense_levels_f(v, n):
+    idx, vals = v.to_coo()
+    out = np.full(n, np.inf)
+    out[np.asarray(idx, dtype=np.int64)] = np.asarray(vals, dtype=np.float64)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("graphs", nargs="+")
@@ -110,6 +100,14 @@ def main():
     ap.add_argument("--scipy-bfs", action="store_true", help="also SciPy's BFS (one core)")
     ap.add_argument("--level-profile", action="store_true",
                     help="also BFS level by level from Python (graphs of at most 64 levels)")
+    ap.add_argument("--bellman-ford", action="store_true",
+                    help="also SSSP by Bellman-Ford alone (one repeat), in --sssp-modes")
+    ap.add_argument("--push-grid", default="",
+                    help="also BFS (auto) on graphs of more than 64 levels with "
+                         "mxv.RECORDED_PUSH_GRID (the recorded push's blocks) at each of these")
+    ap.add_argument("--first-hit-lanes", default="",
+                    help="also BFS (auto) with mxv.FIRST_HIT_LANES at each of these values, "
+                         "comma-separated (the lanes a row of a first-hit pull)")
     args = ap.parse_args()
 
     import graphblast as gb
@@ -117,7 +115,8 @@ def main():
     from graphblast.backends.cuda import blocks, loops
     from graphblast.bench import graphs
 
-    kernels = round_kernels()
+    from graphblast.backends.cuda import mxv
+
     results = []
     for spec in graphs.parse_graphs(",".join(args.graphs)):
         t0 = time.perf_counter()
@@ -134,17 +133,25 @@ def main():
             with gb.config.set(device_loops=mode):
                 for what, fn in (("bfs", lambda: bfs(g.A, g.source)),
                                  ("bfs_parents", lambda: bfs(g.A, g.source, parents=True)),
-                                 ("sssp", lambda: sssp(g.Aw, g.source))):
-                    if what == "sssp" and mode not in args.sssp_modes.split(","):
+                                 ("sssp", lambda: sssp(g.Aw, g.source)),
+                                 ("sssp_bf", lambda: sssp(g.Aw, g.source,
+                                                          method="bellman-ford"))):
+                    if what.startswith("sssp") and mode not in args.sssp_modes.split(","):
                         continue
-                    del kernels[:]
+                    if what == "sssp_bf" and not args.bellman_ford:
+                        continue
                     fn()  # compiles
                     r0 = blocks.host_reads()
                     s, out = timed(fn, args.runs)
                     reads = (blocks.host_reads() - r0) / args.runs
                     entry = {"ms": s * 1e3, "host_reads_per_run": reads,
                              "loop": dict(loops.stats),
-                             "round_kernels": kernels[-1] if kernels else None}
+                             "round_kernels": loops.stats.get("round_kernels")}
+                    if what == "sssp":
+                        dist_want = out
+                    if what == "sssp_bf" and f"sssp_{mode}" in row:
+                        a, b = (dense_levels_f(v, g.n) for v in (out, dist_want))
+                        entry["agrees_with_delta"] = bool(np.allclose(a, b, rtol=1e-9))
                     if what.startswith("bfs"):
                         mine = dense_levels(out[0] if what == "bfs_parents" else out, g.n)
                         entry["agrees_with_naive"] = bool(np.array_equal(mine, want))
@@ -156,6 +163,8 @@ def main():
                              f"{entry['naive_over_graphblast']:.2f}, agrees "
                              f"{entry['agrees_with_naive']})" if "us_per_level" in entry
                              else "")
+                          + (f" (agrees with delta-stepping {entry['agrees_with_delta']})"
+                             if "agrees_with_delta" in entry else "")
                           + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
                           f"{entry['round_kernels']}", flush=True)
         if args.scipy_bfs:  # the CPU peer of BENCHMARKS.md's grid figure, one core
@@ -168,18 +177,43 @@ def main():
             breadth_first_order(A, g.source, directed=True, return_predecessors=False)
             row["scipy_bfs_ms"] = (time.perf_counter() - t0) * 1e3
             print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
-        if yard.levels_run > 64:  # the loop's last kernel resetting the push's claims, or not
-            from graphblast.backends.cuda import loops as loops_module
-
-            loops_module.FUSE_UNCLAIM = False
+        if yard.levels_run > 64:  # the loop's last kernel doing a step of the round, or not
+            for flag, what in (("FUSE_UNCLAIM", "the claims reset by a kernel of their own"),
+                               ("FUSE_ASSIGN", "the level's assign a kernel of its own")):
+                setattr(loops, flag, False)
+                try:
+                    bfs(g.A, g.source)
+                    s, out = timed(lambda: bfs(g.A, g.source), args.runs)
+                finally:
+                    setattr(loops, flag, True)
+                row[f"bfs_auto_no_{flag.lower()}_ms"] = s * 1e3
+                print(f"{g.name}: bfs auto, {what}: {s * 1e3:.3f} ms "
+                      f"({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
+                      f"{bool(np.array_equal(dense_levels(out, g.n), want))}; round kernels "
+                      f"{loops.stats.get('round_kernels')}", flush=True)
+        for blocks_cap in [int(x) for x in args.push_grid.split(",") if x]:
+            if yard.levels_run <= 64:
+                break
+            kept, mxv.RECORDED_PUSH_GRID = mxv.RECORDED_PUSH_GRID, blocks_cap
             try:
                 bfs(g.A, g.source)
                 s, out = timed(lambda: bfs(g.A, g.source), args.runs)
             finally:
-                loops_module.FUSE_UNCLAIM = True
-            row["bfs_auto_unfused_unclaim_ms"] = s * 1e3
-            print(f"{g.name}: bfs auto, the claims reset by a kernel of their own: "
+                mxv.RECORDED_PUSH_GRID = kept
+            row[f"bfs_auto_push_grid_{blocks_cap}_ms"] = s * 1e3
+            print(f"{g.name}: bfs auto, the recorded push on at most {blocks_cap} blocks: "
                   f"{s * 1e3:.3f} ms ({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
+                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
+        for lanes in [int(x) for x in args.first_hit_lanes.split(",") if x]:
+            kept, mxv.FIRST_HIT_LANES = mxv.FIRST_HIT_LANES, lanes
+            try:
+                bfs(g.A, g.source)
+                s, out = timed(lambda: bfs(g.A, g.source), args.runs)
+            finally:
+                mxv.FIRST_HIT_LANES = kept
+            row[f"bfs_auto_first_hit_lanes_{lanes}_ms"] = s * 1e3
+            print(f"{g.name}: bfs auto, first-hit pull at most {lanes} lanes a row: "
+                  f"{s * 1e3:.3f} ms, naive/graphblast {naive_s / s:.2f}, agrees "
                   f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
         if args.level_profile and yard.levels_run <= 64:
             row["level_profile"] = level_profile(g)
