@@ -105,6 +105,9 @@ def main():
     ap.add_argument("--push-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "mxv.RECORDED_PUSH_GRID (the recorded push's blocks) at each of these")
+    ap.add_argument("--loop-grid", default="",
+                    help="also BFS (auto) on graphs of more than 64 levels with "
+                         "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
     ap.add_argument("--first-hit-lanes", default="",
                     help="also BFS (auto) with mxv.FIRST_HIT_LANES at each of these values, "
                          "comma-separated (the lanes a row of a first-hit pull)")
@@ -177,44 +180,29 @@ def main():
             breadth_first_order(A, g.source, directed=True, return_predecessors=False)
             row["scipy_bfs_ms"] = (time.perf_counter() - t0) * 1e3
             print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
-        if yard.levels_run > 64:  # the loop's last kernel doing a step of the round, or not
-            for flag, what in (("FUSE_UNCLAIM", "the claims reset by a kernel of their own"),
-                               ("FUSE_ASSIGN", "the level's assign a kernel of its own")):
-                setattr(loops, flag, False)
-                try:
-                    bfs(g.A, g.source)
-                    s, out = timed(lambda: bfs(g.A, g.source), args.runs)
-                finally:
-                    setattr(loops, flag, True)
-                row[f"bfs_auto_no_{flag.lower()}_ms"] = s * 1e3
-                print(f"{g.name}: bfs auto, {what}: {s * 1e3:.3f} ms "
-                      f"({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
-                      f"{bool(np.array_equal(dense_levels(out, g.n), want))}; round kernels "
-                      f"{loops.stats.get('round_kernels')}", flush=True)
-        for blocks_cap in [int(x) for x in args.push_grid.split(",") if x]:
-            if yard.levels_run <= 64:
-                break
-            kept, mxv.RECORDED_PUSH_GRID = mxv.RECORDED_PUSH_GRID, blocks_cap
+        # BFS (auto) with one of the loop's or the products' settings changed: what each
+        # fusion and launch shape is worth, in the same process
+        variants = [(loops, "FUSE_UNCLAIM", False), (loops, "FUSE_ASSIGN", False)]
+        variants += [(mxv, "RECORDED_PUSH_GRID", int(x)) for x in args.push_grid.split(",") if x]
+        variants += [(loops, "LOOP_NEXT_GRID", int(x)) for x in args.loop_grid.split(",") if x]
+        if yard.levels_run <= 64:  # the loop runs from Python: only the pull's setting counts
+            variants = []
+        variants += [(mxv, "FIRST_HIT_LANES", int(x))
+                     for x in args.first_hit_lanes.split(",") if x]
+        for module, name, value in variants:
+            kept = getattr(module, name)
+            setattr(module, name, value)
             try:
                 bfs(g.A, g.source)
                 s, out = timed(lambda: bfs(g.A, g.source), args.runs)
             finally:
-                mxv.RECORDED_PUSH_GRID = kept
-            row[f"bfs_auto_push_grid_{blocks_cap}_ms"] = s * 1e3
-            print(f"{g.name}: bfs auto, the recorded push on at most {blocks_cap} blocks: "
-                  f"{s * 1e3:.3f} ms ({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
-                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
-        for lanes in [int(x) for x in args.first_hit_lanes.split(",") if x]:
-            kept, mxv.FIRST_HIT_LANES = mxv.FIRST_HIT_LANES, lanes
-            try:
-                bfs(g.A, g.source)
-                s, out = timed(lambda: bfs(g.A, g.source), args.runs)
-            finally:
-                mxv.FIRST_HIT_LANES = kept
-            row[f"bfs_auto_first_hit_lanes_{lanes}_ms"] = s * 1e3
-            print(f"{g.name}: bfs auto, first-hit pull at most {lanes} lanes a row: "
-                  f"{s * 1e3:.3f} ms, naive/graphblast {naive_s / s:.2f}, agrees "
-                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
+                setattr(module, name, kept)
+            row[f"bfs_auto_{name.lower()}_{value}_ms"] = s * 1e3
+            print(f"{g.name}: bfs auto, {name} {value}: {s * 1e3:.3f} ms "
+                  f"({s * 1e6 / yard.levels_run:.2f} us a level), naive/graphblast "
+                  f"{naive_s / s:.2f}, agrees "
+                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}; round kernels "
+                  f"{loops.stats.get('round_kernels')}", flush=True)
         if args.level_profile and yard.levels_run <= 64:
             row["level_profile"] = level_profile(g)
             for r in row["level_profile"]:

@@ -365,4 +365,4 @@ def test_a_rounds_first_assign_is_done_by_the_loops_last_kernel(mode, max_rounds
     for a, b in zip(got, want):
         assert _same(a, b)
     assert counts == want_counts
-    assert kernels == (["gbk_push", "gbk_loop_next_assign"],) * 2, kernels
+    assert kernels == (["gbk_push", "gbk_loop_next"],) * 2, kernels

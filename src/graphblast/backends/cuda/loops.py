@@ -587,21 +587,20 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None
     the round counted, ``cond``'s condition set (a _While, or None outside one) and, where
     the loop goes on, the counter page ``page`` of a captured round zeroed for the next, with
     ``stamp`` the claims of the push whose output the result is reset, and with ``hoisted``
-    (recording.Hoisted) the next round's first step done (gbk_loop_next_assign).  Its launch
+    (recording.Hoisted) the next round's first step done.  Its launch
     is the loop's, not the body's: the recording does not compare it."""
     idx, vals, counters, cap = parts
-    extra = ()
     if hoisted is None:
-        (fn,) = jit.compiled(programs.vector_kernel, "loop_next", state.dtype).fns
+        (fn,) = jit.compiled(programs.loop_next, state.dtype).fns
+        extra = (None, None, None, np.int32(0), np.uint8(0))
     else:
         target = hoisted.target
-        (fn,) = jit.compiled(programs.loop_next_assign, state.dtype, target.dtype).fns
+        (fn,) = jit.compiled(programs.loop_next, state.dtype, target.dtype).fns
         value = jit.scalar(0 if hoisted.from_counter else hoisted.value, target.dtype)
         extra = (target.bits, target.vals, target.counters.array,
                  np.int32(hoisted.from_counter), value)
     # a grid for what fits in the state (a result's capacity may be every position: a push's)
-    grid = max(1, min(-(-max(min(cap, state.idx.shape[0]), 1) // jit.BLOCK),
-                      jit.RECORDED_MAX_GRID))
+    grid = max(1, min(-(-max(min(cap, state.idx.shape[0]), 1) // jit.BLOCK), LOOP_NEXT_GRID))
     before = recording.current()
     recording.set_current(None)
     try:
@@ -620,6 +619,9 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None
 # The claims of a round's last push reset by gbk_loop_next where the round's result is that
 # push's output (False: by gbk_list_unclaim, a kernel of its own).
 FUSE_UNCLAIM = True
+# gbk_loop_next's blocks at most (each takes a ticket on one word, and the last zeroes the
+# round's counter page).
+LOOP_NEXT_GRID = jit.RECORDED_MAX_GRID
 # A captured round's first step, a plain scalar assign under the loop's state (BFS's
 # `levels(frontier.S) << depth`), done for the next round by gbk_loop_next as it copies the
 # round's result (False: a kernel of its own at the round's start).
@@ -634,7 +636,7 @@ def _round_kernels(rec):
         if i == 0 and rec.hoisted is not None:
             continue
         names.append(getattr(fn, "name", str(fn)).split("<")[0])
-    return names + ["gbk_loop_next" if rec.hoisted is None else "gbk_loop_next_assign"]
+    return names + ["gbk_loop_next"]
 
 
 def _unclaim_at(rec, parts):

@@ -172,7 +172,7 @@ class Recording:
 
 class Hoisted:
     """A captured round's first step, a scalar assign under the loop's state, left to the
-    loop's last kernel (gbk_loop_next_assign): its launch as the round would have made it
+    loop's last kernel (gbk_loop_next): its launch as the round would have made it
     (the loop makes it once before the graph's first launch), the bitmap vector it assigns
     into, and its value: the round counter (``from_counter``) or a host scalar."""
 

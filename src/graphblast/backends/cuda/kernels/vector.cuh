@@ -435,26 +435,21 @@ extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, un
 // as gbk_list_unclaim would (one kernel less a round).
 // `in_graph`: the kernel runs in the body of a conditional WHILE node whose condition is
 // `handle`.
-// With `abits` (gbk_loop_next_assign), the round's first step is done here for the next
-// round: `C(state's structure) = value` (a scalar assign into the bitmap abits/avals, counted
-// in acounts; value the next round's number where `acounter`, else `avalue`), hoisted from
-// the next round's start (loops.py, "the hoisted assign"): BFS's `levels(frontier.S) << depth`
-// costs no kernel of its own.  It is done wherever a next round would run (an entry, below
+// With `abits`, the round's first step is done here for the next round: `C(state's
+// structure) = value` (a scalar assign into the bitmap abits/avals, counted in acounts; the
+// value the next round's number where `acounter`, else `avalue`), hoisted from the next
+// round's start (loops.py, "the hoisted assign"): BFS's `levels(frontier.S) << depth` costs
+// no kernel of its own.  It is done wherever a next round would run (an entry, below
 // `max_rounds`), whether or not the result fits: a plain assign is idempotent, so a round
 // that runs it again (from Python, or a dry round after the state grew) changes nothing.
-namespace gbk {
-
-template <class T, class C>
-__device__ __forceinline__ void loop_next(idx_t cap_in, const unsigned long long* counts,
-                                          const idx_t* idx, const T* vals, idx_t cap,
-                                          idx_t* out_idx, T* out_vals,
-                                          unsigned long long* out_counts, long long* ctl,
-                                          long long max_rounds, unsigned long long* page,
-                                          idx_t page_words, long long* stamp,
-                                          unsigned long long handle, int in_graph,
-                                          unsigned char* abits, C* avals,
-                                          unsigned long long* acounts, int acounter,
-                                          C avalue) {
+template <class T, class C = unsigned char>
+__global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, const idx_t* idx,
+                              const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
+                              unsigned long long* out_counts, long long* ctl,
+                              long long max_rounds, unsigned long long* page, idx_t page_words,
+                              long long* stamp, unsigned long long handle, int in_graph,
+                              unsigned char* abits, C* avals, unsigned long long* acounts,
+                              int acounter, C avalue) {
     __shared__ int last;
     const idx_t n = counts ? (idx_t)counts[0] : cap_in;
     const unsigned long long deg = counts ? counts[1] : 0ull;
@@ -503,35 +498,6 @@ __device__ __forceinline__ void loop_next(idx_t cap_in, const unsigned long long
         ctl[3] = 0;
         if (in_graph) cudaGraphSetConditional(handle, go ? 1u : 0u);
     }
-}
-
-}  // namespace gbk
-
-template <class T>
-__global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, const idx_t* idx,
-                              const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
-                              unsigned long long* out_counts, long long* ctl,
-                              long long max_rounds, unsigned long long* page, idx_t page_words,
-                              long long* stamp, unsigned long long handle, int in_graph) {
-    gbk::loop_next<T, unsigned char>(cap_in, counts, idx, vals, cap, out_idx, out_vals,
-                                     out_counts, ctl, max_rounds, page, page_words, stamp,
-                                     handle, in_graph, nullptr, nullptr, nullptr, 0,
-                                     (unsigned char)0);
-}
-
-template <class T, class C>
-__global__ void gbk_loop_next_assign(idx_t cap_in, const unsigned long long* counts,
-                                     const idx_t* idx, const T* vals, idx_t cap,
-                                     idx_t* out_idx, T* out_vals,
-                                     unsigned long long* out_counts, long long* ctl,
-                                     long long max_rounds, unsigned long long* page,
-                                     idx_t page_words, long long* stamp,
-                                     unsigned long long handle, int in_graph,
-                                     unsigned char* abits, C* avals,
-                                     unsigned long long* acounts, int acounter, C avalue) {
-    gbk::loop_next<T, C>(cap_in, counts, idx, vals, cap, out_idx, out_vals, out_counts, ctl,
-                         max_rounds, page, page_words, stamp, handle, in_graph, abits, avals,
-                         acounts, acounter, avalue);
 }
 
 // A list copied into another of at least its capacity, its count (and degree sum) with it:
