@@ -105,6 +105,12 @@ def main():
     ap.add_argument("--push-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "mxv.RECORDED_PUSH_GRID (the recorded push's blocks) at each of these")
+    ap.add_argument("--sssp-widths", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels with sssp.WIDTH "
+                         "on the GPU (the bucket width's multiple) at each of these")
+    ap.add_argument("--sssp-squarings", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels with "
+                         "gb.config sssp_squarings at each of these")
     ap.add_argument("--loop-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
@@ -203,6 +209,30 @@ def main():
                   f"{naive_s / s:.2f}, agrees "
                   f"{bool(np.array_equal(dense_levels(out, g.n), want))}; round kernels "
                   f"{loops.stats.get('round_kernels')}", flush=True)
+        # SSSP (auto) with its bucket width or its squarings changed
+        sssp_module = sys.modules["graphblast.algorithms.sssp"]
+        sssp_variants = [("WIDTH", int(x)) for x in args.sssp_widths.split(",") if x]
+        sssp_variants += [("squarings", int(x)) for x in args.sssp_squarings.split(",") if x]
+        for name, value in sssp_variants if yard.levels_run > 64 else ():
+            kept = dict(sssp_module.WIDTH)
+            if name == "WIDTH":
+                sssp_module.WIDTH["cuda"] = value
+            setting = gb.config.set(sssp_squarings=value if name == "squarings" else "auto")
+            try:
+                with setting:
+                    sssp(g.Aw, g.source)
+                    r0 = blocks.host_reads()
+                    s, out = timed(lambda: sssp(g.Aw, g.source), args.runs)
+                    reads = (blocks.host_reads() - r0) / args.runs
+            finally:
+                sssp_module.WIDTH.update(kept)
+            same = None
+            if "sssp_auto" in row:
+                same = bool(np.allclose(dense_levels_f(out, g.n), dense_levels_f(dist_want, g.n),
+                                        rtol=1e-9))
+            row[f"sssp_auto_{name.lower()}_{value}_ms"] = s * 1e3
+            print(f"{g.name}: sssp auto, {name} {value}: {s * 1e3:.3f} ms; host reads "
+                  f"{reads:.0f}; agrees with the default {same}", flush=True)
         if args.level_profile and yard.levels_run <= 64:
             row["level_profile"] = level_profile(g)
             for r in row["level_profile"]:
