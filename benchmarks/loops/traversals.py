@@ -5,7 +5,10 @@ of the recorded round, the host reads, the graph launches.
     python benchmarks/loops/traversals.py grid-2048 rgg-22 urand-22 kron-22 [--out DIR]
 
 Prints a line per measurement and writes traversals.json to --out (the current folder by
-default).  Times are the minimum of --runs runs (3), each from a synchronized device.
+default).  Times are the minimum of --runs runs (3), each from a synchronized device.  The
+options that name values (--push-grid, --loop-grid, --first-hit-lanes, --sssp-widths,
+--sssp-squarings) time BFS or SSSP again with one setting changed, in the same process, and
+--bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the default.
 """
 
 import argparse
@@ -121,10 +124,8 @@ def main():
 
     import graphblast as gb
     from graphblast.algorithms import bfs, sssp
-    from graphblast.backends.cuda import blocks, loops
+    from graphblast.backends.cuda import blocks, loops, mxv
     from graphblast.bench import graphs
-
-    from graphblast.backends.cuda import mxv
 
     results = []
     for spec in graphs.parse_graphs(",".join(args.graphs)):
