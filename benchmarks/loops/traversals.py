@@ -12,6 +12,7 @@ options that name values (--push-grid, --loop-grid, --first-hit-lanes, --sssp-wi
 """
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -114,6 +115,10 @@ def main():
     ap.add_argument("--sssp-squarings", default="",
                     help="also SSSP (auto) on graphs of more than 64 levels with "
                          "gb.config sssp_squarings at each of these")
+    ap.add_argument("--sssp-bf-squarings", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels going on by "
+                         "Bellman-Ford (one repeat) instead of delta-stepping after the first "
+                         "rounds, over A squared this many times, at each of these")
     ap.add_argument("--loop-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
@@ -214,11 +219,22 @@ def main():
         sssp_module = sys.modules["graphblast.algorithms.sssp"]
         sssp_variants = [("WIDTH", int(x)) for x in args.sssp_widths.split(",") if x]
         sssp_variants += [("squarings", int(x)) for x in args.sssp_squarings.split(",") if x]
+        sssp_variants += [("bf_squarings", int(x))
+                          for x in args.sssp_bf_squarings.split(",") if x]
+        delta_stepping = sssp_module._delta_stepping
+
+        def bellman_ford(A, dist, delta, min_plus):  # from every vertex reached so far
+            gb.repeat(functools.partial(sssp_module._relax, A=A, dist=dist,
+                                        min_plus=min_plus), dist.dup())
+            return dist
+
         for name, value in sssp_variants if yard.levels_run > 64 else ():
             kept = dict(sssp_module.WIDTH)
             if name == "WIDTH":
                 sssp_module.WIDTH["cuda"] = value
-            setting = gb.config.set(sssp_squarings=value if name == "squarings" else "auto")
+            if name == "bf_squarings":
+                sssp_module._delta_stepping = bellman_ford
+            setting = gb.config.set(sssp_squarings="auto" if name == "WIDTH" else value)
             try:
                 with setting:
                     sssp(g.Aw, g.source)
@@ -227,13 +243,15 @@ def main():
                     reads = (blocks.host_reads() - r0) / args.runs
             finally:
                 sssp_module.WIDTH.update(kept)
+                sssp_module._delta_stepping = delta_stepping
             same = None
             if "sssp_auto" in row:
                 same = bool(np.allclose(dense_levels_f(out, g.n), dense_levels_f(dist_want, g.n),
                                         rtol=1e-9))
             row[f"sssp_auto_{name.lower()}_{value}_ms"] = s * 1e3
             print(f"{g.name}: sssp auto, {name} {value}: {s * 1e3:.3f} ms; host reads "
-                  f"{reads:.0f}; agrees with the default {same}", flush=True)
+                  f"{reads:.0f}; agrees with the default {same}; last loop {loops.stats}",
+                  flush=True)
         if args.level_profile and yard.levels_run <= 64:
             row["level_profile"] = level_profile(g)
             for r in row["level_profile"]:
