@@ -19,6 +19,7 @@ import cupy as cp
 import numpy as np
 
 from ... import plan
+from ...dtypes import ALL_TYPES
 from ..base import SparseVector, computed_under
 from . import arrays, blocks, jit, programs, recording, storage
 from .apply import (
@@ -74,7 +75,8 @@ def assign_scalar(owner, C, value, mask, accum, replace):
             # a recorded loop's round may leave it to the loop's last kernel (loops.py)
             if rec is None or not rec.hoist_assign(
                     fn, jit.grid_for(cap), jit.BLOCK, args, idx,
-                    accum is None and not mkind, value, W):
+                    accum is None and not mkind and any(C.dtype is t for t in ALL_TYPES),
+                    value, W):
                 jit.launch(fn, cap, args)
         W = _grown(W, _known(mask.data))
     else:

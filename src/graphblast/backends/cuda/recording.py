@@ -114,8 +114,8 @@ class Recording:
         ``args``) is left to the loop's last kernel, which does it for the next round as it
         copies the round's result (``Hoisted``): so where it is the round's first launch,
         under the loop's state's structure (``mask_idx`` its list), ``plain`` (no accumulator,
-        complement or replace: idempotent) and its ``value`` a host scalar or the round
-        counter itself.  ``target``: the bitmap vector assigned into.  It is compared with the
+        complement or replace: idempotent; a built-in type, to which the kernel casts the
+        round number) and its ``value`` a host scalar or the round counter itself.  ``target``: the bitmap vector assigned into.  It is compared with the
         dry rounds' launch as if made, and not made."""
         if (not self.capturing or self.hoist_from is None or self.hoisted is not None
                 or self.launched or not plain):
