@@ -403,6 +403,35 @@ def test_heavy_rows_and_degree_bins(rng, sr, fmt):
                 assert out.isequal(dout.to_device("cpu")), (direction, method)
 
 
+@pytest.mark.parametrize("sr", ["any_pair", "any_secondi", "lor_land"])
+@pytest.mark.parametrize("share", [0.001, 0.3])
+def test_first_hit_pulls_at_any_lanes_a_row(rng, monkeypatch, sr, share):
+    """A pull that stops a row at its first hit takes at most mxv.FIRST_HIT_LANES lanes a
+    row, on every bin (rows of about 40 entries here, the 32-lane bin): the same answers at
+    1, 8 and 32 lanes, whether rows hit early (a wide frontier) or are scanned whole (a
+    narrow one)."""
+    from graphblast.backends.cuda import mxv
+
+    n = 70_000
+    rows, cols = np.repeat(np.arange(n), 40), rng.integers(0, n, 40 * n)
+    dtype = "BOOL" if sr == "lor_land" else "INT64"
+    A, dA = (gb.Matrix.from_coo(rows, cols, np.ones(40 * n, dtype=np.int64), dtype=dtype,
+                                nrows=n, ncols=n, dup_op=gb.binary.max, device=d)
+             for d in ("cpu", "cuda"))
+    idx = rng.choice(n, int(share * n), replace=False)
+    u = Vector.from_coo(idx, True if sr == "lor_land" else idx % 7 + 1, dtype, size=n,
+                        device="cpu")
+    seen = Vector.from_coo(idx, True, BOOL, size=n, device="cpu")
+    du, dseen = u.to_device("cuda"), seen.to_device("cuda")
+    semi = getattr(semiring, sr)
+    with gb.config.set(direction="pull"):
+        want = A.mxv(u, semi).new(mask=~seen.S, replace=True)
+        for lanes in (1, 8, 32):
+            monkeypatch.setattr(mxv, "FIRST_HIT_LANES", lanes)
+            got = dA.mxv(du, semi).new(mask=~dseen.S, replace=True)
+            assert want.isequal(got.to_device("cpu")), lanes
+
+
 def test_degree_bins_hold_their_rows_in_order(rng):
     """The traversal view's bins and heavy rows: every non-empty row in exactly the class its
     degree says, each class in increasing row order (warps working at once then take

@@ -139,7 +139,7 @@ def _template_programs(kinds):
     """Every kernel template, for every typed monoid and every type."""
     from graphblast.backends.cuda import programs
     from graphblast.dtypes import ALL_TYPES
-    from graphblast.dtypes import BOOL, FP64
+    from graphblast.dtypes import BOOL, FP64, INT64
     from graphblast.ops import binary, semiring
     from graphblast.ops import select as select_ops
 
@@ -187,7 +187,9 @@ def _template_programs(kinds):
                       programs.map_op(select_ge[t], t, "thunk_device", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
             "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list",
-            "list_copy", "loop_next")]
+            "list_copy")]
+        progs += [programs.loop_next(t)[1](), programs.loop_next(BOOL, t)[1](),
+                  programs.loop_next(t, INT64)[1]()]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
                   programs.assign_scalar("list", t, plus, True)[1](),

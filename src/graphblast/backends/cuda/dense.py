@@ -19,8 +19,9 @@ import cupy as cp
 import numpy as np
 
 from ... import plan
+from ...dtypes import ALL_TYPES
 from ..base import SparseVector, computed_under
-from . import arrays, blocks, jit, programs, storage
+from . import arrays, blocks, jit, programs, recording, storage
 from .apply import (
     finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
 from .blocks import i64
@@ -68,9 +69,15 @@ def assign_scalar(owner, C, value, mask, accum, replace):
         idx, vals, nm_ptr, cap = list_parts(mask.data)
         mkind = programs.mask_kind(mask)
         if cap:
-            jit.launch(fn, cap, (i64(cap), nm_ptr, idx, vals if mkind else None,
-                                 np.int32(mkind), value, has_accum, W.bits, W.vals,
-                                 W.counters.array))
+            args = (i64(cap), nm_ptr, idx, vals if mkind else None, np.int32(mkind), value,
+                    has_accum, W.bits, W.vals, W.counters.array)
+            rec = recording.thread.rec
+            # a recorded loop's round may leave it to the loop's last kernel (loops.py)
+            if rec is None or not rec.hoist_assign(
+                    fn, jit.grid_for(cap), jit.BLOCK, args, idx,
+                    accum is None and not mkind and any(C.dtype is t for t in ALL_TYPES),
+                    value, W):
+                jit.launch(fn, cap, args)
         W = _grown(W, _known(mask.data))
     else:
         W = _rewrite(W, fn, (*mask_view(mask), value, has_accum, np.int32(replace)))

@@ -225,9 +225,17 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):
-    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list, list_copy or
-    loop_next for values of ``dtype``."""
+    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list or list_copy for
+    values of ``dtype``."""
     return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
+
+
+def loop_next(dtype, c_type=None):
+    """gbk_loop_next for a state of ``dtype``, with the next round's scalar assign into a
+    bitmap of ``c_type`` where given (loops.py's hoisted assign)."""
+    c = "" if c_type is None else f", {c_type.c_type}"
+    return _one(("loop_next", dtype, c_type), ["vector.cuh"],
+                [f"gbk_loop_next<{dtype.c_type}{c}>"])
 
 
 def list_degrees():
