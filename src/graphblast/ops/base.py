@@ -365,6 +365,11 @@ class Monoid(OpBase):
             binaryop.monoid = op
         return op
 
+    @property
+    def identities(self):
+        """``{input type: identity}`` (python-graphblas's ``Monoid.identities``)."""
+        return {t: m.identity for t, m in self._typed.items()}
+
     def __call__(self, left, right=None, *, left_default=None, right_default=None):
         from ..core.operations import call_binary
 
@@ -551,6 +556,19 @@ def _op_from_string(string, kind):
     return importlib.import_module(f".{kind}", __package__).from_string(string)
 
 
+def _dotted(kind, name):
+    """The operator at a nested name (``"numpy.fabs"``, ``"incr.plus_three"``) of namespace
+    ``kind``, or None."""
+    import importlib
+
+    target = importlib.import_module(f".{kind}", __package__)
+    for part in name.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target if isinstance(target, OpBase) else None
+
+
 def _builtin_op(func, kind):
     """Python's ``abs``, ``min`` and ``max`` stand for ``unary.abs``, ``binary.min/max``."""
     import importlib
@@ -594,6 +612,8 @@ def parse_op_string(string, kind, symbols, lookup, example):
                          f"Example usage: {example!r}")
     base = base.strip()
     op = symbols[base] if base in symbols else lookup(base)
+    if op is None and "." in base and kind in _KINDS:
+        op = _dotted(kind, base)
     if op is None:
         raise ValueError(f"Unknown {kind} string: {string!r}.  Example usage: {example!r}")
     return op[dtype] if dtype else op

@@ -696,9 +696,20 @@ class ParameterizedUdf:
     def _typed(self):
         return self()._typed
 
+    def _default(self):
+        """The operator of the default parameters, or None where a parameter has none."""
+        try:
+            inspect.signature(self.func if self.kind != "monoid" else self.binaryop.func).bind()
+        except TypeError:
+            return None
+        return self()
+
     @property
     def types(self):
-        return self().types
+        """The default operator's types; none where a parameter has no default (the types
+        then come with the parameters: ``op(2).types``)."""
+        default = self._default()
+        return {} if default is None else default.types
 
     @property
     def orig_func(self):
@@ -754,6 +765,11 @@ class ParameterizedMonoid(ParameterizedUdf, Monoid):
             # operators made from now on come with their monoid (those made before keep none,
             # as in python-graphblas)
             binaryop._made.clear()
+
+    @property
+    def identities(self):
+        default = self._default()
+        return {} if default is None else default.identities
 
     def _made_on(self, bop, key, args, kwargs):
         """Build (once) the monoid of ``bop``, the binary operator just made for ``key``; an
