@@ -131,6 +131,9 @@ UINT64 = DataType("UINT64", np.uint64, "uint64_t")
 FP32 = DataType("FP32", np.float32, "float")
 FP64 = DataType("FP64", np.float64, "double")
 
+#: python-graphblas's name of GraphBLAS's index type (GrB_Index, an unsigned 64-bit integer)
+_INDEX = UINT64
+
 ALL_TYPES = (BOOL, INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, FP32, FP64)
 INT_TYPES = (INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64)
 FLOAT_TYPES = (FP32, FP64)

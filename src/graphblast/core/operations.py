@@ -80,6 +80,8 @@ def _resolve_op(op, namespace):
         from ..ops.base import _builtin_op
 
         return _builtin_op(op, namespace)
+    if getattr(op, "kind_name", None) == "monoid":  # a ParameterizedMonoid: its defaults'
+        return op()
     if isinstance(op, FunctionType) and namespace in ("unary", "binary", "indexunary"):
         from ..ops.user import from_function  # a user's function (python-graphblas's lambdas)
 
@@ -142,7 +144,7 @@ def typed_monoid(op, t, method="reduce_rowwise"):
 
             raise NotImplementedException(f"{op!r} has no equivalent monoid (no identity); "
                                           "reduce with a Monoid such as monoid.plus")
-        op = parent.monoid
+        op = _resolve_op(parent.monoid, "monoid")
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
     extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
@@ -1493,6 +1495,13 @@ def call_binary(op, left, right=None, *, left_default=None, right_default=None):
                                 f"{op!r}(x | y, left_default=..., right_default=...), not x & y")
             return left._to_expr(op, left_default, right_default)
         return left._to_expr(op)
+    if right is not None:
+        # a computed expression as an operand (``binary.floordiv(-A, 3)``): its value, under
+        # autocompute (else the expression's TypeError says so)
+        from .expr import Expression
+
+        left, right = (x._get_value() if isinstance(x, Expression) else x
+                       for x in (left, right))
     if right is None:
         raise TypeError(f"Bad type when calling {op!r}: it takes an infix expression "
                         f"({op!r}(x | y) or {op!r}(x & y)) or two arguments, got one "

@@ -330,8 +330,11 @@ def _install_getattr(module):
             return previous(name)
         raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
 
+    previous_dir = vars(module).get("__dir__")
+
     def __dir__():
-        return sorted(set(vars(module)) | set(_DELAYED.get(module.__name__, {})))
+        names = set(vars(module)) | set(_DELAYED.get(module.__name__, {}))
+        return names | set(previous_dir()) if previous_dir is not None else names
 
     __getattr__._udf_lazy = True
     module.__getattr__ = __getattr__
@@ -355,9 +358,15 @@ def _folder(kind, name, *, strict=True, root=None):
     return namespace, leaf
 
 
+# the kinds whose operators python-graphblas's ``op`` namespace holds too
+_OP_KINDS = ("unary", "binary", "monoid", "semiring")
+
+
 def _place(kind, name, obj):
     namespace, leaf = _folder(kind, name)
     setattr(namespace, leaf, obj)
+    if kind not in _OP_KINDS:
+        return
     ops = importlib.import_module("graphblast.ops")
     namespace, leaf = _folder(kind, name, strict=False, root=ops)
     if not _has(namespace, leaf):
@@ -373,6 +382,8 @@ def _delay(kind, name, builder, kwargs):
         builder(**kwargs)
         return
     _delayed_of(namespace)[leaf] = (builder, kwargs)
+    if kind not in _OP_KINDS:
+        return
     ops = importlib.import_module("graphblast.ops")
     namespace, leaf = _folder(kind, name, strict=False, root=ops)
     if _lazy_capable(namespace) and not _has(namespace, leaf):
@@ -732,8 +743,13 @@ _PARAMETERIZED = {
 }
 
 
-class ParameterizedMonoid(ParameterizedUdf, Monoid):
+class ParameterizedMonoid(ParameterizedUdf, OpBase):
+    """A monoid of a parameterized binary operator (not itself a Monoid, as in
+    python-graphblas: ``pm(2)`` is one; used as an operator, the default parameters' is)."""
+
     kind_name = "monoid"
+    opclass = "Monoid"
+    _namespace = "monoid"
 
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)

@@ -361,4 +361,33 @@ template <class T> GB_DEVICE T gb_udf_shr(T x, int64_t k) {
     return (T)(x >> k);
 }
 
+// ---- NumPy's ufuncs without a GraphBLAS operator (graphblast.ops.numpy_names) ---------------
+
+template <class T> GB_DEVICE T gb_np_gcd(T a, T b) {
+    if (a < 0) a = (T)(-a);
+    if (b < 0) b = (T)(-b);
+    while (a != 0) { T c = a; a = (T)(b % a); b = c; }
+    return b;
+}
+template <class T> GB_DEVICE T gb_np_lcm(T a, T b) {
+    T g = gb_np_gcd<T>(a, b);
+    if (g == 0) return (T)0;
+    T r = (T)(a / g * b);
+    return r < 0 ? (T)(-r) : r;
+}
+template <class T> GB_DEVICE T gb_np_logaddexp(T x, T y) {
+    if (x == y) return x + (T)0.693147180559945309417232121458176568;
+    T d = x - y;
+    if (d > 0) return x + log1p(exp(-d));
+    if (d <= 0) return y + log1p(exp(d));
+    return d;  // NaN
+}
+template <class T> GB_DEVICE T gb_np_logaddexp2(T x, T y) {
+    if (x == y) return x + (T)1;
+    T d = x - y;
+    if (d > 0) return x + (T)1.442695040888963407359924681001892137 * log1p(exp2(-d));
+    if (d <= 0) return y + (T)1.442695040888963407359924681001892137 * log1p(exp2(d));
+    return d;  // NaN
+}
+
 #endif  // GRAPHBLAST_OPERATORS_CUH
