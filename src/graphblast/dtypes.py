@@ -208,6 +208,10 @@ def cast(values, dtype, xp=np):
     SuiteSparse:GraphBLAS; anything to BOOL is ``x != 0``.
     """
     dtype = lookup_dtype(dtype)
+    if dtype.c_type is None:
+        return udt_array(values, dtype)
+    if values.dtype.kind == "V":
+        raise TypeError(f"Values of a user-defined type cannot be cast to {dtype.name}")
     target = dtype.np_type
     if values.dtype == target:
         return values
@@ -336,3 +340,69 @@ def _default_name(dtype):
 def __dir__():
     # python-graphblas lists ``ss`` (SuiteSparse's types), which raises without SuiteSparse
     return sorted(set(globals()) | {"ss"})
+
+
+def udt_array(values, dtype):
+    """``values`` (n values of the user-defined type ``dtype``: records, tuples, rows of a
+    subarray type, or numbers that fill every field and element) as its storage: a 1-D array
+    of n raw values (``dtype.storage_type``), padding bytes zero."""
+    st = dtype.storage_type
+    if isinstance(values, np.ndarray) and values.dtype == st:
+        return values
+    if hasattr(values, "get") and not isinstance(values, (np.ndarray, dict)):
+        values = values.get()  # a device array
+    npdt = dtype.np_type
+    if npdt.subdtype is not None:
+        base, shape = npdt.subdtype
+        arr = np.asarray(values)
+        if arr.dtype.kind == "V":
+            arr = arr.view(base) if arr.dtype.names is None else arr
+        arr = np.asarray(arr, dtype=base)
+        k = len(shape)
+        if arr.shape[arr.ndim - k:] != shape:  # numbers: each fills a whole value
+            arr = np.broadcast_to(arr.reshape(arr.shape + (1,) * k), arr.shape + shape)
+        lead = arr.shape[:arr.ndim - k]
+        if len(lead) != 1:
+            lead = (int(np.prod(lead)),)
+        out = np.ascontiguousarray(arr).reshape(lead + (-1,)).view(st)
+        return out.reshape(lead)
+    arr = np.asarray(values, dtype=npdt) if not (isinstance(values, np.ndarray)
+                                                 and values.dtype.names is None
+                                                 and values.dtype.kind != "V") \
+        else values.astype(npdt)
+    arr = arr.reshape(-1)
+    out = np.zeros(arr.shape[0], npdt)  # padding bytes zero: equal values, equal bytes
+    out[...] = arr
+    return out.view(st)
+
+
+def udt_scalar(value, dtype):
+    """One value of the user-defined type ``dtype`` (a record, a tuple, a sequence for a
+    subarray type, or a number for every field) as its storage scalar."""
+    npdt = dtype.np_type
+    if isinstance(value, np.void) and value.dtype == dtype.storage_type:
+        return value
+    if npdt.subdtype is not None:
+        base, shape = npdt.subdtype
+        arr = np.asarray(value)
+        if arr.dtype.kind == "V" and arr.dtype.names is None:
+            arr = arr.view(base)
+        arr = np.broadcast_to(np.asarray(arr, dtype=base), shape)
+        return udt_array(arr.reshape((1,) + shape), dtype)[0]
+    one = np.zeros((), npdt)
+    one[()] = value
+    return udt_array(one.reshape(1), dtype)[0]
+
+
+def udt_values(raw, dtype):
+    """Storage of a user-defined type as the user sees it: records (a record dtype) or an
+    array of n rows (a subarray dtype)."""
+    return np.ascontiguousarray(raw).view(dtype.np_type)
+
+
+def user_values(values, dtype):
+    """Values as the user sees them: a user-defined type's storage as :func:`udt_values`,
+    anything else as it is."""
+    if dtype.c_type is None and values.dtype.kind == "V" and values.dtype.names is None:
+        return udt_values(values, dtype)
+    return values

@@ -305,7 +305,7 @@ def dense_entries_match(xp, mine, theirs, dtype, tolerance):
     (bits_a, a), (bits_b, b) = mine, theirs
     count_unequal = getattr(xp, "count_unequal", None)
     if tolerance is None and count_unequal is not None:  # the GPU: one kernel, one read
-        return count_unequal(bits_a, bits_b, a, b, dtype.np_type) == 0
+        return count_unequal(bits_a, bits_b, a, b, dtype.storage_type) == 0
     same = _values_equal(xp, a, b, dtype, tolerance)
     if bits_a is not None and bits_b is not None:
         present = bits_a != 0
@@ -323,7 +323,7 @@ def _values_equal(xp, a, b, dtype, tolerance):
             scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
             return (a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol))
     with np.errstate(invalid="ignore"):  # (no copy where the values are in dtype already)
-        return a.astype(dtype.np_type, copy=False) == b.astype(dtype.np_type, copy=False)
+        return a.astype(dtype.storage_type, copy=False) == b.astype(dtype.storage_type, copy=False)
 
 
 def _check_shapes(a, b, method):
@@ -397,11 +397,32 @@ def infer_dtype(values, dtype):
     """The dtype for new data: explicit ``dtype``, else the values' NumPy dtype."""
     if dtype is not None:
         return lookup_dtype(dtype)
+    if getattr(values, "_is_scalar", False):  # a Scalar: its type
+        return values.dtype
     # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
     arr = values if on_gpu(values) else np.asarray(values)
     if arr.dtype.kind == "O":
         raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
+    if arr.ndim > 1:  # a row per entry: python-graphblas's subarray type ("INT64[2]")
+        return lookup_dtype(np.dtype((arr.dtype, arr.shape[1:])))
     return lookup_dtype(arr.dtype)
+
+
+def _udt_entries(values, n, dtype):
+    """Values of a user-defined type for n entries: one value (a record, a tuple, a number,
+    a subarray type's row) repeated, or n values."""
+    from ..dtypes import udt_array, udt_scalar
+
+    npdt = dtype.np_type
+    if isinstance(values, np.ndarray) and values.dtype == dtype.storage_type:
+        return values
+    base = npdt.subdtype[0] if npdt.subdtype is not None else npdt
+    probe = np.asarray(values, dtype=base) if not isinstance(values, np.void) else values
+    one = (np.ndim(probe) == 0 if npdt.subdtype is None
+           else np.shape(probe) == npdt.subdtype[1] or np.ndim(probe) == 0)
+    if one:
+        return np.full(n, udt_scalar(values, dtype), dtype=dtype.storage_type)
+    return udt_array(probe, dtype)
 
 
 def as_values(values, n, dtype, xp=np):
@@ -411,10 +432,14 @@ def as_values(values, n, dtype, xp=np):
     host."""
     if on_gpu(values) and xp is np:
         values = values.get()
+    if getattr(values, "_is_scalar", False):  # a Scalar: its value for every entry
+        values = values._value_as(dtype)
+    if dtype._is_udt:
+        values = _udt_entries(values, n, dtype)
     arr = values if on_gpu(values) else np.asarray(values)
     if getattr(arr, "ndim", 0) == 0:
-        return np.full(n, arr, dtype=dtype.np_type) if xp is np else \
-            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.np_type)
+        return np.full(n, arr, dtype=dtype.storage_type) if xp is np else \
+            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.storage_type)
     if arr.ndim != 1:
         raise ValueError(f"values must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != n:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._memory import host_guarded
-from ..dtypes import FP64, lookup_dtype
+from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
 from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, note_made,
@@ -96,6 +96,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         return (r.astype(_INDEX_OUT) if rows else None,
                 c.astype(_INDEX_OUT) if columns else None,
                 v.copy() if values else None)
@@ -110,6 +111,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         # a compact matrix's 32-bit indices are copied as they are and widened on the host
         return (b.to_host(d.indptr).astype(_INDEX_OUT),
                 b.to_host(_stored_indices(d)).astype(_INDEX_OUT), v.copy())
@@ -123,6 +125,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         return (b.to_host(T.indptr).astype(_INDEX_OUT), b.to_host(T.indices).astype(_INDEX_OUT),
                 v.copy())
 
@@ -565,7 +568,7 @@ class Matrix(_MatrixMethods, Collection):
         if pos < cols.shape[0] and cols[pos] == j:
             iso = getattr(d, "iso_value", None)
             if iso is not None:
-                return np.asarray(iso, dtype=self.dtype.np_type)[()]
+                return np.asarray(iso, dtype=self.dtype.storage_type)[()]
             return b.to_host(d.values[lo + pos:lo + pos + 1])[0]
         return None
 
@@ -754,7 +757,7 @@ def _values_view(data, xp):
     iso = getattr(data, "pattern_value", None)
     if iso is None:
         return data.values
-    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.np_type), (data.nvals,))
+    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.storage_type), (data.nvals,))
 
 
 def _host_values(data, backend):
@@ -762,7 +765,7 @@ def _host_values(data, backend):
     on its device)."""
     iso = getattr(data, "pattern_value", None)
     if iso is not None:
-        return np.full(data.nvals, iso, dtype=data.dtype.np_type)
+        return np.full(data.nvals, iso, dtype=data.dtype.storage_type)
     return backend.to_host(data.values)
 
 

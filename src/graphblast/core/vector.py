@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._memory import host_guarded
-from ..dtypes import FP64, lookup_dtype
+from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
 from .base import (
@@ -167,6 +167,7 @@ class Vector(Collection):
             from ..dtypes import cast
 
             vals = cast(vals, lookup_dtype(dtype))
+        vals = user_values(vals, self.dtype if dtype is None else lookup_dtype(dtype))
         return (idx.astype(_INDEX_OUT) if indices else None, vals.copy() if values else None)
 
     @host_guarded

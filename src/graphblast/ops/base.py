@@ -24,7 +24,7 @@ __all__ = [
 
 def _as_array(result, dtype):
     """Coerce a NumPy function's result to the operator's return type (no copy if exact)."""
-    return np.asarray(result).astype(dtype.np_type, copy=False)
+    return np.asarray(result).astype(dtype.storage_type, copy=False)
 
 
 class TypedOpBase:
@@ -226,13 +226,20 @@ class OpBase:
             if self.is_positional and UINT64 in self._typed:
                 # The value is ignored: python-graphblas answers with the UINT64 variant.
                 return self._typed[UINT64]
+            if dtype._is_udt:
+                from .udt import typed_for_udt
+
+                typed = typed_for_udt(self, dtype)
+                if typed is not None:
+                    return typed
             raise KeyError(f"{self.name} does not work with {dtype}") from None
 
     def __contains__(self, type_):
         try:
-            return lookup_dtype(type_) in self._typed
-        except (TypeError, ValueError):
+            self[type_]
+        except KeyError:
             return False
+        return True
 
     @property
     def types(self):
@@ -526,6 +533,13 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
             return typed
     if type1 is type2:
         return op[type1]
+    if type1._is_udt or type2._is_udt:  # first(udt, INT64) and friends: no unified type
+        from .udt import typed_for_udt
+
+        typed = None if op.is_udf else typed_for_udt(op, type1, type2)
+        if typed is None:
+            raise KeyError(f"{op.name} does not work with {type1} and {type2}")
+        return typed
     return op[unify(type1, type2, is_left_scalar=is_left_scalar,
                     is_right_scalar=is_right_scalar)]
 
