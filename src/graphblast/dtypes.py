@@ -390,8 +390,19 @@ def udt_scalar(value, dtype):
         arr = np.broadcast_to(np.asarray(arr, dtype=base), shape)
         return udt_array(arr.reshape((1,) + shape), dtype)[0]
     one = np.zeros((), npdt)
-    one[()] = value
+    one[()] = _record(value, npdt) if isinstance(value, dict) else value
     return udt_array(one.reshape(1), dtype)[0]
+
+
+def _record(value, npdt):
+    """A dict of a record's fields (nested for nested records) as a tuple."""
+    if npdt.names is None or not isinstance(value, dict):
+        return value
+    missing = [name for name in npdt.names if name not in value]
+    if missing or len(value) != len(npdt.names):
+        raise ValueError(f"A record of fields {list(npdt.names)} was given the keys "
+                         f"{list(value)}")
+    return tuple(_record(value[name], npdt.fields[name][0]) for name in npdt.names)
 
 
 def udt_values(raw, dtype):

@@ -375,6 +375,13 @@ def dense_fill(obj, fill_value, dtype):
             raise TypeError("fill_value must be given in `to_dense` when there are missing "
                             "values")
         return (lookup_dtype(dtype) if dtype is not None else obj.dtype), None
+    if obj.dtype._is_udt and (dtype is None or lookup_dtype(dtype) is obj.dtype):
+        from ..dtypes import udt_scalar, udt_values
+
+        if hasattr(fill_value, "_value"):
+            fill_value = fill_value.value
+        fill = udt_scalar(fill_value, obj.dtype)
+        return obj.dtype, udt_values(np.array([fill]), obj.dtype)[0]
     if dtype is None:
         from .scalar import Scalar
 
@@ -451,3 +458,18 @@ def as_values(values, n, dtype, xp=np):
         raise TypeError("Complex values are not supported; take .real or .imag first")
     return arr
 
+
+def dense_dtype(arr, dtype, ndim):
+    """The type of a dense array's values: ``dtype``, or for an array of more than ``ndim``
+    dimensions a subarray type of the trailing ones (python-graphblas's), else None."""
+    if dtype is not None:
+        return lookup_dtype(dtype)
+    if arr.ndim > ndim:
+        return lookup_dtype(np.dtype((arr.dtype, arr.shape[ndim:])))
+    return None
+
+
+def rows_equal(arr, missing_value):
+    """Which values (trailing dimensions of a subarray type) equal ``missing_value``."""
+    eq = arr == np.asarray(missing_value)
+    return eq.reshape(eq.shape[0], -1).all(axis=1) if eq.ndim > 1 else eq

@@ -6,8 +6,8 @@ from .._memory import host_guarded
 from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
-from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, note_made,
-                   on_gpu, resolve_device)
+from .base import (Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name,
+                   note_made, on_gpu, resolve_device, rows_equal)
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
 from .infix import install as install_infix
@@ -145,7 +145,7 @@ class _MatrixMethods:
         out = np.zeros(self.shape, dtype=dt.np_type)
         if fill is not None:
             out[...] = fill
-        out[r, c] = cast(v, dt)
+        out[r, c] = user_values(cast(v, dt), dt)
         return out
 
     @host_guarded
@@ -157,6 +157,7 @@ class _MatrixMethods:
         elif order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
         out = {}
+        v = user_values(v, self.dtype)
         for i, j, x in zip(r.tolist(), c.tolist(), v.tolist()):
             out.setdefault(i, {})[j] = x
         return out
@@ -419,6 +420,21 @@ class Matrix(_MatrixMethods, Collection):
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
         """A Matrix from a 2-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
+        if arr.ndim == 0:
+            raise TypeError("values must be an array or list, not a scalar.  To create a "
+                            "dense Matrix from a scalar, use `Matrix.from_scalar`.")
+        dt = dense_dtype(arr, dtype, 2) if arr.ndim >= 2 else None
+        if dt is not None and dt.np_type.subdtype is not None:
+            if arr.ndim == 2:
+                raise ValueError("A >2d array is required to create a dense Matrix with "
+                                 f"subdtype {dt}")
+            keep = np.ones(arr.shape[:2], dtype=bool)
+            if missing_value is not None:
+                keep = ~rows_equal(arr.reshape((-1,) + arr.shape[2:]),
+                                    missing_value).reshape(arr.shape[:2])
+            r, c = np.nonzero(keep)
+            return cls.from_coo(r, c, arr[r, c], dt, nrows=arr.shape[0], ncols=arr.shape[1],
+                                name=name, device=device)
         if arr.ndim != 2:
             raise ValueError(f"values must be 2d: a 2-D array is required to create a dense "
                              f"Matrix, got {arr.ndim}-D")

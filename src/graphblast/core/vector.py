@@ -7,7 +7,8 @@ from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
 from .base import (
-    Collection, as_values, dense_fill, infer_dtype, next_name, note_made, resolve_device,
+    Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name, note_made,
+    resolve_device, rows_equal,
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
@@ -84,6 +85,19 @@ class Vector(Collection):
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
         """A Vector from a 1-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
+        if arr.ndim == 0:
+            raise TypeError("values must be an array or list, not a scalar.  To create a "
+                            "dense Vector from a scalar, use `Vector.from_scalar`.")
+        dt = dense_dtype(arr, dtype, 1)
+        if dt is not None and dt.np_type.subdtype is not None:
+            if arr.ndim == 1:
+                raise ValueError("A >1d array is required to create a dense Vector with "
+                                 f"subdtype {dt}")
+            idx = np.arange(arr.shape[0])
+            if missing_value is not None:
+                idx = idx[~rows_equal(arr, missing_value)]
+            return cls.from_coo(idx, arr[idx], dt, size=arr.shape[0], name=name,
+                                device=device)
         if arr.ndim != 1:
             raise ValueError(f"values must be 1d to create a dense Vector, got {arr.ndim}-D")
         if missing_value is None:
@@ -122,7 +136,7 @@ class Vector(Collection):
     def to_dict(self):
         """``{index: value}``."""
         idx, vals = self._coo_host()
-        return dict(zip(idx.tolist(), vals.tolist()))
+        return dict(zip(idx.tolist(), user_values(vals, self.dtype).tolist()))
 
     def reposition(self, offset, *, size=None):
         """Entries shifted by ``offset`` in a Vector of ``size`` (default the same); entries
@@ -180,7 +194,7 @@ class Vector(Collection):
         out = np.zeros(self.size, dtype=dt.np_type)
         if fill is not None:
             out[...] = fill
-        out[idx] = cast(vals, dt)
+        out[idx] = user_values(cast(vals, dt), dt)
         return out
 
     def _as_expr(self):
@@ -299,4 +313,3 @@ class Vector(Collection):
 
     def _repr_html_(self):
         return html_repr(self)
-

@@ -533,6 +533,8 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
             return typed
     if type1 is type2:
         return op[type1]
+    if (type1._is_udt or type2._is_udt) and op.is_positional:
+        return op[type1]  # the value is ignored
     if type1._is_udt or type2._is_udt:  # first(udt, INT64) and friends: no unified type
         from .udt import typed_for_udt
 
