@@ -39,6 +39,27 @@ def resolve_device(device):
     return dev, get_backend(dev)
 
 
+def place(device, dtype):
+    """:func:`resolve_device` for a new collection of ``dtype``.  A user-defined type's
+    collections are kept in host memory (the CPU backend) whatever the default device:
+    graphblast's GPU kernels have no CUDA type for its raw bytes.  Asking for one on a GPU
+    device by name raises.
+
+    Raises
+    ------
+    ValueError
+        If ``device`` names a GPU and ``dtype`` is a user-defined type.
+    """
+    dev, backend = resolve_device(device)
+    if dtype is None or dtype.c_type is not None or dev == "cpu":
+        return dev, backend
+    if device is not None:
+        raise ValueError(f"{dtype.name} is a user-defined type, whose collections graphblast "
+                         f"keeps in host memory (its GPU kernels have no CUDA type for it); "
+                         f"use device='cpu' (or none), not {device!r}")
+    return resolve_device("cpu")
+
+
 class Updater:
     """``C(mask, accum, replace)``: the target of ``<<`` and of ``[indices] <<``."""
 

@@ -7,7 +7,7 @@ from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
 from . import operations as ops
 from .base import (Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name,
-                   note_made, on_gpu, resolve_device, rows_equal)
+                   note_made, on_gpu, place, resolve_device, rows_equal)
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
 from .infix import install as install_infix
@@ -281,7 +281,7 @@ class Matrix(_MatrixMethods, Collection):
         dtype = lookup_dtype(dtype)
         nrows = _check_dim("nrows", nrows)
         ncols = _check_dim("ncols", ncols)
-        self.device, self._backend = resolve_device(device)
+        self.device, self._backend = place(device, dtype)
         self._data = self._backend.matrix_empty(nrows, ncols, dtype)
         self.name = name if name is not None else next_name("M")
         note_made(self)
@@ -344,7 +344,7 @@ class Matrix(_MatrixMethods, Collection):
         same number of entries, on the device the Matrix is built on.
         """
         (rows, columns, values), device = _vector_arguments((rows, columns, values), device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, _udt_of(values, dtype))
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
         if rows.shape[0] != columns.shape[0]:
@@ -393,7 +393,7 @@ class Matrix(_MatrixMethods, Collection):
     def from_csr(cls, indptr, col_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
                  name=None, device=None):
         """A Matrix from CSR arrays (validated; unsorted rows are sorted)."""
-        device, backend = resolve_device(device)
+        device, backend = place(device, _udt_of(values, dtype))
         indptr, _ = _index(indptr, "indptr", device)
         col_indices, columns_end = _index(col_indices, "col_indices", device)
         if indptr.shape[0] == 0:
@@ -458,7 +458,7 @@ class Matrix(_MatrixMethods, Collection):
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, nrows, ncols, name=name, device=device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, dtype)
         data = backend.matrix_full(_check_dim("nrows", nrows), _check_dim("ncols", ncols),
                                    ops.bound_value(s, backend, dtype), dtype)
         return cls._from_data(data, backend, device, name)
@@ -553,7 +553,7 @@ class Matrix(_MatrixMethods, Collection):
 
     def to_device(self, device):
         """A copy of this Matrix on ``device`` (itself if already there)."""
-        dev, backend = resolve_device(device)
+        dev, backend = place(device, self.dtype)
         if dev == self.device:
             return self
         indptr, indices, values = self.to_csr()
@@ -928,3 +928,20 @@ def _typed_dup(dup_op, dtype):
     from .operations import typed_binary
 
     return typed_binary(dup_op, dtype, method="dup_op")
+
+
+def _udt_of(values, dtype):
+    """The type of new values where it is a user-defined one (which decides the device),
+    else None (the values' type is found later, on the device)."""
+    if dtype is not None:
+        dtype = lookup_dtype(dtype)
+        return dtype if dtype._is_udt else None
+    if hasattr(values, "__cuda_array_interface__") or hasattr(values, "_backend"):
+        return None
+    if not isinstance(values, (list, tuple, np.ndarray)):
+        return None
+    try:
+        found = infer_dtype(values, None)
+    except (TypeError, ValueError):  # reported where the values are read
+        return None
+    return found if found._is_udt else None

@@ -7,8 +7,8 @@ from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
 from .base import (
-    Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name, note_made,
-    resolve_device, rows_equal,
+    Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name, note_made, place,
+    rows_equal,
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
@@ -36,7 +36,7 @@ class Vector(Collection):
     def __init__(self, dtype=FP64, size=0, *, name=None, device=None):
         dtype = lookup_dtype(dtype)
         size = _check_dim("size", size)
-        self.device, self._backend = resolve_device(device)
+        self.device, self._backend = place(device, dtype)
         self._data = self._backend.vector_empty(size, dtype)
         self.name = name if name is not None else next_name("v")
         note_made(self)
@@ -72,9 +72,9 @@ class Vector(Collection):
     def from_coo(cls, indices, values=1.0, dtype=None, *, size=None, dup_op=None, name=None,
                  device=None):
         """A Vector from indices and values; duplicates raise unless ``dup_op`` is given."""
-        device, backend = resolve_device(device)
-        indices, end = _index(indices, "indices", device)
         dtype = infer_dtype(values, dtype)
+        device, backend = place(device, dtype)
+        indices, end = _index(indices, "indices", device)
         vals = as_values(values, indices.shape[0], dtype, _array_module(indices, backend))
         size = _inferred_dim("size", size, indices, end)
         data = backend.vector_from_coo(size, dtype, indices, vals,
@@ -117,7 +117,7 @@ class Vector(Collection):
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, size, name=name, device=device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, dtype)
         # a value a reduction left on this device is copied there, not read
         data = backend.vector_full(_check_dim("size", size), ops.bound_value(s, backend, dtype),
                                    dtype)
@@ -202,7 +202,7 @@ class Vector(Collection):
 
     def to_device(self, device):
         """A copy of this Vector on ``device`` (itself if already there)."""
-        dev, backend = resolve_device(device)
+        dev, backend = place(device, self.dtype)
         if dev == self.device:
             return self
         idx, vals = self._coo_host()
