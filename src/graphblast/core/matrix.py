@@ -938,8 +938,6 @@ def _udt_of(values, dtype):
         return dtype if dtype._is_udt else None
     if hasattr(values, "__cuda_array_interface__") or hasattr(values, "_backend"):
         return None
-    if not isinstance(values, (list, tuple, np.ndarray)):
-        return None
     try:
         found = infer_dtype(values, None)
     except (TypeError, ValueError):  # reported where the values are read
