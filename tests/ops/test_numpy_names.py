@@ -41,6 +41,8 @@ def expected_unary(name, t, x):
         return x.copy()
     with np.errstate(all="ignore"):
         z = getattr(np, name)(x.astype(ins[0]))
+    if name == "reciprocal" and ins[0].kind in "iu":
+        z = np.where(x == 0, 0, z)  # graphblast's definition; NumPy's is undefined there
     return np.asarray(z).astype(ret.np_type)
 
 
@@ -56,6 +58,11 @@ def assert_close(got, expected, what):
     if got.dtype.kind != "f":
         np.testing.assert_array_equal(got, expected, err_msg=what)
         return
+    if got.dtype == np.float32:
+        # CuPy compiles with -ftz=true: an FP32 result that is subnormal only as an
+        # intermediate may come back as zero
+        subnormal = (expected != 0) & (np.abs(expected) < np.finfo(np.float32).tiny)
+        expected = np.where(subnormal & (got == 0), got, expected)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=what)
     ok = ~np.isnan(got)
     np.testing.assert_allclose(got[ok], expected[ok], rtol=8 * np.finfo(got.dtype).eps,

@@ -150,7 +150,7 @@ def _cuda_unary(name, ins, out):
     if name == "sign":
         sign = f"(({R})(({X} > 0) - ({X} < 0)))"
         return f"({X} != {X} ? ({R}){X} : {sign})" if flt else sign
-    if name == "reciprocal":
+    if name == "reciprocal":  # of integer 0: 0 (NumPy's is undefined)
         return f"(({R})1 / {X})" if flt else f"({X} == 0 ? ({R})0 : ({R})(1 / {X}))"
     if name in ("deg2rad", "radians"):
         return f"(({R})({X} * ({R}){math.pi / 180!r}))"
@@ -169,6 +169,8 @@ def _cuda_unary(name, ins, out):
     if name in ("floor", "ceil", "trunc"):
         return f"(({R}){name}({X}))" if flt else f"(({R}){X})"
     if name == "spacing":
+        if ins[0] == np.float32:
+            return f"gb_np_spacingf({X})"
         return f"(({R})(nextafter({X}, copysign(({R})INFINITY, {X})) - {X}))" if flt else None
     return None
 
@@ -203,6 +205,8 @@ def _cuda_binary(name, ins, out):
         return f"(({R})gb_np_{name}<{ct[0]}>({X}, {Y}))"
     if name in ("logaddexp", "logaddexp2"):
         return f"gb_np_{name}<{ct[0]}>({X}, {Y})"
+    if name == "nextafter" and ins[0] == np.float32:
+        return f"gb_np_nextafterf({X}, {Y})"
     if name in ("arctan2", "hypot", "copysign", "nextafter"):
         func = "atan2" if name == "arctan2" else name
         return f"(({R}){func}({X}, {Y}))"
@@ -235,6 +239,13 @@ def _np_unary(ufunc, ins, out, name):
     if name == "reciprocal" and out is BOOL:
         return lambda x: np.asarray(x).astype(bool)
     d = ins[0]
+    if name == "reciprocal" and d.kind in "iu":
+        # of 0: 0, as on the GPU (NumPy's is undefined: 0 or the type's minimum)
+        def reciprocal(x):
+            x = np.asarray(x).astype(d, copy=False)
+            with np.errstate(all="ignore"):
+                return np.where(x == 0, d.type(0), np.reciprocal(np.where(x == 0, 1, x)))
+        return reciprocal
 
     def func(x):
         with np.errstate(all="ignore"):

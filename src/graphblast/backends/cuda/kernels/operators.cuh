@@ -390,4 +390,25 @@ template <class T> GB_DEVICE T gb_np_logaddexp2(T x, T y) {
     return d;  // NaN
 }
 
+// FP32 nextafter and spacing by their bits: CuPy compiles with -ftz=true, which would flush
+// their subnormal results (nextafter(0, 1), spacing(0)) to zero; moving bits flushes nothing.
+GB_DEVICE float gb_np_nextafterf(float x, float y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    int ix = __float_as_int(x);
+    if ((ix & 0x7fffffff) == 0) return __int_as_float((__float_as_int(y) & 0x80000000) | 1);
+    ix += ((x < y) == (x > 0)) ? 1 : -1;  // away from zero, or toward it
+    return __int_as_float(ix);
+}
+GB_DEVICE float gb_np_spacingf(float x) {
+    int ix = __float_as_int(x);
+    int ax = ix & 0x7fffffff;
+    if (ax >= 0x7f800000) return __int_as_float(0x7fc00000);  // inf, NaN: NaN
+    if (ax == 0) return __int_as_float(1);  // of -0 too, as NumPy's
+    int sign = ix & 0x80000000;
+    if (ax == 0x7f7fffff) return __int_as_float(sign | 0x7f800000);  // the largest: inf
+    int e = ax >> 23;  // the biased exponent; the unit in the last place has 2^(e - 150)
+    return __int_as_float(sign | (e > 23 ? (e - 23) << 23 : 1 << (e > 0 ? e - 1 : 0)));
+}
+
 #endif  // GRAPHBLAST_OPERATORS_CUH
