@@ -207,7 +207,9 @@ def _cuda_binary(name, ins, out):
         return f"gb_np_{name}<{ct[0]}>({X}, {Y})"
     if name == "nextafter" and ins[0] == np.float32:
         return f"gb_np_nextafterf({X}, {Y})"
-    if name in ("arctan2", "hypot", "copysign", "nextafter"):
+    if name == "hypot":
+        return f"gb_np_hypot<{ct[0]}>({X}, {Y})"
+    if name in ("arctan2", "copysign", "nextafter"):
         func = "atan2" if name == "arctan2" else name
         return f"(({R}){func}({X}, {Y}))"
     if name == "ldexp":

@@ -411,4 +411,27 @@ GB_DEVICE float gb_np_spacingf(float x) {
     return __int_as_float(sign | (e > 23 ? (e - 23) << 23 : 1 << (e > 0 ? e - 1 : 0)));
 }
 
+// hypot as NumPy's (the C library's, correctly rounded in nearly every case): x^2 + y^2 as
+// an exact double-length sum (fma), its square root corrected by one Newton step; scaled by
+// the larger magnitude's power of two so that nothing overflows or underflows.
+template <class T> GB_DEVICE T gb_np_hypot(T x, T y) {
+    x = fabs(x);
+    y = fabs(y);
+    if (isinf(x) || isinf(y)) return gb_inf(x);
+    if (x != x || y != y) return x + y;
+    T big = x > y ? x : y, small = x > y ? y : x;
+    if (big == 0) return big;
+    int e;
+    frexp(big, &e);
+    big = ldexp(big, -e);
+    small = ldexp(small, -e);
+    T a = big * big, al = fma(big, big, -a);
+    T b = small * small, bl = fma(small, small, -b);
+    T s = a + b, bb = s - a;
+    T lo = ((a - (s - bb)) + (b - bb)) + al + bl;
+    T r = sqrt(s + lo);
+    r += (fma(-r, r, s) + lo) / (2 * r);
+    return ldexp(r, e);
+}
+
 #endif  // GRAPHBLAST_OPERATORS_CUH
