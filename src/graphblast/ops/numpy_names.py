@@ -61,6 +61,8 @@ _monoid_identities = {
     "fmax": {t.name: (False if t is BOOL else t.min) for t in ALL_TYPES},
     "fmin": {t.name: (True if t is BOOL else t.max) for t in ALL_TYPES},
 }
+# reduced left to right on every device (floating-point results depend on the order)
+_IN_ORDER = {"logaddexp", "logaddexp2", "hypot"}
 # True where ``monoid(x, x) == x``
 _idempotent = {"bitwise_and", "bitwise_or", "fmax", "fmin", "gcd", "logical_and", "logical_or",
                "maximum", "minimum"}
@@ -321,6 +323,9 @@ def _make_monoid(name, bop=None):
     identity = {t: v for t, v in identity.items()
                 if t in bop._typed and bop[t].type is t and bop[t].return_type is t}
     op = _build_monoid(f"numpy.{name}", bop, identity, name in _idempotent, False)
+    # not exactly associative in floating point: reduced in NumPy's order (a left fold) on
+    # every device, as python-graphblas's results are compared with ``ufunc.reduce``'s
+    op.in_order = name in _IN_ORDER
     ufunc = getattr(np, name)
     loops = _typing(name, 2)
     for t, typed in op._typed.items():
