@@ -140,3 +140,48 @@ def test_gpu_device_refused(device):
     with pytest.raises(ValueError, match="host memory"):
         v.to_device(device)
     assert gb.Vector.from_coo([0], [(True, 1.0)], udt).device == "cpu"
+
+
+def _get_y(val):
+    return val["y"]
+
+
+def _scaled(val, i, j, thunk):
+    return val["y"] * thunk["y"] if i == 0 else -thunk["y"]
+
+
+class _Unknown:
+    pass
+
+
+def _break(x):
+    return _Unknown(x)
+
+
+def test_user_operators_on_records():
+    """python-graphblas's ``is_udt=True``: numba compiles a user's function for a record type
+    on first use (CPU); operators of two types; typed monoids and semirings."""
+    pytest.importorskip("numba")
+    from graphblast import indexunary, semiring
+
+    udt = dtypes.lookup_dtype(RECORD)
+    v = Vector.from_coo([0, 1, 2], [(True, 1.5), (False, 2.0), (True, -1.0)], udt)
+    get_y = unary.register_anonymous(_get_y, is_udt=True)
+    assert not get_y.types  # nothing built-in to read a field of
+    assert udt in get_y and get_y[udt].return_type == "FP64"
+    np.testing.assert_array_equal(v.apply(get_y).new().to_coo()[1], [1.5, 2.0, -1.0])
+    scaled = indexunary.register_anonymous(_scaled, is_udt=True)
+    np.testing.assert_array_equal(v.apply(scaled, (False, 2.0)).new().to_coo()[1],
+                                  [3.0, -2.0, -2.0])
+    first = binary.register_anonymous(lambda x, y: x, is_udt=True)
+    assert first[udt, "INT64"].return_type is udt and first[udt, "INT64"].type2 == "INT64"
+    assert first[udt].commutes_to is None
+    assert binary.first[udt].commutes_to is binary.second[udt]
+    any_ = monoid.register_anonymous(first, (False, 0.0))
+    assert udt in any_ and any_[udt].identity == dtypes.udt_scalar((False, 0.0), udt)
+    assert (udt, "INT8") not in any_
+    sr = semiring.register_anonymous(any_, first)
+    assert sr(v @ v).new() == (True, 1.5)
+    assert semiring.any_second[udt, "INT8"].type2 == "INT8"
+    bad = unary.register_anonymous(_break, is_udt=True)
+    assert udt not in bad and "INT64" not in bad

@@ -631,6 +631,8 @@ def apply(A, op, right=None, left=None):
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
             raise TypeError("An index-unary operator takes its thunk as right=, not left=")
+        if A.dtype._is_udt and isinstance(right, (tuple, list, np.ndarray, np.void)):
+            right = Scalar.from_value(right, A.dtype)  # a value of the user-defined type
         thunk = Scalar.from_value(0 if right is None else right) if not isinstance(
             right, Scalar) else right
         if thunk.is_empty:

@@ -219,6 +219,9 @@ class OpBase:
     def __getitem__(self, type_):
         if isinstance(type_, TypedOpBase):
             type_ = type_.type
+        if isinstance(type_, tuple) and len(type_) == 2:  # op[t1, t2]: for two operand types
+            t1, t2 = (lookup_dtype(t) for t in type_)
+            return self[t1] if t1 is t2 else find_typed_op(self, t1, t2)
         dtype = lookup_dtype(type_)
         try:
             return self._typed[dtype]
@@ -538,7 +541,7 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
     if type1._is_udt or type2._is_udt:  # first(udt, INT64) and friends: no unified type
         from .udt import typed_for_udt
 
-        typed = None if op.is_udf else typed_for_udt(op, type1, type2)
+        typed = typed_for_udt(op, type1, type2)
         if typed is None:
             raise KeyError(f"{op.name} does not work with {type1} and {type2}")
         return typed

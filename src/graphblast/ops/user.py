@@ -149,15 +149,22 @@ _KINDS = {
 }
 
 
-def _fill(op, func, kind):
+def _fill(op, func, kind, is_udt=False):
     """Add ``op``'s typed variants: translated where the function is in the subset, else
-    compiled by numba (CPU only)."""
+    compiled by numba (CPU only).  ``is_udt``: a function meant for user-defined types may have
+    no built-in type (its variants for a user-defined type are made on first use)."""
     names, typed_cls, argtypes_of = _KINDS[kind]
     _check_function(func)
     try:
         translations = {t: udf.translate(func, argtypes_of(t), names) for t in udf.TYPE_ORDER}
     except UdfParseError as exc:
-        return _fill_numba(op, func, kind, str(exc))
+        try:
+            return _fill_numba(op, func, kind, str(exc))
+        except UdfParseError:
+            if not is_udt:
+                raise
+            op.c_name = _c_name(op.name, kind, id(func))
+            return op
     earlier = {}
     for t in udf.TYPE_ORDER:
         tr = translations[t]
@@ -407,17 +414,17 @@ def _lazy_capable(namespace):
 _CLASSES = {"unary": UserUnaryOp, "binary": UserBinaryOp, "indexunary": UserIndexUnaryOp}
 
 
-def _build(kind, name, func, anonymous):
+def _build(kind, name, func, anonymous, is_udt=False):
     _check_function(func)
     if name is None:
         name = getattr(func, "__name__", f"<anonymous_{kind}>")
     if kind == "select":
-        op = _build("indexunary", name, func, anonymous)
+        op = _build("indexunary", name, func, anonymous, is_udt)
         return _as_select(op)
     op = _CLASSES[kind](name)
     op.orig_func = func
     op._anonymous = anonymous
-    return _fill(op, func, kind)
+    return _fill(op, func, kind, is_udt)
 
 
 def _as_select(op):
@@ -437,8 +444,8 @@ def register_anonymous(kind, func, name=None, *, parameterized=False, is_udt=Fal
     """An operator of ``kind`` ("unary", "binary", "indexunary", "select") from ``func``,
     not placed in the namespace; ``name`` defaults to the function's name.
 
-    ``is_udt`` is accepted for python-graphblas compatibility; graphblast has no user-defined
-    types, so the operator is typed for the built-in types as usual.
+    ``is_udt``: the function is meant for user-defined types too, so it may fit no built-in
+    type (numba types it for a user-defined type on first use, ops/udt.py).
 
     Raises
     ------
@@ -451,7 +458,7 @@ def register_anonymous(kind, func, name=None, *, parameterized=False, is_udt=Fal
     """
     if parameterized:
         return ParameterizedUdf(kind, name, func, anonymous=True)
-    return _build(kind, name, func, anonymous=True)
+    return _build(kind, name, func, anonymous=True, is_udt=is_udt)
 
 
 def register_new(kind, name, func, *, parameterized=False, is_udt=False, lazy=False):
@@ -500,7 +507,7 @@ def register_new(kind, name, func, *, parameterized=False, is_udt=False, lazy=Fa
     elif parameterized:
         op = ParameterizedUdf(kind, name, func)
     else:
-        op = _build(kind, name, func, anonymous=False)
+        op = _build(kind, name, func, anonymous=False, is_udt=is_udt)
     _place(kind, name, op)
     return op
 
@@ -545,6 +552,7 @@ def _build_monoid(name, binaryop, identity, is_idempotent, anonymous):
         name = binaryop.name
     op = UserMonoid(name, binaryop, is_idempotent=is_idempotent)
     op._anonymous = anonymous
+    op._identity_spec = identity  # for the user-defined types it is typed for on first use
     if isinstance(identity, Mapping):
         identities = {lookup_dtype(k): v for k, v in identity.items()}
         explicit = True
@@ -553,6 +561,8 @@ def _build_monoid(name, binaryop, identity, is_idempotent, anonymous):
         explicit = False
     for t, ident in identities.items():
         bop = binaryop[t]
+        if not explicit and np.ndim(ident) != 0 and not t._is_udt:
+            continue  # a record's identity ((0, 0)): for user-defined types only
         if bop.return_type is not t or bop.type is not t:
             if explicit:
                 raise DomainMismatch(
