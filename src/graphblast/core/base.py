@@ -40,6 +40,27 @@ def resolve_device(device):
     return dev, get_backend(dev)
 
 
+def place(device, dtype):
+    """:func:`resolve_device` for a new collection of ``dtype``.  A user-defined type's
+    collections are kept in host memory (the CPU backend) whatever the default device:
+    graphblast's GPU kernels have no CUDA type for its raw bytes.  Asking for one on a GPU
+    device by name raises.
+
+    Raises
+    ------
+    ValueError
+        If ``device`` names a GPU and ``dtype`` is a user-defined type.
+    """
+    dev, backend = resolve_device(device)
+    if dtype is None or dtype.c_type is not None or dev == "cpu":
+        return dev, backend
+    if device is not None:
+        raise ValueError(f"{dtype.name} is a user-defined type, whose collections graphblast "
+                         f"keeps in host memory (its GPU kernels have no CUDA type for it); "
+                         f"use device='cpu' (or none), not {device!r}")
+    return resolve_device("cpu")
+
+
 class Updater(AssignTarget):
     """``C(mask, accum, replace)``: the target of ``<<`` and of ``[indices] <<``."""
 
@@ -335,7 +356,7 @@ def dense_entries_match(xp, mine, theirs, dtype, tolerance):
     (bits_a, a), (bits_b, b) = mine, theirs
     count_unequal = getattr(xp, "count_unequal", None)
     if tolerance is None and count_unequal is not None:  # the GPU: one kernel, one read
-        return count_unequal(bits_a, bits_b, a, b, dtype.np_type) == 0
+        return count_unequal(bits_a, bits_b, a, b, dtype.storage_type) == 0
     same = _values_equal(xp, a, b, dtype, tolerance)
     if bits_a is not None and bits_b is not None:
         present = bits_a != 0
@@ -353,7 +374,7 @@ def _values_equal(xp, a, b, dtype, tolerance):
             scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
             return (a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol))
     with np.errstate(invalid="ignore"):  # (no copy where the values are in dtype already)
-        return a.astype(dtype.np_type, copy=False) == b.astype(dtype.np_type, copy=False)
+        return a.astype(dtype.storage_type, copy=False) == b.astype(dtype.storage_type, copy=False)
 
 
 def _check_shapes(a, b, method):
@@ -405,6 +426,13 @@ def dense_fill(obj, fill_value, dtype):
             raise TypeError("fill_value must be given in `to_dense` when there are missing "
                             "values")
         return (lookup_dtype(dtype) if dtype is not None else obj.dtype), None
+    if obj.dtype._is_udt and (dtype is None or lookup_dtype(dtype) is obj.dtype):
+        from ..dtypes import udt_scalar, udt_values
+
+        if hasattr(fill_value, "_value"):
+            fill_value = fill_value.value
+        fill = udt_scalar(fill_value, obj.dtype)
+        return obj.dtype, udt_values(np.array([fill]), obj.dtype)[0]
     if dtype is None:
         from .scalar import Scalar
 
@@ -427,12 +455,33 @@ def infer_dtype(values, dtype):
     """The dtype for new data: explicit ``dtype``, else the values' NumPy dtype."""
     if dtype is not None:
         return lookup_dtype(dtype)
+    if getattr(values, "_is_scalar", False):  # a Scalar: its type
+        return values.dtype
     # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
     arr = values if on_gpu(values) else np.asarray(values)
     if arr.dtype.kind == "O":
         raise ValueError("object dtype for values is not allowed: the values must be numbers "
                          "(Python objects give NumPy an object array)")
+    if arr.ndim > 1:  # a row per entry: python-graphblas's subarray type ("INT64[2]")
+        return lookup_dtype(np.dtype((arr.dtype, arr.shape[1:])))
     return lookup_dtype(arr.dtype)
+
+
+def _udt_entries(values, n, dtype):
+    """Values of a user-defined type for n entries: one value (a record, a tuple, a number,
+    a subarray type's row) repeated, or n values."""
+    from ..dtypes import udt_array, udt_scalar
+
+    npdt = dtype.np_type
+    if isinstance(values, np.ndarray) and values.dtype == dtype.storage_type:
+        return values
+    base = npdt.subdtype[0] if npdt.subdtype is not None else npdt
+    probe = np.asarray(values, dtype=base) if not isinstance(values, np.void) else values
+    one = (np.ndim(probe) == 0 if npdt.subdtype is None
+           else np.shape(probe) == npdt.subdtype[1] or np.ndim(probe) == 0)
+    if one:
+        return np.full(n, udt_scalar(values, dtype), dtype=dtype.storage_type)
+    return udt_array(probe, dtype)
 
 
 def as_values(values, n, dtype, xp=np):
@@ -442,10 +491,14 @@ def as_values(values, n, dtype, xp=np):
     host."""
     if on_gpu(values) and xp is np:
         values = values.get()
+    if getattr(values, "_is_scalar", False):  # a Scalar: its value for every entry
+        values = values._value_as(dtype)
+    if dtype._is_udt:
+        values = _udt_entries(values, n, dtype)
     arr = values if on_gpu(values) else np.asarray(values)
     if getattr(arr, "ndim", 0) == 0:
-        return np.full(n, arr, dtype=dtype.np_type) if xp is np else \
-            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.np_type)
+        return np.full(n, arr, dtype=dtype.storage_type) if xp is np else \
+            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.storage_type)
     if arr.ndim != 1:
         raise ValueError(f"values must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != n:
@@ -457,3 +510,18 @@ def as_values(values, n, dtype, xp=np):
         raise TypeError("Complex values are not supported; take .real or .imag first")
     return arr
 
+
+def dense_dtype(arr, dtype, ndim):
+    """The type of a dense array's values: ``dtype``, or for an array of more than ``ndim``
+    dimensions a subarray type of the trailing ones (python-graphblas's), else None."""
+    if dtype is not None:
+        return lookup_dtype(dtype)
+    if arr.ndim > ndim:
+        return lookup_dtype(np.dtype((arr.dtype, arr.shape[ndim:])))
+    return None
+
+
+def rows_equal(arr, missing_value):
+    """Which values (trailing dimensions of a subarray type) equal ``missing_value``."""
+    eq = arr == np.asarray(missing_value)
+    return eq.reshape(eq.shape[0], -1).all(axis=1) if eq.ndim > 1 else eq

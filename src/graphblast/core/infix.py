@@ -33,7 +33,10 @@ def _operand(x):
 def _binary(name):
     from ..ops import binary
 
-    return getattr(binary, name)
+    op = binary
+    for part in name.split("."):  # "numpy.mod"
+        op = getattr(op, part)
+    return op
 
 
 def call_op(left, right, opname, *, outer=False, union=False):
@@ -81,6 +84,7 @@ _ARITHMETIC = {
     "truediv": ("truediv", False, False),
     "floordiv": ("floordiv", False, False),
     "pow": ("pow", False, False),
+    "mod": ("numpy.mod", False, False),  # python-graphblas's: NumPy's (Python's) modulo
 }
 _COMPARISONS = {"eq": "eq", "ne": "ne", "gt": "gt", "ge": "ge", "lt": "lt", "le": "le"}
 
@@ -91,6 +95,18 @@ def _xor(self, other):
         raise TypeError(f"`x ^ y` is only supported for BOOL (got {expr.dtype}); use "
                         "x.ewise_add(y, binary.bxor) for integers")
     return expr
+
+
+def _ixor(self, other):
+    """``x ^= y``: x becomes ``x ^ y`` (the union with lxor), BOOL only."""
+    if _is_collection(other) and other.ndim == self.ndim:
+        if other.dtype != BOOL:
+            raise TypeError(f"`x ^= y` is only supported for BOOL (got {other.dtype}); use "
+                            "x(binary.bxor) << y for integers")
+        self(_binary("lxor")) << other
+    else:
+        self << _xor(self, other)
+    return self
 
 
 def _matmul(left, right):
@@ -175,13 +191,15 @@ def install(cls):
         f, _, _ = _make(opname)
         setattr(cls, f"__{name}__", f)
     cls.__xor__ = _xor
-    cls.__rxor__ = lambda self, other: _xor(other, self) if _is_collection(other) else \
-        call_op(other, self, "lxor", outer=True)
+    cls.__rxor__ = lambda self, other: _xor(other, self)
+    cls.__ixor__ = _ixor
     cls.__matmul__ = lambda self, other: _matmul(self, other)
     cls.__rmatmul__ = lambda self, other: _matmul(other, self)
     cls.__imatmul__ = _inplace("__matmul__")
     cls.__ior__ = _inplace("__or__")
     cls.__iand__ = _inplace("__and__")
+    cls.__divmod__ = lambda self, other: (self // other, self % other)
+    cls.__rdivmod__ = lambda self, other: (other // self, other % self)
     cls.__neg__ = _neg
     cls.__abs__ = _abs
     cls.__invert__ = _invert

@@ -3,11 +3,11 @@
 import numpy as np
 
 from .._memory import host_guarded
-from ..dtypes import FP64, lookup_dtype
+from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import IndexOutOfBound, InvalidObject, InvalidValue, OutputNotEmpty
 from . import operations as ops
-from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, note_made,
-                   on_gpu, resolve_device)
+from .base import (Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name,
+                   note_made, on_gpu, place, resolve_device, rows_equal)
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
 from .infix import install as install_infix
@@ -96,6 +96,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         return (r.astype(_INDEX_OUT) if rows else None,
                 c.astype(_INDEX_OUT) if columns else None,
                 v.copy() if values else None)
@@ -110,6 +111,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         # a compact matrix's 32-bit indices are copied as they are and widened on the host
         return (b.to_host(d.indptr).astype(_INDEX_OUT),
                 b.to_host(_stored_indices(d)).astype(_INDEX_OUT), v.copy())
@@ -123,6 +125,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         return (b.to_host(T.indptr).astype(_INDEX_OUT), b.to_host(T.indices).astype(_INDEX_OUT),
                 v.copy())
 
@@ -142,7 +145,7 @@ class _MatrixMethods:
         out = np.zeros(self.shape, dtype=dt.np_type)
         if fill is not None:
             out[...] = fill
-        out[r, c] = cast(v, dt)
+        out[r, c] = user_values(cast(v, dt), dt)
         return out
 
     @host_guarded
@@ -154,6 +157,7 @@ class _MatrixMethods:
         elif order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
         out = {}
+        v = user_values(v, self.dtype)
         for i, j, x in zip(r.tolist(), c.tolist(), v.tolist()):
             out.setdefault(i, {})[j] = x
         return out
@@ -285,7 +289,7 @@ class Matrix(_MatrixMethods, Collection):
         dtype = lookup_dtype(dtype)
         nrows = _check_dim("nrows", nrows)
         ncols = _check_dim("ncols", ncols)
-        self.device, self._backend = resolve_device(device)
+        self.device, self._backend = place(device, dtype)
         self._data = self._backend.matrix_empty(nrows, ncols, dtype)
         self.name = name if name is not None else next_name("M")
         note_made(self)
@@ -348,7 +352,7 @@ class Matrix(_MatrixMethods, Collection):
         same number of entries, on the device the Matrix is built on.
         """
         (rows, columns, values), device = _vector_arguments((rows, columns, values), device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, _udt_of(values, dtype))
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
         # python-graphblas's order of checks: the shape, then the lengths
@@ -408,7 +412,7 @@ class Matrix(_MatrixMethods, Collection):
                          dims):
         """CSR arrays (``dims``: the names of the rows' and columns' dimensions, swapped
         for CSC arrays)."""
-        device, backend = resolve_device(device)
+        device, backend = place(device, _udt_of(values, dtype))
         indptr, _ = _index(indptr, "indptr", device)
         col_indices, columns_end = _index(col_indices, "col_indices", device)
         if indptr.shape[0] == 0:
@@ -440,6 +444,21 @@ class Matrix(_MatrixMethods, Collection):
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
         """A Matrix from a 2-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
+        if arr.ndim == 0:
+            raise TypeError("values must be an array or list, not a scalar.  To create a "
+                            "dense Matrix from a scalar, use `Matrix.from_scalar`.")
+        dt = dense_dtype(arr, dtype, 2) if arr.ndim >= 2 else None
+        if dt is not None and dt.np_type.subdtype is not None:
+            if arr.ndim == 2:
+                raise ValueError("A >2d array is required to create a dense Matrix with "
+                                 f"subdtype {dt}")
+            keep = np.ones(arr.shape[:2], dtype=bool)
+            if missing_value is not None:
+                keep = ~rows_equal(arr.reshape((-1,) + arr.shape[2:]),
+                                    missing_value).reshape(arr.shape[:2])
+            r, c = np.nonzero(keep)
+            return cls.from_coo(r, c, arr[r, c], dt, nrows=arr.shape[0], ncols=arr.shape[1],
+                                name=name, device=device)
         if arr.ndim != 2:
             raise ValueError(f"values must be 2d: a 2-D array is required to create a dense "
                              f"Matrix, got {arr.ndim}-D")
@@ -463,7 +482,7 @@ class Matrix(_MatrixMethods, Collection):
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, nrows, ncols, name=name, device=device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, dtype)
         data = backend.matrix_full(_check_dim("nrows", nrows), _check_dim("ncols", ncols),
                                    ops.bound_value(s, backend, dtype), dtype)
         return cls._from_data(data, backend, device, name)
@@ -566,7 +585,7 @@ class Matrix(_MatrixMethods, Collection):
 
     def to_device(self, device):
         """A copy of this Matrix on ``device`` (itself if already there)."""
-        dev, backend = resolve_device(device)
+        dev, backend = place(device, self.dtype)
         if dev == self.device:
             return self
         indptr, indices, values = self.to_csr()
@@ -597,7 +616,7 @@ class Matrix(_MatrixMethods, Collection):
         if pos < cols.shape[0] and cols[pos] == j:
             iso = getattr(d, "iso_value", None)
             if iso is not None:
-                return np.asarray(iso, dtype=self.dtype.np_type)[()]
+                return np.asarray(iso, dtype=self.dtype.storage_type)[()]
             return b.to_host(d.values[lo + pos:lo + pos + 1])[0]
         return None
 
@@ -829,7 +848,7 @@ def _values_view(data, xp):
     iso = getattr(data, "pattern_value", None)
     if iso is None:
         return data.values
-    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.np_type), (data.nvals,))
+    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.storage_type), (data.nvals,))
 
 
 def _host_values(data, backend):
@@ -837,7 +856,7 @@ def _host_values(data, backend):
     on its device)."""
     iso = getattr(data, "pattern_value", None)
     if iso is not None:
-        return np.full(data.nvals, iso, dtype=data.dtype.np_type)
+        return np.full(data.nvals, iso, dtype=data.dtype.storage_type)
     return backend.to_host(data.values)
 
 
@@ -993,3 +1012,18 @@ def _typed_dup(dup_op, dtype):
     from .operations import typed_binary
 
     return typed_binary(dup_op, dtype, method="dup_op")
+
+
+def _udt_of(values, dtype):
+    """The type of new values where it is a user-defined one (which decides the device),
+    else None (the values' type is found later, on the device)."""
+    if dtype is not None:
+        dtype = lookup_dtype(dtype)
+        return dtype if dtype._is_udt else None
+    if hasattr(values, "__cuda_array_interface__") or hasattr(values, "_backend"):
+        return None
+    try:
+        found = infer_dtype(values, None)
+    except (TypeError, ValueError):  # reported where the values are read
+        return None
+    return found if found._is_udt else None

@@ -82,6 +82,8 @@ def _resolve_op(op, namespace):
         from ..ops.base import _builtin_op
 
         return _builtin_op(op, namespace)
+    if getattr(op, "kind_name", None) == "monoid":  # a ParameterizedMonoid: its defaults'
+        return op()
     if isinstance(op, FunctionType) and namespace in ("unary", "binary", "indexunary"):
         from ..ops.user import from_function  # a user's function (python-graphblas's lambdas)
 
@@ -145,7 +147,8 @@ def typed_monoid(op, t, method="reduce_rowwise"):
             raise NotImplementedException(f"{op!r} has no equivalent monoid (no identity); "
                                           "reduce with a Monoid such as monoid.plus")
         # a typed operator keeps its type (w.reduce(binary.plus[int]) of a BOOL w is INT64)
-        op = op.monoid if isinstance(op, TypedBinaryOp) else parent.monoid
+        op = op.monoid if isinstance(op, TypedBinaryOp) else _resolve_op(parent.monoid,
+                                                                        "monoid")
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
     extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
@@ -293,6 +296,8 @@ def update(target, value, mask=None, accum=None, replace=False):
             raise TypeError(f"Cannot assign a {type(value).__name__} to a "
                             f"{type(target).__name__}")
         return evaluate(target, value._as_expr(), mask, accum, replace)
+    if target.dtype._is_udt and isinstance(value, (tuple, list, np.ndarray, np.void)):
+        value = Scalar.from_value(value, target.dtype)  # one value of the user-defined type
     if isinstance(value, Scalar) or np.isscalar(value) or _is_0d(value):
         if target.ndim == 1 and _assign_scalar_fast(target, value, mask, accum, replace):
             return None
@@ -573,6 +578,38 @@ def scalar_of(value, argname, within, dtype=None):
                         "Literal scalars also accepted.") from None
 
 
+def _udt_region_value(value, dtype, shape, backend, device):
+    """A value assigned to a region of a user-defined type: one value (a Scalar), or values of
+    the region's shape (a Vector or Matrix), as python-graphblas reads them: a tuple is one
+    record, and a subarray type's values carry its shape last."""
+    Matrix, _, Scalar, Vector = _types()
+    from ..dtypes import udt_array
+
+    npdt = dtype.np_type
+    if npdt.subdtype is not None:
+        base, sub = npdt.subdtype
+        arr = np.asarray(value, dtype=base)
+        if arr.ndim == 0 or arr.shape == sub:
+            return Scalar.from_value(value, dtype)
+        lead = arr.shape[:-len(sub)] if arr.shape[-len(sub):] == sub else arr.shape
+    else:
+        arr = np.asarray(value, dtype=npdt)
+        if arr.ndim == 0:
+            return Scalar.from_value(value, dtype)
+        lead = arr.shape
+    if lead != tuple(shape):
+        extra = (f" (this is assigning to a matrix with sub-array dtype ({dtype}), so array "
+                 "shape should include dtype shape)" if npdt.subdtype is not None else "")
+        raise ValueError(f"shape mismatch: value array of shape {lead} does not match "
+                         f"indexing of shape {tuple(shape)}{extra}")
+    raw = udt_array(arr, dtype)
+    if len(lead) == 1:
+        return Vector.from_coo(np.arange(lead[0]), raw, dtype, size=lead[0], device=device)
+    k = np.arange(raw.shape[0])
+    return Matrix.from_coo(k // lead[1], k % lead[1], raw, dtype, nrows=lead[0], ncols=lead[1],
+                           device=device)
+
+
 def _scalar_arg(value, name):
     if value is None:
         raise TypeError(f"{name} is required (a scalar used where an operand has no entry)")
@@ -610,6 +647,8 @@ def apply(A, op, right=None, left=None):
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
             raise TypeError("An index-unary operator takes its thunk as right=, not left=")
+        if A.dtype._is_udt and isinstance(right, (tuple, list, np.ndarray, np.void)):
+            right = Scalar.from_value(right, A.dtype)  # a value of the user-defined type
         thunk = Scalar.from_value(0 if right is None else right) if not isinstance(
             right, Scalar) else right
         if thunk.is_empty:
@@ -627,6 +666,10 @@ def apply(A, op, right=None, left=None):
                             if left is not None else
                             "A binary operator in apply needs exactly one bound scalar: "
                             "left= or right=")
+        if A.dtype._is_udt:  # a tuple or record bound to a user-defined type is one value
+            left, right = (Scalar.from_value(x, A.dtype)
+                           if isinstance(x, (tuple, list, np.ndarray, np.void)) else x
+                           for x in (left, right))
         if left is not None:
             s = _scalar_arg(left, "left")
             typed = typed_binary(op, s.dtype, A.dtype, is_left_scalar=True, method="apply")
@@ -1314,7 +1357,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
     backend = target._backend
     res = indices if resolved else resolve_all(indices, target.shape, target)
     if isinstance(value, (list, np.ndarray)) and np.ndim(value) >= 1 and not all(
-            isinstance(r, int) for r in res):
+            isinstance(r, int) for r in res) and not target.dtype._is_udt:
         # a list (or array) of values for the region: as python-graphblas, a dense
         # Vector (1-D) or Matrix (2-D) of them, of the region's shape
         region = tuple(r.count for r in res if not isinstance(r, int))
@@ -1347,6 +1390,9 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
         value = value.new()
     if isinstance(value, ScalarExpression):
         value = value.new()
+    if target.dtype._is_udt and not isinstance(value, (Matrix, Vector, TransposedMatrix)) \
+            and not isinstance(value, _types()[2]):
+        value = _udt_region_value(value, target.dtype, visible_shape, backend, target.device)
     is_scalar = not isinstance(value, (Matrix, Vector, TransposedMatrix))
     if is_scalar:
         s = scalar_of(value, "value", "assign")
@@ -1560,6 +1606,13 @@ def call_binary(op, left, right=None, *, left_default=None, right_default=None):
                                 f"{op!r}(x | y, left_default=..., right_default=...), not x & y")
             return left._to_expr(op, left_default, right_default)
         return left._to_expr(op)
+    if right is not None:
+        # a computed expression as an operand (``binary.floordiv(-A, 3)``): its value, under
+        # autocompute (else the expression's TypeError says so)
+        from .expr import Expression
+
+        left, right = (x._get_value() if isinstance(x, Expression) else x
+                       for x in (left, right))
     if right is None:
         raise TypeError(f"Bad type when calling {op!r}: it takes an infix expression "
                         f"({op!r}(x | y) or {op!r}(x & y)) or two arguments, got one "

@@ -191,7 +191,7 @@ def _mxm_pull(A, BT, semiring, mask):
         out_vals.append(segment_reduce(z, starts, add))
     if not out_pos:
         return CSR(nrows, ncols, t, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
-                   np.zeros(0, t.np_type))
+                   np.zeros(0, t.storage_type))
     keys = np.concatenate(out_pos)
     return CSR(nrows, ncols, t, indptr_from_rows(keys // ncols, nrows), keys % ncols,
                np.concatenate(out_vals))
@@ -253,7 +253,7 @@ def _mxm_dot(A, BT, semiring, mask):
         out_v.append(segment_reduce(z, starts, add))
     if not out_e:
         return CSR(nrows, ncols, t, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
-                   np.zeros(0, t.np_type))
+                   np.zeros(0, t.storage_type))
     e = np.concatenate(out_e)
     return CSR(nrows, ncols, t, indptr_from_rows(mrows[e], nrows), mcols[e],
                np.concatenate(out_v))
@@ -309,7 +309,7 @@ def _mxm_scipy(A, B, semiring, kind):
         numeric = (to_scipy(A, t) @ to_scipy(B, t)).tocsr()
     numeric.sort_indices()
     result = from_scipy_canonical(pattern, dtype)
-    vals = np.zeros(result.nvals, dtype=dtype.np_type)
+    vals = np.zeros(result.nvals, dtype=dtype.storage_type)
     if numeric.nnz:
         num = from_scipy_canonical(numeric, dtype)
         pkeys, nkeys = compressed_keys(
@@ -323,7 +323,7 @@ def _mxm_scipy(A, B, semiring, kind):
 def _ones(A, dtype=None):
     """A's structure with values 1 (BOOL by default: SciPy sums booleans with OR, so no entry
     cancels and the product is the exact structure)."""
-    np_type = bool if dtype is None else dtype.np_type
+    np_type = bool if dtype is None else dtype.storage_type
     return sp.csr_array((np.ones(A.nvals, dtype=np_type), A.indices, A.indptr),
                         shape=(A.nrows, A.ncols))
 
@@ -415,7 +415,7 @@ def _mxm_expand(A, B, semiring, mask):
     dtype = semiring.return_type
     if not out_rows:
         return CSR(nrows, ncols, dtype, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
-                   np.zeros(0, dtype.np_type))
+                   np.zeros(0, dtype.storage_type))
     rows = np.concatenate(out_rows)
     return CSR(nrows, ncols, dtype, indptr_from_rows(rows, nrows), np.concatenate(out_cols),
                np.concatenate(out_vals))
@@ -524,7 +524,7 @@ def _push(M, u, semiring, mask, vector_first):
     total = int(d.sum())
     if total == 0:
         return SparseVector(n, semiring.return_type, np.zeros(0, INDEX),
-                            np.zeros(0, semiring.return_type.np_type))
+                            np.zeros(0, semiring.return_type.storage_type))
     u_idx = np.repeat(np.arange(u.nvals, dtype=INDEX), d)
     first = np.cumsum(d) - d
     m_idx = np.repeat(starts_k - first, d) + np.arange(total, dtype=INDEX)

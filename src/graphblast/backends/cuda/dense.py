@@ -23,8 +23,8 @@ from ...dtypes import ALL_TYPES
 from ..base import SparseVector, computed_under
 from . import arrays, blocks, jit, programs, recording, storage
 from .apply import (
-    finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
-from .blocks import i64
+    _fold, finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
+from .blocks import INDEX, i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
     dense_mask, dense_of, is_dense, is_list, list_parts, mask_view, owned_by,
@@ -368,6 +368,11 @@ def reduce_scalar(A, monoid, keep=False):
     if A.size == 0:
         return None
     bits, vals = A.dense()
+    if getattr(monoid.parent, "in_order", False):
+        if bits is not None:
+            return NotImplemented  # the list primitive folds the entries in order
+        out = _fold(vals, A.dtype, cp.asarray(np.array([0, A.size], dtype=INDEX)), 1, monoid)
+        return out if keep else out.get()[0]
     return reduce_values(vals, A.dtype, bits, monoid, keep)
 
 
