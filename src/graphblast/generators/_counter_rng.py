@@ -68,6 +68,12 @@ class CounterRNG:
         self.xp = xp
         self._key = np.uint64(_mix_int(_mix_int(seed) ^ _mix_int(stream + 1)))
 
+    @property
+    def key(self):
+        """The stream's key (a uint64): counter ``i``'s bits are splitmix64's mix of
+        ``(i + 1) * phi + key`` (the generators' GPU kernels compute them from it)."""
+        return self._key
+
     def bits(self, start, count):
         """64 random bits for each counter in ``start .. start+count-1``."""
         xp = self.xp

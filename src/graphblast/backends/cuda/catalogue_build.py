@@ -80,9 +80,11 @@ def enumerated():
             for out32 in (True, False):
                 add(programs.permute_rows, idx32, out32, word)
                 add(programs.renumber_rows, idx32, out32, word)
-    for name in ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
-                 "gap_weights"):
+    for name in programs.GENERATOR_KERNELS:
         add(programs.generator_kernel, name)
+    for t in (dtypes.UINT8, dtypes.INT8, dtypes.UINT16, dtypes.INT16, dtypes.UINT32,
+              dtypes.INT32, dtypes.INT64, dtypes.FP64):  # grid2d's weight types
+        add(programs.grid_kernel, t)
     # arrays.py's helpers: every type, 32- and 64-bit indices
     index_types = [dtypes.INT32, dtypes.INT64]
     add(programs.array_kernel, "compact_positions")

@@ -136,3 +136,120 @@ __global__ void gbk_gap_weights(long long n, int streams, const unsigned int* __
         if (r >= cutoff) atomicAdd(&rejected[k % streams], 1u);
     }
 }
+
+// GAP's urand endpoints (generators/gap.py): each the output modulo 2^scale, `mask` being
+// 2^scale - 1.  raw: (edges, 2, blocks) outputs; u, v: (edges, blocks).
+__global__ void gbk_urand(long long edges, int blocks, const unsigned int* __restrict__ raw,
+                          unsigned int mask, int* __restrict__ u, int* __restrict__ v) {
+    long long total = edges * blocks;
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+         k += (long long)gridDim.x * blockDim.x) {
+        long long e = k / blocks;
+        int b = (int)(k - e * blocks);
+        u[k] = (int)(raw[(e * 2) * blocks + b] & mask);
+        v[k] = (int)(raw[(e * 2 + 1) * blocks + b] & mask);
+    }
+}
+
+// The counter-based random source of the other generators (generators/_counter_rng.py):
+// splitmix64's output mix of (counter + 1) * phi + key.
+__device__ __forceinline__ unsigned long long gbk_counter_bits(unsigned long long counter,
+                                                               unsigned long long key) {
+    unsigned long long z = (counter + 1ULL) * 0x9E3779B97F4A7C15ULL + key;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// CounterRNG.bits: out[i] = the bits of counter start + i.
+__global__ void gbk_counter_bits_range(long long n, unsigned long long start,
+                                       unsigned long long key,
+                                       unsigned long long* __restrict__ out) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x)
+        out[i] = gbk_counter_bits(start + (unsigned long long)i, key);
+}
+
+// Graph500's R-MAT endpoints (generators/graph500.py): edge e0 + i draws counter
+// level * m + e0 + i at each level, its high half against t_src for the source bit, its low
+// half against t_dst1 (source bit set) or t_dst0 for the destination bit; both renamed
+// through perm.
+__global__ void gbk_graph500_rmat(long long n, long long e0, long long m, int scale,
+                                  unsigned long long key, unsigned long long t_src,
+                                  unsigned long long t_dst0, unsigned long long t_dst1,
+                                  const int* __restrict__ perm, int* __restrict__ u,
+                                  int* __restrict__ v) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        int src = 0, dst = 0;
+        for (int level = 0; level < scale; ++level) {
+            unsigned long long b = gbk_counter_bits(
+                (unsigned long long)(level * m + e0 + i), key);
+            int ii = (b >> 32) >= t_src;
+            int jj = (b & 0xFFFFFFFFULL) >= (ii ? t_dst1 : t_dst0);
+            src |= ii << level;
+            dst |= jj << level;
+        }
+        u[i] = perm[src];
+        v[i] = perm[dst];
+    }
+}
+
+// Graph500's vertex permutation (generators/graph500.py, _permutation): the sort keys (the
+// counter bits with the id in the low `bits` bits), then after the sort the ids read back.
+__global__ void gbk_permutation_keys(long long n, unsigned long long key, int bits,
+                                     unsigned long long* __restrict__ out) {
+    unsigned long long low = (1ULL << bits) - 1;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x)
+        out[i] = (gbk_counter_bits((unsigned long long)i, key) & ~low) | (unsigned long long)i;
+}
+
+__global__ void gbk_permutation_ids(long long n, int bits,
+                                    const unsigned long long* __restrict__ keys,
+                                    int* __restrict__ out) {
+    unsigned long long low = (1ULL << bits) - 1;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x)
+        out[i] = (int)(keys[i] & low);
+}
+
+// The rows x cols grid (generators/grid.py) in one pass, a thread per vertex v = (i, j): its
+// row pointer (the entries of the rows above and of the vertices to its left, in closed
+// form), its neighbours up, left, right, down (increasing ids) and, with `kind` 1 (integers
+// lo + below(bits, span)) or 2 (floats lo + width * unit(bits)), the weight of each edge,
+// drawn by the id of the undirected edge (horizontal ones first) so both directions agree.
+// indptr[0] is the caller's (0).
+template <typename V>
+__global__ void gbk_grid(long long rows, long long cols, unsigned long long key, int kind,
+                         long long lo, unsigned long long span, double flo, double width,
+                         long long* __restrict__ indptr, int* __restrict__ indices,
+                         V* __restrict__ values) {
+    const long long n = rows * cols, horizontal = rows * (cols > 0 ? cols - 1 : 0);
+    for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < n;
+         v += (long long)gridDim.x * blockDim.x) {
+        const long long i = v / cols, j = v - i * cols;
+        const long long vert = (i > 0) + (i < rows - 1);
+        long long at = 2 * (cols - 1) * i + cols * ((i > 0 ? i - 1 : 0) + min(i, rows - 1)) +
+                       j * vert + (j > 0 ? j - 1 : 0) + min(j, cols - 1);
+        const long long nbr[4] = {v - cols, v - 1, v + 1, v + cols};
+        const long long edge[4] = {horizontal + (i - 1) * cols + j, i * (cols - 1) + j - 1,
+                                   i * (cols - 1) + j, horizontal + i * cols + j};
+        const bool valid[4] = {i > 0, j > 0, j < cols - 1, i < rows - 1};
+        for (int d = 0; d < 4; ++d) {
+            if (!valid[d]) continue;
+            indices[at] = (int)nbr[d];
+            if (kind) {
+                unsigned long long bits = gbk_counter_bits((unsigned long long)edge[d], key);
+                if (kind == 1) {
+                    values[at] = (V)((long long)(((bits >> 32) * span) >> 32) + lo);
+                } else {
+                    double unit = __dmul_rn((double)(bits >> 11), 1.0 / 9007199254740992.0);
+                    values[at] = (V)__dadd_rn(flo, __dmul_rn(width, unit));
+                }
+            }
+            ++at;
+        }
+        indptr[v + 1] = at;
+    }
+}
