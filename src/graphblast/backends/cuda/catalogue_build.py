@@ -173,6 +173,13 @@ def enumerated():
         if s.monoid.parent.name in ("plus", "min", "max"):
             add(programs.dot, s, t, t, True)
             add(programs.spgemm_hash, s, t, t)
+        if tname != "BOOL" and name.endswith(("_second", "_pair")):
+            # over a pattern (BOOL) matrix, whose values these products need not read: the
+            # algorithms' graphs (PageRank's pull over its degree-ordered copy, B c with
+            # plus_second over a BOOL B)
+            for vfirst in (False, True):
+                add(programs.pull, s, dtypes.BOOL, t, vfirst, True)
+                add(programs.mv_small, s, dtypes.BOOL, t, vfirst, vfirst)
     return calls
 
 

@@ -413,8 +413,10 @@ def array_kernel(name, *types):
 
 #: The kernels of generators.cuh (the generators' device steps), each a catalogue program.
 GENERATOR_KERNELS = ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
-                     "gap_weights", "urand", "counter_bits_range", "graph500_rmat",
-                     "permutation_keys", "permutation_ids")
+                     "gap_weights", "urand", "counter_bits_range", "counter_bits_at",
+                     "run_starts", "pair_endpoints", "graph500_rmat", "permutation_keys",
+                     "permutation_ids", "rgg_points", "rgg_place", "rgg_cell_starts",
+                     "rgg_edges")
 
 
 def generator_kernel(name):
