@@ -112,6 +112,14 @@ graphs = [(generators.kron(10, device="cuda"), generators.kron(10, weighted=True
                                                                 device="cuda")),
           (generators.grid2d(32, 32, device="cuda"),
            generators.grid2d(32, 32, weights="random", device="cuda"))]
+others = [generators.urand(10, weighted=True, device="cuda"),
+          generators.graph500(10, device="cuda"),
+          generators.grid2d(9, 7, weights=(0.5, 1.5), device="cuda"),
+          generators.rgg(2000, device="cuda"),
+          generators.erdos_renyi(500, m=3000, device="cuda"),
+          generators.erdos_renyi(60, 0.9, directed=True, device="cuda")]
+for M in others:
+    M.wait()
 at = compiled("generators", at)
 for A, W in graphs:
     for result in (algorithms.bfs(A, 0), algorithms.sssp(W, 0), algorithms.pagerank(A),
