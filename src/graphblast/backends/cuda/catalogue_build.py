@@ -116,7 +116,7 @@ def enumerated():
         arith = t.name != "BOOL"
         add(programs.merge_kept, t)
         for name in ("list_to_bitmap", "dense_to_list", "write_list", "write_dense",
-                     "filter_list", "list_copy"):
+                     "filter_list", "list_copy", "loop_next"):
             add(programs.vector_kernel, name, t)
         accums = [None, binary.min[t], binary.plus[t] if arith else binary.lor[t],
                   binary.first[t], binary.second[t]]
