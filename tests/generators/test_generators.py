@@ -321,8 +321,12 @@ def test_grid_integer_weights_take_the_narrowest_type(lo, hi, expected):
     lambda d: erdos_renyi(400, m=3000, seed=3, device=d),
     lambda d: erdos_renyi(60, m=1700, seed=3, device=d),
     lambda d: erdos_renyi(300, p=0.05, directed=True, seed=7, device=d),
+    lambda d: erdos_renyi(50, m=0, device=d),
+    lambda d: grid2d(0, 5, device=d),
+    lambda d: rgg(1, device=d),
 ], ids=["graph500", "grid", "grid-path", "grid-random", "grid-int16", "grid-int64",
-        "grid-float", "rgg", "gnm", "gnm-dense", "gnp-directed"])
+        "grid-float", "rgg", "gnm", "gnm-dense", "gnp-directed", "gnm-empty", "grid-empty",
+        "rgg-one"])
 def test_every_device_makes_the_same_graph(device, make):
     # the device's kernels and the host's NumPy steps draw the same numbers: bit for bit
     A, B = make("cpu"), make(device)
