@@ -431,7 +431,21 @@ def array_kernel(name, *types):
     return _one(("array", name, *types), ["arrays.cuh"], [expr])
 
 
+#: The kernels of generators.cuh (the generators' device steps), each a catalogue program.
+GENERATOR_KERNELS = ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
+                     "gap_weights", "urand", "counter_bits_range", "counter_bits_at",
+                     "run_starts", "pair_endpoints", "graph500_rmat", "permutation_keys",
+                     "permutation_ids", "rgg_points", "rgg_place", "rgg_cell_starts",
+                     "rgg_edges")
+
+
 def generator_kernel(name):
-    """``gbk_<name>`` of generators.cuh: mt19937_streams, rmat, gen_keys, gen_firsts or
-    gen_compact (the generators' device steps)."""
+    """``gbk_<name>`` of generators.cuh, one of :data:`GENERATOR_KERNELS` (the generators'
+    device steps)."""
     return _one(("generator", name), ["generators.cuh"], [f"gbk_{name}"])
+
+
+def grid_kernel(value_type):
+    """``gbk_grid`` of generators.cuh writing weights of ``value_type`` (a graphblast type;
+    a pattern grid uses UINT8's and writes none)."""
+    return _one(("grid", value_type), ["generators.cuh"], [f"gbk_grid<{value_type.c_type}>"])
