@@ -1,11 +1,16 @@
 """k-core decomposition by peeling the vertices of smallest degree (LAGraph's LAGraph_KCore)."""
 
-from graphblast import Vector, binary, monoid, select, semiring
+from functools import partial
+
+from graphblast import Vector, binary, monoid, repeat, select, semiring
 from graphblast.dtypes import INT64
 
 from . import _validate
 
 __all__ = ["core_number"]
+
+#: The degree of a vertex that has left (far above any degree).
+GONE = 1 << 62
 
 
 def core_number(A, *, directed=False):
@@ -49,15 +54,30 @@ def core_number(A, *, directed=False):
     directed = _validate.flag(directed, "directed", "core_number")
     S = select.offdiag(A).new(INT64).apply(binary.second, 1).new()
     B = S.ewise_add(S.T, binary.plus).new() if directed else _validate.undirected(S)
-    deg = B.reduce_rowwise(monoid.plus[INT64]).new()
     core = Vector.from_scalar(0, n, INT64, device=A.device)
-    level = 0
-    while deg.nvals:
-        level = max(level, deg.reduce(monoid.min).new().value)
-        q = deg.select(select.valuele, level).new()
-        while q.nvals:
-            core(q.S) << level
-            deg(~q.S, replace=True) << deg
-            deg(binary.minus, mask=deg.S) << q.vxm(B, semiring.plus_second[INT64])
-            q = deg.select(select.valuele, level).new()
+    deg = Vector.from_scalar(GONE, n, INT64, device=A.device)    # no edge: core number 0
+    counts = B.reduce_rowwise(monoid.plus[INT64]).new()
+    deg(counts.S) << counts
+    peel = partial(_peel, B=B, deg=deg, core=core)
+    q = _lowest(deg) if n else deg
+    while q.nvals > n // 16:  # wide batches from here (a device loop takes narrow ones)
+        q = peel(q)
+    repeat(peel, q)
     return core
+
+
+def _lowest(deg):
+    """The vertices of smallest degree (none once every vertex has left)."""
+    low = deg.reduce(monoid.min).new()
+    return deg.select(select.valuele, low).new().select(select.valuelt, GONE // 2).new()
+
+
+def _peel(q, B, deg, core):
+    """One round: the batch ``q`` (valued with its level) leaves with that core number; its
+    neighbours lose its edges, down to the level at most; returns the next batch."""
+    core(q.S) << q
+    deg(q.S) << GONE
+    lost = q.vxm(B, semiring.plus_second[INT64]).new()
+    deg(binary.minus) << lost
+    deg(binary.max) << lost.apply(binary.second, right=q.reduce(monoid.max).new()).new()
+    return _lowest(deg)

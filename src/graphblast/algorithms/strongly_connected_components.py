@@ -1,7 +1,9 @@
 """Strongly connected components by forward coloring and backward search (Orzan's coloring,
 as in LAGraph's experimental LAGraph_scc)."""
 
-from graphblast import Matrix, Vector, binary, indexunary, select, semiring
+from functools import partial
+
+from graphblast import Vector, binary, indexunary, repeat, select, semiring
 from graphblast.dtypes import BOOL, INT64
 
 from . import _validate
@@ -49,29 +51,53 @@ def strongly_connected_components(A):
     """
     n = _validate.square_matrix(A, "strongly_connected_components")
     ids = Vector.from_scalar(0, n, INT64, device=A.device).apply(indexunary.rowindex).new()
-    label = Vector(INT64, n, device=A.device)
-    color = ids
-    while color.nvals:
-        has_in = color.vxm(A, semiring.any_pair[BOOL]).new(mask=color.S)
-        keep = A.mxv(color, semiring.any_pair[BOOL]).new(mask=has_in.S)
-        trimmed = color.dup(mask=~keep.S)                # alone in a component
-        label(trimmed.S) << ids
-        color = ids.dup(mask=keep.S)
-        while True:
-            new = color.dup()
-            new(binary.min, mask=color.S) << color.vxm(A, semiring.min_first[INT64])
-            if new.isequal(color):
-                break
-            color = new
-        D = Matrix.from_diag(color)
-        E = D.mxm(A, semiring.max_first[INT64]).new().ewise_mult(
-            A.mxm(D, semiring.max_second[INT64]).new(), binary.eq).new()
-        E = E.select(select.valueeq, True).new()
-        found = color.ewise_mult(ids, binary.eq).new().select(select.valueeq, True).new()
-        frontier = found = color.dup(mask=found.S)
-        while frontier.nvals:
-            frontier = E.mxv(frontier, semiring.any_second[INT64]).new(mask=~found.S)
-            found(frontier.S) << frontier
-        label(found.S) << found
-        color = color.dup(mask=~found.S)
+    label, live = ids.dup(), Vector.from_scalar(True, n, BOOL, device=A.device)
+    while n:
+        _trim(A, live)
+        left = ids.dup(mask=live.V)
+        if not left.nvals:
+            return label
+        color = ids.dup()
+        repeat(partial(_spread, A=A, color=color, live=live), left)
+        roots = color.ewise_mult(ids, binary.eq).new(mask=live.V)
+        repeat(partial(_search, A=A, color=color, live=live, label=label),
+               color.dup(mask=roots.V))
     return label
+
+
+def _trim(A, live):
+    """Drop from ``live`` (in place), round after round, the vertices without an in- or an
+    out-neighbour among the live ones (each its own component)."""
+    left = live.dup(mask=live.V)
+    ins = left.vxm(A, semiring.plus_pair[INT64]).new(mask=live.V)
+    outs = A.mxv(left, semiring.plus_pair[INT64]).new(mask=live.V)
+    lone = left.dup(mask=~ins.ewise_mult(outs, binary.first).new().S)
+
+    def peel(q):
+        live(q.S) << False
+        t_in = q.vxm(A, semiring.plus_pair[INT64]).new(mask=live.V)
+        t_out = A.mxv(q, semiring.plus_pair[INT64]).new(mask=live.V)
+        ins(binary.minus) << t_in
+        outs(binary.minus) << t_out
+        z_in = t_in.ewise_mult(ins, binary.second).new().select(select.valueeq, 0).new()
+        z_out = t_out.ewise_mult(outs, binary.second).new().select(select.valueeq, 0).new()
+        return z_in.ewise_add(z_out, binary.first).new()
+    repeat(peel, lone)
+
+
+def _spread(frontier, A, color, live):
+    """One coloring round: the smallest color reaching each live vertex, pushed from the
+    vertices whose color just fell; returns those whose color falls now."""
+    t = frontier.vxm(A, semiring.min_first[INT64]).new(mask=live.V)
+    lower = t.ewise_mult(color, binary.lt).new()
+    color(binary.min) << t
+    return t.dup(mask=lower.V)
+
+
+def _search(frontier, A, color, live, label):
+    """One backward step inside the colors: the frontier is placed (labelled with its color,
+    the root's id) and its live in-neighbours of the same color are the next frontier."""
+    live(frontier.S) << False
+    label(frontier.S) << frontier
+    t = A.mxv(frontier, semiring.max_second[INT64]).new(mask=live.V)
+    return t.dup(mask=t.ewise_mult(color, binary.eq).new().V)
