@@ -4,6 +4,7 @@ from graphblast import Vector, binary, monoid, select, semiring
 from graphblast.dtypes import FP64
 
 from . import _validate
+from .triangle_count import _degree_order
 
 __all__ = ["local_clustering_coefficient"]
 
@@ -49,13 +50,19 @@ def local_clustering_coefficient(A):
     n = _validate.square_matrix(A, "local_clustering_coefficient")
     D = select.offdiag(A).new(FP64).apply(binary.second, 1.0).new()
     S = _validate.undirected(D)
-    if S is D:  # undirected: 2 t(v), t(v) from the triangles k < j < i at their three corners
-        L, U = select.tril(S, -1).new(), select.triu(S, 1).new()
-        C = L.mxm(U, semiring.plus_pair[FP64]).new(mask=L.S)
-        closed = C.reduce_rowwise(monoid.plus[FP64]).new()
-        closed(binary.plus) << C.reduce_columnwise(monoid.plus[FP64])
-        closed(binary.plus) << U.mxm(L, semiring.plus_pair[FP64]).new(mask=U.S).reduce_rowwise(
-            monoid.plus[FP64])
+    if S is D:  # undirected: 2 t(v), each triangle k < j < i of the ordered graph at its corners
+        p = _degree_order(S, n) if n else None
+        L = select.tril(S if p is None else S[p, p].new(), -1).new()
+        C = L.mxm(L.T, semiring.plus_pair[FP64]).new(mask=L.S)      # at (i, j), for i and j
+        t = C.reduce_rowwise(monoid.plus[FP64]).new()
+        t(binary.plus) << C.reduce_columnwise(monoid.plus[FP64])
+        U = L.T.new()                       # L = U', so L plus.pair L intersects rows too
+        t(binary.plus) << L.mxm(U.T, semiring.plus_pair[FP64]).new(mask=L.S).reduce_columnwise(
+            monoid.plus[FP64])                                         # at (i, k), for k
+        closed = t if p is None else Vector(FP64, n, device=A.device)
+        if p is not None:  # back to A's numbering: t's entry r belongs to vertex p[r]
+            t.resize(n)
+            closed(binary.plus)[p] << t
         closed = closed.apply(binary.times, right=2.0).new()
     else:
         T = S.mxm(D, semiring.plus_pair[FP64]).new(mask=S.S)
