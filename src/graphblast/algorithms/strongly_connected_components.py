@@ -20,16 +20,25 @@ def strongly_connected_components(A):
     ``connected_components``), so two vertices share a label exactly when they share a
     component.  Self-loops change nothing.
 
-    Each round works on the vertices not yet labelled.  Trimming first gives every vertex
-    without an in- or an out-neighbour among them its own component.  Coloring then
-    propagates the smallest id reaching each vertex forward to a fixpoint; a vertex whose
-    color is its own id is a root, and the component of a root ``r`` is the set of vertices
-    of color ``r`` that reach ``r``, found by a backward search that follows only the edges
-    inside a color (``E``, the edges whose ends have equal colors)::
+    Each round works on the live vertices (not yet placed).  Trimming, repeated to a
+    fixpoint, places every vertex without an in- or an out-neighbour among them alone (its
+    label is its id); the counts of live in- and out-neighbours are decremented in place by
+    the vertices leaving, so a DAG is placed entirely here.  Coloring then propagates the
+    smallest id reaching each live vertex, pushed from the vertices whose color fell (as
+    Bellman-Ford's rounds); a vertex whose color is its own id is a root, and the component
+    of a root ``r`` is the set of vertices of color ``r`` that reach ``r``, found by a
+    backward search inside the colors.  Along an edge ``u -> v`` ``color(v) <= color(u)``,
+    so the largest color among ``u``'s out-neighbours in the frontier equals ``color(u)``
+    exactly when one of them shares it::
 
-        color<color> min= color min.first A                      # until no change
-        E = select((diag(color) max.first A) == (A max.second diag(color)))
-        found = roots;  while frontier:  frontier<!found> = E any.second frontier
+        repeat while q:  live<q> = false;  ins -= q plus.pair A;  outs -= A plus.pair q
+                         q = the vertices just touched whose count is 0
+        repeat while f:  t<live> = f min.first A;  f = t<t < color>;  color min= t
+        repeat while f:  live<f> = false;  label<f> = f
+                         t<live> = A max.second f;  f = t<t == color>
+
+    Every loop is a ``graphblast.repeat`` whose vectors keep their storage (on a GPU a loop
+    on the device); the host reads one count a round of the outer loop.
 
     Parameters
     ----------
@@ -43,11 +52,12 @@ def strongly_connected_components(A):
 
     Notes
     -----
-    Cost per round: the coloring's steps (at most the longest shortest path among the
-    remaining vertices) and the backward search's, each a product over the remaining edges,
-    plus two products of ``O(m)`` for ``E``.  A round labels at least the component of the
-    smallest remaining id, and usually many: graphs with long chains of components (a
-    path ``0 -> 1 -> ... -> n-1``) take up to ``O(n)`` rounds.
+    Cost: the trimming's rounds (the longest chain of vertices trimmed one after another:
+    on a DAG about half its longest path) each cost the edges of the vertices leaving;
+    the coloring's and the search's rounds (at most the longest shortest path among the
+    live vertices) each a push from the vertices that changed; ``O(m)`` a round for the
+    counts.  A round places at least the component of the smallest live id, and usually
+    many: graphs with long chains of non-trivial components take many rounds.
     """
     n = _validate.square_matrix(A, "strongly_connected_components")
     ids = Vector.from_scalar(0, n, INT64, device=A.device).apply(indexunary.rowindex).new()
