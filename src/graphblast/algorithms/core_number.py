@@ -23,18 +23,18 @@ def core_number(A, *, directed=False):
     instead: a vertex's degree is its in-degree plus its out-degree, so a neighbour joined in
     both directions counts twice.  Self-loops are ignored (NetworkX rejects them).
 
-    Peeling in batches (Batagelj and Zaversnik's bound, LAGraph's bulk form): each round
-    the vertices of smallest remaining degree ``k`` leave together with core number ``k``;
-    their neighbours lose their edges but never fall below ``k`` (so the smallest degree
-    never falls: the level only rises).  A vertex that has left gets the degree ``GONE``,
-    in place, so every round's vectors keep their storage and the rounds run in
-    ``graphblast.repeat`` (on a GPU a loop on the device, no host read a round)::
+    Peeling in batches (Batagelj and Zaversnik's order, LAGraph's bulk form): at each level
+    ``k``, the smallest remaining degree, the vertices of degree at most ``k`` leave with
+    core number ``k``; their neighbours lose their edges, and those now at ``k`` or below
+    leave next, until none does.  A vertex that has left gets the degree ``GONE``, in place,
+    so a level's rounds update the same vectors and run in ``graphblast.repeat`` (on a GPU a
+    loop on the device); the host reads one minimum a level::
 
         deg = B plus.pair 1                       # B = offdiag(A + A'), counted as above
-        q = select(deg == min(deg))               # the first batch, valued with its level
-        repeat while q:  core<q> = q;  deg<q> = GONE;  lost = q plus.second B
-                         deg -= lost;  deg<lost> max= level(q)
-                         q = select(deg <= min(deg)) below GONE
+        while (k = min(deg)) < GONE:
+            q = select(deg <= k)
+            repeat while q:  core<q> = k;  deg<q> = GONE;  lost = q plus.second B
+                             deg -= lost;  q = select(deg<lost> <= k)
 
     Parameters
     ----------
@@ -51,11 +51,10 @@ def core_number(A, *, directed=False):
     Notes
     -----
     Cost: every vertex leaves once, and the product that removes a batch reads only its
-    edges: ``O(m)`` edge work in all, plus two passes over the ``n`` degrees a round (the
-    minimum and the select); the rounds are the distinct core numbers plus the peeling
-    rounds within each level (kron-16: 302, rgg-16: 173, grid-256: 255, a grid peeling
-    inward from its corners one layer a round).  Batches of more than ``n / 16`` vertices
-    run first, from Python (a device loop takes narrow rounds).
+    edges: ``O(m)`` edge work in all, a round's other work on the batch and its neighbours
+    only, plus two passes over the ``n`` degrees a level (the minimum and the first
+    select).  Levels and rounds: kron-16 96 and 302, rgg-16 13 and 173, grid-256 1 and 255
+    (a grid peels inward from its corners, one layer a round).
     """
     n = _validate.square_matrix(A, "core_number")
     directed = _validate.flag(directed, "directed", "core_number")
@@ -64,27 +63,21 @@ def core_number(A, *, directed=False):
     core = Vector.from_scalar(0, n, INT64, device=A.device)
     deg = Vector.from_scalar(GONE, n, INT64, device=A.device)    # no edge: core number 0
     counts = B.reduce_rowwise(monoid.plus[INT64]).new()
-    deg(counts.S) << counts
-    peel = partial(_peel, B=B, deg=deg, core=core)
-    q = _lowest(deg) if n else deg
-    while q.nvals > n // 16:  # wide batches from here (a device loop takes narrow ones)
-        q = peel(q)
-    repeat(peel, q)
+    deg(counts.S) << counts                      # written in place from here (a bitmap)
+    level = deg.reduce(monoid.min).new().value if n else GONE
+    while level < GONE // 2:                     # one host read a level
+        repeat(partial(_peel, B=B, deg=deg, core=core, level=level),
+               deg.select(select.valuele, level).new())
+        level = deg.reduce(monoid.min).new().value
     return core
 
 
-def _lowest(deg):
-    """The vertices of smallest degree (none once every vertex has left)."""
-    low = deg.reduce(monoid.min).new()
-    return deg.select(select.valuele, low).new().select(select.valuelt, GONE // 2).new()
-
-
-def _peel(q, B, deg, core):
-    """One round: the batch ``q`` (valued with its level) leaves with that core number; its
-    neighbours lose its edges, down to the level at most; returns the next batch."""
-    core(q.S) << q
+def _peel(q, B, deg, core, level):
+    """One round at ``level``: the batch ``q`` leaves with that core number and its
+    neighbours lose its edges; returns those of them now at ``level`` or below."""
+    at = q.apply(binary.second, right=level).new()
+    core(at.S) << at
     deg(q.S) << GONE
     lost = q.vxm(B, semiring.plus_second[INT64]).new()
     deg(binary.minus) << lost
-    deg(binary.max) << lost.apply(binary.second, right=q.reduce(monoid.max).new()).new()
-    return _lowest(deg)
+    return lost.ewise_mult(deg, binary.second).new().select(select.valuele, level).new()

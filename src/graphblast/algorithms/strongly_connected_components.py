@@ -4,7 +4,7 @@ as in LAGraph's experimental LAGraph_scc)."""
 from functools import partial
 
 from graphblast import Vector, binary, indexunary, repeat, select, semiring
-from graphblast.dtypes import BOOL, INT64
+from graphblast.dtypes import INT64
 
 from . import _validate
 
@@ -31,14 +31,15 @@ def strongly_connected_components(A):
     so the largest color among ``u``'s out-neighbours in the frontier equals ``color(u)``
     exactly when one of them shares it::
 
-        repeat while q:  live<q> = false;  ins -= q plus.pair A;  outs -= A plus.pair q
+        repeat while q:  live<q> = 0;  ins -= q plus.pair A;  outs -= A plus.pair q
                          q = the vertices just touched whose count is 0
         repeat while f:  t<live> = f min.first A;  f = t<t < color>;  color min= t
-        repeat while f:  live<f> = false;  label<f> = f
+        repeat while f:  live<f> = 0;  label<f> = f
                          t<live> = A max.second f;  f = t<t == color>
 
-    Every loop is a ``graphblast.repeat`` whose vectors keep their storage (on a GPU a loop
-    on the device); the host reads one count a round of the outer loop.
+    Every loop is a ``graphblast.repeat`` updating its vectors in place (on a GPU a loop on
+    the device; ``live`` is 1, or 0 once placed); the host reads one count a round of the
+    outer loop.
 
     Parameters
     ----------
@@ -61,30 +62,29 @@ def strongly_connected_components(A):
     """
     n = _validate.square_matrix(A, "strongly_connected_components")
     ids = Vector.from_scalar(0, n, INT64, device=A.device).apply(indexunary.rowindex).new()
-    label, live = ids.dup(), Vector.from_scalar(True, n, BOOL, device=A.device)
+    label = ids.dup()
+    live = Vector.from_scalar(1, n, INT64, device=A.device)   # 0 once placed
     while n:
         _trim(A, live)
-        left = ids.dup(mask=live.V)
-        if not left.nvals:
+        color = ids.dup(mask=live.V)
+        if not color.nvals:
             return label
-        color = ids.dup()
-        repeat(partial(_spread, A=A, color=color, live=live), left)
-        roots = color.ewise_mult(ids, binary.eq).new(mask=live.V)
+        repeat(partial(_spread, A=A, color=color, live=live), color.dup())
+        roots = color.ewise_mult(ids, binary.eq).new()
         repeat(partial(_search, A=A, color=color, live=live, label=label),
                color.dup(mask=roots.V))
     return label
 
 
 def _trim(A, live):
-    """Drop from ``live`` (in place), round after round, the vertices without an in- or an
-    out-neighbour among the live ones (each its own component)."""
-    left = live.dup(mask=live.V)
+    """Place (in ``live``, in place), round after round, the live vertices without an in-
+    or an out-neighbour among the live ones (each its own component)."""
+    left = live.apply(binary.times, right=0).new(mask=live.V)
     ins = left.vxm(A, semiring.plus_pair[INT64]).new(mask=live.V)
     outs = A.mxv(left, semiring.plus_pair[INT64]).new(mask=live.V)
-    lone = left.dup(mask=~ins.ewise_mult(outs, binary.first).new().S)
 
-    def peel(q):
-        live(q.S) << False
+    def peel(q):  # q: the vertices placed now, valued 0
+        live(q.S) << q
         t_in = q.vxm(A, semiring.plus_pair[INT64]).new(mask=live.V)
         t_out = A.mxv(q, semiring.plus_pair[INT64]).new(mask=live.V)
         ins(binary.minus) << t_in
@@ -92,7 +92,7 @@ def _trim(A, live):
         z_in = t_in.ewise_mult(ins, binary.second).new().select(select.valueeq, 0).new()
         z_out = t_out.ewise_mult(outs, binary.second).new().select(select.valueeq, 0).new()
         return z_in.ewise_add(z_out, binary.first).new()
-    repeat(peel, lone)
+    repeat(peel, left.dup(mask=~ins.ewise_mult(outs, binary.first).new().S))
 
 
 def _spread(frontier, A, color, live):
@@ -107,7 +107,8 @@ def _spread(frontier, A, color, live):
 def _search(frontier, A, color, live, label):
     """One backward step inside the colors: the frontier is placed (labelled with its color,
     the root's id) and its live in-neighbours of the same color are the next frontier."""
-    live(frontier.S) << False
+    placed = frontier.apply(binary.times, right=0).new()
+    live(placed.S) << placed
     label(frontier.S) << frontier
     t = A.mxv(frontier, semiring.max_second[INT64]).new(mask=live.V)
     return t.dup(mask=t.ewise_mult(color, binary.eq).new().V)
