@@ -2,10 +2,11 @@
 
 from functools import partial
 
-from graphblast import Vector, binary, monoid, repeat, select, semiring
+from graphblast import Vector, binary, monoid, select, semiring
 from graphblast.dtypes import INT64
 
 from . import _validate
+from ._loops import repeat_narrow
 
 __all__ = ["core_number"]
 
@@ -66,7 +67,7 @@ def core_number(A, *, directed=False):
     deg(counts.S) << counts                      # written in place from here (a bitmap)
     level = deg.reduce(monoid.min).new().value if n else GONE
     while level < GONE // 2:                     # one host read a level
-        repeat(partial(_peel, B=B, deg=deg, core=core, level=level),
+        repeat_narrow(partial(_peel, B=B, deg=deg, core=core, level=level),
                deg.select(select.valuele, level).new())
         level = deg.reduce(monoid.min).new().value
     return core

@@ -3,10 +3,11 @@ as in LAGraph's experimental LAGraph_scc)."""
 
 from functools import partial
 
-from graphblast import Vector, binary, indexunary, repeat, select, semiring
+from graphblast import Vector, binary, indexunary, select, semiring
 from graphblast.dtypes import INT64
 
 from . import _validate
+from ._loops import repeat_narrow
 
 __all__ = ["strongly_connected_components"]
 
@@ -69,9 +70,9 @@ def strongly_connected_components(A):
         color = ids.dup(mask=live.V)
         if not color.nvals:
             return label
-        repeat(partial(_spread, A=A, color=color, live=live), color.dup())
+        repeat_narrow(partial(_spread, A=A, color=color, live=live), color.dup())
         roots = color.ewise_mult(ids, binary.eq).new()
-        repeat(partial(_search, A=A, color=color, live=live, label=label),
+        repeat_narrow(partial(_search, A=A, color=color, live=live, label=label),
                color.dup(mask=roots.V))
     return label
 
@@ -92,7 +93,7 @@ def _trim(A, live):
         z_in = t_in.ewise_mult(ins, binary.second).new().select(select.valueeq, 0).new()
         z_out = t_out.ewise_mult(outs, binary.second).new().select(select.valueeq, 0).new()
         return z_in.ewise_add(z_out, binary.first).new()
-    repeat(peel, left.dup(mask=~ins.ewise_mult(outs, binary.first).new().S))
+    repeat_narrow(peel, left.dup(mask=~ins.ewise_mult(outs, binary.first).new().S))
 
 
 def _spread(frontier, A, color, live):
