@@ -61,8 +61,7 @@ def local_clustering_coefficient(A):
             monoid.plus[FP64])                                         # at (i, k), for k
         closed = t if p is None else Vector(FP64, n, device=A.device)
         if p is not None:  # back to A's numbering: t's entry r belongs to vertex p[r]
-            t.resize(n)
-            closed(binary.plus)[p] << t
+            closed(binary.plus)[p[:t.size].new()] << t
         closed = closed.apply(binary.times, right=2.0).new()
     else:
         T = S.mxm(D, semiring.plus_pair[FP64]).new(mask=S.S)
