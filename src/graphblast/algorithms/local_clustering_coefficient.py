@@ -28,12 +28,11 @@ def local_clustering_coefficient(A):
     On an undirected graph (``A`` symmetric) ``rowsum(T)`` is twice the triangles at ``v``,
     counted from the strictly lower and upper triangles ``L`` and ``U`` of the graph
     renumbered by decreasing degree (``triangle_count``'s rule and permutation ``p``: rows
-    of ``L`` then hold at most ``sqrt(2m)`` entries), with row sums only (no transpose)::
+    of ``L`` then hold at most ``sqrt(2m)`` entries), each triangle ``k < j < i`` once::
 
-        C<S> = L plus.pair L'     # C[i, j]: common neighbours below both: a triangle
-                                  # k < j < i counted at (i, j) and (j, i), for i and j
+        C<L> = L plus.pair L'     # C[i, j]: common neighbours below both: for i and j
         M<U> = U plus.pair L'     # M[k, i]: common neighbours between: for k
-        t = rowsum(C) + rowsum(M), scattered back to A's numbering by p
+        t = rowsum(C) + colsum(C) + rowsum(M), scattered back to A's numbering by p
 
     Parameters
     ----------
@@ -48,9 +47,10 @@ def local_clustering_coefficient(A):
     Notes
     -----
     Cost: the masked products compute one sorted intersection of two rows per mask entry:
-    on an undirected graph ``m`` of them over rows of ``L`` and ``m / 2`` of a row of ``U``
-    with one of ``L`` (about three times the work of counting the triangles), plus ``O(m)``
-    for ``S``, ``L``, ``U`` and the permutation; on a directed one, ``m`` over full rows.
+    on an undirected graph ``m / 2`` over rows of ``L`` and ``m / 2`` of a row of ``U`` with
+    one of ``L`` (twice the work of counting the triangles), plus ``O(m)`` for ``S``, ``L``,
+    ``U``, the permutation and the column sums (a transpose of ``C``); on a directed one,
+    ``m`` over full rows.
     """
     n = _validate.square_matrix(A, "local_clustering_coefficient")
     D = select.offdiag(A).new(FP64).apply(binary.second, 1.0).new()
@@ -59,8 +59,9 @@ def local_clustering_coefficient(A):
         p = _degree_order(S, n) if n else None
         P = S if p is None else S[p, p].new()
         L, U = select.tril(P, -1).new(), select.triu(P, 1).new()
-        t = L.mxm(L.T, semiring.plus_pair[FP64]).new(mask=P.S).reduce_rowwise(
-            monoid.plus[FP64]).new()                                    # for i and for j
+        C = L.mxm(L.T, semiring.plus_pair[FP64]).new(mask=L.S)
+        t = C.reduce_rowwise(monoid.plus[FP64]).new()                   # for i
+        t(binary.plus) << C.reduce_columnwise(monoid.plus[FP64])        # for j
         t(binary.plus) << U.mxm(L.T, semiring.plus_pair[FP64]).new(mask=U.S).reduce_rowwise(
             monoid.plus[FP64])                                          # for k
         closed = t if p is None else Vector(FP64, n, device=A.device)
