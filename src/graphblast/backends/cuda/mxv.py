@@ -396,7 +396,7 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring, rec=None):
     pull_work = nvals
     if mask is not None and n_out:
         m = mask.data
-        if isinstance(m, DeviceVector):
+        if isinstance(m, DeviceVector) and m.counters is not None:  # a full one has none
             # a count the host holds, else the bound in-place assigns keep (see Counters.peek)
             found = None if rec is not None else (m.counters.known or m.counters.peek())
             k = m.count_hi if found is None else found[0]
