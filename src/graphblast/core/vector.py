@@ -75,7 +75,8 @@ class Vector(Collection):
         dtype = infer_dtype(values, dtype)
         device, backend = place(device, dtype)
         indices, end = _index(indices, "indices", device)
-        nv = _length(values)
+        # (a user-defined type's one value may be a record or a tuple: as_values checks it)
+        nv = _length(values) if dtype.c_type is not None else None
         if nv not in (None, indices.shape[0]):
             from ..exceptions import InvalidValue
 
