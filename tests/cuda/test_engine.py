@@ -641,9 +641,9 @@ def test_bellman_ford_round_synchronizes_once(monkeypatch):
     rounds = [0]
     real = ss._relax
 
-    def counted(*args):
+    def counted(*args, **kwargs):
         rounds[0] += 1
-        return real(*args)
+        return real(*args, **kwargs)
     monkeypatch.setattr(ss, "_relax", counted)
     r0 = blocks.host_reads()
     got = ss.sssp(A, 0, method="bellman-ford")
@@ -680,9 +680,9 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     rounds = [0]
     real_relax = ss._relax
 
-    def counted_relax(*args):
+    def counted_relax(*args, **kwargs):
         rounds[0] += 1
-        return real_relax(*args)
+        return real_relax(*args, **kwargs)
     monkeypatch.setattr(vectors.Counters, "__init__", counted_init)
     monkeypatch.setattr(vectors, "_memset", counted_memset)
     monkeypatch.setattr(ss, "_relax", counted_relax)
