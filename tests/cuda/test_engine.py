@@ -627,8 +627,9 @@ def test_select_every_format(rng, fmt, op, thunk):
 
 
 def test_bellman_ford_round_synchronizes_once(monkeypatch):
-    """A Bellman-Ford round of sssp reads the device once (the loop's frontier.nvals): the
-    relaxation's results stay lists with their count and degree sum on the device."""
+    """A Bellman-Ford round of sssp issued from Python (``device_loops="never"``: the device
+    loop calls the body only to record it) reads the device once (the loop's frontier.nvals):
+    the relaxation's results stay lists with their count and degree sum on the device."""
     import importlib
 
     from graphblast import generators
@@ -637,16 +638,18 @@ def test_bellman_ford_round_synchronizes_once(monkeypatch):
     ss = importlib.import_module("graphblast.algorithms.sssp")
     A = generators.grid2d(40, 40, weights="random", seed=1, device="cuda")  # 1,600 vertices
     expected = ss.sssp(A.to_device("cpu"), 0, method="bellman-ford")
-    ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
+    with gb.config.set(device_loops="never"):
+        ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
     rounds = [0]
     real = ss._relax
 
-    def counted(*args):
+    def counted(*args, **kwargs):
         rounds[0] += 1
-        return real(*args)
+        return real(*args, **kwargs)
     monkeypatch.setattr(ss, "_relax", counted)
     r0 = blocks.host_reads()
-    got = ss.sssp(A, 0, method="bellman-ford")
+    with gb.config.set(device_loops="never"):
+        got = ss.sssp(A, 0, method="bellman-ford")
     reads = blocks.host_reads() - r0
     assert got.isequal(expected.to_device("cuda"))
     assert rounds[0] > 50
@@ -657,7 +660,8 @@ def test_bellman_ford_round_synchronizes_once(monkeypatch):
 def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     """A loop's results take zeroed counter slots without a memset each: a page whose every
     slot its owners have released is zeroed whole.  Exercised past several pages' worth of
-    results, with the counts still exact (every count accumulates into a zeroed slot)."""
+    results, with the counts still exact (every count accumulates into a zeroed slot), on
+    rounds issued from Python (``device_loops="never"``), each making its results."""
     import importlib
 
     from graphblast import generators
@@ -666,7 +670,8 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     ss = importlib.import_module("graphblast.algorithms.sssp")
     A = generators.grid2d(200, 200, weights="random", seed=2, device="cuda")
     expected = ss.sssp(A.to_device("cpu"), 0, method="bellman-ford")
-    ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
+    with gb.config.set(device_loops="never"):
+        ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
     made, memsets = [0], []
     real_init, real_memset = vectors.Counters.__init__, vectors._memset
 
@@ -680,14 +685,15 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     rounds = [0]
     real_relax = ss._relax
 
-    def counted_relax(*args):
+    def counted_relax(*args, **kwargs):
         rounds[0] += 1
-        return real_relax(*args)
+        return real_relax(*args, **kwargs)
     monkeypatch.setattr(vectors.Counters, "__init__", counted_init)
     monkeypatch.setattr(vectors, "_memset", counted_memset)
     monkeypatch.setattr(ss, "_relax", counted_relax)
     r0 = blocks.host_reads()
-    got = ss.sssp(A, 0, method="bellman-ford")
+    with gb.config.set(device_loops="never"):
+        got = ss.sssp(A, 0, method="bellman-ford")
     reads = blocks.host_reads() - r0
     assert got.isequal(expected.to_device("cuda"))
     assert made[0] > 2 * vectors.PAGE_SLOTS, made[0]
