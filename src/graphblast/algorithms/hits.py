@@ -75,7 +75,7 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True):
         raise ConvergenceFailure(f"hits did not converge in {max_iter} iterations; raise "
                                  "max_iter or tol")
     if not normalized:
-        a = _scaled(a, a.inner(a, semiring.plus_times).new().value ** 0.5)
+        a = _scaled(a, (a.inner(a, semiring.plus_times).new().value or 0.0) ** 0.5)
         return _scaled(A.mxv(a, semiring.plus_times[FP64]).new(FP64), 1.0), a
     return tuple(_scaled(v, v.reduce(monoid.plus).new().value) for v in (h, a))
 
