@@ -67,7 +67,8 @@ for stage in "$@"; do
       "tests/core/test_diff_ewise.py -k 'not (catalogue or combinations)'"
       "tests/core/test_diff_extract_assign.py tests/core/test_extract_permutation.py tests/core/test_vector_index.py"
       "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py tests/core/test_masked_dot.py tests/core/test_diff_agg.py"
-      "tests/core/test_diff_udf.py tests/core/test_udt.py tests/core/test_pgb_semantics.py tests/ops"
+      "tests/core/test_diff_udf.py"
+      "tests/core/test_udt.py tests/core/test_pgb_semantics.py tests/ops"
       "tests/algorithms"
       "tests/cuda/test_engine.py"
       "tests/cuda --ignore=tests/cuda/test_engine.py"
@@ -85,7 +86,8 @@ for stage in "$@"; do
     for g in "${groups[@]}"; do
       # a group's -k expression is quoted inside its string (eval in a subshell: the stage
       # list in this script's own arguments stays as it is)
-      (eval "set -- $g"; exec timeout "${TEST_TIMEOUT:-400}" python3 -m pytest -q -rfE \
+      # SIGINT at the time limit: pytest stops and still prints what failed so far
+      (eval "set -- $g"; exec timeout -s INT -k 20 "${TEST_TIMEOUT:-400}" python3 -m pytest -q -rfE \
         -p no:cacheprovider --durations=8 --device cuda "$@") > /tmp/logs/group$(printf %02d $i).log 2>&1 &
       i=$((i + 1))
     done
