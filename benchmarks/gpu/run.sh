@@ -172,7 +172,7 @@ for stage in "$@"; do
     algos-b) args=(--graphs $g_b --peers $peers --first-call none
                    --time-limit 240 --budget "${BUDGET:-6}" --deadline "${DEADLINE:-400}")
              limit=${STAGE_TIMEOUT:-545} ;;
-    prims)   args=(--algorithms none --primitives --graphs $g_k --peers cusparse
+    prims)   args=(--algorithms none --primitives "${PRIMS:-all}" --graphs $g_k --peers cusparse
                    --first-call $g_k --budget 10 --deadline "${DEADLINE:-200}")
              limit=${STAGE_TIMEOUT:-260} ;;
     # kron27: one timed run after the warm-up (CC alone is tens of seconds a run there);
