@@ -14,7 +14,9 @@ export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 PY=${PYTHON:-python3}
-if ls .whl/*.whl > /dev/null 2>&1; then
+# SETUP_DONE=1: the wheels and the compiled parts are in place already (other processes of the
+# same call may be using them: installing or copying them again under those would break them)
+if [ -z "${SETUP_DONE:-}" ] && ls .whl/*.whl > /dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > "$OUT/setup.log" 2>&1
 fi
 export PYTHONPATH=$PWD/.site:$PWD/src
@@ -37,7 +39,8 @@ export GRAPHBLAST_DATA=$PWD/tests/data  # the real graphs (the package itself ha
 # The compiled parts (setup.py): the kernel launcher is in every GPU call's path (without it,
 # launches go through CuPy and the record would measure that); the mmread fast path matters
 # to the tests and to mm.
-python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 || echo "build_ext failed" >> "$OUT/setup.log"
+[ -n "${SETUP_DONE:-}" ] || python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 \
+  || echo "build_ext failed" >> "$OUT/setup.log"
 python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast path built" >> "$OUT/setup.log"
 python3 -c "import graphblast.backends.cuda._launch" >> "$OUT/setup.log" 2>&1 \
   && echo "kernel launcher built" >> "$OUT/setup.log"
