@@ -264,8 +264,10 @@ def cast_data(data, dtype):
 
 
 def transpose(A, cache=True):
-    """A' by a stable radix sort of the column indices (entries of one column keep their row
-    order, so the result's rows are sorted); cached on A."""
+    """A' by a stable sort of the column indices as stored (Thrust's, compiled into CuPy;
+    entries of one column keep their row order, so the result's rows are sorted) and
+    gathers by catalogue kernels (CuPy's argsort and fancy indexing compile on first use); a
+    pattern matrix's transpose is one too.  Cached on A."""
     if A.symmetric:
         return A
     if A._transpose is not None:
@@ -275,11 +277,13 @@ def transpose(A, cache=True):
     if A.nvals == 0:
         T = empty_matrix(A.ncols, A.nrows, A.dtype)
     else:
-        order = cp.argsort(A.indices)
-        rows = blocks.row_ids(A)
-        T = CSR(A.ncols, A.nrows, A.dtype, blocks.indptr_from_sorted_rows(A.indices[order],
-                                                                          A.ncols),
-                rows[order], A.values[order])
+        cols = A.stored_indices
+        order = arrays.argsort(cols)
+        iso = A.pattern_value
+        T = CSR(A.ncols, A.nrows, A.dtype,
+                blocks.indptr_from_sorted_rows(arrays.take(cols, order), A.ncols),
+                arrays.take(blocks.row_ids(A), order),
+                None if iso is not None else arrays.take(A.values, order), iso_value=iso)
     if cache:
         A._transpose = T
         T._transpose = A
