@@ -161,8 +161,8 @@ for name, task in tasks:
 
 
 # Directed graphs, as a user meets them: a generated one and weighted ones built from host
-# arrays (FP64 and INT64 weights); their pulls run over transposes, which a symmetric graph
-# never builds.
+# arrays in no order (FP64 and INT64 weights); their pulls run over transposes, which a
+# symmetric graph never builds.
 _DIRECTED = _COUNTING + r"""
 import numpy as np
 import graphblast as gb
@@ -170,7 +170,7 @@ from graphblast import algorithms, generators
 
 n, m = 3000, 24000
 rng = np.random.default_rng(7)
-keys = np.unique(rng.integers(0, n * n, 2 * m))[:m]
+keys = rng.permutation(np.unique(rng.integers(0, n * n, 2 * m))[:m])  # unsorted: built by a sort
 rows, cols = keys // n, keys % n
 D = generators.erdos_renyi(n, m=m, directed=True, device="cuda")
 weighted = [gb.Matrix.from_coo(rows, cols, w, nrows=n, ncols=n, device="cuda")
