@@ -272,6 +272,19 @@ def rank_in_group(group, scan):
     return out
 
 
+def concatenate(parts):
+    """``cp.concatenate(parts)`` of 1-D arrays of one type (a memcpy each into the result;
+    CuPy's concatenate is an element-wise kernel)."""
+    if len(parts) == 1:
+        return parts[0]
+    out = cp.empty(sum(p.size for p in parts), dtype=parts[0].dtype)
+    at = 0
+    for p in parts:
+        copy_into(p, out[at:at + p.size])
+        at += p.size
+    return out
+
+
 def take(x, index):
     """``x[index]`` for an integer index array (no bounds check: callers pass valid ones)."""
     out = cp.empty(index.size, dtype=x.dtype)
