@@ -183,10 +183,12 @@ def enumerated():
         if tname != "BOOL" and name.endswith(("_second", "_pair")):
             # over a pattern (BOOL) matrix, whose values these products need not read: the
             # algorithms' graphs (PageRank's pull over its degree-ordered copy, B c with
-            # plus_second over a BOOL B)
+            # plus_second over a BOOL B, FastSV's min_second), pushed or pulled
             for vfirst in (False, True):
                 add(programs.pull, s, dtypes.BOOL, t, vfirst, True)
-                add(programs.mv_small, s, dtypes.BOOL, t, vfirst, vfirst)
+                add(programs.push, s, dtypes.BOOL, t, vfirst, True, mode)
+                for push in (False, True):
+                    add(programs.mv_small, s, dtypes.BOOL, t, vfirst, push)
     # Louvain's and Leiden's products with one entry per row (the gains' shift by diag(tot))
     add(programs.spgemm_gather, semiring.any_minus[dtypes.FP64], dtypes.FP64, dtypes.FP64)
     return calls
