@@ -182,7 +182,7 @@ def vector_from_coo(size, dtype, indices, values, dup_op):
             vals = _values(values, dtype)
             if 0 < idx.shape[0] == size:  # strictly increasing in [0, size): all of them
                 return FullVector(size, dtype, vals)
-            return SparseVector(size, dtype, cp.asarray(idx, dtype=INDEX), vals)
+            return SparseVector(size, dtype, cp.asarray(idx.astype(INDEX, copy=False)), vals)
     xp = cp if _on_device(indices) else np
     A = matrix_from_coo(1, size, dtype, xp.zeros(indices.shape[0], dtype=INDEX), indices,
                         values, dup_op)
