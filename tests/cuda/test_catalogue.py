@@ -123,7 +123,8 @@ others = [generators.urand(10, weighted=True, device="cuda"),
           generators.grid2d(9, 7, weights=(0.5, 1.5), device="cuda"),
           generators.rgg(2000, device="cuda"),
           generators.erdos_renyi(500, m=3000, device="cuda"),
-          generators.erdos_renyi(60, 0.9, directed=True, device="cuda")]
+          generators.erdos_renyi(60, 0.9, directed=True, device="cuda"),
+          generators.erdos_renyi(60, 0.9, device="cuda")]
 for M in others:
     M.wait()
 at = compiled("generators", at)
@@ -131,6 +132,9 @@ for A, W in graphs:
     for result in (algorithms.bfs(A, 0), algorithms.sssp(W, 0), algorithms.pagerank(A),
                    algorithms.connected_components(A), algorithms.triangle_count(A)):
         getattr(result, "wait", lambda: None)()
+# triangle counting on a small dense graph: its masked product gathers against L laid out
+# densely (mxm's tiled pull)
+algorithms.triangle_count(others[-1])
 # PageRank's pull in degree order (taken by itself on graphs of a million vertices or more),
 # the same ranks as in the stored order
 with gb.config.set(pagerank_order="degree"):

@@ -52,9 +52,10 @@ KNOWN = {
         "from_csr of the user's device arrays: their checks",
     ("backends/cuda/storage.py", "matrix_full"): "a dense matrix from a scalar",
     ("backends/cuda/extract.py", "extract_matrix"):
-        "A[I, J] with index lists: python-graphblas's extract, on no algorithm's path",
+        "A[I, J] with a range or a short list of columns (a permutation or a large share of "
+        "them, triangle counting's A[p, p], takes _extract_permuted_columns)",
     ("backends/cuda/extract.py", "_extract_distinct_columns"):
-        "A[:, J] with an index list: python-graphblas's extract, on no algorithm's path",
+        "A[I, J] with a short list of distinct columns (as extract_matrix)",
     ("backends/cuda/extract.py", "assign_region"):
         "C[I, J] << B: python-graphblas's region assign, on no algorithm's path",
     ("backends/cuda/extract.py", "sort_vector"): "a vector's sort (ss.sort)",
