@@ -88,6 +88,22 @@ def test_find_sorted_is_searchsorted_and_a_match(arrays, rng):
     assert cupy.array_equal(keep, cupy.flatnonzero(keys[expect_at] == queries))
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_search_sorted_is_searchsorted(arrays, rng, dtype):
+    """Repeated and missing keys, queries below, between and above them, both sides; and the
+    backend's array module (a Vector's element read) takes it for a host query."""
+    from graphblast.backends.cuda.backend import _ArrayModule
+
+    keys = cupy.asarray(np.sort(rng.integers(-50, 500, 300)).astype(dtype))
+    queries = cupy.asarray(rng.integers(-60, 520, 1000).astype(dtype))
+    for side in ("left", "right"):
+        assert cupy.array_equal(arrays.search_sorted(keys, queries, side),
+                                cupy.searchsorted(keys, queries, side=side))
+    assert arrays.search_sorted(keys[:0], queries).sum() == 0
+    found = _ArrayModule().searchsorted(keys, [int(keys[10])])
+    assert found.dtype == np.int64 and int(found[0]) == int(cupy.searchsorted(keys, keys[10]))
+
+
 def test_column_scans_of_the_degree_classes(rng):
     from graphblast.backends.cuda import jit, programs
 

@@ -133,8 +133,9 @@ for A, W in graphs:
                    algorithms.connected_components(A), algorithms.triangle_count(A)):
         getattr(result, "wait", lambda: None)()
 # triangle counting on a small dense graph: its masked product gathers against L laid out
-# densely (mxm's tiled pull)
+# densely (mxm's tiled pull); an element read (a binary search of the vector's indices)
 algorithms.triangle_count(others[-1])
+assert algorithms.bfs(graphs[0][0], 0).get(0) == 0
 # PageRank's pull in degree order (taken by itself on graphs of a million vertices or more),
 # the same ranks as in the stored order
 with gb.config.set(pagerank_order="degree"):

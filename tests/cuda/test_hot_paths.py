@@ -40,8 +40,8 @@ KNOWN = {
     ("backends/cuda/jit.py", "_compile"):
         "cupy.RawModule is the run-time compile of a program the catalogue lacks",
     ("backends/cuda/backend.py", "searchsorted"):
-        "the array module's searchsorted (Vector element reads): CuPy's, compiled on the "
-        "first element read",
+        "the array module's searchsorted of other types or with a sorter (a Vector's element "
+        "read, int64 indices, takes the catalogue's gbk_search_sorted)",
     ("backends/cuda/storage.py", "_out_of_range"): "error path: names a bad index",
     ("backends/cuda/storage.py", "coo_to_csr"): "error path: names a duplicate entry",
     ("backends/cuda/storage.py", "_indices"):

@@ -150,6 +150,17 @@ def find_sorted(keys, queries):
     return at, positions_of_flags(flags)
 
 
+def search_sorted(keys, queries, side="left"):
+    """``cp.searchsorted(keys, queries, side)`` for 1-D contiguous keys and queries of one
+    integer type (int32 or int64), as int64."""
+    n = queries.size
+    out = cp.empty(n, dtype=INDEX)
+    if n:
+        jit.launch(_fn("search_sorted", keys.dtype), n,
+                   (_n(n), keys, _n(keys.size), queries, np.int32(side == "right"), out))
+    return out
+
+
 def positions_of_flags(flags):
     """The positions where the int64 0/1 ``flags`` are 1, in order (scanned in place)."""
     n = flags.size

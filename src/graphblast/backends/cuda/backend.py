@@ -1,6 +1,7 @@
 """The CUDA backend object: every primitive of ``backends/base.py`` on one GPU."""
 
 import cupy as cp
+import numpy as np
 
 from ...config import config
 from ..base import Backend
@@ -104,8 +105,16 @@ class _ArrayModule:
 
     @staticmethod
     def searchsorted(a, v, side="left", sorter=None):
+        """Sorted int32/int64 keys by a catalogue kernel (an element read, the first of a
+        process included, compiles nothing), other arrays by CuPy's."""
         if not isinstance(v, cp.ndarray):
-            v = cp.asarray(v, dtype=a.dtype)
+            v = cp.asarray(np.asarray(v, dtype=a.dtype))  # cast on the host
+        if (sorter is None and a.ndim == 1 and v.ndim == 1 and a.dtype == v.dtype
+                and a.dtype in (np.int32, np.int64) and a.flags.c_contiguous
+                and v.flags.c_contiguous and side in ("left", "right")):
+            from . import arrays
+
+            return arrays.search_sorted(a, v, side)
         return cp.searchsorted(a, v, side=side, sorter=sorter)
 
 

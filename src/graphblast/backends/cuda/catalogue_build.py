@@ -105,7 +105,8 @@ def enumerated():
             add(programs.array_kernel, "gather", t, i)
             add(programs.array_kernel, "scatter", t, i)
     for i in index_types:
-        for name in ("adjacent_diff", "degree_key", "rank_of_order", "count_unmapped"):
+        for name in ("adjacent_diff", "degree_key", "rank_of_order", "count_unmapped",
+                     "search_sorted"):
             add(programs.array_kernel, name, i)
     for k in (dtypes.INT32, dtypes.INT64):
         for q in (dtypes.INT64, dtypes.UINT64):
