@@ -157,3 +157,24 @@ def test_count_unequal_is_isequal_of_dense_vectors(arrays, rng):
     assert arrays.count_unequal(bits_a, bits_b, a, b, np.int64) == 1
     nan = cupy.asarray([np.nan, 1.0])
     assert arrays.count_unequal(None, None, nan, nan, np.float64) == 1  # NaN equals nothing
+
+
+def test_isequal_of_pattern_and_valued_matrices(rng):
+    """isequal by gbk_count_unequal (the backend's entries_equal): a pattern (iso) matrix
+    against one with a value array, one changed value, a transpose; answers as on the CPU."""
+    import graphblast as gb
+
+    n = 300
+    keys = np.unique(rng.integers(0, n * n, 2000))
+    rows, cols = keys // n, keys % n
+    pattern = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n, device="cuda")
+    valued = gb.Matrix.from_coo(rows, cols, np.ones(keys.size, bool), nrows=n, ncols=n,
+                                device="cuda")
+    changed = gb.Matrix.from_coo(rows, cols, np.arange(keys.size) != 7, nrows=n, ncols=n,
+                                 device="cuda")
+    assert pattern.isequal(valued) and valued.isequal(pattern)
+    assert not pattern.isequal(changed) and not changed.isequal(valued)
+    on_cpu = pattern.to_device("cpu")
+    assert pattern.isequal(pattern.T.new()) == on_cpu.isequal(on_cpu.T.new()) is False
+    symmetric = pattern.ewise_add(pattern.T, gb.binary.first).new()
+    assert symmetric.isequal(symmetric.T.new())

@@ -104,6 +104,24 @@ class _ArrayModule:
         return arrays.count_unequal(bits_a, bits_b, a, b, np_type)
 
     @staticmethod
+    def entries_equal(mine, theirs, np_type):
+        """core/base.py's isequal of two objects' entries (structure arrays, then values)
+        without a tolerance: the structure arrays equal as int64, the values in ``np_type``
+        (NaN equals nothing), by the catalogue's gbk_count_unequal, one read an array; CuPy's
+        comparisons and reductions would be compiled on first use (``A.isequal(A.T)``:
+        connected components and triangle counting on a directed graph)."""
+        from . import arrays
+
+        def flat(x):  # an iso matrix's values are a broadcast of its one value
+            return x if x.flags.c_contiguous else arrays.broadcast(x.size, x[:1])
+
+        *structure, a = mine
+        *theirs_structure, b = theirs
+        pairs = [(x, y, np.int64) for x, y in zip(structure, theirs_structure)]
+        return all(arrays.count_unequal(None, None, flat(x), flat(y), t) == 0
+                   for x, y, t in pairs + [(a, b, np_type)])
+
+    @staticmethod
     def searchsorted(a, v, side="left", sorter=None):
         """Sorted int32/int64 keys by a catalogue kernel (an element read, the first of a
         process included, compiles nothing), other arrays by CuPy's."""
