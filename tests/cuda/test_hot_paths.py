@@ -49,7 +49,8 @@ KNOWN = {
     ("backends/cuda/storage.py", "_values"):
         "copies a strided view of the user's device values (contiguous ones pass as they are)",
     ("backends/cuda/storage.py", "_matrix_from_device_csr"):
-        "from_csr of the user's device arrays: their checks",
+        "copies a strided view of the user's device CSR arrays (contiguous ones pass as they "
+        "are)",
     ("backends/cuda/storage.py", "matrix_full"): "a dense matrix from a scalar",
     ("backends/cuda/extract.py", "extract_matrix"):
         "A[I, J] with a range or a short list of columns (a permutation or a large share of "

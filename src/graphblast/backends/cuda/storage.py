@@ -76,8 +76,8 @@ def _indices(name, idx, bound):
 
 def _values(values, dtype):
     """Values cast to ``dtype`` where they are, then on the device."""
-    if _on_device(values):
-        return cast(cp.ascontiguousarray(cp.asarray(values)), dtype, xp=cp)
+    if _on_device(values):  # GraphBLAS's casts by a catalogue kernel
+        return arrays.astype(cp.ascontiguousarray(cp.asarray(values)), dtype.np_type)
     return cp.asarray(cast(np.asarray(values), dtype))
 
 
@@ -220,18 +220,19 @@ def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
     Arrays already canonical (every row strictly increasing) are kept (copied where they are
     the caller's device arrays); others are sorted by coo_to_csr, which refuses
     duplicates."""
-    # The core has made both 1-D integer arrays; int64 ones are read as they are.
+    # The core has made both 1-D integer arrays; int64 ones are read as they are (a strided
+    # view is copied once); the checks are catalogue kernels and CUB's reductions.
     indptr_in, indices_in = indptr, indices
-    indptr = cp.asarray(indptr).astype(INDEX, copy=False)
-    indices = cp.asarray(indices).astype(INDEX, copy=False)
+    indptr = arrays.astype(cp.ascontiguousarray(cp.asarray(indptr)), INDEX)
+    indices = arrays.astype(cp.ascontiguousarray(cp.asarray(indices)), INDEX)
     nnz = indices.shape[0]
     if indptr.shape[0] != nrows + 1:
         raise InvalidValue(f"indptr must have nrows + 1 = {nrows + 1} entries, got "
                            f"{indptr.shape[0]}")
-    stats = [indptr[0], indptr[-1], (indptr[1:] < indptr[:-1]).any().astype(INDEX)]
-    if nnz:
-        stats += [indices.min(), indices.max()]
-    first, last, decreases, *bounds = cp.stack(stats).get().tolist()
+    steps = [arrays.adjacent_diff(indptr).min()] if nrows else []
+    bounds = [indices.min(), indices.max()] if nnz else []
+    first, last, *rest = arrays.pack(indptr[:1], indptr[-1:], *steps, *bounds).get().tolist()
+    decreases, bounds = bool(steps) and rest[0] < 0, rest[len(steps):]
     if first != 0 or decreases or last != nnz:
         raise InvalidValue("indptr must start at 0, never decrease, and end at the number of "
                            f"column indices ({nnz})")
@@ -245,7 +246,7 @@ def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
     if blocks.rows_strictly_increasing(indptr, indices, nrows):
         # wrapped, but never the caller's own arrays (storage is immutable)
         return CSR(nrows, ncols, dtype, *(
-            cp.array(x, copy=True) if _on_device(g) and cp.may_share_memory(x, g) else x
+            arrays.copy(x) if _on_device(g) and cp.may_share_memory(x, g) else x
             for x, g in zip((indptr, indices, values), given)))
     rows, _ = blocks.expand(indptr, nrows, nnz, want_occ=False)
     return coo_to_csr(nrows, ncols, dtype, rows, indices, values, dup="error")
