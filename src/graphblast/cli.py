@@ -19,7 +19,6 @@ See docs/cli.md.
 
 import contextlib
 import functools
-import importlib.metadata
 import json
 import os
 import platform
@@ -393,6 +392,8 @@ def _summary(algo, result, A, source):
 
 # -- info ------------------------------------------------------------------------------------
 def _version(dist):
+    import importlib.metadata  # here: only `info` asks, and the import costs every command
+
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:

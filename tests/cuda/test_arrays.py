@@ -88,6 +88,22 @@ def test_find_sorted_is_searchsorted_and_a_match(arrays, rng):
     assert cupy.array_equal(keep, cupy.flatnonzero(keys[expect_at] == queries))
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_search_sorted_is_searchsorted(arrays, rng, dtype):
+    """Repeated and missing keys, queries below, between and above them, both sides; and the
+    backend's array module (a Vector's element read) takes it for a host query."""
+    from graphblast.backends.cuda.backend import _ArrayModule
+
+    keys = cupy.asarray(np.sort(rng.integers(-50, 500, 300)).astype(dtype))
+    queries = cupy.asarray(rng.integers(-60, 520, 1000).astype(dtype))
+    for side in ("left", "right"):
+        assert cupy.array_equal(arrays.search_sorted(keys, queries, side),
+                                cupy.searchsorted(keys, queries, side=side))
+    assert arrays.search_sorted(keys[:0], queries).sum() == 0
+    found = _ArrayModule().searchsorted(keys, [int(keys[10])])
+    assert found.dtype == np.int64 and int(found[0]) == int(cupy.searchsorted(keys, keys[10]))
+
+
 def test_column_scans_of_the_degree_classes(rng):
     from graphblast.backends.cuda import jit, programs
 
@@ -141,3 +157,24 @@ def test_count_unequal_is_isequal_of_dense_vectors(arrays, rng):
     assert arrays.count_unequal(bits_a, bits_b, a, b, np.int64) == 1
     nan = cupy.asarray([np.nan, 1.0])
     assert arrays.count_unequal(None, None, nan, nan, np.float64) == 1  # NaN equals nothing
+
+
+def test_isequal_of_pattern_and_valued_matrices(rng):
+    """isequal by gbk_count_unequal (the backend's entries_equal): a pattern (iso) matrix
+    against one with a value array, one changed value, a transpose; answers as on the CPU."""
+    import graphblast as gb
+
+    n = 300
+    keys = np.unique(rng.integers(0, n * n, 2000))
+    rows, cols = keys // n, keys % n
+    pattern = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n, device="cuda")
+    valued = gb.Matrix.from_coo(rows, cols, np.ones(keys.size, bool), nrows=n, ncols=n,
+                                device="cuda")
+    changed = gb.Matrix.from_coo(rows, cols, np.arange(keys.size) != 7, nrows=n, ncols=n,
+                                 device="cuda")
+    assert pattern.isequal(valued) and valued.isequal(pattern)
+    assert not pattern.isequal(changed) and not changed.isequal(valued)
+    on_cpu = pattern.to_device("cpu")
+    assert pattern.isequal(pattern.T.new()) == on_cpu.isequal(on_cpu.T.new()) is False
+    symmetric = pattern.ewise_add(pattern.T, gb.binary.first).new()
+    assert symmetric.isequal(symmetric.T.new())

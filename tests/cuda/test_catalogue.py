@@ -96,10 +96,10 @@ def test_unreadable_manifest_line_is_named(tmp_path):
         catalogue_build.collect(str(bad))
 
 
-_FRESH = r"""
-import os, sys
-import graphblast as gb
-from graphblast import algorithms, generators
+# The counting every fresh-process script starts with: compiled(step, at) prints the kernels
+# compiled since ``at`` (CuPy's cache files, graphblast programs missing from the catalogue).
+_COUNTING = r"""
+import os
 from graphblast.backends.cuda import jit
 
 cache = os.environ["CUPY_CACHE_DIR"]
@@ -108,6 +108,12 @@ def compiled(what, before):
     print("COMPILED", what, files() - before[0], jit.runtime_compiles - before[1])
     return files(), jit.runtime_compiles
 at = (files(), jit.runtime_compiles)
+"""
+
+_FRESH = _COUNTING + r"""
+import graphblast as gb
+from graphblast import algorithms, generators
+
 graphs = [(generators.kron(10, device="cuda"), generators.kron(10, weighted=True,
                                                                 device="cuda")),
           (generators.grid2d(32, 32, device="cuda"),
@@ -117,7 +123,8 @@ others = [generators.urand(10, weighted=True, device="cuda"),
           generators.grid2d(9, 7, weights=(0.5, 1.5), device="cuda"),
           generators.rgg(2000, device="cuda"),
           generators.erdos_renyi(500, m=3000, device="cuda"),
-          generators.erdos_renyi(60, 0.9, directed=True, device="cuda")]
+          generators.erdos_renyi(60, 0.9, directed=True, device="cuda"),
+          generators.erdos_renyi(60, 0.9, device="cuda")]
 for M in others:
     M.wait()
 at = compiled("generators", at)
@@ -125,6 +132,10 @@ for A, W in graphs:
     for result in (algorithms.bfs(A, 0), algorithms.sssp(W, 0), algorithms.pagerank(A),
                    algorithms.connected_components(A), algorithms.triangle_count(A)):
         getattr(result, "wait", lambda: None)()
+# triangle counting on a small dense graph: its masked product gathers against L laid out
+# densely (mxm's tiled pull); an element read (a binary search of the vector's indices)
+algorithms.triangle_count(others[-1])
+assert algorithms.bfs(graphs[0][0], 0).get(0) == 0
 # PageRank's pull in degree order (taken by itself on graphs of a million vertices or more),
 # the same ranks as in the stored order
 with gb.config.set(pagerank_order="degree"):
@@ -137,18 +148,10 @@ assert abs(ordered.to_dense() - stored.to_dense()).max() < 1e-12, "the order cha
 
 # The benchmark's first calls (graphblast.bench.first_call): its kron-22 graph and weights,
 # then each of the five algorithms as its task calls it.
-_BENCH = r"""
-import os
-from graphblast.backends.cuda import jit
+_BENCH = _COUNTING + r"""
 from graphblast.bench import graphs
 from graphblast.bench.peers import AlgorithmParams, Graphblast
 
-cache = os.environ["CUPY_CACHE_DIR"]
-files = lambda: sum(len(f) for _, _, f in os.walk(cache))
-at = (files(), jit.runtime_compiles)
-def compiled(what, before):
-    print("COMPILED", what, files() - before[0], jit.runtime_compiles - before[1])
-    return files(), jit.runtime_compiles
 graph = graphs.build(graphs.parse_graphs("kron-22")[0], "cuda:0")
 ours = Graphblast("cuda:0")
 tasks = [(a, ours.task(a, ours.prepare(graph, a == "sssp"), graph, AlgorithmParams()))
@@ -159,6 +162,32 @@ for name, task in tasks:
     task()
     ours.sync()
     at = compiled(name, at)
+"""
+
+
+# Directed graphs, as a user meets them: a generated one and weighted ones built from host
+# arrays in no order (FP64 and INT64 weights); their pulls run over transposes, which a
+# symmetric graph never builds.
+_DIRECTED = _COUNTING + r"""
+import numpy as np
+import graphblast as gb
+from graphblast import algorithms, generators
+
+n, m = 3000, 24000
+rng = np.random.default_rng(7)
+keys = rng.permutation(np.unique(rng.integers(0, n * n, 2 * m))[:m])  # unsorted: built by a sort
+rows, cols = keys // n, keys % n
+D = generators.erdos_renyi(n, m=m, directed=True, device="cuda")
+weighted = [gb.Matrix.from_coo(rows, cols, w, nrows=n, ncols=n, device="cuda")
+            for w in (rng.random(rows.shape[0]), rng.integers(1, 100, rows.shape[0]))]
+for M in (D, *weighted):
+    M.wait()
+at = compiled("graphs", at)
+for result in (algorithms.bfs(D, 0), algorithms.pagerank(D),
+               algorithms.connected_components(D), algorithms.triangle_count(D, symmetrize=True),
+               *(algorithms.sssp(W, 0) for W in weighted)):
+    getattr(result, "wait", lambda: None)()
+at = compiled("algorithms", at)
 """
 
 
@@ -193,3 +222,10 @@ def test_benchmark_first_calls_compile_nothing():
     assert found == {step: (0, 0) for step in steps}, (
         f"kernels compiled at run time on kron-22 (CuPy's cache files, graphblast programs "
         f"missing from the catalogue): {found}")
+
+
+def test_directed_graphs_compile_nothing_in_a_fresh_process():
+    found = _compiled_in_a_fresh_process(_DIRECTED)
+    assert found == {"graphs": (0, 0), "algorithms": (0, 0)}, (
+        f"kernels compiled at run time on directed graphs (CuPy's cache files, graphblast "
+        f"programs missing from the catalogue): {found}")

@@ -242,18 +242,38 @@ def _libstdcxx_shuffle(n, seed):
     return p
 
 
+def _xp(device):
+    if device == "cpu":
+        return np
+    import cupy
+
+    return cupy
+
+
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 64, 999, 65535, 65536, 90001])
-def test_shuffle_matches_sequential_reference(n):
-    assert shuffled_ids(np, n, 1234).tolist() == _libstdcxx_shuffle(n, 1234)
+def test_shuffle_matches_sequential_reference(device, n):
+    p = shuffled_ids(_xp(device), n, 1234, np.int32)
+    assert p.dtype == np.int32 and host(p).tolist() == _libstdcxx_shuffle(n, 1234)
 
 
-def test_parallel_swaps_equal_sequential(rng):
+@pytest.mark.parametrize("targets", ["random", "none", "all_to_zero", "chain"])
+def test_parallel_swaps_equal_sequential(device, rng, targets):
+    """The rounds of swaps (on a GPU: the gbk_swap_* kernels) against the sequential pass,
+    for random targets and the corner shapes: no swap moving anything, one group of every
+    swap, each swap waiting on the one before."""
     n = 5000
-    targets = np.array([0] + [int(rng.integers(0, i + 1)) for i in range(1, n)])
+    targets = {"random": np.array([0] + [int(rng.integers(0, i + 1)) for i in range(1, n)]),
+               "none": np.arange(n), "all_to_zero": np.zeros(n, dtype=np.int64),
+               "chain": np.maximum(np.arange(n) - 1, 0)}[targets].astype(np.int64)
     p = list(range(n))
     for i in range(1, n):
         p[i], p[targets[i]] = p[targets[i]], p[i]
-    assert apply_swaps(np, targets).tolist() == p
+    if device == "cpu":
+        assert apply_swaps(np, targets).tolist() == p
+    else:
+        from graphblast.generators._shuffle import _apply_swaps_device
+
+        assert host(_apply_swaps_device(_xp(device), targets)).tolist() == p
     assert swap_targets(1, 0).tolist() == [0]
 
 

@@ -107,12 +107,18 @@ def to_matrix(csr, dtype, device, name=None, symmetric=False):
     if not iso and (csr.values is None or csr.values.dtype != dtype.np_type):
         needed += nvals * dtype.np_type.itemsize
     check_memory(xp, needed, f"a {csr.nrows}-vertex graph with {nvals} entries as a Matrix")
-    indptr = csr.indptr.astype(xp.int64, copy=False)
-    indices = csr.indices.astype(index_type, copy=False)
+    if xp is np:
+        widen, ones = (lambda a, t: a.astype(t, copy=False)), (lambda n, t: np.ones(n, t))
+    else:  # the catalogue's kernels: CuPy's astype and ones compile on first use
+        from ..backends.cuda import arrays
+
+        widen, ones = arrays.astype, (lambda n, t: arrays.full(n, 1, t))
+    indptr = widen(csr.indptr, np.int64)
+    indices = widen(csr.indices, index_type)
     if iso:
         values = None
     else:
-        values = xp.ones(nvals, dtype=dtype.np_type) if csr.values is None else csr.values
+        values = ones(nvals, dtype.np_type) if csr.values is None else csr.values
     A = matrix_from_valid_csr(csr.nrows, csr.ncols, dtype, indptr, indices, values, name,
                               device, iso_value=dtype.np_type.type(1) if iso else None)
     A._data.symmetric = symmetric

@@ -117,7 +117,9 @@ def swap_targets(n, seed):
 def apply_swaps(xp, targets):
     """``p = arange(n)`` after ``swap(p[i], p[targets[i]])`` for i = 1..n-1 in order.
 
-    ``targets`` is an int64 array of ``xp`` (NumPy or CuPy); so is the result.
+    ``targets`` is an int64 array of ``xp``; so is the result.  With CuPy each step here is an
+    element-wise kernel that CuPy compiles on first use: a GPU takes
+    :func:`_apply_swaps_device` instead.
     """
     n = targets.shape[0]
     perm = xp.arange(n, dtype=xp.int64)
@@ -149,19 +151,67 @@ def apply_swaps(xp, targets):
     return perm
 
 
-#: Permutations up to this size are made on the host and copied (a few ms there; on a GPU
-#: the rounds of swaps use a dozen element-wise kernels that CuPy compiles on first use).
-HOST_SWAPS_MAX = 1 << 18
+def _apply_swaps_device(cp, targets):
+    """:func:`apply_swaps` on a GPU, for the host array ``targets``, by kernels of the
+    catalogue (``gbk_swap_*`` of generators.cuh; CuPy's element-wise steps and fancy indexing
+    would each be compiled on first use): the same groups and rounds, a round being one
+    kernel that runs the head swap of every ready group and lists the groups it readies, and
+    one read of their number.  Returns the int64 permutation."""
+    from cupy.cuda import thrust
+
+    from ..backends.cuda import arrays
+    from ._device import launch
+
+    n = targets.shape[0]
+    perm = arrays.arange(n, np.int64)
+    count = cp.zeros(1, dtype=cp.uint64)
+    targets = cp.asarray(targets)
+    keys = cp.empty(n, dtype=cp.int64)
+    launch("swap_keys", n, (np.int64(n), targets, keys, count))
+    if n:
+        thrust.sort(keys.dtype, keys.data.ptr, 0, (n,))
+    m = int(count.get()[0])
+    if m == 0:
+        return perm
+    flags = cp.empty(m, dtype=cp.int64)
+    launch("swap_group_starts", m, (np.int64(m), keys, np.int64(n), flags))
+    start = arrays.positions_of_flags(flags)
+    groups = start.shape[0]
+    group_of = arrays.full(n, -1, np.int64)
+    flags = cp.empty(groups, dtype=cp.int64)
+    launch("swap_groups", groups, (np.int64(groups), keys, start, np.int64(n), targets,
+                                   group_of, flags))
+    del targets
+    first = arrays.positions_of_flags(flags)
+    del flags
+    ready, following = cp.empty(groups, dtype=cp.int64), cp.empty(groups, dtype=cp.int64)
+    arrays.copy_into(first, ready[:first.shape[0]])
+    head = arrays.copy(start)
+    r = first.shape[0]
+    del first
+    while r:
+        count.data.memset_async(0, count.nbytes)
+        launch("swap_round", r, (np.int64(r), ready, head, start, np.int64(groups),
+                                 np.int64(m), keys, np.int64(n), group_of, perm, following,
+                                 count))
+        r = int(count.get()[0])
+        if r > groups:
+            raise RuntimeError(f"shuffle: a round readied {r} groups of {groups}; each group "
+                               "can be ready once (a defect of gbk_swap_round)")
+        ready, following = following, ready
+    return perm
 
 
 def shuffled_ids(xp, n, seed, dtype=np.int64):
     """``std::shuffle`` of ``0..n-1`` with ``std::mt19937(seed)``, as libstdc++ does it, as
     ``dtype``.
 
-    The draws are made on the host (they are one sequential stream); the swaps run on ``xp``
-    (on the host too for up to :data:`HOST_SWAPS_MAX` vertices).
+    The draws are made on the host (they are one sequential stream); the swaps run on ``xp``,
+    on a GPU by the catalogue's kernels (:func:`_apply_swaps_device`).
     """
     targets = swap_targets(n, seed)
-    if xp is not np and n <= HOST_SWAPS_MAX:
-        return xp.asarray(apply_swaps(np, targets).astype(dtype, copy=False))
-    return apply_swaps(xp, xp.asarray(targets)).astype(dtype, copy=False)
+    if xp is np:
+        return apply_swaps(np, targets).astype(dtype, copy=False)
+    from ..backends.cuda import arrays
+
+    return arrays.astype(_apply_swaps_device(xp, targets), dtype)

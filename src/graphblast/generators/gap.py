@@ -235,13 +235,37 @@ def _edge_source(xp, kind, scale, degree, seed, variant, weighted, words):
             w = weights.next(e) if weighted else None
             # Every block runs in lockstep; the last one may be shorter.
             if j0 + e > last_block:
-                keep = xp.ones((e, nblocks), dtype=bool)
-                keep[max(0, last_block - j0):, nblocks - 1] = False
-                u, v = u[keep], v[keep]
-                w = None if w is None else w[keep]
+                r0 = max(0, last_block - j0)
+                u, v = _without_last_block(xp, u, r0), _without_last_block(xp, v, r0)
+                w = None if w is None else _without_last_block(xp, w, r0)
             yield u.reshape(-1), v.reshape(-1), None if w is None else w.reshape(-1)
 
     return chunks
+
+
+def _without_last_block(xp, x, r0):
+    """The ``(edges, blocks)`` array ``x`` row by row, without the last block's entries from
+    row ``r0`` on (that block has fewer edges).  On a GPU two copies, the second a 2-D one
+    that skips the last column (no kernel: a mask and CuPy's boolean indexing would each be
+    compiled on first use)."""
+    edges, blocks = x.shape
+    if xp is np:
+        keep = np.ones((edges, blocks), dtype=bool)
+        keep[r0:, blocks - 1] = False
+        return x[keep]
+    from ..backends.cuda import arrays
+
+    x = xp.ascontiguousarray(x)  # (made so: a kernel's or a generator's output)
+    head = r0 * blocks
+    out = xp.empty(head + (edges - r0) * (blocks - 1), dtype=x.dtype)
+    arrays.copy_into(x.reshape(-1)[:head], out[:head])
+    size = x.dtype.itemsize
+    if out.size > head:
+        xp.cuda.runtime.memcpy2DAsync(
+            out.data.ptr + head * size, (blocks - 1) * size, x.data.ptr + head * size,
+            blocks * size, (blocks - 1) * size, edges - r0,
+            xp.cuda.runtime.memcpyDeviceToDevice, xp.cuda.get_current_stream().ptr)
+    return out
 
 
 def _rmat(xp, raw, thresholds):

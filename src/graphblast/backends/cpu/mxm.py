@@ -8,7 +8,6 @@ structure computed separately (SciPy drops entries whose sum is zero; GraphBLAS 
 import weakref
 
 import numpy as np
-import scipy.sparse as sp
 
 from ... import plan
 from ...config import config
@@ -323,6 +322,8 @@ def _mxm_scipy(A, B, semiring, kind):
 def _ones(A, dtype=None):
     """A's structure with values 1 (BOOL by default: SciPy sums booleans with OR, so no entry
     cancels and the product is the exact structure)."""
+    import scipy.sparse as sp  # here: a GPU process imports this backend without SciPy
+
     np_type = bool if dtype is None else dtype.storage_type
     return sp.csr_array((np.ones(A.nvals, dtype=np_type), A.indices, A.indptr),
                         shape=(A.nrows, A.ncols))
@@ -352,6 +353,8 @@ def _mxm_gather(A, B, semiring):
     indptr = indptr_from_rows(arows, A.nrows)
     if (add.parent.builtin_name == "plus" and not dtype.is_bool and z.dtype.kind in "iuf"
             and A.nrows < 2**31 and B.ncols < 2**31):
+        import scipy.sparse as sp
+
         S = sp.csr_matrix((z, cols, indptr), shape=(A.nrows, B.ncols))
         S.sum_duplicates()  # sorts each row and sums repeated columns, zeros kept
         return CSR(A.nrows, B.ncols, dtype, S.indptr.astype(INDEX), S.indices.astype(INDEX),

@@ -1,7 +1,6 @@
 """Building, converting and transposing CPU storage."""
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..._memory import check_rows
 from ...dtypes import cast
@@ -119,6 +118,8 @@ def _canonical_csr(nrows, ncols, rows, cols, values):
     caller.
     """
     check_rows(nrows, "Matrix")
+    import scipy.sparse as sp  # here: a GPU process reaches this module without SciPy
+
     raw = values if values.dtype.kind == "V" else None  # a user-defined type: positions
     S = sp.coo_array((values if raw is None else np.arange(1, rows.shape[0] + 1),
                       (rows, cols)), shape=(nrows, ncols)).tocsr()
@@ -200,6 +201,8 @@ def transpose(A, cache=True):
     if A.nvals == 0:
         T = empty_matrix(A.ncols, A.nrows, A.dtype)
     else:
+        import scipy.sparse as sp
+
         raw = A.values if A.values.dtype.kind == "V" else None  # user-defined type
         S = sp.csr_array((A.values if raw is None else np.arange(1, A.nvals + 1), A.indices,
                           A.indptr), shape=(A.nrows, A.ncols))
@@ -215,6 +218,8 @@ def transpose(A, cache=True):
 
 def to_scipy(A, dtype=None):
     """A SciPy CSR array sharing A's arrays (values cast when ``dtype`` differs)."""
+    import scipy.sparse as sp
+
     vals = A.values if dtype is None else cast(A.values, dtype)
     return sp.csr_array((vals, A.indices, A.indptr), shape=(A.nrows, A.ncols))
 

@@ -103,9 +103,9 @@ def reduce_segments(values, a_type, offsets, seg_ids, nseg, nvals, monoid):
     """The monoid over each non-empty segment ``offsets[k] : offsets[k + 1]``, k = seg_ids[s]
     (or s when seg_ids is None)."""
     if nseg and getattr(monoid.parent, "in_order", False):
-        if seg_ids is not None:  # the non-empty segments' ranges are adjacent
-            last = seg_ids[-1:] + 1
-            offsets = cp.concatenate([offsets[seg_ids], offsets[last]])
+        if seg_ids is not None:  # the non-empty segments' ranges are adjacent, and the
+            # last one ends where the last segment does (the empty ones after it end there)
+            offsets = arrays.concatenate([arrays.take(offsets, seg_ids), offsets[-1:]])
         return _fold(values, a_type, offsets, nseg, monoid)
     out = cp.empty(nseg, dtype=monoid.return_type.np_type)
     if nseg:

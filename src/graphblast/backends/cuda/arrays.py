@@ -150,6 +150,17 @@ def find_sorted(keys, queries):
     return at, positions_of_flags(flags)
 
 
+def search_sorted(keys, queries, side="left"):
+    """``cp.searchsorted(keys, queries, side)`` for 1-D contiguous keys and queries of one
+    integer type (int32 or int64), as int64."""
+    n = queries.size
+    out = cp.empty(n, dtype=INDEX)
+    if n:
+        jit.launch(_fn("search_sorted", keys.dtype), n,
+                   (_n(n), keys, _n(keys.size), queries, np.int32(side == "right"), out))
+    return out
+
+
 def positions_of_flags(flags):
     """The positions where the int64 0/1 ``flags`` are 1, in order (scanned in place)."""
     n = flags.size
@@ -269,6 +280,19 @@ def rank_in_group(group, scan):
     if group.size:
         jit.launch(jit.compiled(programs.array_kernel, "rank_in_group").fns[0], group.size,
                    (_n(group.size), group, scan, out))
+    return out
+
+
+def concatenate(parts):
+    """``cp.concatenate(parts)`` of 1-D arrays of one type (a memcpy each into the result;
+    CuPy's concatenate is an element-wise kernel)."""
+    if len(parts) == 1:
+        return parts[0]
+    out = cp.empty(sum(p.size for p in parts), dtype=parts[0].dtype)
+    at = 0
+    for p in parts:
+        copy_into(p, out[at:at + p.size])
+        at += p.size
     return out
 
 

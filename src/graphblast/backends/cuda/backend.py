@@ -1,6 +1,7 @@
 """The CUDA backend object: every primitive of ``backends/base.py`` on one GPU."""
 
 import cupy as cp
+import numpy as np
 
 from ...config import config
 from ..base import Backend
@@ -103,9 +104,35 @@ class _ArrayModule:
         return arrays.count_unequal(bits_a, bits_b, a, b, np_type)
 
     @staticmethod
+    def entries_equal(mine, theirs, np_type):
+        """core/base.py's isequal of two objects' entries (structure arrays, then values)
+        without a tolerance: the structure arrays equal as int64, the values in ``np_type``
+        (NaN equals nothing), by the catalogue's gbk_count_unequal, one read an array; CuPy's
+        comparisons and reductions would be compiled on first use (``A.isequal(A.T)``:
+        connected components and triangle counting on a directed graph)."""
+        from . import arrays
+
+        def flat(x):  # an iso matrix's values are a broadcast of its one value
+            return x if x.flags.c_contiguous else arrays.broadcast(x.size, x[:1])
+
+        *structure, a = mine
+        *theirs_structure, b = theirs
+        pairs = [(x, y, np.int64) for x, y in zip(structure, theirs_structure)]
+        return all(arrays.count_unequal(None, None, flat(x), flat(y), t) == 0
+                   for x, y, t in pairs + [(a, b, np_type)])
+
+    @staticmethod
     def searchsorted(a, v, side="left", sorter=None):
+        """Sorted int32/int64 keys by a catalogue kernel (an element read, the first of a
+        process included, compiles nothing), other arrays by CuPy's."""
         if not isinstance(v, cp.ndarray):
-            v = cp.asarray(v, dtype=a.dtype)
+            v = cp.asarray(np.asarray(v, dtype=a.dtype))  # cast on the host
+        if (sorter is None and a.ndim == 1 and v.ndim == 1 and a.dtype == v.dtype
+                and a.dtype in (np.int32, np.int64) and a.flags.c_contiguous
+                and v.flags.c_contiguous and side in ("left", "right")):
+            from . import arrays
+
+            return arrays.search_sorted(a, v, side)
         return cp.searchsorted(a, v, side=side, sorter=sorter)
 
 

@@ -204,8 +204,8 @@ def sort_pairs(rows, cols, nrows, ncols):
     (by column, then by row)."""
     if nrows * ncols < 2**62:
         return arrays.argsort(arrays.pair_key(rows, cols, ncols), consume=True)
-    order = cp.argsort(cols)
-    return order[cp.argsort(rows[order])]
+    order = arrays.argsort(cols)
+    return arrays.take(order, arrays.argsort(arrays.take(rows, order), consume=True))
 
 
 def cast_values(values, from_type, to_type):

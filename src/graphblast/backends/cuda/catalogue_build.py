@@ -105,7 +105,8 @@ def enumerated():
             add(programs.array_kernel, "gather", t, i)
             add(programs.array_kernel, "scatter", t, i)
     for i in index_types:
-        for name in ("adjacent_diff", "degree_key", "rank_of_order", "count_unmapped"):
+        for name in ("adjacent_diff", "degree_key", "rank_of_order", "count_unmapped",
+                     "search_sorted"):
             add(programs.array_kernel, name, i)
     for k in (dtypes.INT32, dtypes.INT64):
         for q in (dtypes.INT64, dtypes.UINT64):
@@ -183,10 +184,40 @@ def enumerated():
         if tname != "BOOL" and name.endswith(("_second", "_pair")):
             # over a pattern (BOOL) matrix, whose values these products need not read: the
             # algorithms' graphs (PageRank's pull over its degree-ordered copy, B c with
-            # plus_second over a BOOL B)
+            # plus_second over a BOOL B, FastSV's min_second), pushed or pulled
             for vfirst in (False, True):
                 add(programs.pull, s, dtypes.BOOL, t, vfirst, True)
-                add(programs.mv_small, s, dtypes.BOOL, t, vfirst, vfirst)
+                add(programs.push, s, dtypes.BOOL, t, vfirst, True, mode)
+                for push in (False, True):
+                    add(programs.mv_small, s, dtypes.BOOL, t, vfirst, push)
+    # SSSP on its distance types (INT64 for integer and BOOL weights, FP32, FP64; the recorded
+    # graphs have integer weights): a round's comparison t >= dist (lists and dense vectors),
+    # the NaN check of float weights (A != A), delta-stepping's default width (a sum in FP64),
+    # the squaring's SpGEMM and the min of A and its square; min.plus over INT32 and BOOL
+    # weights too
+    for t in (dtypes.INT64, dtypes.FP32, dtypes.FP64):
+        ge = binary.ge[t]
+        for list_a in (False, True):
+            add(programs.ewise_list_dense, ge, t, t, dtypes.BOOL, list_a)
+        add(programs.ewise_dense, "mult", ge, t, t, dtypes.BOOL)
+        for vec in (False, True):
+            add(programs.ewise, "mult", ge, t, t, dtypes.BOOL, vec)
+        if t.is_float:
+            add(programs.ewise, "mult", binary.ne[t], t, t, dtypes.BOOL, False)
+        add(programs.reduce_all, monoid.plus[dtypes.FP64], t)
+        add(programs.spgemm, semiring.min_plus[t], t, t)
+        add(programs.fold, binary.min[t], t)
+    s = semiring.min_plus[dtypes.INT64]
+    for m in (dtypes.BOOL, dtypes.INT32):
+        add(programs.pull, s, m, dtypes.INT64, True, True)
+        add(programs.push, s, m, dtypes.INT64, True, True, programs.PUSH_FOLD)
+        for push in (False, True):
+            add(programs.mv_small, s, m, dtypes.INT64, True, push)
+        add(programs.reduce_all, monoid.plus[dtypes.FP64], m)
+        add(programs.spgemm, s, m, m)
+        add(programs.spgemm_hash, s, m, m)
+        add(programs.ewise, "add", binary.min[dtypes.INT64], m, dtypes.INT64, dtypes.INT64,
+            False)
     # Louvain's and Leiden's products with one entry per row (the gains' shift by diag(tot))
     add(programs.spgemm_gather, semiring.any_minus[dtypes.FP64], dtypes.FP64, dtypes.FP64)
     return calls

@@ -225,7 +225,7 @@ def _mxm_pull_tiled(A, BT, semiring, mask):
     M = mask.data
     mkind = programs.mask_kind(mask)
     bt_vals = BT.values
-    heavy_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > TILED_HEAVY).astype(INDEX)
+    heavy_j = arrays.positions_at_least(arrays.adjacent_diff(BT.indptr), TILED_HEAVY + 1)
     nheavy = int(heavy_j.shape[0])
     a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
     a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
@@ -237,7 +237,7 @@ def _mxm_pull_tiled(A, BT, semiring, mask):
         present, dense = _lay_out(A, k_front, a_rows, r0, r1, int(a_ptr[r0]), int(a_ptr[r1]),
                                   column_major=True)
         total = rows * ncols
-        allow = (cp.ones if mask.complement else cp.zeros)(total, dtype=cp.uint8)
+        allow = arrays.full(total, 1 if mask.complement else 0, np.uint8)
         e0, e1 = int(m_ptr[r0]), int(m_ptr[r1])
         if e1 > e0:
             jit.launch(k_mask, e1 - e0, (i64(e1 - e0), i64(e0), m_rows, M.indices,
@@ -298,12 +298,11 @@ def _mxm_pull_entries(A, BT, semiring, mask):
         common = (m_rows, M.indices, m_vals, np.int32(mkind), i64(A.ncols), present, dense,
                   BT.indptr, bt_idx, BT.values)
         jit.launch(k_entries, nm, (i64(nm),) + common + (i64(PULL_WARP_MIN), vals, flags))
-        indeg = BT.indptr[1:] - BT.indptr[:-1]
-        long_e = cp.flatnonzero(indeg[M.indices] > PULL_WARP_MIN)
+        indeg = arrays.adjacent_diff(BT.indptr)
+        long_e = arrays.positions_at_least(arrays.take(indeg, M.indices), PULL_WARP_MIN + 1)
         if long_e.shape[0]:
             jit.launch_warps(k_warp, long_e.shape[0],
-                             (i64(long_e.shape[0]), long_e.astype(INDEX)) + common
-                             + (vals, flags))
+                             (i64(long_e.shape[0]), long_e) + common + (vals, flags))
     return blocks.compact_entries(M, flags, dtype=t, values=vals)
 
 
@@ -322,7 +321,7 @@ def _mxm_pull(A, BT, semiring, mask):
     M = mask.data
     mkind = programs.mask_kind(mask)
     bt_vals = BT.values
-    long_j = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_WARP_MIN).astype(INDEX)
+    long_j = arrays.positions_at_least(arrays.adjacent_diff(BT.indptr), PULL_WARP_MIN + 1)
     nlong = int(long_j.shape[0])
     a_rows, m_rows = blocks.row_ids(A), blocks.row_ids(M)
     a_ptr, m_ptr = A.indptr.get(), M.indptr.get()
@@ -361,17 +360,18 @@ def _compacted(k_compact, flag, out, ncols, t):
     c_vals = cp.empty(count, dtype=t.np_type)
     if count:
         jit.launch(k_compact, total, (i64(total), i64(ncols), flag, scan, out, c_idx, c_vals))
-    return scan[::ncols].copy(), c_idx, c_vals  # a copy: not a view of the whole scan
+    # the chunk's rows' lengths (scan[(i + 1) * ncols] - scan[i * ncols]), not a view of the
+    # whole scan
+    rows = total // max(ncols, 1)
+    lengths = arrays.adjacent_diff(arrays.take(scan, arrays.arange(rows + 1, INDEX, 0, ncols)))
+    return lengths, c_idx, c_vals
 
 
 def _joined(parts, nrows, ncols, t):
-    """One CSR from the chunks' (row pointers, indices, values), in order."""
-    counts = [p[1].shape[0] for p in parts]
-    offsets = np.concatenate([[0], np.cumsum(counts)])
-    indptr = cp.concatenate([p[0][:-1] + int(offsets[c]) for c, p in enumerate(parts)]
-                            + [cp.full(1, int(offsets[-1]), dtype=INDEX)])
-    indices = cp.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
-    values = cp.concatenate([p[2] for p in parts]) if len(parts) > 1 else parts[0][2]
+    """One CSR from the chunks' (row lengths, indices, values), in order."""
+    indptr = blocks.exclusive_scan(arrays.concatenate([p[0] for p in parts]))
+    indices = arrays.concatenate([p[1] for p in parts])
+    values = arrays.concatenate([p[2] for p in parts])
     return CSR(nrows, ncols, t, indptr, indices, values)
 
 
@@ -428,7 +428,7 @@ def _row_chunks(A, wscan, total_work, ncols):
     if total_work <= CHUNK and A.nrows <= max_rows:
         return [(0, A.nrows, 0, A.nvals, total_work)]
     indptr = A.indptr.get()
-    row_work = wscan[A.indptr].get()
+    row_work = arrays.take(wscan, A.indptr).get()
     chunks = []
     r0 = 0
     while r0 < A.nrows:
@@ -473,9 +473,8 @@ def _mxm_expand(A, B, semiring, mask):
             B.indptr, B.indices, B.values, i64(ncols), i64(r0),
             None if m is None else m.indptr, None if m is None else m.indices,
             None if m is None else m.values, kind, complement, keys, vals))
-        order = cp.argsort(keys)
-        keys = keys[order]
-        vals = vals[order]
+        order = arrays.argsort(keys, consume=True)  # keys sorted in place
+        vals = arrays.take(vals, order)
         flags = cp.empty(nprod, dtype=cp.uint8)
         jit.launch(k_starts, nprod, (i64(nprod), keys, flags))
         scan = blocks.exclusive_scan(flags)
@@ -493,9 +492,7 @@ def _mxm_expand(A, B, semiring, mask):
                                         semiring.monoid))
     if not out_rows:
         return empty_matrix(nrows, ncols, t)
-    rows = out_rows[0] if len(out_rows) == 1 else cp.concatenate(out_rows)
-    cols = out_cols[0] if len(out_cols) == 1 else cp.concatenate(out_cols)
-    vals = out_vals[0] if len(out_vals) == 1 else cp.concatenate(out_vals)
+    rows, cols, vals = (arrays.concatenate(p) for p in (out_rows, out_cols, out_vals))
     return CSR(nrows, ncols, t, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)
 
 

@@ -436,7 +436,8 @@ GENERATOR_KERNELS = ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_c
                      "gap_weights", "urand", "counter_bits_range", "counter_bits_at",
                      "run_starts", "pair_endpoints", "graph500_rmat", "permutation_keys",
                      "permutation_ids", "rgg_points", "rgg_place", "rgg_cell_starts",
-                     "rgg_edges")
+                     "rgg_edges", "swap_keys", "swap_group_starts", "swap_groups",
+                     "swap_round")
 
 
 def generator_kernel(name):

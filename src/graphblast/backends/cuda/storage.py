@@ -76,8 +76,8 @@ def _indices(name, idx, bound):
 
 def _values(values, dtype):
     """Values cast to ``dtype`` where they are, then on the device."""
-    if _on_device(values):
-        return cast(cp.ascontiguousarray(cp.asarray(values)), dtype, xp=cp)
+    if _on_device(values):  # GraphBLAS's casts by a catalogue kernel
+        return arrays.astype(cp.ascontiguousarray(cp.asarray(values)), dtype.np_type)
     return cp.asarray(cast(np.asarray(values), dtype))
 
 
@@ -182,7 +182,7 @@ def vector_from_coo(size, dtype, indices, values, dup_op):
             vals = _values(values, dtype)
             if 0 < idx.shape[0] == size:  # strictly increasing in [0, size): all of them
                 return FullVector(size, dtype, vals)
-            return SparseVector(size, dtype, cp.asarray(idx, dtype=INDEX), vals)
+            return SparseVector(size, dtype, cp.asarray(idx.astype(INDEX, copy=False)), vals)
     xp = cp if _on_device(indices) else np
     A = matrix_from_coo(1, size, dtype, xp.zeros(indices.shape[0], dtype=INDEX), indices,
                         values, dup_op)
@@ -220,18 +220,19 @@ def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
     Arrays already canonical (every row strictly increasing) are kept (copied where they are
     the caller's device arrays); others are sorted by coo_to_csr, which refuses
     duplicates."""
-    # The core has made both 1-D integer arrays; int64 ones are read as they are.
+    # The core has made both 1-D integer arrays; int64 ones are read as they are (a strided
+    # view is copied once); the checks are catalogue kernels and CUB's reductions.
     indptr_in, indices_in = indptr, indices
-    indptr = cp.asarray(indptr).astype(INDEX, copy=False)
-    indices = cp.asarray(indices).astype(INDEX, copy=False)
+    indptr = arrays.astype(cp.ascontiguousarray(cp.asarray(indptr)), INDEX)
+    indices = arrays.astype(cp.ascontiguousarray(cp.asarray(indices)), INDEX)
     nnz = indices.shape[0]
     if indptr.shape[0] != nrows + 1:
         raise InvalidValue(f"indptr must have nrows + 1 = {nrows + 1} entries, got "
                            f"{indptr.shape[0]}")
-    stats = [indptr[0], indptr[-1], (indptr[1:] < indptr[:-1]).any().astype(INDEX)]
-    if nnz:
-        stats += [indices.min(), indices.max()]
-    first, last, decreases, *bounds = cp.stack(stats).get().tolist()
+    steps = [arrays.adjacent_diff(indptr).min()] if nrows else []
+    bounds = [indices.min(), indices.max()] if nnz else []
+    first, last, *rest = arrays.pack(indptr[:1], indptr[-1:], *steps, *bounds).get().tolist()
+    decreases, bounds = bool(steps) and rest[0] < 0, rest[len(steps):]
     if first != 0 or decreases or last != nnz:
         raise InvalidValue("indptr must start at 0, never decrease, and end at the number of "
                            f"column indices ({nnz})")
@@ -245,7 +246,7 @@ def _matrix_from_device_csr(nrows, ncols, dtype, indptr, indices, values):
     if blocks.rows_strictly_increasing(indptr, indices, nrows):
         # wrapped, but never the caller's own arrays (storage is immutable)
         return CSR(nrows, ncols, dtype, *(
-            cp.array(x, copy=True) if _on_device(g) and cp.may_share_memory(x, g) else x
+            arrays.copy(x) if _on_device(g) and cp.may_share_memory(x, g) else x
             for x, g in zip((indptr, indices, values), given)))
     rows, _ = blocks.expand(indptr, nrows, nnz, want_occ=False)
     return coo_to_csr(nrows, ncols, dtype, rows, indices, values, dup="error")
@@ -264,8 +265,10 @@ def cast_data(data, dtype):
 
 
 def transpose(A, cache=True):
-    """A' by a stable radix sort of the column indices (entries of one column keep their row
-    order, so the result's rows are sorted); cached on A."""
+    """A' by a stable sort of the column indices as stored (Thrust's, compiled into CuPy;
+    entries of one column keep their row order, so the result's rows are sorted) and
+    gathers by catalogue kernels (CuPy's argsort and fancy indexing compile on first use); a
+    pattern matrix's transpose is one too.  Cached on A."""
     if A.symmetric:
         return A
     if A._transpose is not None:
@@ -275,11 +278,13 @@ def transpose(A, cache=True):
     if A.nvals == 0:
         T = empty_matrix(A.ncols, A.nrows, A.dtype)
     else:
-        order = cp.argsort(A.indices)
-        rows = blocks.row_ids(A)
-        T = CSR(A.ncols, A.nrows, A.dtype, blocks.indptr_from_sorted_rows(A.indices[order],
-                                                                          A.ncols),
-                rows[order], A.values[order])
+        cols = A.stored_indices
+        order = arrays.argsort(cols)
+        iso = A.pattern_value
+        T = CSR(A.ncols, A.nrows, A.dtype,
+                blocks.indptr_from_sorted_rows(arrays.take(cols, order), A.ncols),
+                arrays.take(blocks.row_ids(A), order),
+                None if iso is not None else arrays.take(A.values, order), iso_value=iso)
     if cache:
         A._transpose = T
         T._transpose = A

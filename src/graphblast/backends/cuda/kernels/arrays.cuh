@@ -148,6 +148,24 @@ __global__ void gbk_find_sorted(idx_t n, const K* __restrict__ keys, idx_t m,
     }
 }
 
+// NumPy's searchsorted: out[i] = the number of the m sorted keys below queries[i], or (right)
+// not above it: where the query goes in the keys.
+template <class T>
+__global__ void gbk_search_sorted(idx_t n, const T* __restrict__ keys, idx_t m,
+                                  const T* __restrict__ queries, int right,
+                                  idx_t* __restrict__ out) {
+    for (idx_t i = blockIdx.x * (idx_t)blockDim.x + threadIdx.x; i < n;
+         i += (idx_t)gridDim.x * blockDim.x) {
+        const T q = queries[i];
+        idx_t lo = 0, hi = m;
+        while (lo < hi) {
+            idx_t mid = lo + (hi - lo) / 2;
+            if (right ? !(q < keys[mid]) : keys[mid] < q) lo = mid + 1; else hi = mid;
+        }
+        out[i] = lo;
+    }
+}
+
 // out[i] = rows[i] * ncols + cols[i]: the sort key of a coordinate (row-major order)
 template <class R, class C>
 __global__ void gbk_pair_key(idx_t n, const R* __restrict__ rows, const C* __restrict__ cols,

@@ -381,3 +381,77 @@ __global__ void gbk_rgg_edges(long long n, long long cells, const long long* __r
         if (pass == 1) indptr[p + 1] = count;
     }
 }
+
+// GAP kron's vertex permutation on a GPU (generators/_shuffle.py, apply_swaps): the swaps of
+// libstdc++'s Fisher-Yates pass grouped by target and run in rounds.  Swap i (of i with
+// targets[i]) is real when it moves something: i > 0 and targets[i] != i.  keys[i] =
+// targets[i] * n + i for a real swap (a target's swaps in index order once sorted), else the
+// largest key (sorted after them); *count takes the number of real swaps.
+__global__ void gbk_swap_keys(long long n, const long long* __restrict__ targets,
+                              long long* __restrict__ keys,
+                              unsigned long long* __restrict__ count) {
+    unsigned long long real = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        const long long t = targets[i];
+        const bool moves = i > 0 && t != i;
+        keys[i] = moves ? t * n + i : 0x7fffffffffffffffLL;
+        real += moves;
+    }
+    if (real) atomicAdd(count, real);
+}
+
+// flags[k] = 1 where sorted real swap k is the first of its target's group.
+__global__ void gbk_swap_group_starts(long long m, const long long* __restrict__ keys,
+                                      long long n, long long* __restrict__ flags) {
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < m;
+         k += (long long)gridDim.x * blockDim.x)
+        flags[k] = k == 0 || keys[k] / n != keys[k - 1] / n;
+}
+
+// For each group g (its swaps from keys[start[g]] on): group_of[its target] = g, and
+// ready[g] = 1 where the target has no real swap of its own (the group can run at once).
+__global__ void gbk_swap_groups(long long groups, const long long* __restrict__ keys,
+                                const long long* __restrict__ start, long long n,
+                                const long long* __restrict__ targets,
+                                long long* __restrict__ group_of, long long* __restrict__ ready) {
+    for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < groups;
+         g += (long long)gridDim.x * blockDim.x) {
+        const long long h = keys[start[g]] / n;
+        group_of[h] = g;
+        ready[g] = h == 0 || targets[h] == h;
+    }
+}
+
+// One round: each ready group runs its next swap (perm[i] with perm[h], h its target; the
+// round's swaps touch distinct positions) and is appended to `next` again if it has more;
+// the group aimed at i (whose target's swap is now done) is appended too.  *count (zeroed by
+// the caller) is the size of `next`, which holds at most `groups` (each group once).
+__global__ void gbk_swap_round(long long r, const long long* __restrict__ ready,
+                               long long* __restrict__ head, const long long* __restrict__ start,
+                               long long groups, long long m, const long long* __restrict__ keys,
+                               long long n, const long long* __restrict__ group_of,
+                               long long* __restrict__ perm, long long* __restrict__ next,
+                               unsigned long long* __restrict__ count) {
+    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < r;
+         k += (long long)gridDim.x * blockDim.x) {
+        const long long g = ready[k];
+        const long long at = head[g];
+        const long long key = keys[at];
+        const long long h = key / n, i = key - h * n;
+        const long long moved = perm[i];
+        perm[i] = perm[h];
+        perm[h] = moved;
+        head[g] = at + 1;
+        const long long end = g + 1 < groups ? start[g + 1] : m;
+        if (at + 1 < end) {
+            const unsigned long long slot = atomicAdd(count, 1ULL);
+            if (slot < (unsigned long long)groups) next[slot] = g;
+        }
+        const long long woken = group_of[i];
+        if (woken >= 0) {
+            const unsigned long long slot = atomicAdd(count, 1ULL);
+            if (slot < (unsigned long long)groups) next[slot] = woken;
+        }
+    }
+}
