@@ -178,7 +178,9 @@ def _cuda_unary(name, ins, out, x="x"):
     if name == "spacing":
         if ins[0] == np.float32:
             return f"gb_np_spacingf({X})"
-        return f"(({R})(nextafter({X}, copysign(({R})INFINITY, {X})) - {X}))" if flt else None
+        # NVRTC has no math.h macros (INFINITY): gb_inf; spacing(-0.0) is positive, as NumPy's
+        return (f"({X} == 0 ? nextafter(({R})0, ({R})1) : "
+                f"(({R})(nextafter({X}, copysign(gb_inf({X}), {X})) - {X})))") if flt else None
     return None
 
 
