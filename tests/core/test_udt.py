@@ -127,19 +127,16 @@ def test_scalar_records():
     assert t == [7, 7, 7] and t == Scalar.from_value(7)
 
 
-def test_gpu_device_refused(device):
-    """A user-defined type stays on the CPU; naming a GPU device for one says so."""
+def test_placed_on_the_device(device):
+    """A user-defined type's collections live on the device asked for, the default one
+    included (on a GPU as raw bytes: test_udt_device.py)."""
     udt = dtypes.lookup_dtype(RECORD)
-    if device == "cpu":
-        assert Vector(udt, 3, device="cpu").device == "cpu"
-        return
-    with pytest.raises(ValueError, match="host memory"):
-        Vector(udt, 3, device=device)
-    v = Vector(udt, 3)  # the default device: the CPU for this type
-    assert v.device == "cpu"
-    with pytest.raises(ValueError, match="host memory"):
-        v.to_device(device)
-    assert gb.Vector.from_coo([0], [(True, 1.0)], udt).device == "cpu"
+    v = Vector(udt, 3, device=device)
+    assert v.device == Vector(int, 3, device=device).device
+    assert v.to_device("cpu").device == "cpu"
+    assert v.to_device("cpu").to_device(device).device == v.device
+    w = gb.Vector.from_coo([0], [(True, 1.0)], udt, device=device)
+    assert w.device == v.device and w[0].new().value.tolist() == (True, 1.0)
 
 
 def _get_y(val):
