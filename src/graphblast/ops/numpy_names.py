@@ -239,7 +239,8 @@ def _cuda_binary(name, ins, out, x="x", y="y"):
     if name == "logical_xor":
         return f"(({R})((bool){X} != (bool){Y}))"
     if name in ("maximum", "minimum"):
-        cmp = ">=" if name == "maximum" else "<="
+        # NaN from either; of equal values the second (NumPy: maximum(0.0, -0.0) is -0.0)
+        cmp = ">" if name == "maximum" else "<"
         return f"(({X} {cmp} {Y} || {X} != {X}) ? ({R}){X} : ({R}){Y})"
     if name in ("fmax", "fmin"):
         if flt:

@@ -478,8 +478,8 @@ def _call_math(name, args, numpy_rules):
         if r.is_float and name.startswith("f"):
             return _V(f"{_cfn(name, r)}({a.c}, {b.c})", f"_np.{name}({a.np}, {b.np})", r)
         sym = "<" if "min" in name else ">"
-        if r.is_float:  # np.minimum propagates NaN
-            return _V(f"(({a.c} != {a.c}) ? {a.c} : (({b.c} {sym} {a.c}) || ({b.c} != {b.c})) ? "
+        if r.is_float:  # np.minimum propagates NaN and gives the second of equal values
+            return _V(f"(({a.c} != {a.c}) ? {a.c} : (({b.c} {sym}= {a.c}) || ({b.c} != {b.c})) ? "
                       f"{b.c} : {a.c})", f"_np.{name}({a.np}, {b.np})", r)
         return _V(f"(({b.c} {sym} {a.c}) ? {b.c} : {a.c})", f"_np.{name}({a.np}, {b.np})", r)
     if name in _FLOAT_FUNCS and len(args) == 1:
