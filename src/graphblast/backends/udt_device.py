@@ -117,34 +117,33 @@ def _lowered(typed):
 class _Handles:
     """One call's operands as handles: each value a number, its bytes a row of the table."""
 
-    def __init__(self, xp):
+    def __init__(self, xp, udt):
         self.xp = xp
+        self.udt = udt  # the type of the call's values given as host values or a scalar
         self.parts = []
         self.count = 0
-        self.udt = None
 
-    def _add(self, rows, dtype):
+    def _add(self, rows):
         start = self.count
         self.parts.append(rows)
         self.count += rows.shape[0]
-        self.udt = self.udt or dtype
         return start
 
     def storage(self, data):
         vals = data.values
-        start = self._add(vals, data.dtype)
+        start = self._add(vals)
         h = self.xp.arange(start, start + vals.shape[0], dtype=np.int64)
         if isinstance(data, CSR):
             return CSR(data.nrows, data.ncols, INT64, data.indptr, data.stored_indices, h)
         return SparseVector(data.size, INT64, data.indices, h)
 
-    def host_array(self, values, dtype):
-        start = self._add(device_bytes(values, self.xp), dtype)
+    def host_array(self, values):
+        start = self._add(device_bytes(values, self.xp))
         return np.arange(start, start + values.shape[0], dtype=np.int64)
 
-    def value(self, value, dtype):
-        one = np.asarray([value], dtype=dtype.storage_type)
-        return np.int64(self._add(device_bytes(one, self.xp), dtype))
+    def value(self, value):
+        one = np.asarray([value], dtype=self.udt.storage_type)
+        return np.int64(self._add(device_bytes(one, self.xp)))
 
     def table(self, dtype):
         """Every operand's bytes in handle order (``dtype``'s empty table when none)."""
@@ -165,9 +164,9 @@ def _lower_arg(a, handles):
     if isinstance(a, DataType):
         return INT64 if a._is_udt else a
     if isinstance(a, np.void):
-        return handles.value(a, handles.udt_hint)
+        return handles.value(a)
     if isinstance(a, np.ndarray) and a.dtype.kind == "V":
-        return handles.host_array(a, handles.udt_hint)
+        return handles.host_array(a)
     if isinstance(a, MaskArg):
         if a.data is not None and _udt_type(a.data.dtype) and not a.structural:
             raise _HostRoute  # a value mask reads the values
@@ -224,13 +223,11 @@ class _Dispatcher:
             return self._on_host(args, kwargs)
 
     def _on_device(self, args, kwargs):
-        xp = self.backend.xp
-        handles = _Handles(xp)
-        handles.udt_hint = _result_type(self.name, args, kwargs)
-        if handles.udt_hint is None or not handles.udt_hint._is_udt:
-            handles.udt_hint = next((a.dtype for a in args if _udt_type(getattr(a, "dtype", None))),
-                                    handles.udt_hint)
         want = _result_type(self.name, args, kwargs)
+        udt = want if _udt_type(want) else next(
+            (t for t in [getattr(a, "dtype", None) for a in args] + list(args)
+             if _udt_type(t)), None)
+        handles = _Handles(self.backend.xp, udt)
         if self.name in ("cast_matrix", "cast_vector") and args[0].dtype is args[1]:
             return args[0]
         low_args = [_lower_arg(a, handles) for a in args]
