@@ -10,7 +10,6 @@ checks run on the GPU itself.
 import numpy as np
 import pytest
 
-import graphblast as gb
 from graphblast import Matrix, Scalar, Vector, binary, dtypes, monoid, select, semiring, unary
 from graphblast.backends.cpu import CPUBackend
 from graphblast.core import base as core_base
@@ -72,7 +71,8 @@ def test_storage_is_bytes_on_the_device(gpu):
     assert vals["y"].tolist() == [1.0, 2.5, -1.0] and vals["x"].tolist() == [False, True, True]
     assert v[1].new().value.tolist() == (True, 2.5)
     back = v.to_device("cpu")
-    assert back.device == "cpu" and back.isequal(Vector.from_coo(idx, vals, size=4))
+    assert back.device == "cpu"
+    assert back.isequal(Vector.from_coo(idx, vals, size=4, device="cpu"))
     assert back.to_device(gpu).isequal(v)
 
 
