@@ -46,17 +46,16 @@ def test_register_bad_input():
         dtypes.lookup_dtype("INT64[two]")
 
 
-def test_records_in_a_vector():
+def test_records_in_a_vector(device):
     udt = dtypes.lookup_dtype(RECORD)
-    v = Vector(udt, size=4)
-    assert v.device == "cpu"  # whatever the default device
+    v = Vector(udt, size=4, device=device)
     v[0] = (True, 2.5)
     v[[1, 3]] = [(False, 1.0), (True, -4.0)]
     idx, vals = v.to_coo()
     assert vals.dtype == RECORD
     np.testing.assert_array_equal(idx, [0, 1, 3])
     assert vals.tolist() == [(True, 2.5), (False, 1.0), (True, -4.0)]
-    assert v.isequal(Vector.from_coo(idx, vals, size=4), check_dtype=True)
+    assert v.isequal(Vector.from_coo(idx, vals, size=4, device=device), check_dtype=True)
     assert v[0].new() == (True, 2.5)
     assert v.to_dict() == {0: (True, 2.5), 1: (False, 1.0), 3: (True, -4.0)}
     # the operators that move, compare and count values
@@ -67,27 +66,28 @@ def test_records_in_a_vector():
     assert v.reduce(monoid.any).new().value.tolist() in vals.tolist()
     assert v.reduce(agg.count).new().value == 3
     ones = v.apply(binary.first, left=(False, 1.0)).new()
-    assert ones.isequal(Vector.from_coo(idx, (False, 1.0), udt, size=4))
+    assert ones.isequal(Vector.from_coo(idx, (False, 1.0), udt, size=4, device=device))
     assert v.apply(unary.one).new().dtype == "INT64"
     assert v.apply(binary.second, right=v[3].new()).new().reduce(monoid.any).new() == \
         (True, -4.0)
     assert select.rowle(v, 1).new().nvals == 2
 
 
-def test_subarray_matrix():
+def test_subarray_matrix(device):
     a = np.arange(12, dtype=np.uint16).reshape(2, 2, 3)
-    A = Matrix.from_dense(a)
+    A = Matrix.from_dense(a, device=device)
     assert A.dtype.name == "UINT16[3]" and A.nvals == 4
     rows, cols, vals = A.to_coo()
     assert vals.shape == (4, 3)
     np.testing.assert_array_equal(A.to_dense(0), a)
     np.testing.assert_array_equal(A.T.new().to_dense(0), a.transpose(1, 0, 2))
-    B = Matrix(A.dtype, 2, 2)
+    B = Matrix(A.dtype, 2, 2, device=device)
     B[:, :] = 1  # one value, every element 1
     assert B.reduce_scalar(monoid.any).new() == [1, 1, 1]
     B[[0, 1], 1] = [[2, 3, 4], [5, 6, 7]]
     np.testing.assert_array_equal(B[1, 1].new().value, [5, 6, 7])
-    assert A[0, :].new().isequal(Vector.from_coo([0, 1], a[0]), check_dtype=True)
+    assert A[0, :].new().isequal(Vector.from_coo([0, 1], a[0], device=device),
+                                 check_dtype=True)
     assert select.tril(A).new().nvals == 3
 
 
@@ -103,9 +103,9 @@ def test_shape_errors():
         Matrix.from_dense(np.arange(6).reshape(2, 3), dtype="INT64[2]")
 
 
-def test_value_operators_refused():
+def test_value_operators_refused(device):
     udt = dtypes.lookup_dtype(RECORD)
-    v = Vector.from_coo([0, 1], [(True, 1.0), (False, 2.0)], udt)
+    v = Vector.from_coo([0, 1], [(True, 1.0), (False, 2.0)], udt, device=device)
     assert udt not in binary.plus and udt in binary.first and udt in monoid.any
     with pytest.raises(KeyError, match="plus does not work with"):
         binary.plus[udt]
@@ -127,19 +127,16 @@ def test_scalar_records():
     assert t == [7, 7, 7] and t == Scalar.from_value(7)
 
 
-def test_gpu_device_refused(device):
-    """A user-defined type stays on the CPU; naming a GPU device for one says so."""
+def test_placed_on_the_device(device):
+    """A user-defined type's collections live on the device asked for, the default one
+    included (on a GPU as raw bytes: test_udt_device.py)."""
     udt = dtypes.lookup_dtype(RECORD)
-    if device == "cpu":
-        assert Vector(udt, 3, device="cpu").device == "cpu"
-        return
-    with pytest.raises(ValueError, match="host memory"):
-        Vector(udt, 3, device=device)
-    v = Vector(udt, 3)  # the default device: the CPU for this type
-    assert v.device == "cpu"
-    with pytest.raises(ValueError, match="host memory"):
-        v.to_device(device)
-    assert gb.Vector.from_coo([0], [(True, 1.0)], udt).device == "cpu"
+    v = Vector(udt, 3, device=device)
+    assert v.device == Vector(int, 3, device=device).device
+    assert v.to_device("cpu").device == "cpu"
+    assert v.to_device("cpu").to_device(device).device == v.device
+    w = gb.Vector.from_coo([0], [(True, 1.0)], udt, device=device)
+    assert w.device == v.device and w[0].new().value.tolist() == (True, 1.0)
 
 
 def _get_y(val):
@@ -158,14 +155,16 @@ def _break(x):
     return _Unknown(x)
 
 
-def test_user_operators_on_records():
+def test_user_operators_on_records(device):
     """python-graphblas's ``is_udt=True``: numba compiles a user's function for a record type
-    on first use (CPU); operators of two types; typed monoids and semirings."""
+    on first use (CPU; for a GPU's collections the host computes it); operators of two types;
+    typed monoids and semirings."""
     pytest.importorskip("numba")
     from graphblast import indexunary, semiring
 
     udt = dtypes.lookup_dtype(RECORD)
-    v = Vector.from_coo([0, 1, 2], [(True, 1.5), (False, 2.0), (True, -1.0)], udt)
+    v = Vector.from_coo([0, 1, 2], [(True, 1.5), (False, 2.0), (True, -1.0)], udt,
+                        device=device)
     get_y = unary.register_anonymous(_get_y, is_udt=True)
     assert not get_y.types  # nothing built-in to read a field of
     assert udt in get_y and get_y[udt].return_type == "FP64"

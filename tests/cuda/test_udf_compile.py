@@ -35,6 +35,14 @@ def ints_and_math(x):
         - math.log1p(abs(x)) + (math.pi if math.isnan(x) else 0.5)
 
 
+def numpy_ufuncs(x, y):
+    """NumPy's ufuncs, each on the loop numba chooses for the operands' types."""
+    t = np.add(x, y) - np.multiply(x, 2) + np.square(np.negative(y)) + np.floor_divide(x, 3) \
+        + np.remainder(y, 5) + np.fmod(x, 4) + np.power(x, 2) + np.sign(x)
+    return np.maximum(t, np.logaddexp(x, y)) + np.true_divide(x, 2) + np.hypot(x, y) \
+        + np.logical_and(x, y) + np.greater(x, y) + np.reciprocal(x) + np.rint(x)
+
+
 def index_fn(x, row, col, thunk):
     return x * 2 + row - col >= thunk
 
@@ -54,6 +62,7 @@ def _programs():
 
     every = binary.register_anonymous(every_construct)
     bit = binary.register_anonymous(bits)
+    ufuncs = binary.register_anonymous(numpy_ufuncs)
     unary_op = unary.register_anonymous(ints_and_math)
     iu = indexunary.register_anonymous(index_fn)
     sel = select.register_anonymous(index_fn)
@@ -61,7 +70,7 @@ def _programs():
     sr = semiring.register_anonymous(m_plus, binary.register_anonymous(times))
     progs = []
     for t in ALL_TYPES:
-        for op in (every, bit):
+        for op in (every, bit, ufuncs):
             if t not in op:
                 continue
             typed = op[t]

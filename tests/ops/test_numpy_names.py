@@ -184,9 +184,9 @@ def test_infix_mod_and_divmod():
     np.testing.assert_array_equal(r.new().to_coo()[2], [2, 2, 0])
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
-def test_functors_compile_with_nvcc(tmp_path):
-    """Every typed operator of the NumPy namespaces, instantiated in a kernel, compiles."""
+def _functors_source():
+    """(source, number of kernels): every typed operator of the NumPy namespaces, each
+    instantiated in a test kernel."""
     typed_ops = []
     for name in sorted(numpy_names._unary_names):
         typed_ops += getattr(unary.numpy, name)._typed.values()
@@ -203,14 +203,41 @@ def test_functors_compile_with_nvcc(tmp_path):
                   "binary": f"const {f}::X*, const {f}::Y*, {f}::Z*, long long",
                   "monoid": f"const {f}::Z*, {f}::Z*, long long"}[kind]
         inst.append(f"template __global__ void gb_test_{kind}<{f}>({params});")
+    return (codegen.operators_header() + "\n" + "\n".join(parts) + _KERNELS
+            + "\n".join(inst) + "\n"), len(inst)
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not on PATH")
+def test_functors_compile_with_nvcc(tmp_path):
+    """Every typed operator of the NumPy namespaces, instantiated in a kernel, compiles."""
+    text, n = _functors_source()
     source = tmp_path / "numpy_names.cu"
-    source.write_text(codegen.operators_header() + "\n" + "\n".join(parts) + _KERNELS
-                      + "\n".join(inst) + "\n")
+    source.write_text(text)
     proc = subprocess.run(["nvcc", "-arch=sm_90", "-std=c++17", "--ptx", str(source), "-o",
                            str(tmp_path / "numpy_names.ptx")], capture_output=True, text=True,
                           timeout=900)
     assert proc.returncode == 0, proc.stderr[-20000:]
-    assert (tmp_path / "numpy_names.ptx").read_text().count(".entry ") == len(inst)
+    assert (tmp_path / "numpy_names.ptx").read_text().count(".entry ") == n
+
+
+def test_functors_compile_with_nvrtc():
+    """The same under NVRTC, the compiler CuPy uses at run time: it has no host headers, so
+    a C library macro (``INFINITY``) that nvcc accepts fails there."""
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "..", "cuda", "test_kernel_compile.py")
+    spec = importlib.util.spec_from_file_location("_kernel_compile_helpers", path)
+    helpers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(helpers)
+    lib = helpers._libnvrtc()
+    if lib is None:
+        if os.environ.get("CI"):
+            pytest.fail("NVRTC is not installed: the test extra's nvidia-cuda-nvrtc is missing")
+        pytest.skip("NVRTC is not installed (pip install nvidia-cuda-nvrtc)")
+    text, _ = _functors_source()
+    status, log = helpers._nvrtc_compile(lib, "numpy_names", text, [])
+    assert status == 0, log[-6000:]
 
 
 _KERNELS = r"""

@@ -47,8 +47,19 @@ UNARY_FUNCS = [
     lambda x: np.maximum(x, 2), lambda x: np.fmin(x, 1.5), lambda x: math.pi * x,
     lambda x: x * np.e, lambda x: x + True, lambda x: (x > 0) + (x < 2),
     lambda x: -x > 0, lambda x: ~x + 1, lambda x: np.maximum(x, 2.5), lambda x: np.fmax(x, x),
+    # NumPy's ufuncs beyond math's names: numba's loop for the argument types, NumPy's values
+    lambda x: np.add(x, x), lambda x: np.add(x, 1), lambda x: np.subtract(x, 2),
+    lambda x: np.multiply(x, x), lambda x: np.negative(x), lambda x: np.square(x),
+    lambda x: np.true_divide(x, 2), lambda x: np.floor_divide(x, 3),
+    lambda x: np.remainder(x, -3), lambda x: np.power(x, 2), lambda x: np.fmod(x, 3),
+    lambda x: np.logaddexp(x, x), lambda x: np.sign(x), lambda x: np.bitwise_xor(x, 3),
+    lambda x: np.greater(x, 1.5), lambda x: np.logical_or(x, False), lambda x: np.rint(x),
+    lambda x: np.arctan2(x, 2), lambda x: np.hypot(x, 3.0), lambda x: np.left_shift(x, 2),
+    lambda x: np.reciprocal(x), lambda x: np.maximum(np.add(x, x), np.square(x)),
 ]
 _pow_of_x = UNARY_FUNCS[7]
+_NP_FLOOR_DIVIDE, _NP_POWER, _NP_FMOD, _NP_SIGN, _NP_RECIPROCAL = (
+    UNARY_FUNCS[k] for k in (69, 71, 72, 74, 82))
 _THROUGH_FLOAT = {29, 31, 32, 33}  # round, math.floor, math.ceil, math.trunc
 _CASTS = {27, 50, 51}  # int(x), np.int16(x), np.uint8(x)
 _UNSIGNED_CASTS = {51}
@@ -66,6 +77,19 @@ def _defined(k, t, xs):
         return np.abs(xs.astype(np.float64)) < (_BIG if t.is_int else 2.0**62)
     if k == 41 and t is UINT64:  # numba's math.hypot reads a uint64 as an int64
         return xs < 2**63
+    # where numba's NumPy functions differ from NumPy's, graphblast computes NumPy's (as
+    # binary.numpy does): numba's floor_divide(inf, 3) is inf (NumPy: NaN), its integer power
+    # goes through floats, its integer fmod and sign read a negative or unsigned value in
+    # the other signedness, and its integer reciprocal of 0 is undefined
+    func = UNARY_FUNCS[k]
+    if func is _NP_FLOOR_DIVIDE and t.is_float:
+        return ~np.isinf(xs)
+    if func is _NP_POWER and t.is_int:
+        return np.abs(xs.astype(np.float64)) < 2**26
+    if func in (_NP_FMOD, _NP_SIGN) and t.is_int:
+        return (xs >= 0) & (xs.astype(np.float64) < 2**(8 * t.np_type.itemsize - 1))
+    if func is _NP_RECIPROCAL:
+        return xs != 0
     if k in _CASTS and t.is_float:  # float to integer: undefined outside the range
         return (xs > -1) & (xs < 256) if k in _UNSIGNED_CASTS else np.abs(xs) < 2**31
     return np.ones(len(xs), bool)

@@ -42,22 +42,27 @@ def resolve_device(device):
 
 def place(device, dtype):
     """:func:`resolve_device` for a new collection of ``dtype``.  A user-defined type's
-    collections are kept in host memory (the CPU backend) whatever the default device:
-    graphblast's GPU kernels have no CUDA type for its raw bytes.  Asking for one on a GPU
-    device by name raises.
+    collections live on a GPU as raw bytes (backends/udt_device.py, installed on that GPU's
+    backend when the first one is placed there); on a group of devices they are kept in host
+    memory (the CPU backend), and naming a group for one raises.
 
     Raises
     ------
     ValueError
-        If ``device`` names a GPU and ``dtype`` is a user-defined type.
+        If ``device`` names a group of devices and ``dtype`` is a user-defined type.
     """
     dev, backend = resolve_device(device)
     if dtype is None or dtype.c_type is not None or dev == "cpu":
         return dev, backend
+    if type(backend).__name__ == "CUDABackend":
+        from ..backends.udt_device import install
+
+        install(backend, resolve_device("cpu")[1])
+        return dev, backend
     if device is not None:
         raise ValueError(f"{dtype.name} is a user-defined type, whose collections graphblast "
-                         f"keeps in host memory (its GPU kernels have no CUDA type for it); "
-                         f"use device='cpu' (or none), not {device!r}")
+                         f"keeps in host memory on a group of devices; use one device "
+                         f"(device='cuda' or 'cpu'), not {device!r}")
     return resolve_device("cpu")
 
 
@@ -377,6 +382,9 @@ def _values_equal(xp, a, b, dtype, tolerance):
         with np.errstate(invalid="ignore", over="ignore"):
             scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
             return (a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol))
+    if dtype._is_udt:  # equal bytes: raw values on the host, (n, 1, itemsize) on a GPU
+        same = a == b
+        return same.all(axis=tuple(range(1, same.ndim))) if same.ndim > 1 else same
     with np.errstate(invalid="ignore"):  # (no copy where the values are in dtype already)
         return a.astype(dtype.storage_type, copy=False) == b.astype(dtype.storage_type, copy=False)
 

@@ -542,16 +542,18 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
                         f"expected a {kind or 'GraphBLAS operator'}, got {op!r}")
     if type2 is None:
         return op[type1]
+    if type1 is type2 and type1._is_udt:  # pair of a user-defined type reads no value
+        return op[type1]
+    if (type1._is_udt or type2._is_udt) and op.is_positional:
+        return op[type1]  # the value is ignored
     # Before the same-type shortcut, as python-graphblas: pair of two INT8 operands is INT64.
     custom = getattr(op, "custom_dtype", None)
-    if custom is not None:
+    if custom is not None and not (type1._is_udt or type2._is_udt):
         typed = custom(op, type1, type2)
         if typed is not None:
             return typed
     if type1 is type2:
         return op[type1]
-    if (type1._is_udt or type2._is_udt) and op.is_positional:
-        return op[type1]  # the value is ignored
     if type1._is_udt or type2._is_udt:  # first(udt, INT64) and friends: no unified type
         from .udt import typed_for_udt
 

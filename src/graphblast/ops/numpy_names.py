@@ -129,22 +129,27 @@ _ARITH = {"add": "+", "subtract": "-", "multiply": "*", "bitwise_and": "&", "bit
           "bitwise_xor": "^"}
 
 
+_WRAPPING = {"add": "gb_add", "subtract": "gb_sub", "multiply": "gb_mul"}
+
+
 def _c(dt):
     return lookup_dtype(dt).c_type
 
 
-def _cuda_unary(name, ins, out):
-    X, R = f"(({_c(ins[0])})x)", out.c_type
+def _cuda_unary(name, ins, out, x="x"):
+    """The CUDA expression of ``np.<name>`` on the loop ``ins -> out`` of the C expression
+    ``x`` (the functor's argument, or a subexpression of a user's function), or None."""
+    X, R = f"(({_c(ins[0])}){x})", out.c_type
     flt = ins[0].kind == "f"
     if name == "reciprocal" and out is BOOL:
-        return "x"
+        return x
     if name in _FLOAT_UNARY:
         return f"(({R}){_FLOAT_UNARY[name]}({X}))" if flt else \
             (f"(({R})({X} < 0 ? -{X} : {X}))" if name == "fabs" else None)
     if name in ("abs", "absolute"):
         return f"(({R})fabs({X}))" if flt else f"(({R})({X} < 0 ? -{X} : {X}))"
     if name == "negative":
-        return f"(({R})(-{X}))"
+        return f"(({R})gb_neg<{_c(ins[0])}>({X}))" if ins[0].kind == "i" else f"(({R})(-{X}))"
     if name == "positive":
         return f"(({R}){X})"
     if name == "square":
@@ -173,15 +178,22 @@ def _cuda_unary(name, ins, out):
     if name == "spacing":
         if ins[0] == np.float32:
             return f"gb_np_spacingf({X})"
-        return f"(({R})(nextafter({X}, copysign(({R})INFINITY, {X})) - {X}))" if flt else None
+        # NVRTC has no math.h macros (INFINITY): gb_inf; spacing(-0.0) is positive, as NumPy's
+        return (f"({X} == 0 ? nextafter(({R})0, ({R})1) : "
+                f"(({R})(nextafter({X}, copysign(gb_inf({X}), {X})) - {X})))") if flt else None
     return None
 
 
-def _cuda_binary(name, ins, out):
+def _cuda_binary(name, ins, out, x="x", y="y"):
+    """:func:`_cuda_unary` of a binary ufunc, of the C expressions ``x`` and ``y``."""
     ct = [_c(d) for d in ins]
-    X, Y, R = f"(({ct[0]})x)", f"(({ct[1]})y)", out.c_type
+    X, Y, R = f"(({ct[0]}){x})", f"(({ct[1]}){y})", out.c_type
     flt = ins[0].kind == "f"
     signed = ins[0].kind == "i"
+    if name in _WRAPPING and ins[0].kind in "iu":
+        # NumPy's integers wrap; C++'s signed overflow (uint16 * uint16 too, computed in int)
+        # is undefined
+        return f"(({R}){_WRAPPING[name]}<{ct[0]}>({X}, {Y}))"
     if name in _ARITH:
         return f"(({R})({X} {_ARITH[name]} {Y}))"
     if name in _COMPARE:
@@ -227,7 +239,8 @@ def _cuda_binary(name, ins, out):
     if name == "logical_xor":
         return f"(({R})((bool){X} != (bool){Y}))"
     if name in ("maximum", "minimum"):
-        cmp = ">=" if name == "maximum" else "<="
+        # NaN from either; of equal values the second (NumPy: maximum(0.0, -0.0) is -0.0)
+        cmp = ">" if name == "maximum" else "<"
         return f"(({X} {cmp} {Y} || {X} != {X}) ? ({R}){X} : ({R}){Y})"
     if name in ("fmax", "fmin"):
         if flt:

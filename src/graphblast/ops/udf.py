@@ -21,6 +21,11 @@ The subset of Python translated (both devices):
   sinh cosh tanh asinh acosh atanh erf erfc gamma lgamma fabs floor ceil trunc isnan isinf
   isfinite atan2 hypot pow copysign fmod degrees radians``) and NumPy's ufuncs of the same
   names (``np.sqrt``, ``np.abs``, ``np.floor``, ...);
+- NumPy's other ufuncs that ``unary.numpy`` and ``binary.numpy`` have (``np.add``,
+  ``np.multiply``, ``np.square``, ``np.negative``, ``np.true_divide``, ``np.power``,
+  ``np.logaddexp``, ``np.sign``, ``np.logical_and``, ``np.greater``, ...), with NumPy's
+  types as numba applies them: the ufunc's first loop that takes the operands' common type
+  (``np.add`` of two bools is a bool, ``or``; of two int8 an int8, wrapping);
 - in a ``def``: a docstring, assignments to local names (``t = x * y``, ``t += 1``), ``if`` /
   ``elif`` / ``else`` whose branches assign or return, and ``return``.
 
@@ -62,8 +67,8 @@ SUPPORTED = (
     "arguments, numeric constants and numbers from the enclosing scope; + - * / // % ** and "
     "unary - + ~; & | ^ << >> on integers; comparisons; and, or, not; a if c else b; abs, min, "
     "max, round(x), float(x), int(x), bool(x), np.<type>(x); math.<function> and np.<ufunc> "
-    "(sqrt, exp, log, sin, floor, isnan, ...); in a def: local assignments, if/elif/else and "
-    "return"
+    "(sqrt, exp, log, sin, floor, isnan, add, multiply, square, logaddexp, ...); in a def: "
+    "local assignments, if/elif/else and return"
 )
 
 # -- types: numba's rules ----------------------------------------------------------------------
@@ -293,15 +298,18 @@ def _unaryop(op, v):
         t = _truth(v)
         return _V(f"(!{t.c})", f"_np.logical_not({t.np})", BOOL)
     if kind in (ast.USub, ast.UAdd):
-        if v.t.is_float:
-            return v if kind is ast.UAdd else _V(f"(-{v.c})", f"_np.negative({v.np})", v.t)
+        if v.t.is_float:  # -2.5 written in the function is still a weak number
+            return v if kind is ast.UAdd else _V(f"(-{v.c})", f"_np.negative({v.np})", v.t,
+                                                 v.weak)
         r = UINT64 if v.t in _UNSIGNED else INT64
         if kind is ast.UAdd or v.t is BOOL:
             v = _conv(v, r)
             return v if kind is ast.UAdd else _V(f"gb_neg<{_ct(r)}>({v.c})",
                                                  f"_np.negative({v.np})", r)
         # numba negates in the operand's own type (wrapping) and then widens
-        return _conv(_V(f"gb_neg<{_ct(v.t)}>({v.c})", f"_np.negative({v.np})", v.t), r)
+        neg = _conv(_V(f"gb_neg<{_ct(v.t)}>({v.c})", f"_np.negative({v.np})", v.t), r)
+        neg.weak = v.weak
+        return neg
     if kind is ast.Invert:
         if v.t is BOOL:
             return _V(f"(!{v.c})", f"_np.logical_not({v.np})", BOOL)
@@ -423,8 +431,41 @@ def _call_builtin(name, args):
     raise _Unsupported(f"the built-in function {name}()")
 
 
+def _call_ufunc(name, args):
+    """``np.<name>(...)`` of one of NumPy's ufuncs that ``binary.numpy`` and ``unary.numpy``
+    have (``np.add``, ``np.square``, ``np.logaddexp``, ``np.fmod``, ...), typed as numba types
+    it: the ufunc's first loop (never float16) that takes the arguments' common type
+    (:func:`_ufunc_unify`) without loss, so that ``np.add`` of two bools is a bool (``or``) and
+    of two int8 an int8 (wrapping).  The CUDA expression is the one of the same operator of
+    ``binary.numpy`` (``kernels/operators.cuh``'s helpers), the NumPy one the ufunc on that
+    loop."""
+    from . import numpy_names
+
+    ufunc = getattr(np, name, None)
+    names = numpy_names._unary_names if len(args) == 1 else numpy_names._binary_names
+    if not isinstance(ufunc, np.ufunc) or name not in names or ufunc.nin != len(args):
+        raise _Unsupported(f"np.{name}() with {len(args)} argument(s)")
+    t = args[0].t if len(args) == 1 else _ufunc_unify(*args)
+    loop = numpy_names._loop(ufunc, t)
+    if loop is None:
+        raise _NotForType(f"np.{name} has no loop for {t.name}")
+    ins, out = loop
+    cargs = [f"({a.c})" for a in args]
+    if len(args) == 1:
+        c = numpy_names._cuda_unary(name, ins, out, *cargs)
+    else:
+        c = numpy_names._cuda_binary(name, ins, out, *cargs)
+    if c is None:
+        raise _Unsupported(f"np.{name}() of {t.name} (no CUDA expression)")
+    sig = "".join(d.char for d in ins)
+    npargs = ", ".join(a.np for a in args)
+    return _V(c, f"_ufunc('{name}', '{sig}', '{out.name}', {npargs})", out)
+
+
 def _call_math(name, args, numpy_rules):
     module = "np" if numpy_rules else "math"
+    if numpy_rules and _generic_ufunc(name):
+        return _call_ufunc("power" if name == "pow" else name, args)
     name = _NP_ALIASES.get(name, name) if numpy_rules else name
     if numpy_rules and name in _TYPE_NAMES and len(args) == 1:
         return _conv(args[0], _TYPE_NAMES[name])
@@ -437,8 +478,8 @@ def _call_math(name, args, numpy_rules):
         if r.is_float and name.startswith("f"):
             return _V(f"{_cfn(name, r)}({a.c}, {b.c})", f"_np.{name}({a.np}, {b.np})", r)
         sym = "<" if "min" in name else ">"
-        if r.is_float:  # np.minimum propagates NaN
-            return _V(f"(({a.c} != {a.c}) ? {a.c} : (({b.c} {sym} {a.c}) || ({b.c} != {b.c})) ? "
+        if r.is_float:  # np.minimum propagates NaN and gives the second of equal values
+            return _V(f"(({a.c} != {a.c}) ? {a.c} : (({b.c} {sym}= {a.c}) || ({b.c} != {b.c})) ? "
                       f"{b.c} : {a.c})", f"_np.{name}({a.np}, {b.np})", r)
         return _V(f"(({b.c} {sym} {a.c}) ? {b.c} : {a.c})", f"_np.{name}({a.np}, {b.np})", r)
     if name in _FLOAT_FUNCS and len(args) == 1:
@@ -464,6 +505,17 @@ def _call_math(name, args, numpy_rules):
         k = _c_literal(factor, r)
         return _V(f"({v.c} * {k})", f"({v.np} * _np.{r.np_type.name}({factor!r}))", r)
     raise _Unsupported(f"{module}.{name}() with {len(args)} argument(s)")
+
+
+def _generic_ufunc(name):
+    """Whether ``np.<name>`` takes :func:`_call_ufunc`'s route rather than one of
+    :func:`_call_math`'s own (shared with ``math``, typed alike)."""
+    name = _NP_ALIASES.get(name, name)
+    own = (name in _TYPE_NAMES or name in _FLOAT_FUNCS or name in _FLOAT_FUNCS2
+           or name in ("abs", "minimum", "maximum", "fmin", "fmax", "floor", "ceil", "trunc",
+                       "isnan", "isinf", "isfinite", "degrees", "radians"))
+    # np.fmod and np.pow (np.power) keep integers integers, unlike math's
+    return not own or name in ("fmod", "pow")
 
 
 # -- the function's syntax tree ----------------------------------------------------------------
@@ -777,6 +829,18 @@ def _const_or_fail(name, value):
 
 # -- NumPy helpers of the generated functions ------------------------------------------------
 
+def _ufunc_helper(name, sig, out, *args):
+    """``np.<name>`` on the loop of input types ``sig`` (:func:`_call_ufunc`), as
+    ``binary.numpy.<name>`` computes it on the CPU."""
+    from . import numpy_names
+
+    ins = [np.dtype(c) for c in sig]
+    ufunc = getattr(np, name)
+    if len(args) == 1:
+        return numpy_names._np_unary(ufunc, ins, lookup_dtype(out), name)(args[0])
+    return numpy_names._np_binary(ufunc, ins)(*args)
+
+
 def _as(v, name):
     return np.asarray(v).astype(_NP_TYPES[name], copy=False)
 
@@ -820,7 +884,7 @@ def _namespace():
     from . import unary
 
     return {
-        "_np": np, "_as": _as, "_cast": _cast_helper, "_where": _where,
+        "_np": np, "_as": _as, "_ufunc": _ufunc_helper, "_cast": _cast_helper, "_where": _where,
         "_wrapping_pow": _wrapping_pow_helper, "_shift_shl": _shift_shl,
         "_shift_shr": _shift_shr, "_erf": unary._erf, "_erfc": unary._erfc,
         "_tgamma": unary._tgamma, "_lgamma": unary._lgamma,

@@ -6,8 +6,9 @@ only move, compare or count values apply to it, made on first use for each type 
 types): ``binary.first``, ``second``, ``any``, ``pair``/``oneb``, ``eq``, ``ne`` (equal bytes),
 ``unary.identity``, ``one``, ``monoid.any``, and the positional operators (which ignore the
 value; they work already).  ``first`` of a UDT and another type returns the first's type, as
-python-graphblas.  The CPU runs them; on the GPU a user-defined type has no CUDA type, so
-they carry no CUDA expression and raise there, naming the type.
+python-graphblas.  The CPU runs them.  They carry no CUDA expression (a user-defined type has
+no CUDA type): on a GPU, backends/udt_device.py runs the ones that only move values over INT64
+entry handles, and the others (``eq``, ``ne``, a user's function) on the host.
 """
 
 import numpy as np
