@@ -228,7 +228,7 @@ def main():
                               for x in args.sssp_bf_squarings.split(",") if x]
             delta_stepping = sssp_module._delta_stepping
 
-            def bellman_ford(A, dist, delta, min_plus):  # from every vertex reached so far
+            def bellman_ford(A, dist, pending, delta, min_plus):  # from every vertex reached
                 gb.repeat(functools.partial(sssp_module._relax, A=A, dist=dist,
                                             min_plus=min_plus), dist.dup())
                 return dist

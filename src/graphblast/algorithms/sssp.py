@@ -39,30 +39,25 @@ def _relax(frontier, A, dist, min_plus, below=None):
         select.valuelt, below).new(mask=better)
 
 
-def _band(dist, lo, hi):
-    """The entries of ``dist`` in [lo, hi)."""
-    return dist.select(select.valuege, lo).new().select(select.valuelt, hi).new()
+def _bucket_round(pending, A, dist, width, min_plus):
+    """One round of delta-stepping over ``pending`` (the vertices whose out-edges are not yet
+    relaxed since their distance last fell, with that distance): those within the bucket
+    width of the smallest, ``[lo, lo + delta]``, relax their out-edges; the others wait.
+    Returns the waiting vertices and the improved ones (the smaller distance where both)."""
+    hi = pending.ewise_mult(width, binary.plus).new().reduce(monoid.min).new()  # lo + delta
+    near = pending.select(select.valuele, hi).new()
+    waiting = pending.select(select.valuegt, hi).new()  # before dist, which may be pending,
+    return waiting.ewise_add(_relax(near, A, dist, min_plus), binary.min).new()  # changes
 
 
-def _delta_stepping(A, dist, delta, min_plus):
-    """Buckets of width ``delta`` in order: light edges (<= delta) until the bucket settles,
-    then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start).
-    Weights are finite (sssp_arguments sends infinite ones to Bellman-Ford)."""
-    heavy = A.select(select.valuegt, delta).new()
-    # a GPU's default width makes every edge light: no copy of A, no heavy steps
-    light, heavy = (A.select(select.valuele, delta).new(), heavy) if heavy.nvals else (A, None)
-    lo = dist.reduce(monoid.min).new().value
-    while lo is not None and lo < math.inf:  # an overflowed distance is not expanded
-        # where delta is below the floating-point precision at lo the buckets would stall:
-        # the rest is then one last bucket in which every edge is light (Bellman-Ford)
-        hi, light = (lo + delta, light) if lo + delta > lo else (math.inf, A)
-        # the bucket's light rounds (replayed as a graph on a GPU); an improved distance is
-        # a bucket entry's plus a weight >= 0, so >= lo already
-        repeat(partial(_relax, A=light, dist=dist, min_plus=min_plus, below=hi),
-               _band(dist, lo, hi))
-        if heavy is not None:
-            dist(binary.min) << _band(dist, lo, hi).vxm(heavy, min_plus)
-        lo = dist.select(select.valuege, hi).new().reduce(monoid.min).new().value
+def _delta_stepping(A, dist, pending, delta, min_plus):
+    """Buckets of width ``delta`` in order, the bucket's bound, ``lo + delta``, taken from
+    the smallest pending distance every round: one ``repeat`` loop, so on a GPU the whole
+    search is one graph launch.  ``dist`` may hold upper bounds already (a warm start), and
+    ``pending`` the vertices not relaxed since their distance fell.  An infinite distance
+    (overflow) is in the last bucket, whose relaxations improve nothing."""
+    width = Vector.from_scalar(delta, size=dist.size, dtype=dist.dtype, device=dist.device)
+    repeat(partial(_bucket_round, A=A, dist=dist, width=width, min_plus=min_plus), pending)
     return dist
 
 
@@ -103,9 +98,17 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
 
     It needs about as many rounds as the hop diameter: few on scale-free graphs, thousands on
     grids and road graphs.  Delta-stepping (Meyer and Sanders; LAGraph's
-    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta)``
-    in order: the light edges (weight ``<= delta``) are relaxed from the bucket until it no
-    longer changes, then the heavy ones once; empty buckets are skipped.
+    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets of width ``delta``
+    in order.  Here, as in Davidson et al.'s near-far GPU variant, each round relaxes every
+    out-edge of the *pending* vertices (not relaxed since their distance last fell) within
+    ``delta`` of the smallest pending distance ``lo``, and the others wait::
+
+        hi       = (pending + delta).reduce(min)          # lo + delta, left on the device
+        near     = pending.select(valuele, hi)
+        pending  = pending.select(valuegt, hi) (min) relax(near)    # a union
+
+    so the bucket's bound moves with ``lo`` and the whole search is one ``graphblast.repeat``
+    loop: on a GPU one graph launch, the bucket's bound never read by the host.
 
     Path doubling: before delta-stepping, ``A`` may be replaced by ``min(A, A min.+ A)``,
     whose entry ``(i, j)`` is the lightest path of at most two hops from ``i`` to ``j``: the
@@ -187,5 +190,5 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         delta = delta or _default_delta(A, dtype)  # A's, kept over its squares (below)
         for _ in range(plan.sssp_squarings(A, rounds, dist.nvals)[0]):
             A = A.ewise_add(A.mxm(A, min_plus).new(), binary.min[dtype]).new()
-        return _delta_stepping(A, dist, delta, min_plus)
+        return _delta_stepping(A, dist, frontier, delta, min_plus)
     raise NegativeCycle.after(source, n)

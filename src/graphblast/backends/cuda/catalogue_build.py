@@ -135,6 +135,9 @@ def enumerated():
             for warp in (False, True):
                 add(programs.reduce_segments, mon, t, warp)
             add(programs.scatter_atomic, mon)
+        if arith:  # a device loop's bucket (sssp): a list's minimum, a union of two lists
+            add(programs.reduce_list, monoid.min[t], t)
+            add(programs.union_lists, binary.min[t], t)
         for z in types:
             if z is not t:
                 add(programs.cast, t, z)
