@@ -64,14 +64,9 @@ def _delta_stepping(A, dist, pending, delta, min_plus):
 # The default bucket width: WIDTH[device kind] times the average weight over the average
 # degree: 32 on the CPU (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
 # worth of relaxations per vertex), 8 times that on a GPU, where a round has a fixed cost
-# whatever its work.  Round counts (products) on grid-512 by the multiple of the CPU width,
-# 1 / 4 / 16 / Bellman-Ford: 1,416 / 1,181 / 1,101 / 1,058; on rgg-18: 891 / 692 / 621 / 575
-# (the CPU's time, bound by the work, was best at 1-4x: 3.4 s, against 9.2 s at 16x and 13.1 s
-# by Bellman-Ford on rgg-18).  On the H200 a light round replayed from a CUDA graph costs
-# 50-70 us (graphblast.repeat), so the rounds' work decides too (rgg-22's frontiers, a median
-# of 65 thousand vertices at 16x, are mostly vertices relaxed again): 4x / 8x / 16x took
-# rgg-22 153-192 / 153-177 / 192-208 ms and grid-2048 304-340 / 261-279 / 255-265 ms (two
-# processes each).  Issued from Python (about 200 us a round) the wider 16x was faster.
+# whatever its work, so fewer, wider rounds pay (docs/algorithms.md: the widths were chosen
+# with a loop per bucket; rounds by the multiple of the CPU width, 1 / 4 / 16 / Bellman-Ford:
+# grid-512 1,416 / 1,181 / 1,101 / 1,058, rgg-18 891 / 692 / 621 / 575).
 WIDTH = {"cpu": 32, "cuda": 32 * 8}
 
 

@@ -274,14 +274,14 @@ def _lists_of_a_round(A, B, op, out_dtype):
     return (recording.thread.rec is not None and type(A) is ListVector
             and type(B) is ListVector and B.dtype is t and op.return_type is t
             and op.type is t and op.type2 is t and (out_dtype is None or out_dtype is t)
-            and A.size <= _vectors.MARKED_MAX
             and (cp.cuda.runtime.getDevice(), A.size, t) not in _vectors._marks_in_use)
 
 
 def _union_lists(A, B, op):
     """A and B's union as a new unsorted list (capacity: both's), through the bitmap of
-    marks kept for their size and type (vectors.dense_mask's): A marked, B's entries
-    combined there or appended, then A's appended and unmarked; no host read."""
+    marks kept for their size and type (vectors.dense_mask's, here of any size: a loop's
+    rounds would otherwise zero a new one each round): A marked, B's entries combined there
+    or appended, then A's appended and unmarked; no host read."""
     t = A.dtype
     key = (cp.cuda.runtime.getDevice(), A.size, t)
     marks = _vectors._marks.get(key)
@@ -290,6 +290,9 @@ def _union_lists(A, B, op):
         marks = _vectors._marks[key] = (cp.zeros(A.size, dtype=cp.uint8),
                                         cp.empty(A.size, dtype=t.np_type))
     bits, vals = marks
+    rec = recording.thread.rec
+    if rec.capturing:  # the graph refers to them
+        rec.keep.append(marks)
     a_idx, a_vals, a_ptr, a_cap = list_parts(A)
     b_idx, b_vals, b_ptr, b_cap = list_parts(B)
     counters = Counters()
