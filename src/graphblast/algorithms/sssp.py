@@ -108,9 +108,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     Path doubling: before delta-stepping, ``A`` may be replaced by ``min(A, A min.+ A)``,
     whose entry ``(i, j)`` is the lightest path of at most two hops from ``i`` to ``j``: the
     distances are the same, reached in half the rounds.  On a GPU, where a round costs a
-    fixed few hundred microseconds whatever its work, the planner squares while the rounds
-    saved cost more than the square (``plan.sssp_squarings``: twice on a 2048 x 2048 grid,
-    0.84 -> 0.22 s on the H200 with 0.14 s of squaring); on the CPU never by itself.  The
+    fixed time whatever its work (tens of microseconds on the device), the planner squares
+    while the rounds saved cost more than the square (``plan.sssp_squarings``: once on a
+    2048 x 2048 grid, a square built in 27 ms on the H200); on the CPU never by itself.  The
     bucket width stays the one of ``A``: a square's entries are lightest paths, heavier and
     more per row, and its own default width (average weight over degree) would shrink the
     buckets and add rounds (on that grid 0.27 s over ``A^4`` with its own width, 0.22 with
