@@ -242,8 +242,8 @@ def test_method_arguments(device):
 @pytest.mark.parametrize("method", ["delta", "auto"])
 def test_delta_stepping_finishes_past_its_precision(device, monkeypatch, method, weights,
                                                     delta, expected):
-    """Buckets of width delta advance even where lo + delta == lo in floating point: the rest
-    is one last bucket, and the distances are Bellman-Ford's."""
+    """Delta-stepping advances even where lo + delta == lo in floating point (a round then
+    relaxes the pending vertices at lo), and the distances are Bellman-Ford's."""
     import importlib
 
     # "auto" goes straight to delta-stepping
@@ -255,6 +255,18 @@ def test_delta_stepping_finishes_past_its_precision(device, monkeypatch, method,
     got = sssp(A, 0, method=method, delta=delta).to_dict()
     if expected is not None:
         assert got == expected
+    assert got == sssp(A, 0, method="bellman-ford").to_dict()
+
+
+@pytest.mark.parametrize("delta", [1.0, 1e300])
+def test_delta_stepping_reaches_an_overflowed_distance(device, delta):
+    """A finite weight that makes a distance overflow to infinity: the vertex waits until it
+    is the smallest pending one, relaxes nothing (inf + w is no improvement) and the loop
+    ends, with Bellman-Ford's distances."""
+    A = gb.Matrix.from_coo([0, 1, 2], [1, 2, 3], [1e308, 1e308, 1.0], nrows=4, ncols=4,
+                           device=device)
+    got = sssp(A, 0, method="delta", delta=delta).to_dict()
+    assert got == {0: 0.0, 1: 1e308, 2: np.inf, 3: np.inf}
     assert got == sssp(A, 0, method="bellman-ford").to_dict()
 
 
