@@ -1,7 +1,6 @@
 """Single-source shortest paths: Bellman-Ford over the (min, +) semiring, delta-stepping
 (LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
-import math
 from functools import partial
 
 from graphblast import Vector, binary, monoid, plan, repeat, select, semiring
