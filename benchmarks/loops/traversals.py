@@ -7,12 +7,12 @@ of the recorded round, the host reads, the graph launches.
 Prints a line per measurement and writes traversals.json to --out (the current folder by
 default).  Times are the minimum of --runs runs (3), each from a synchronized device.  The
 options that name values (--push-grid, --loop-grid, --first-hit-lanes, --sssp-widths,
---sssp-squarings, --sssp-delta-squarings) time BFS or SSSP again with one setting changed, in
-the same process, and --bellman-ford times SSSP by Bellman-Ford alone (one repeat) against
-the default.
+--sssp-squarings) time BFS or SSSP again with one setting changed, in the same process, and
+--bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the default.
 """
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -115,11 +115,10 @@ def main():
     ap.add_argument("--sssp-squarings", default="",
                     help="also SSSP (auto) on graphs of more than 64 levels with "
                          "gb.config sssp_squarings at each of these")
-    ap.add_argument("--sssp-delta-squarings", default="",
+    ap.add_argument("--sssp-bf-squarings", default="",
                     help="also SSSP (auto) on graphs of more than 64 levels going on by "
-                         "delta-stepping (one repeat) instead of Bellman-Ford after the first "
-                         "rounds (sssp.GO_ON), over A squared this many times, at each of "
-                         "these")
+                         "Bellman-Ford (one repeat) instead of delta-stepping after the first "
+                         "rounds, over A squared this many times, at each of these")
     ap.add_argument("--loop-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
@@ -225,16 +224,21 @@ def main():
             sssp_module = sys.modules["graphblast.algorithms.sssp"]
             sssp_variants = [("WIDTH", int(x)) for x in args.sssp_widths.split(",") if x]
             sssp_variants += [("squarings", int(x)) for x in args.sssp_squarings.split(",") if x]
-            sssp_variants += [("delta_squarings", int(x))
-                              for x in args.sssp_delta_squarings.split(",") if x]
-            go_on = dict(sssp_module.GO_ON)
+            sssp_variants += [("bf_squarings", int(x))
+                              for x in args.sssp_bf_squarings.split(",") if x]
+            delta_stepping = sssp_module._delta_stepping
+
+            def bellman_ford(A, dist, pending, delta, min_plus):  # from every vertex reached
+                gb.repeat(functools.partial(sssp_module._relax, A=A, dist=dist,
+                                            min_plus=min_plus), dist.dup())
+                return dist
 
             for name, value in sssp_variants if yard.levels_run > 64 else ():
                 kept = dict(sssp_module.WIDTH)
                 if name == "WIDTH":
                     sssp_module.WIDTH["cuda"] = value
-                if name == "delta_squarings":
-                    sssp_module.GO_ON["cuda"] = "delta"
+                if name == "bf_squarings":
+                    sssp_module._delta_stepping = bellman_ford
                 setting = gb.config.set(sssp_squarings="auto" if name == "WIDTH" else value)
                 try:
                     with setting:
@@ -244,7 +248,7 @@ def main():
                         reads = (blocks.host_reads() - r0) / args.runs
                 finally:
                     sssp_module.WIDTH.update(kept)
-                    sssp_module.GO_ON.update(go_on)
+                    sssp_module._delta_stepping = delta_stepping
                 same = None
                 if "sssp_auto" in row:
                     same = bool(np.allclose(dense_levels_f(out, g.n),

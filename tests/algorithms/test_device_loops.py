@@ -75,19 +75,6 @@ def test_sssp_in_every_loop_mode(device):
         assert _same(_coo(got[mode][0]), want), mode
 
 
-def test_sssp_delta_stepping_in_every_loop_mode(device):
-    """method="delta": the whole search one loop of delta-stepping's rounds (on a GPU their
-    bucket's bound and union on the device), with the same distances in every mode."""
-    A = _grid(device, weights="random")
-    got = _by_mode(device, lambda: algorithms.sssp(A, 0, method="delta"))
-    want = _coo(got["never"][0])
-    assert len(want[0]) == 30 * 40
-    for mode in MODES:
-        assert _same(_coo(got[mode][0]), want), mode
-    if device.startswith("cuda"):  # its rounds: one wait beyond the dry rounds' reads
-        assert got["while"][1] <= 30, got["while"][1]
-
-
 def test_sssp_bellman_ford_in_every_loop_mode(device):
     A = _grid(device, weights="random")
     got = _by_mode(device, lambda: algorithms.sssp(A, 0, method="bellman-ford"))

@@ -164,21 +164,9 @@ def test_methods_agree_with_dijkstra(device, rng, monkeypatch, method, dtype):
                                    rtol=1e-5)
 
 
-def _go_on(monkeypatch, device, how):
-    """sssp's "auto" going on past its first rounds by ``how`` on ``device``'s kind."""
-    import importlib
-
-    module = importlib.import_module("graphblast.algorithms.sssp")
-    monkeypatch.setitem(module.GO_ON, device.split(":")[0], how)
-
-
-@pytest.mark.parametrize("go_on", ["delta", "bellman-ford"])
 @pytest.mark.parametrize("side", [30, 64])
-def test_grid_long_diameter(device, rng, monkeypatch, side, go_on):
-    """A weighted grid (hop diameter 2 * side): "auto" goes on past its first rounds by
-    delta-stepping or by Bellman-Ford (each device kind's GO_ON), from the distances and the
-    frontier it has."""
-    _go_on(monkeypatch, device, go_on)
+def test_grid_long_diameter(device, rng, side):
+    """A weighted grid (hop diameter 2 * side): "auto" switches to delta-stepping."""
     n = side * side
     r = np.arange(n).reshape(side, side)
     rows = np.concatenate([r[:, :-1].ravel(), r[:-1, :].ravel()])
@@ -194,17 +182,15 @@ def test_grid_long_diameter(device, rng, monkeypatch, side, go_on):
 
 @pytest.mark.parametrize("squarings", [1, 2, 3])
 @pytest.mark.parametrize("weights", ["INT64", "FP64", "UINT8"])
-@pytest.mark.parametrize("method", ["auto", "delta", "auto, bellman-ford"])
+@pytest.mark.parametrize("method", ["auto", "delta"])
 def test_squared_matrix_keeps_the_distances(device, rng, monkeypatch, squarings, weights,
                                            method):
-    """Path doubling (plan.sssp_squarings, forced through gb.config): delta-stepping, or
-    Bellman-Ford going on, over min(A, A min.+ A), squared k times, gives Dijkstra's
-    distances on a directed grid with shortcuts, zero weights and unreachable vertices; UINT8
-    weights, whose two-hop sums pass 255, are summed in INT64 as the distances are."""
+    """Path doubling (plan.sssp_squarings, forced through gb.config): delta-stepping over
+    min(A, A min.+ A), squared k times, gives Dijkstra's distances on a directed grid with
+    shortcuts, zero weights and unreachable vertices; UINT8 weights, whose two-hop sums pass
+    255, are summed in INT64 as the distances are."""
     import importlib
 
-    method, _, go_on = method.partition(", ")
-    _go_on(monkeypatch, device, go_on or "delta")
     monkeypatch.setattr(importlib.import_module("graphblast.algorithms.sssp"),
                         "SWITCH_ROUNDS", 3)
     side = 20

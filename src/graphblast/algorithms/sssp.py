@@ -60,13 +60,6 @@ def _delta_stepping(A, dist, pending, delta, min_plus):
     return dist
 
 
-# How method="auto" goes on past SWITCH_ROUNDS, by device kind: delta-stepping on the CPU,
-# where a round costs its relaxations; Bellman-Ford on a GPU, where a round costs its kernels'
-# latency: at the GPU's width (below) delta-stepping's rounds are Bellman-Ford's, and its
-# relaxations nearly so (grid-256: 548 rounds either way, 0.90 against 0.92 million
-# relaxations; rgg-16: 337 rounds, 2.96 against 3.87 million), for twice the kernels a round.
-GO_ON = {"cpu": "delta", "cuda": "bellman-ford"}
-
 # The default bucket width: WIDTH[device kind] times the average weight over the average
 # degree: 32 on the CPU (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
 # worth of relaxations per vertex), 8 times that on a GPU, where a round has a fixed cost
@@ -111,7 +104,7 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     so the bucket's bound moves with ``lo`` and the whole search is one ``graphblast.repeat``
     loop: on a GPU one graph launch, the bucket's bound never read by the host.
 
-    Path doubling: before going on, ``A`` may be replaced by ``min(A, A min.+ A)``,
+    Path doubling: before delta-stepping, ``A`` may be replaced by ``min(A, A min.+ A)``,
     whose entry ``(i, j)`` is the lightest path of at most two hops from ``i`` to ``j``: the
     distances are the same, reached in half the rounds.  On a GPU, where a round costs a
     fixed time whatever its work (tens of microseconds on the device), the planner squares
@@ -136,17 +129,13 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         mean a mistake and they make the search pay for negative-cycle detection.
     method : {"auto", "bellman-ford", "delta"}, default "auto"
         "auto" runs Bellman-Ford and, if it has not finished after ``SWITCH_ROUNDS`` (32)
-        rounds - a long-diameter graph - goes on from the distances found so far with
-        delta-stepping on the CPU, and on a GPU with Bellman-Ford over ``A``'s squares
-        (``GO_ON``: a GPU's round costs its kernels, and at its width delta-stepping makes
-        Bellman-Ford's rounds with twice the kernels).  Negative and infinite weights always
-        use Bellman-Ford.
+        rounds - a long-diameter graph - continues with delta-stepping from the distances
+        found so far.  Negative and infinite weights always use Bellman-Ford.
     delta : float, optional
-        Bucket width for delta-stepping (given, "auto" goes on with delta-stepping on any
-        device); by default 32 times the average weight over the average degree on the CPU
-        (Davidson et al.'s width), 8 times wider on a GPU, where a round has a fixed latency
-        whatever its work (wider buckets, fewer rounds, more work per round); at least 1 for
-        integer weights.
+        Bucket width for delta-stepping; by default 32 times the average weight over the
+        average degree on the CPU (Davidson et al.'s width), 8 times wider on a GPU, where a
+        round has a fixed latency whatever its work (wider buckets, fewer rounds, more work
+        per round); at least 1 for integer weights.
 
     Returns
     -------
@@ -192,14 +181,8 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
     if not frontier.nvals:
         return dist
     if rounds < n:  # a long diameter: each squaring of A halves the rounds left
-        stepping = method == "delta" or delta or GO_ON[A.device.split(":")[0]] == "delta"
-        delta = stepping and (delta or _default_delta(A, dtype))  # A's, kept over its squares
+        delta = delta or _default_delta(A, dtype)  # A's, kept over its squares (below)
         for _ in range(plan.sssp_squarings(A, rounds, dist.nvals)[0]):
             A = A.ewise_add(A.mxm(A, min_plus).new(), binary.min[dtype]).new()
-        if stepping:
-            return _delta_stepping(A, dist, frontier, delta, min_plus)
-        # Bellman-Ford goes on: the frontier holds the only vertices not relaxed since their
-        # distance last fell
-        repeat(partial(_relax, A=A, dist=dist, min_plus=min_plus), frontier)
-        return dist
+        return _delta_stepping(A, dist, frontier, delta, min_plus)
     raise NegativeCycle.after(source, n)
