@@ -61,12 +61,16 @@ def _delta_stepping(A, dist, pending, delta, min_plus):
 
 
 # The default bucket width: WIDTH[device kind] times the average weight over the average
-# degree: 32 on the CPU (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
-# worth of relaxations per vertex), 8 times that on a GPU, where a round has a fixed cost
-# whatever its work, so fewer, wider rounds pay (docs/algorithms.md: the widths were chosen
-# with a loop per bucket; rounds by the multiple of the CPU width, 1 / 4 / 16 / Bellman-Ford:
-# grid-512 1,416 / 1,181 / 1,101 / 1,058, rgg-18 891 / 692 / 621 / 575).
-WIDTH = {"cpu": 32, "cuda": 32 * 8}
+# degree, 32 on both (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
+# worth of relaxations per vertex).  A round relaxes the pending vertices within the width of
+# the smallest, so a wider bucket adds relaxations and no fewer rounds than Bellman-Ford's;
+# a narrower one adds rounds.  Rounds (Bellman-Ford's first 32 included) and relaxations a
+# vertex, on the CPU, by the width's multiple 4 / 8 / 32 / 256 / Bellman-Ford: rgg-16 544 /
+# 430 / 341 / 337 / 337 rounds, 1.6 / 1.7 / 3.9 / 45.1 / 59.0; grid-256 779 / 627 / 548 /
+# 548 / 548 rounds, 1.0 / 1.1 / 3.1 / 13.8 / 14.1.  A GPU's round costs mostly its kernels'
+# latency, so it takes the fewest rounds' width (with a loop a bucket, whose rounds each
+# bucket's setup made dear, a GPU took 8 times wider buckets).
+WIDTH = {"cpu": 32, "cuda": 32}
 
 
 def _default_delta(A, dtype):
@@ -133,9 +137,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         found so far.  Negative and infinite weights always use Bellman-Ford.
     delta : float, optional
         Bucket width for delta-stepping; by default 32 times the average weight over the
-        average degree on the CPU (Davidson et al.'s width), 8 times wider on a GPU, where a
-        round has a fixed latency whatever its work (wider buckets, fewer rounds, more work
-        per round); at least 1 for integer weights.
+        average degree (Davidson et al.'s width: as few rounds as Bellman-Ford's on grids and
+        geometric graphs, with a fraction of its relaxations), at least 1 for integer
+        weights.
 
     Returns
     -------
