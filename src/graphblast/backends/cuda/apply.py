@@ -144,8 +144,13 @@ def reduce_rowwise(A, monoid):
 def reduce_scalar(A, monoid, keep=False):
     """A NumPy scalar, or None when A has no entries.  ``keep``: the value of a non-empty A
     stays on the device, a one-element array of the monoid's type (no synchronization)."""
-    if keep and recording.thread.rec is not None and isinstance(A, ListVector) \
+    rec = recording.thread.rec
+    if keep and rec is not None and isinstance(A, ListVector) \
             and not getattr(monoid.parent, "in_order", False):
+        # a dry round reads the count, as a round issued from Python would: an empty list
+        # has no value (and launches nothing, so that no capture is made of that round)
+        if not rec.capturing and A.nvals == 0:
+            return None
         return _reduce_list(A, monoid)
     n = A.nvals
     if n == 0:
@@ -164,9 +169,9 @@ def reduce_scalar(A, monoid, keep=False):
 
 
 def _reduce_list(A, monoid):
-    """A kept reduction of a list in a loop's recorded round (and its dry rounds, which must
-    launch the same kernels): its count is read on the device, never by the host, so an empty
-    list gives the monoid's identity rather than no value."""
+    """A kept reduction of a non-empty list in a loop's dry rounds, and of a list in its
+    captured round (the same kernels): its count is read on the device, never by the host, so
+    a replay whose list is empty gives the monoid's identity rather than no value."""
     cap = A.idx.shape[0]
     nblocks, part, part_have, result = partials(monoid.return_type, cap)
     (fn,) = jit.compiled(programs.reduce_list, monoid, A.dtype).fns
