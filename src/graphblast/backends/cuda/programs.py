@@ -142,7 +142,7 @@ def reduce_list(monoid, a_type):
         ad = jit.monoid_adapter(monoid)
         return jit.Program(["reduce.cuh"], [ad],
                            [f"gbk_reduce_list<{ad.name}, {a_type.c_type}>"])
-    return ("list", monoid, a_type), build
+    return ("reduce_list", monoid, a_type), build
 
 
 def inner_dense(semiring, a_type, b_type):
