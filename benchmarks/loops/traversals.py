@@ -119,6 +119,11 @@ def main():
                     help="also SSSP (auto) on graphs of more than 64 levels going on by "
                          "Bellman-Ford (one repeat) instead of delta-stepping after the first "
                          "rounds, over A squared this many times, at each of these")
+    ap.add_argument("--recorded-grid", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels with the recorded "
+                         "kernels' blocks at most (jit.grid_for's recorded_max, default "
+                         "jit.RECORDED_MAX_GRID; the push and the loop's end keep theirs) at "
+                         "each of these")
     ap.add_argument("--loop-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
@@ -129,7 +134,7 @@ def main():
 
     import graphblast as gb
     from graphblast.algorithms import bfs, sssp
-    from graphblast.backends.cuda import blocks, loops, mxv
+    from graphblast.backends.cuda import blocks, jit, loops, mxv
     from graphblast.bench import graphs
 
     results = []
@@ -226,9 +231,12 @@ def main():
             sssp_variants += [("squarings", int(x)) for x in args.sssp_squarings.split(",") if x]
             sssp_variants += [("bf_squarings", int(x))
                               for x in args.sssp_bf_squarings.split(",") if x]
+            sssp_variants += [("recorded_grid", int(x))
+                              for x in args.recorded_grid.split(",") if x]
+            grid_defaults = jit.grid_for.__defaults__
             delta_stepping = sssp_module._delta_stepping
 
-            def bellman_ford(A, dist, delta, min_plus):  # from every vertex reached so far
+            def bellman_ford(A, dist, pending, delta, min_plus):  # from every vertex reached
                 gb.repeat(functools.partial(sssp_module._relax, A=A, dist=dist,
                                             min_plus=min_plus), dist.dup())
                 return dist
@@ -239,7 +247,9 @@ def main():
                     sssp_module.WIDTH["cuda"] = value
                 if name == "bf_squarings":
                     sssp_module._delta_stepping = bellman_ford
-                setting = gb.config.set(sssp_squarings="auto" if name == "WIDTH" else value)
+                if name == "recorded_grid":
+                    jit.grid_for.__defaults__ = (value,)
+                setting = gb.config.set(sssp_squarings=value if "squarings" in name else "auto")
                 try:
                     with setting:
                         sssp(g.Aw, g.source)
@@ -249,6 +259,7 @@ def main():
                 finally:
                     sssp_module.WIDTH.update(kept)
                     sssp_module._delta_stepping = delta_stepping
+                    jit.grid_for.__defaults__ = grid_defaults
                 same = None
                 if "sssp_auto" in row:
                     same = bool(np.allclose(dense_levels_f(out, g.n),

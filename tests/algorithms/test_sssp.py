@@ -242,8 +242,8 @@ def test_method_arguments(device):
 @pytest.mark.parametrize("method", ["delta", "auto"])
 def test_delta_stepping_finishes_past_its_precision(device, monkeypatch, method, weights,
                                                     delta, expected):
-    """Buckets of width delta advance even where lo + delta == lo in floating point: the rest
-    is one last bucket, and the distances are Bellman-Ford's."""
+    """Delta-stepping advances even where lo + delta == lo in floating point (a round then
+    relaxes the pending vertices at lo), and the distances are Bellman-Ford's."""
     import importlib
 
     # "auto" goes straight to delta-stepping
@@ -258,6 +258,18 @@ def test_delta_stepping_finishes_past_its_precision(device, monkeypatch, method,
     assert got == sssp(A, 0, method="bellman-ford").to_dict()
 
 
+@pytest.mark.parametrize("delta", [1.0, 1e300])
+def test_delta_stepping_reaches_an_overflowed_distance(device, delta):
+    """A finite weight that makes a distance overflow to infinity: the vertex waits until it
+    is the smallest pending one, relaxes nothing (inf + w is no improvement) and the loop
+    ends, with Bellman-Ford's distances."""
+    A = gb.Matrix.from_coo([0, 1, 2], [1, 2, 3], [1e308, 1e308, 1.0], nrows=4, ncols=4,
+                           device=device)
+    got = sssp(A, 0, method="delta", delta=delta).to_dict()
+    assert got == {0: 0.0, 1: 1e308, 2: np.inf, 3: np.inf}
+    assert got == sssp(A, 0, method="bellman-ford").to_dict()
+
+
 def test_infinite_weights_go_to_bellman_ford(device):
     """Buckets of distance cannot hold an infinite one: "auto" runs Bellman-Ford throughout
     (an infinite distance is reached all the same), "delta" says why it cannot."""
@@ -269,17 +281,16 @@ def test_infinite_weights_go_to_bellman_ford(device):
 
 
 def test_default_bucket_width_by_device(device):
-    """32 times the average weight over the average degree on the CPU, 8 times that on a
-    GPU (rounds cost latency there); at least 1 for integer weights."""
+    """32 times the average weight over the average degree on every device (a wider bucket
+    makes no fewer rounds); at least 1 for integer weights."""
     import sys
 
     sssp_module = sys.modules["graphblast.algorithms.sssp"]  # the package exports the function
     A = gb.Matrix.from_coo([0, 1, 2, 2], [1, 2, 0, 1], [2.0, 4.0, 6.0, 8.0], nrows=4, ncols=4,
                            device=device)
-    factor = 8 if device.startswith("cuda") else 1
-    assert sssp_module.WIDTH == {"cpu": 32, "cuda": 32 * 8}
+    assert sssp_module.WIDTH == {"cpu": 32, "cuda": 32}
     # average weight 5, average degree 1 (4 entries over 4 rows)
-    assert sssp_module._default_delta(A, gb.dtypes.FP64) == 32 * factor * 5.0
+    assert sssp_module._default_delta(A, gb.dtypes.FP64) == 32 * 5.0
     tiny = gb.Matrix.from_coo([0], [1], [1], gb.dtypes.INT64, nrows=1000, ncols=1000,
                               device=device)
-    assert sssp_module._default_delta(tiny, gb.dtypes.INT64) == 32 * factor * 1000
+    assert sssp_module._default_delta(tiny, gb.dtypes.INT64) == 32 * 1000

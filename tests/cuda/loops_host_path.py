@@ -145,6 +145,11 @@ def main():
                      "captured": dict(captured), "stats": dict(loops.stats)}
 
     run("relax", relax)
+    # delta-stepping's round (algorithms/sssp.py): the bucket's bound from the pending
+    # vertices' minimum, left on the device, and the union of the waiting and the improved
+    width = Vector.from_scalar(100, size=n, dtype=INT64, device="cuda")
+    run("sssp bucket", functools.partial(sssp._bucket_round, A=W, dist=dist, width=width,
+                                         min_plus=semiring.min_plus[INT64]))
     # BFS's level (algorithms/bfs.py): the round counter stamps the frontier, then the push
     levels = Vector(INT64, n, device="cuda")
     A = hostpath._grid(64, weights=False)

@@ -176,6 +176,7 @@ def _template_programs(kinds):
             programs.reduce_segments(m, m.type, True)[1](),
             programs.reduce_segments(m, m.type, False)[1](),
             programs.reduce_all(m, m.type)[1](),
+            programs.reduce_list(m, m.type)[1](),
             programs.inner_dense(s, t, t2)[1](),
             programs.scatter_atomic(m)[1](),
         ]
@@ -206,6 +207,7 @@ def _template_programs(kinds):
                   programs.ewise_dense("union", plus, t, t, plus.return_type,
                                        (False, True))[1](),
                   programs.ewise_list_dense(plus, t, t, plus.return_type, True)[1](),
+                  programs.union_lists(plus, t)[1](),
                   programs.ewise_list_dense(binary.ge[t], t, t, BOOL, False)[1](),
                   programs.map_dense(binary.first[t], t, "right")[1](),
                   programs.map_dense(binary.minus[t] if t in binary.minus else plus, t,

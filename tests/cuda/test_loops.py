@@ -366,3 +366,80 @@ def test_a_rounds_first_assign_is_done_by_the_loops_last_kernel(mode, max_rounds
         assert _same(a, b)
     assert counts == want_counts
     assert kernels == (["gbk_push", "gbk_loop_next"],) * 2, kernels
+
+
+def _delta_stepping(A, mode, width):
+    """dist, host reads and loop stats of sssp's delta-stepping loop (its round, from the
+    source alone) under ``mode``."""
+    from graphblast.backends.cuda import loops
+
+    sssp = importlib.import_module("graphblast.algorithms.sssp")
+    n = A.nrows
+    dist = Vector.from_coo([0], [0], INT64, size=n, device="cuda")
+    widths = Vector.from_scalar(width, size=n, dtype=INT64, device="cuda")
+    body = functools.partial(sssp._bucket_round, A=A, dist=dist, width=widths,
+                             min_plus=semiring.min_plus[INT64])
+    with gb.config.set(device_loops=mode):
+        before = _host_reads()
+        gb.repeat(body, dist.dup())
+        reads = _host_reads() - before
+    return tuple(cupy.asnumpy(a) for a in dist.to_coo()), reads, dict(loops.stats)
+
+
+@pytest.mark.parametrize("width", [1, 40, 10**6])
+def test_delta_stepping_runs_on_the_device(width):
+    """sssp's delta-stepping round (the bucket's bound a list's minimum left on the device,
+    the waiting and the improved joined by a union of two unsorted lists): the whole loop one
+    launch under a WHILE node, the distances SciPy's, the same under every mode.  Width 1 is
+    Dijkstra's order (a bucket per distance), 10**6 Bellman-Ford's."""
+    from graphblast import generators
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    A = generators.grid2d(30, 40, weights="random", seed=7, device="cuda")
+    A = A.apply(gb.unary.identity[INT64]).new()
+    rows, cols, vals = (cupy.asnumpy(a) for a in A.to_coo())
+    want = dijkstra(csr_matrix((vals, (rows, cols)), shape=A.shape), indices=0)
+    got = {mode: _delta_stepping(A, mode, width) for mode in ("while", "replay", "never")}
+    for mode, (dist, reads, stats) in got.items():
+        assert np.array_equal(dist[0], np.arange(A.nrows)), mode
+        assert np.array_equal(dist[1], want.astype(np.int64)), mode
+    assert got["while"][2]["mode"] == "while", got["while"][2]
+    assert got["while"][2]["launches"] == 1 + got["while"][2]["grown"]
+    assert got["while"][1] <= 30, got["while"][1]
+    assert got["never"][1] >= got["never"][2]["rounds"]
+
+
+def test_a_recorded_list_reduction_and_union():
+    """In a round on the device a list's minimum is read on the device and two overlapping
+    unsorted lists join through the marks: the same vectors as the rounds issued from
+    Python."""
+    from graphblast.backends.cuda import loops
+
+    n = 5000
+    A = _path(n, np.arange(1, n) % 5 + 1)
+    dist = Vector.from_coo([0], [0], INT64, size=n, device="cuda")
+    relax = _relax_body(A, dist)
+    mins = Vector(INT64, n, device="cuda")
+    big = Vector.from_scalar(10**9, size=n, dtype=INT64, device="cuda")
+
+    def body(frontier):
+        out = relax(frontier)
+        mins(out.S) << out.reduce(gb.monoid.min).new()  # the minimum, at out's positions
+        # a list over out's positions and the next one's, larger: the union keeps out's
+        # values, and the next position's larger value joins the frontier
+        far = frontier.vxm(A, semiring.min_plus[INT64]).new().ewise_mult(big, binary.plus)
+        both = out.ewise_add(far.new(), binary.min).new()
+        return both.select(gb.select.valuelt, 10**8).new()
+
+    got = {}
+    for mode in ("while", "never"):
+        dist.clear()
+        dist[0] << 0
+        mins.clear()
+        with gb.config.set(device_loops=mode):
+            gb.repeat(body, dist.dup())
+        got[mode] = (dist.to_coo(), mins.to_coo(), dict(loops.stats))
+    assert got["while"][2]["mode"] == "while", got["while"][2]
+    assert _same(got["while"][0], got["never"][0])
+    assert _same(got["while"][1], got["never"][1])

@@ -40,6 +40,17 @@ def test_which_bodies_replay():
     assert got["bfs level"]["stats"]["round_kernels"] == ["gbk_push", "gbk_loop_next"]
     assert got["bfs level, assign unfused"]["stats"]["round_kernels"] == [
         "gbk_assign_list", "gbk_push", "gbk_loop_next"]
+    # delta-stepping's round is captured whole: the bucket's bound (the pending vertices'
+    # distances plus the width, their minimum by a reduction that reads the list's count on
+    # the device), the near and the waiting vertices, the relaxation, and the union of the
+    # waiting and the improved through a kept bitmap of marks: every kernel sized by the
+    # lists, none by the vertices
+    assert got["sssp bucket"]["said"] == ["repeat: the body replays as a CUDA graph"]
+    assert got["sssp bucket"]["captured"]["launches"] == [
+        "gbk_ewise_list_dense", "gbk_reduce_list", "gbk_reduce_all", "gbk_select_list",
+        "gbk_select_list", "gbk_push", "gbk_push_gather", "gbk_ewise_list_dense",
+        "gbk_accum_list", "gbk_list_to_bitmap", "gbk_filter_list", "gbk_list_unmark",
+        "gbk_list_to_bitmap", "gbk_union_lists_b", "gbk_union_lists_a"]
     # SSSP's relaxation has no such first step
     assert got["relax"]["stats"]["round_kernels"][-1] == "gbk_loop_next"
     # a count read inside the body breaks the capture: every round from Python

@@ -1,7 +1,6 @@
 """Single-source shortest paths: Bellman-Ford over the (min, +) semiring, delta-stepping
 (LAGraph's LAGr_SingleSourceShortestPath) on long-diameter graphs."""
 
-import math
 from functools import partial
 
 from graphblast import Vector, binary, monoid, plan, repeat, select, semiring
@@ -39,45 +38,39 @@ def _relax(frontier, A, dist, min_plus, below=None):
         select.valuelt, below).new(mask=better)
 
 
-def _band(dist, lo, hi):
-    """The entries of ``dist`` in [lo, hi)."""
-    return dist.select(select.valuege, lo).new().select(select.valuelt, hi).new()
+def _bucket_round(pending, A, dist, width, min_plus):
+    """One round of delta-stepping over ``pending`` (the vertices whose out-edges are not yet
+    relaxed since their distance last fell, with that distance): those within the bucket
+    width of the smallest, ``[lo, lo + delta]``, relax their out-edges; the others wait.
+    Returns the waiting vertices and the improved ones (the smaller distance where both)."""
+    hi = pending.ewise_mult(width, binary.plus).new().reduce(monoid.min).new()  # lo + delta
+    near = pending.select(select.valuele, hi).new()
+    waiting = pending.select(select.valuegt, hi).new()  # before dist, which may be pending,
+    return waiting.ewise_add(_relax(near, A, dist, min_plus), binary.min).new()  # changes
 
 
-def _delta_stepping(A, dist, delta, min_plus):
-    """Buckets of width ``delta`` in order: light edges (<= delta) until the bucket settles,
-    then heavy edges once from it.  ``dist`` may hold upper bounds already (a warm start).
-    Weights are finite (sssp_arguments sends infinite ones to Bellman-Ford)."""
-    heavy = A.select(select.valuegt, delta).new()
-    # a GPU's default width makes every edge light: no copy of A, no heavy steps
-    light, heavy = (A.select(select.valuele, delta).new(), heavy) if heavy.nvals else (A, None)
-    lo = dist.reduce(monoid.min).new().value
-    while lo is not None and lo < math.inf:  # an overflowed distance is not expanded
-        # where delta is below the floating-point precision at lo the buckets would stall:
-        # the rest is then one last bucket in which every edge is light (Bellman-Ford)
-        hi, light = (lo + delta, light) if lo + delta > lo else (math.inf, A)
-        # the bucket's light rounds (replayed as a graph on a GPU); an improved distance is
-        # a bucket entry's plus a weight >= 0, so >= lo already
-        repeat(partial(_relax, A=light, dist=dist, min_plus=min_plus, below=hi),
-               _band(dist, lo, hi))
-        if heavy is not None:
-            dist(binary.min) << _band(dist, lo, hi).vxm(heavy, min_plus)
-        lo = dist.select(select.valuege, hi).new().reduce(monoid.min).new().value
+def _delta_stepping(A, dist, pending, delta, min_plus):
+    """Buckets of width ``delta`` in order, the bucket's bound, ``lo + delta``, taken from
+    the smallest pending distance every round: one ``repeat`` loop, so on a GPU the whole
+    search is one graph launch.  ``dist`` may hold upper bounds already (a warm start), and
+    ``pending`` the vertices not relaxed since their distance fell.  An infinite distance
+    (overflow) is in the last bucket, whose relaxations improve nothing."""
+    width = Vector.from_scalar(delta, size=dist.size, dtype=dist.dtype, device=dist.device)
+    repeat(partial(_bucket_round, A=A, dist=dist, width=width, min_plus=min_plus), pending)
     return dist
 
 
 # The default bucket width: WIDTH[device kind] times the average weight over the average
-# degree: 32 on the CPU (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
-# worth of relaxations per vertex), 8 times that on a GPU, where a round has a fixed cost
-# whatever its work.  Round counts (products) on grid-512 by the multiple of the CPU width,
-# 1 / 4 / 16 / Bellman-Ford: 1,416 / 1,181 / 1,101 / 1,058; on rgg-18: 891 / 692 / 621 / 575
-# (the CPU's time, bound by the work, was best at 1-4x: 3.4 s, against 9.2 s at 16x and 13.1 s
-# by Bellman-Ford on rgg-18).  On the H200 a light round replayed from a CUDA graph costs
-# 50-70 us (graphblast.repeat), so the rounds' work decides too (rgg-22's frontiers, a median
-# of 65 thousand vertices at 16x, are mostly vertices relaxed again): 4x / 8x / 16x took
-# rgg-22 153-192 / 153-177 / 192-208 ms and grid-2048 304-340 / 261-279 / 255-265 ms (two
-# processes each).  Issued from Python (about 200 us a round) the wider 16x was faster.
-WIDTH = {"cpu": 32, "cuda": 32 * 8}
+# degree, 32 on both (Davidson, Baxter, Garland and Owens's width for GPUs: about a warp's
+# worth of relaxations per vertex).  A round relaxes the pending vertices within the width of
+# the smallest, so a wider bucket adds relaxations and no fewer rounds than Bellman-Ford's;
+# a narrower one adds rounds.  Rounds (Bellman-Ford's first 32 included) and relaxations a
+# vertex, on the CPU, by the width's multiple 4 / 8 / 32 / 256 / Bellman-Ford: rgg-16 544 /
+# 430 / 341 / 337 / 337 rounds, 1.6 / 1.7 / 3.9 / 45.1 / 59.0; grid-256 779 / 627 / 548 /
+# 548 / 548 rounds, 1.0 / 1.1 / 3.1 / 13.8 / 14.1.  A GPU's round costs mostly its kernels'
+# latency, so it takes the fewest rounds' width (with a loop a bucket, whose rounds each
+# bucket's setup made dear, a GPU took 8 times wider buckets).
+WIDTH = {"cpu": 32, "cuda": 32}
 
 
 def _default_delta(A, dtype):
@@ -103,16 +96,24 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
 
     It needs about as many rounds as the hop diameter: few on scale-free graphs, thousands on
     grids and road graphs.  Delta-stepping (Meyer and Sanders; LAGraph's
-    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets ``[lo, lo + delta)``
-    in order: the light edges (weight ``<= delta``) are relaxed from the bucket until it no
-    longer changes, then the heavy ones once; empty buckets are skipped.
+    ``LAGr_SingleSourceShortestPath``) settles the distances in buckets of width ``delta``
+    in order.  Here, as in Davidson et al.'s near-far GPU variant, each round relaxes every
+    out-edge of the *pending* vertices (not relaxed since their distance last fell) within
+    ``delta`` of the smallest pending distance ``lo``, and the others wait::
+
+        hi       = (pending + delta).reduce(min)          # lo + delta, left on the device
+        near     = pending.select(valuele, hi)
+        pending  = pending.select(valuegt, hi) (min) relax(near)    # a union
+
+    so the bucket's bound moves with ``lo`` and the whole search is one ``graphblast.repeat``
+    loop: on a GPU one graph launch, the bucket's bound never read by the host.
 
     Path doubling: before delta-stepping, ``A`` may be replaced by ``min(A, A min.+ A)``,
     whose entry ``(i, j)`` is the lightest path of at most two hops from ``i`` to ``j``: the
     distances are the same, reached in half the rounds.  On a GPU, where a round costs a
-    fixed few hundred microseconds whatever its work, the planner squares while the rounds
-    saved cost more than the square (``plan.sssp_squarings``: twice on a 2048 x 2048 grid,
-    0.84 -> 0.22 s on the H200 with 0.14 s of squaring); on the CPU never by itself.  The
+    fixed time whatever its work (tens of microseconds on the device), the planner squares
+    while the rounds saved cost more than the square (``plan.sssp_squarings``: once on a
+    2048 x 2048 grid, a square built in 27 ms on the H200); on the CPU never by itself.  The
     bucket width stays the one of ``A``: a square's entries are lightest paths, heavier and
     more per row, and its own default width (average weight over degree) would shrink the
     buckets and add rounds (on that grid 0.27 s over ``A^4`` with its own width, 0.22 with
@@ -136,9 +137,9 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         found so far.  Negative and infinite weights always use Bellman-Ford.
     delta : float, optional
         Bucket width for delta-stepping; by default 32 times the average weight over the
-        average degree on the CPU (Davidson et al.'s width), 8 times wider on a GPU, where a
-        round has a fixed latency whatever its work (wider buckets, fewer rounds, more work
-        per round); at least 1 for integer weights.
+        average degree (Davidson et al.'s width: as few rounds as Bellman-Ford's on grids and
+        geometric graphs, with a fraction of its relaxations), at least 1 for integer
+        weights.
 
     Returns
     -------
@@ -187,5 +188,5 @@ def sssp(A, source, *, negative_weights=False, method="auto", delta=None):
         delta = delta or _default_delta(A, dtype)  # A's, kept over its squares (below)
         for _ in range(plan.sssp_squarings(A, rounds, dist.nvals)[0]):
             A = A.ewise_add(A.mxm(A, min_plus).new(), binary.min[dtype]).new()
-        return _delta_stepping(A, dist, delta, min_plus)
+        return _delta_stepping(A, dist, frontier, delta, min_plus)
     raise NegativeCycle.after(source, n)

@@ -5,8 +5,9 @@ import numpy as np
 
 from ...dtypes import INT64
 from ..base import CSR, RANGE_SELECTS, SparseVector
-from . import arrays, blocks, jit, programs
+from . import arrays, blocks, jit, programs, recording
 from .blocks import INDEX, i64
+from .vectors import ListVector
 
 
 def _map(A, op, extra, param):
@@ -143,6 +144,14 @@ def reduce_rowwise(A, monoid):
 def reduce_scalar(A, monoid, keep=False):
     """A NumPy scalar, or None when A has no entries.  ``keep``: the value of a non-empty A
     stays on the device, a one-element array of the monoid's type (no synchronization)."""
+    rec = recording.thread.rec
+    if keep and rec is not None and isinstance(A, ListVector) \
+            and not getattr(monoid.parent, "in_order", False):
+        # a dry round reads the count, as a round issued from Python would: an empty list
+        # has no value (and launches nothing, so that no capture is made of that round)
+        if not rec.capturing and A.nvals == 0:
+            return None
+        return _reduce_list(A, monoid)
     n = A.nvals
     if n == 0:
         return None
@@ -157,6 +166,17 @@ def reduce_scalar(A, monoid, keep=False):
         out = _fold(A.values, A.dtype, cp.asarray(np.array([0, n], dtype=INDEX)), 1, monoid)
         return out if keep else out.get()[0]
     return reduce_values(A.values, A.dtype, None, monoid, keep)
+
+
+def _reduce_list(A, monoid):
+    """A kept reduction of a non-empty list in a loop's dry rounds, and of a list in its
+    captured round (the same kernels): its count is read on the device, never by the host, so
+    a replay whose list is empty gives the monoid's identity rather than no value."""
+    cap = A.idx.shape[0]
+    nblocks, part, part_have, result = partials(monoid.return_type, cap)
+    (fn,) = jit.compiled(programs.reduce_list, monoid, A.dtype).fns
+    jit.run(fn, nblocks, jit.BLOCK, (i64(cap), A.counters.array, A.vals, part, part_have))
+    return finish_reduction(monoid, nblocks, part, part_have, result, True)
 
 
 def reduce_values(values, a_type, present, monoid, keep=False):

@@ -136,6 +136,14 @@ def enumerated():
             for warp in (False, True):
                 add(programs.reduce_segments, mon, t, warp)
             add(programs.scatter_atomic, mon)
+        if arith:  # sssp's delta-stepping round: the pending distances plus the width, their
+            # minimum (a list's, its count on the device), the near and the waiting vertices
+            # by that bound left on the device, the union of the waiting and the improved
+            add(programs.ewise_list_dense, binary.plus[t], t, t, t, True)
+            add(programs.reduce_list, monoid.min[t], t)
+            for s in ("valuele", "valuegt"):
+                add(programs.select_list, getattr(select_ops, s)[t], t, "thunk_device")
+            add(programs.union_lists, binary.min[t], t)
         for z in types:
             if z is not t:
                 add(programs.cast, t, z)

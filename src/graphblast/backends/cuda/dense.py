@@ -22,6 +22,7 @@ from ... import plan
 from ...dtypes import ALL_TYPES
 from ..base import SparseVector, computed_under
 from . import arrays, blocks, jit, programs, recording, storage
+from . import vectors as _vectors
 from .apply import (
     _fold, finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
 from .blocks import INDEX, i64
@@ -259,9 +260,57 @@ def _ewise_list_dense(A, B, op):
 
 
 def ewise_add(A, B, op, out_dtype=None):
+    if _lists_of_a_round(A, B, op, out_dtype):
+        return _union_lists(A, B, op)
     if not _dense_pair(A, B):
         return NotImplemented
     return _ewise("add", A, B, op, out_dtype or op.return_type)
+
+
+def _lists_of_a_round(A, B, op, out_dtype):
+    """Whether ewise_add of A and B is a union of two unsorted lists of one type in a loop's
+    recorded round (or its dry rounds): the sorted union would read their counts."""
+    t = A.dtype
+    return (recording.thread.rec is not None and type(A) is ListVector
+            and type(B) is ListVector and B.dtype is t and op.return_type is t
+            and op.type is t and op.type2 is t and (out_dtype is None or out_dtype is t)
+            and (cp.cuda.runtime.getDevice(), A.size, t) not in _vectors._marks_in_use)
+
+
+def _union_lists(A, B, op):
+    """A and B's union as a new unsorted list (capacity: both's), through the bitmap of
+    marks kept for their size and type (vectors.dense_mask's, here of any size: a loop's
+    rounds would otherwise zero a new one each round): A marked, B's entries combined there
+    or appended, then A's appended and unmarked; no host read."""
+    t = A.dtype
+    key = (cp.cuda.runtime.getDevice(), A.size, t)
+    marks = _vectors._marks.get(key)
+    if marks is None:  # the bits are zero between uses
+        recording.refuse("a new mark bitmap")
+        marks = _vectors._marks[key] = (cp.zeros(A.size, dtype=cp.uint8),
+                                        cp.empty(A.size, dtype=t.np_type))
+    bits, vals = marks
+    rec = recording.thread.rec
+    if rec.capturing:  # the graph refers to them
+        rec.keep.append(marks)
+    a_idx, a_vals, a_ptr, a_cap = list_parts(A)
+    b_idx, b_vals, b_ptr, b_cap = list_parts(B)
+    counters = Counters()
+    cap = a_cap + b_cap
+    out_idx = cp.empty(cap, dtype=INDEX)
+    out_vals = cp.empty(cap, dtype=t.np_type)
+    fb, fa = jit.compiled(programs.union_lists, op, t).fns
+    p = (np.int8(0), np.int8(0))
+    if a_cap:
+        _vectors.scatter_into(bits, vals, t, a_idx, a_vals, a_ptr)
+    if b_cap:
+        jit.launch(fb, b_cap, (i64(b_cap), b_ptr, b_idx, b_vals, bits, vals, *p, out_idx,
+                               out_vals, counters.array))
+    if a_cap:
+        jit.launch(fa, a_cap, (i64(a_cap), a_ptr, a_idx, a_vals, bits, vals, *p, out_idx,
+                               out_vals, counters.array))
+    counters.touch()
+    return ListVector(A.size, t, out_idx, out_vals, counters, False)
 
 
 def ewise_union(A, B, op, left_default, right_default):

@@ -45,6 +45,13 @@ No round is issued before the dry rounds but the settling ones: the dry rounds w
 caches themselves, and each round issued before them cost a bucket of delta-stepping as much
 as 0.35 ms of the host (H200).
 
+Two primitives keep a round's counts on the device where they would read them on the host:
+a reduction of a list whose value stays on the device (a Scalar bound by pointer, as
+delta-stepping's bucket bound) reads the list's count in its kernel (``gbk_reduce_list``; in
+a replay an empty list gives the monoid's identity, where a round issued from Python gives no
+value), and ``ewise_add`` of two unsorted lists of one type is a union through a kept bitmap
+of marks (``gbk_union_lists_b``/``_a``), not a sort.
+
 A body the graph cannot hold (one that reads a count or a value to the host, makes a cache,
 or replaces the storage of a collection made before it) raises ``recording.Refused`` or a
 CUDA error inside the capture; the capture is dropped, nothing it recorded having run, and

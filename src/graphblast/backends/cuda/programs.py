@@ -136,6 +136,15 @@ def reduce_all(monoid, a_type):
     return ("all", monoid, a_type), build
 
 
+def reduce_list(monoid, a_type):
+    """gbk_reduce_list: a whole-list reduction's first pass, its count read on the device."""
+    def build():
+        ad = jit.monoid_adapter(monoid)
+        return jit.Program(["reduce.cuh"], [ad],
+                           [f"gbk_reduce_list<{ad.name}, {a_type.c_type}>"])
+    return ("reduce_list", monoid, a_type), build
+
+
 def inner_dense(semiring, a_type, b_type):
     """gbk_inner_dense: an inner product of two dense vectors (the semiring's monoid over its
     multiplier's products) in one pass, no products' vector."""
@@ -296,6 +305,17 @@ def ewise_list_dense(op, a_type, b_type, z_type, list_a):
             f"gbk_ewise_list_dense<{ad.name}, {a_type.c_type}, {b_type.c_type}, "
             f"{'true' if list_a else 'false'}>"])
     return ("ewise_list_dense", jit.op_key(op), a_type, b_type, z_type, list_a), build
+
+
+def union_lists(op, dtype):
+    """gbk_union_lists_b and gbk_union_lists_a: ewise_add of two unsorted lists of
+    ``dtype``, ``op`` typed to it, through a kept bitmap of marks (vector.cuh)."""
+    def build():
+        ad = jit.zip_adapter("add", op, dtype, dtype, dtype)
+        return jit.Program(["vector.cuh"], [ad], [
+            f"gbk_union_lists_b<{ad.name}, {dtype.c_type}>",
+            f"gbk_union_lists_a<{ad.name}, {dtype.c_type}>"])
+    return ("union_lists", jit.op_key(op), dtype), build
 
 
 def map_dense(op, a_type, extra):

@@ -137,6 +137,25 @@ gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* 
     gbk::block_partial<M>(acc, have, out, out_have);
 }
 
+// The first pass of a whole-list reduction whose count is on the device (a loop's recorded
+// round, whose lists the host does not count): gbk_reduce_all over the first *n_ptr entries
+// of a (cap entries where n_ptr is null), finished by gbk_reduce_all on the partials.
+template <class M, class A>
+__global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
+gbk_reduce_list(idx_t cap, const unsigned long long* n_ptr, const A* a, typename M::t* out,
+                unsigned char* out_have) {
+    typedef typename M::t T;
+    const idx_t n = n_ptr ? (idx_t)*n_ptr : cap;
+    T acc = M::identity();
+    bool have = false;
+    for (idx_t e = gbk::global_id(); e < n; e += gbk::grid_size()) {
+        T v = gbk::cast<T>(a[e]);
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
+    }
+    gbk::block_partial<M>(acc, have, out, out_have);
+}
+
 // One pass of an inner product of two dense vectors, without the products' vector: block b
 // folds op(a[i], b[i]) over its share of the positions where both have an entry (abits or
 // bbits null: full) into out[b], and whether it met any into out_have[b]; gbk_reduce_all

@@ -356,6 +356,55 @@ __global__ void gbk_ewise_list_dense(idx_t nl, const unsigned long long* nl_ptr,
     gbk::add_counts(counters, 0, deg);
 }
 
+// The union of two unsorted lists a and b of one type (ewise_add in a loop's recorded round,
+// touching only their entries), in three kernels: a marked into a kept bitmap (marks, vals;
+// gbk_list_to_bitmap), gbk_union_lists_b, then gbk_union_lists_a.  This one: each entry of b
+// at a marked position combined into vals there (the mark becomes 2), the others appended to
+// the output (counters[0] must be zero).
+template <class Zip, class T>
+__global__ void gbk_union_lists_b(idx_t nb, const unsigned long long* nb_ptr, const idx_t* b_idx,
+                                  const T* b_vals, unsigned char* marks, T* vals,
+                                  typename Zip::param_t p, typename Zip::param2_t p2,
+                                  idx_t* out_idx, T* out_vals, unsigned long long* counters) {
+    Zip f(p, p2);
+    if (nb_ptr) nb = (idx_t)*nb_ptr;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nb; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nb ? b_idx[t] : 0;
+        bool both = t < nb && marks[i];
+        if (both) {
+            vals[i] = f.both(vals[i], b_vals[t], i, 0);
+            marks[i] = 2;
+        }
+        long long slot = gbk::append_slot(&counters[0], t < nb && !both);
+        if (slot >= 0) {
+            out_idx[slot] = i;
+            out_vals[slot] = f.only_b(b_vals[t], i, 0);
+        }
+    }
+}
+
+// The union's last kernel: every entry of a appended to the output, combined with b's where
+// gbk_union_lists_b marked it 2, and its mark cleared (the bitmap is zero between uses).
+template <class Zip, class T>
+__global__ void gbk_union_lists_a(idx_t na, const unsigned long long* na_ptr, const idx_t* a_idx,
+                                  const T* a_vals, unsigned char* marks, const T* vals,
+                                  typename Zip::param_t p, typename Zip::param2_t p2,
+                                  idx_t* out_idx, T* out_vals, unsigned long long* counters) {
+    Zip f(p, p2);
+    if (na_ptr) na = (idx_t)*na_ptr;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < na; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < na ? a_idx[t] : 0;
+        long long slot = gbk::append_slot(&counters[0], t < na);
+        if (slot >= 0) {
+            out_idx[slot] = i;
+            out_vals[slot] = marks[i] == 2 ? vals[i] : f.only_a(a_vals[t], i, 0);
+            marks[i] = 0;
+        }
+    }
+}
+
 // apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.
 template <class Op, class A>
 __global__ void gbk_map_dense(idx_t n, const unsigned char* bits, const A* a,
