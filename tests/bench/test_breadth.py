@@ -1,5 +1,6 @@
 """The breadth benchmark: every algorithm runs, the deterministic answers agree with the
-peers that have them, and the summary keys come out."""
+peers that have them, the summary keys come out, and a peer past its limit is stopped and
+recorded as such."""
 
 import pytest
 
@@ -10,7 +11,9 @@ from graphblast.bench import breadth, graphs
 def run(request):
     device = "cpu"
     specs = graphs.parse_graphs("kron-8,rgg-9", smoke=True)
-    return breadth.run_breadth(specs, device, repeat=1, warmup=1)
+    # limits far above what these graphs need: every peer finishes on a busy machine
+    return breadth.run_breadth(specs, device, repeat=1, warmup=1, peer_factor=1e6,
+                               peer_cap=120.0)
 
 
 def test_every_algorithm_runs_and_is_checked(run):
@@ -41,3 +44,37 @@ def test_summary(run):
     assert run["summary"]["louvain_modularity_vs_networkit"] > 0.5
     assert run["summary"]["louvain_rgg_22_s"] is None
     assert run["summary_notes"]["louvain_rgg_22_s"]
+
+
+def test_a_peer_past_its_limit_is_stopped_and_recorded():
+    specs = graphs.parse_graphs("kron-8", smoke=True)
+    run = breadth.run_breadth(specs, "cpu", repeat=1, warmup=0, peers=("networkx",),
+                              algorithms=("louvain", "katz"), peer_cap=1e-3)
+    for entry in run["results"]:
+        assert entry["peer_limit_s"] == 1e-3
+        peer = entry["peers"]["networkx"]
+        assert peer["timed_out"] == "run" and peer["limit_s"] == 1e-3, peer
+        assert not peer["checked"] and "ran out" in peer["note"]
+        # no peer finished: graphblast is faster than the limit says, and no more is known
+        assert entry["speedup_is_lower_bound"]
+        assert entry["speedup"] == pytest.approx(1e-3 / entry["graphblast"]["median_s"])
+    assert "lower bound" in run["summary_notes"]["breadth_min_speedup_vs_best_peer"]
+
+
+def test_a_peer_past_its_setup_limit_is_recorded_without_a_speedup():
+    specs = graphs.parse_graphs("kron-8", smoke=True)
+    run = breadth.run_breadth(specs, "cpu", repeat=1, warmup=0, peers=("networkit",),
+                              algorithms=("core_number",), setup_limit=1e-3)
+    (entry,) = run["results"]
+    assert entry["peers"]["networkit"]["timed_out"] == "setup"
+    assert "speedup" not in entry
+    assert run["summary"]["breadth_min_speedup_vs_best_peer"] is None
+    assert "no checked peer: core_number on kron-8" in \
+        run["summary_notes"]["breadth_min_speedup_vs_best_peer"]
+
+
+def test_the_deadline_leaves_algorithms_out_by_name():
+    specs = graphs.parse_graphs("kron-8", smoke=True)
+    run = breadth.run_breadth(specs, "cpu", repeat=1, warmup=0, peers=(),
+                              algorithms=("core_number", "katz"), deadline=0.0)
+    assert run["results"] == [] and run["not_run"] == ["kron-8"]

@@ -63,6 +63,13 @@ def _parser():
                    help="also run the breadth benchmark (core_number, k_truss, Louvain, "
                         "Leiden, CDLP, LCC, Katz, eigenvector, SCC against their peers) into "
                         "breadth.json; --smoke always runs it, on its first graph and karate")
+    p.add_argument("--peer-factor", type=float, default=10.0, metavar="N",
+                   help="with --breadth: stop a peer's run after N times graphblast's median "
+                        "(at least 1 s, at most the time limit); the record says it ran out "
+                        "(default 10)")
+    p.add_argument("--peer-setup-limit", type=float, default=60.0, metavar="SECONDS",
+                   help="with --breadth: stop a peer that takes longer to build its own graph "
+                        "(default 60)")
     p.add_argument("--graphs", metavar="LIST",
                    help="comma-separated: kron, g500, urand, rgg, grid, karate, facebook, "
                         "luxembourg, delaunay, real, or a family with a size (kron-18); "
@@ -166,7 +173,7 @@ def _options(args):
         raise InvalidValue(f"--repeat must be at least 1, got {args.repeat}")
     if args.warmup < 0:
         raise InvalidValue(f"--warmup must be 0 or more, got {args.warmup}")
-    for name in ("time_limit", "budget", "deadline"):
+    for name in ("time_limit", "budget", "deadline", "peer_factor", "peer_setup_limit"):
         value = getattr(args, name)
         if value is not None and not value > 0:
             raise InvalidValue(f"--{name.replace('_', '-')} must be a positive number of "
@@ -207,6 +214,8 @@ def _options(args):
         "time_limit": time_limit,
         "budget": args.budget if args.budget is not None else time_limit,
         "deadline": args.deadline,
+        "peer_factor": args.peer_factor,
+        "peer_setup_limit": args.peer_setup_limit,
         "resume": resume,
         "refresh": args.refresh,
         "first_call": first_call,
@@ -423,7 +432,9 @@ def _run_breadth(options, progress, deadline):
                                    warmup=options["warmup"], time_limit=options["time_limit"],
                                    peers=[p for p in breadth.PEERS if p in options["peers"]],
                                    data_dir=options["data_dir"], progress=progress.note,
-                                   deadline=deadline)
+                                   deadline=deadline, peer_factor=options["peer_factor"],
+                                   peer_cap=options["time_limit"],
+                                   setup_limit=options["peer_setup_limit"])
     except Exception as e:  # noqa: BLE001 - the run keeps what it has
         recover_memory(options["device"])
         reason = describe_failure(e)["reason"]
