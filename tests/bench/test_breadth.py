@@ -9,7 +9,8 @@ from graphblast.bench import breadth, graphs
 
 @pytest.fixture(scope="module")
 def run(request):
-    device = "cpu"
+    # one run, on the GPU with --device cuda, else on the CPU (the run is the costly part)
+    device = "cuda" if request.config.getoption("--device") == "cuda" else "cpu"
     specs = graphs.parse_graphs("kron-8,rgg-9", smoke=True)
     # limits far above what these graphs need: every peer finishes on a busy machine
     return breadth.run_breadth(specs, device, repeat=1, warmup=1, peer_factor=1e6,
@@ -78,3 +79,33 @@ def test_the_deadline_leaves_algorithms_out_by_name():
     run = breadth.run_breadth(specs, "cpu", repeat=1, warmup=0, peers=(),
                               algorithms=("core_number", "katz"), deadline=0.0)
     assert run["results"] == [] and run["not_run"] == ["kron-8"]
+
+
+def test_runs_merge_by_entry_and_the_summary_is_computed_again(tmp_path):
+    import json
+
+    from graphblast.bench import merge
+
+    specs = graphs.parse_graphs("kron-8", smoke=True)
+    saved = []
+    first = breadth.run_breadth(specs, "cpu", repeat=1, warmup=0, peers=("scipy",),
+                                algorithms=("katz", "scc"), on_entry=saved.append)
+    assert [d["complete"] for d in saved] == [False, False] and first["complete"]
+    assert [len(d["results"]) for d in saved] == [1, 2]
+    second = breadth.run_breadth(specs, "cpu", repeat=1, warmup=0, peers=("scipy",),
+                                 algorithms=("scc", "label_propagation"))
+    paths = []
+    for i, doc in enumerate((first, second)):
+        paths.append(str(tmp_path / f"run{i}" / "breadth.json"))
+        (tmp_path / f"run{i}").mkdir()
+        with open(paths[-1], "w") as f:
+            json.dump(doc, f)
+    wide = merge._merge_breadth(paths, str(tmp_path))
+    assert [(r["algorithm"], r["graph"]) for r in wide["results"]] == [
+        ("katz", "kron-8"), ("scc", "kron-8"), ("label_propagation", "kron-8")]
+    # the later run's entry wins
+    assert wide["results"][1] == second["results"][0]
+    assert wide["summary"]["breadth_min_speedup_vs_best_peer"] == min(
+        r["speedup"] for r in wide["results"])
+    with open(tmp_path / "breadth.json") as f:
+        assert json.load(f)["summary"] == wide["summary"]

@@ -434,7 +434,9 @@ def _run_breadth(options, progress, deadline):
                                    data_dir=options["data_dir"], progress=progress.note,
                                    deadline=deadline, peer_factor=options["peer_factor"],
                                    peer_cap=options["time_limit"],
-                                   setup_limit=options["peer_setup_limit"])
+                                   setup_limit=options["peer_setup_limit"],
+                                   on_entry=lambda doc: report.write_json(
+                                       os.path.join(options["out"], "breadth.json"), doc))
     except Exception as e:  # noqa: BLE001 - the run keeps what it has
         recover_memory(options["device"])
         reason = describe_failure(e)["reason"]

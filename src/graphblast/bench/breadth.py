@@ -60,7 +60,7 @@ from .breadth_peers import (CDLP_ROUNDS, EIGENVECTOR_MAX_ITER, EIGENVECTOR_TOL, 
                             PeerWorker, write_graph)
 from .peers._base import synchronize_device
 
-__all__ = ["ALGORITHMS", "SUMMARY_KEYS", "run_breadth"]
+__all__ = ["ALGORITHMS", "SUMMARY_KEYS", "merge", "run_breadth", "summarize"]
 
 ALGORITHMS = ("core_number", "k_truss", "louvain", "leiden", "label_propagation", "lcc",
               "katz", "eigenvector", "scc")
@@ -240,7 +240,7 @@ def _say(say, entry):
 
 def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEERS,
                 algorithms=ALGORITHMS, data_dir=None, progress=None, deadline=None,
-                peer_factor=PEER_FACTOR, peer_cap=120.0, setup_limit=60.0):
+                peer_factor=PEER_FACTOR, peer_cap=120.0, setup_limit=60.0, on_entry=None):
     """Run the breadth benchmark; returns a JSON-able dict with ``results``, ``summary`` and
     ``summary_notes``.
 
@@ -250,7 +250,8 @@ def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEE
     least PEER_FLOOR_S, at most ``peer_cap``) and, for building its graph, after
     ``setup_limit``.  Past ``deadline`` (a ``time.perf_counter()`` value) nothing new is
     started; what is left out is listed under ``not_run`` (``graph`` or
-    ``graph/algorithm``)."""
+    ``graph/algorithm``).  ``on_entry(doc)``, where given, gets the document so far after
+    every entry (to save it: a run stopped from outside keeps what it measured)."""
     results, not_run = [], []
     say = progress or (lambda text: None)
     options = {"warmup": warmup, "repeat": repeat, "time_limit": time_limit,
@@ -278,23 +279,32 @@ def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEE
                                      options)
                     _say(say, entry)
                     results.append(entry)
+                    if on_entry is not None:
+                        on_entry(_document(device, peers, results, not_run, options,
+                                           setup_limit, complete=False))
             finally:
                 for worker in workers.values():
                     worker.close()
         del graph, A, D, host
+    return _document(device, peers, results, not_run, options, setup_limit)
+
+
+def _document(device, peers, results, not_run, options, setup_limit, complete=True):
     summary, notes = summarize(results)
     if not_run:
         for key in SUMMARY_KEYS:
             notes[key] = (notes.get(key, "") + f"; not run (deadline): "
                           f"{', '.join(not_run)}").lstrip("; ")
-    return {"device": device, "not_run": not_run, "peers": list(peers),
+    return {"device": device, "complete": complete, "not_run": list(not_run),
+            "peers": list(peers),
             "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K, "katz_tol": KATZ_TOL,
                        "eigenvector_tol": EIGENVECTOR_TOL,
                        "eigenvector_max_iter": EIGENVECTOR_MAX_ITER,
-                       "centrality_atol": CENTRALITY_ATOL, "peer_factor": peer_factor,
-                       "peer_floor_s": PEER_FLOOR_S, "peer_cap_s": peer_cap,
-                       "peer_setup_limit_s": setup_limit, "time_limit_s": time_limit},
-            "results": results, "summary": summary, "summary_notes": notes}
+                       "centrality_atol": CENTRALITY_ATOL,
+                       "peer_factor": options["peer_factor"], "peer_floor_s": PEER_FLOOR_S,
+                       "peer_cap_s": options["peer_cap"], "peer_setup_limit_s": setup_limit,
+                       "time_limit_s": options["time_limit"], "repeat": options["repeat"]},
+            "results": list(results), "summary": summary, "summary_notes": notes}
 
 
 def summarize(results):
@@ -325,3 +335,34 @@ def summarize(results):
         if summary[key] is None:
             notes.setdefault(key, "not measured in this run")
     return summary, notes
+
+
+def merge(docs):
+    """One breadth document from several runs' (in order): for each (algorithm, graph) the
+    entry of the last run that has it, the summary computed again over them.  Each entry
+    keeps its own run's times, so every speedup stays a ratio measured in one run."""
+    entries, order, parts = {}, [], []
+    for doc in docs:
+        parts.append({k: doc.get(k) for k in ("device", "complete", "not_run", "peers",
+                                              "params")})
+        for entry in doc.get("results", []):
+            key = (entry["graph"], entry["algorithm"])
+            if key not in entries:
+                order.append(key)
+            entries[key] = entry
+    measured = {g for g, _ in entries}
+
+    def missing(name):  # "graph" or "graph/algorithm", measured by no run
+        graph, _, algorithm = name.partition("/")
+        return (graph, algorithm) not in entries if algorithm else graph not in measured
+    not_run = sorted({x for doc in docs for x in doc.get("not_run", []) if missing(x)})
+    results = [entries[k] for k in order]
+    summary, notes = summarize(results)
+    if not_run:
+        for key in SUMMARY_KEYS:
+            notes[key] = (notes.get(key, "") + f"; not run (deadline): "
+                          f"{', '.join(not_run)}").lstrip("; ")
+    return {"device": docs[-1].get("device"), "complete": all(p["complete"] is not False
+                                                              for p in parts),
+            "not_run": not_run, "parts": parts, "results": results, "summary": summary,
+            "summary_notes": notes}
