@@ -109,3 +109,15 @@ def test_runs_merge_by_entry_and_the_summary_is_computed_again(tmp_path):
         r["speedup"] for r in wide["results"])
     with open(tmp_path / "breadth.json") as f:
         assert json.load(f)["summary"] == wide["summary"]
+
+
+def test_the_command_line_picks_breadth_algorithms_in_their_order():
+    from graphblast.bench import _breadth_algorithms
+    from graphblast.exceptions import InvalidValue
+
+    assert _breadth_algorithms(None, smoke=False) == []
+    assert _breadth_algorithms(None, smoke=True) == list(breadth.ALGORITHMS)
+    assert _breadth_algorithms("all", smoke=False) == list(breadth.ALGORITHMS)
+    assert _breadth_algorithms("scc,louvain", smoke=False) == ["louvain", "scc"]
+    with pytest.raises(InvalidValue, match="unknown breadth algorithm 'pagerank'"):
+        _breadth_algorithms("pagerank", smoke=False)

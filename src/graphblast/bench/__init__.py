@@ -59,9 +59,10 @@ def _parser():
     p.add_argument("--primitives", action="store_true",
                    help="also measure the primitives (SpMV, masked SpMV, push/pull, masked "
                         "SpGEMM) into primitives.json")
-    p.add_argument("--breadth", action="store_true",
-                   help="also run the breadth benchmark (core_number, k_truss, Louvain, "
-                        "Leiden, CDLP, LCC, Katz, eigenvector, SCC against their peers) into "
+    p.add_argument("--breadth", nargs="?", const="all", metavar="LIST",
+                   help="also run the breadth benchmark (core_number, k_truss, louvain, "
+                        "leiden, label_propagation, lcc, katz, eigenvector, scc against their "
+                        "peers; LIST picks some, comma-separated, in that order) into "
                         "breadth.json; --smoke always runs it, on its first graph and karate")
     p.add_argument("--peer-factor", type=float, default=10.0, metavar="N",
                    help="with --breadth: stop a peer's run after N times graphblast's median "
@@ -158,6 +159,19 @@ def _names(text, known, what, aliases=None):
     return out
 
 
+def _breadth_algorithms(text, smoke):
+    """The breadth stage's algorithms from --breadth's LIST (all of them with --smoke or a
+    bare --breadth); an empty list when the stage is not asked for."""
+    from .breadth import ALGORITHMS
+
+    if text is None:
+        return list(ALGORITHMS) if smoke else []
+    if text == "all":
+        return list(ALGORITHMS)
+    picked = _names(text, ALGORITHMS, "breadth algorithm")
+    return [a for a in ALGORITHMS if a in picked]
+
+
 def _device(text):
     from graphblast.backends import cuda_available, default_device, parse_device
 
@@ -203,7 +217,7 @@ def _options(args):
     return {
         "smoke": args.smoke,
         "primitives": args.primitives,
-        "breadth": args.breadth or args.smoke,
+        "breadth": _breadth_algorithms(args.breadth, args.smoke),
         "graphs": specs,
         "algorithms": algorithms,
         "peers": _names(args.peers, PEER_NAMES, "peer"),
@@ -435,6 +449,7 @@ def _run_breadth(options, progress, deadline):
                                    deadline=deadline, peer_factor=options["peer_factor"],
                                    peer_cap=options["time_limit"],
                                    setup_limit=options["peer_setup_limit"],
+                                   algorithms=options["breadth"],
                                    on_entry=lambda doc: report.write_json(
                                        os.path.join(options["out"], "breadth.json"), doc))
     except Exception as e:  # noqa: BLE001 - the run keeps what it has

@@ -263,8 +263,9 @@ def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEE
         graph = graphs.build(spec, device, data_dir)
         A = graph.A
         D = _oriented(A) if "scc" in algorithms else None
-        arcs = tuple(graphs.to_host_array(x).astype(np.int64) for x in D.to_coo()[:2]) \
-            if D is not None else (np.zeros(0, np.int64),) * 2
+        itype = graph.indices.dtype
+        arcs = tuple(graphs.to_host_array(x).astype(itype) for x in D.to_coo()[:2]) \
+            if D is not None else (np.zeros(0, itype),) * 2
         host = HostGraph(graph.n, graph.indptr, graph.indices, arcs)
         alpha = 1.0 / (int(np.diff(graph.indptr).max(initial=0)) + 1)
         with tempfile.TemporaryDirectory(prefix="graphblast-breadth-") as folder:
