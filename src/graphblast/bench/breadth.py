@@ -42,9 +42,13 @@ algorithm              graphblast                                      peers (an
                        parity of its ends' sum)
 =====================  ==============================================  =====================
 
+Each peer runs in a worker process of its own (:mod:`.breadth_peers`), stopped after
+``peer_factor`` times graphblast's median: a peer that runs out is recorded with its limit.
 A peer's time counts toward the speedup only where its answer passed the check
-(``checked``); the summary's ``breadth_min_speedup_vs_best_peer`` is the smallest, over the
-algorithms and graphs, of the fastest checked peer's time over graphblast's.
+(``checked``); where every peer that could be checked ran out, the speedup is the limit over
+graphblast's time, marked ``speedup_is_lower_bound``.  The summary's
+``breadth_min_speedup_vs_best_peer`` is the smallest, over the algorithms and graphs, of the
+fastest checked peer's time over graphblast's.
 ``louvain_modularity_vs_networkit`` is the smallest ratio of graphblast's Louvain modularity
 to networkit PLM's, and ``louvain_rgg_22_s`` graphblast's Louvain time on rgg-22.
 """
