@@ -121,3 +121,22 @@ def test_the_command_line_picks_breadth_algorithms_in_their_order():
     assert _breadth_algorithms("scc,louvain", smoke=False) == ["louvain", "scc"]
     with pytest.raises(InvalidValue, match="unknown breadth algorithm 'pagerank'"):
         _breadth_algorithms("pagerank", smoke=False)
+
+
+def test_a_worker_reports_what_it_lacks_and_what_fails_and_goes_on(tmp_path):
+    import numpy as np
+
+    from graphblast.bench.breadth_peers import PeerWorker, write_graph
+
+    indptr, indices = np.array([0, 1, 2, 2]), np.array([1, 0])    # 0 - 1, and 2 alone
+    write_graph(str(tmp_path), 3, indptr, indices, (np.array([0]), np.array([1])))
+    worker = PeerWorker("scipy", str(tmp_path), setup_limit=60)
+    try:
+        assert worker.run("core_number", 0.5, limit=60) == {"absent": True}
+        failed = worker.run("katz", "not a number", limit=60)
+        assert "TypeError" in failed["error"]
+        done = worker.run("scc", 0.5, limit=60)       # the same worker, after the failure
+        assert len(set(done["answer"].tolist())) == 3     # 0 -> 1 only: three components
+        assert done["seconds"] >= 0 and done["setup_s"] >= 0
+    finally:
+        worker.close()
