@@ -3,7 +3,7 @@
 # a machine with an NVIDIA GPU (CuPy installed, or the peer wheels in .whl/):
 #   bash benchmarks/gpu/run.sh STAGE...
 # stages: tests (the whole suite with --device cuda), algos-a, algos-b, prims, kron27 (the
-# record: graphblast.bench against its peers), gen, mm (generators.txt, mmread.txt), multi
+# record: graphblast.bench against its peers), breadth-GRAPH (the breadth stage), gen, mm (generators.txt, mmread.txt), multi
 # (several GPUs), profile, profile27, ncu (where the time goes: development instruments).
 # Logs and results go to $OUT (one archive, out.tgz, past 8 files); the record's stages resume
 # from benchmarks/results/<gpu>/parts/<stage>/, where <gpu> is h100 or h200 by the GPU's name
@@ -191,6 +191,19 @@ for stage in "$@"; do
     [ -f "$part" ] && [ -n "${REFRESH:-}" ] && args+=(--refresh)
     mkdir -p "$OUT/$stage"
     timeout --kill-after=10 "$limit" $PY -m graphblast.bench "${common[@]}" "${args[@]}" \
+      --out "$OUT/$stage" > /dev/null 2> "$OUT/$stage.log"
+    echo "$stage: exit status $?" >> "$OUT/$stage.log"
+    ;;
+  breadth-*)
+    # The breadth stage (bench/breadth.py) on one graph, e.g. breadth-rgg-22: the new
+    # algorithms against networkit, SciPy and SuiteSparse, each peer in a worker process
+    # stopped at 5x graphblast's median (at most 8 s; igraph is left out: building its graph
+    # of 64M edges takes about 45 s).  The stages' breadth.json merge with --merge.
+    mkdir -p "$OUT/$stage"
+    timeout -s INT --kill-after=10 "${STAGE_TIMEOUT:-115}" $PY -m graphblast.bench \
+      --device $dev --no-plots --algorithms none --breadth --first-call none \
+      --graphs "${stage#breadth-}" --peers suitesparse,networkit,scipy --repeat 3 \
+      --time-limit 8 --peer-factor 5 --peer-setup-limit 15 --deadline "${DEADLINE:-100}" \
       --out "$OUT/$stage" > /dev/null 2> "$OUT/$stage.log"
     echo "$stage: exit status $?" >> "$OUT/$stage.log"
     ;;

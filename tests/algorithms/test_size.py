@@ -13,7 +13,8 @@ MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count",
            "hits", "katz_centrality", "eigenvector_centrality",
            "strongly_connected_components", "maximal_independent_set", "jaccard", "louvain",
            "leiden", "_rows", "_moves", "_modularity", "bfs_batch", "betweenness",
-           "edge_betweenness", "betweenness_weighted", "_loops"]
+           "edge_betweenness", "betweenness_weighted", "_loops", "greedy_coloring",
+           "semisynchronous_label_propagation"]
 
 
 def logic_lines(path):

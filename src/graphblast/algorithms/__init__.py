@@ -13,6 +13,7 @@ from .connected_components import connected_components
 from .core_number import core_number
 from .edge_betweenness import edge_betweenness_centrality
 from .eigenvector_centrality import eigenvector_centrality
+from .greedy_coloring import greedy_coloring
 from .hits import hits
 from .jaccard import jaccard
 from .k_truss import k_truss
@@ -23,6 +24,7 @@ from .local_clustering_coefficient import local_clustering_coefficient
 from .louvain import louvain
 from .maximal_independent_set import maximal_independent_set
 from .pagerank import ConvergenceFailure, pagerank
+from .semisynchronous_label_propagation import semisynchronous_label_propagation
 from .sssp import NegativeCycle, sssp
 from .strongly_connected_components import strongly_connected_components
 from .triangle_count import triangle_count
@@ -32,6 +34,6 @@ __all__ = [
     "core_number", "k_truss", "label_propagation", "local_clustering_coefficient", "hits",
     "katz_centrality", "eigenvector_centrality", "strongly_connected_components",
     "maximal_independent_set", "jaccard", "louvain", "leiden",
-    "betweenness_centrality", "edge_betweenness_centrality",
-    "ConvergenceFailure", "NegativeCycle",
+    "betweenness_centrality", "edge_betweenness_centrality", "greedy_coloring",
+    "semisynchronous_label_propagation", "ConvergenceFailure", "NegativeCycle",
 ]

@@ -60,10 +60,18 @@ def _parser():
                    help="also measure the primitives (SpMV, masked SpMV, push/pull, masked "
                         "SpGEMM, ...) into primitives.json; LIST selects some of them: "
                         "spmv, udf, masked-spmv, direction, bfs-levels, spgemm, yardstick")
-    p.add_argument("--breadth", action="store_true",
-                   help="also run the breadth benchmark (core_number, k_truss, Louvain, "
-                        "Leiden, CDLP, LCC, Katz, eigenvector, SCC against their peers) into "
+    p.add_argument("--breadth", nargs="?", const="all", metavar="LIST",
+                   help="also run the breadth benchmark (core_number, k_truss, louvain, "
+                        "leiden, label_propagation, lcc, katz, eigenvector, scc against their "
+                        "peers; LIST picks some, comma-separated, in that order) into "
                         "breadth.json; --smoke always runs it, on its first graph and karate")
+    p.add_argument("--peer-factor", type=float, default=10.0, metavar="N",
+                   help="with --breadth: stop a peer's run after N times graphblast's median "
+                        "(at least 1 s, at most the time limit); the record says it ran out "
+                        "(default 10)")
+    p.add_argument("--peer-setup-limit", type=float, default=60.0, metavar="SECONDS",
+                   help="with --breadth: stop a peer that takes longer to build its own graph "
+                        "(default 60)")
     p.add_argument("--graphs", metavar="LIST",
                    help="comma-separated: kron, g500, urand, rgg, grid, karate, facebook, "
                         "luxembourg, delaunay, real, or a family with a size (kron-18); "
@@ -163,6 +171,19 @@ def _primitive_sections(text):
                                                                         "primitive")
 
 
+def _breadth_algorithms(text, smoke):
+    """The breadth stage's algorithms from --breadth's LIST (all of them with --smoke or a
+    bare --breadth); an empty list when the stage is not asked for."""
+    from .breadth import ALGORITHMS
+
+    if text is None:
+        return list(ALGORITHMS) if smoke else []
+    if text == "all":
+        return list(ALGORITHMS)
+    picked = _names(text, ALGORITHMS, "breadth algorithm")
+    return [a for a in ALGORITHMS if a in picked]
+
+
 def _device(text):
     from graphblast.backends import cuda_available, default_device, parse_device
 
@@ -178,7 +199,7 @@ def _options(args):
         raise InvalidValue(f"--repeat must be at least 1, got {args.repeat}")
     if args.warmup < 0:
         raise InvalidValue(f"--warmup must be 0 or more, got {args.warmup}")
-    for name in ("time_limit", "budget", "deadline"):
+    for name in ("time_limit", "budget", "deadline", "peer_factor", "peer_setup_limit"):
         value = getattr(args, name)
         if value is not None and not value > 0:
             raise InvalidValue(f"--{name.replace('_', '-')} must be a positive number of "
@@ -208,7 +229,7 @@ def _options(args):
     return {
         "smoke": args.smoke,
         "primitives": _primitive_sections(args.primitives),
-        "breadth": args.breadth or args.smoke,
+        "breadth": _breadth_algorithms(args.breadth, args.smoke),
         "graphs": specs,
         "algorithms": algorithms,
         "peers": _names(args.peers, PEER_NAMES, "peer"),
@@ -219,6 +240,8 @@ def _options(args):
         "time_limit": time_limit,
         "budget": args.budget if args.budget is not None else time_limit,
         "deadline": args.deadline,
+        "peer_factor": args.peer_factor,
+        "peer_setup_limit": args.peer_setup_limit,
         "resume": resume,
         "refresh": args.refresh,
         "first_call": first_call,
@@ -436,7 +459,12 @@ def _run_breadth(options, progress, deadline):
                                    warmup=options["warmup"], time_limit=options["time_limit"],
                                    peers=[p for p in breadth.PEERS if p in options["peers"]],
                                    data_dir=options["data_dir"], progress=progress.note,
-                                   deadline=deadline)
+                                   deadline=deadline, peer_factor=options["peer_factor"],
+                                   peer_cap=options["time_limit"],
+                                   setup_limit=options["peer_setup_limit"],
+                                   algorithms=options["breadth"],
+                                   on_entry=lambda doc: report.write_json(
+                                       os.path.join(options["out"], "breadth.json"), doc))
     except Exception as e:  # noqa: BLE001 - the run keeps what it has
         recover_memory(options["device"])
         reason = describe_failure(e)["reason"]

@@ -42,36 +42,45 @@ algorithm              graphblast                                      peers (an
                        parity of its ends' sum)
 =====================  ==============================================  =====================
 
+Each peer runs in a worker process of its own (:mod:`.breadth_peers`), stopped after
+``peer_factor`` times graphblast's median: a peer that runs out is recorded with its limit.
 A peer's time counts toward the speedup only where its answer passed the check
-(``checked``); the summary's ``breadth_min_speedup_vs_best_peer`` is the smallest, over the
-algorithms and graphs, of the fastest checked peer's time over graphblast's.
+(``checked``); where every peer that could be checked ran out, the speedup is the limit over
+graphblast's time, marked ``speedup_is_lower_bound``.  The summary's
+``breadth_min_speedup_vs_best_peer`` is the smallest, over the algorithms and graphs, of the
+fastest checked peer's time over graphblast's.
 ``louvain_modularity_vs_networkit`` is the smallest ratio of graphblast's Louvain modularity
 to networkit PLM's, and ``louvain_rgg_22_s`` graphblast's Louvain time on rgg-22.
 """
 
-import os
+import tempfile
 import time
 
 import numpy as np
 
 from . import graphs
+from .breadth_peers import (CDLP_ROUNDS, EIGENVECTOR_MAX_ITER, EIGENVECTOR_TOL, KATZ_TOL,
+                            NETWORKX_MAX_EDGES, PEER_ALGORITHMS, TRUSS_K, HostGraph,
+                            PeerWorker, write_graph)
 from .peers._base import synchronize_device
 
-__all__ = ["ALGORITHMS", "SUMMARY_KEYS", "run_breadth"]
+__all__ = ["ALGORITHMS", "SUMMARY_KEYS", "merge", "run_breadth", "summarize"]
 
 ALGORITHMS = ("core_number", "k_truss", "louvain", "leiden", "label_propagation", "lcc",
               "katz", "eigenvector", "scc")
 SUMMARY_KEYS = ("breadth_min_speedup_vs_best_peer", "louvain_modularity_vs_networkit",
                 "louvain_rgg_22_s")
 PEERS = ("networkit", "igraph", "suitesparse", "scipy", "networkx")
-#: CDLP's rounds (LDBC's usual setting), the truss's k, the centralities' tolerances
-CDLP_ROUNDS = 10
-TRUSS_K = 5
-CENTRALITY_TOL = 1e-10
 #: How close the centralities must be (each scaled to Euclidean norm 1) to count as checked.
 CENTRALITY_ATOL = 1e-5
-#: NetworkX runs on graphs of at most this many stored entries.
-NETWORKX_MAX_EDGES = 300_000
+#: A peer's run is stopped after this many times graphblast's median (within the floor and
+#: the cap of run_breadth): one that runs out is slower than that, which the record says.
+PEER_FACTOR = 10.0
+PEER_FLOOR_S = 1.0
+#: Peers whose algorithm is another one than graphblast's: timed, never counted.
+TIMED_ONLY = {("label_propagation", "networkit"): "another label propagation (asynchronous)",
+              ("label_propagation", "igraph"): "another label propagation (asynchronous)",
+              ("katz", "networkit"): "another scaling of Katz centrality"}
 
 
 def _oriented(A):
@@ -98,9 +107,9 @@ def _ours(algorithm, A, D, alpha):
         "leiden": lambda: alg.leiden(A),
         "label_propagation": lambda: alg.label_propagation(A, CDLP_ROUNDS),
         "lcc": lambda: alg.local_clustering_coefficient(A),
-        "katz": lambda: alg.katz_centrality(A, alpha=alpha, tol=CENTRALITY_TOL),
-        "eigenvector": lambda: alg.eigenvector_centrality(A, tol=CENTRALITY_TOL,
-                                                          max_iter=10_000),
+        "katz": lambda: alg.katz_centrality(A, alpha=alpha, tol=KATZ_TOL),
+        "eigenvector": lambda: alg.eigenvector_centrality(A, tol=EIGENVECTOR_TOL,
+                                                          max_iter=EIGENVECTOR_MAX_ITER),
         "scc": lambda: alg.strongly_connected_components(D),
     }[algorithm]
 
@@ -109,183 +118,6 @@ def _our_answer(algorithm, raw):
     if algorithm == "k_truss":
         return int(raw.nvals)
     return raw.to_dense()
-
-
-def _cdlp_numpy(rows, cols, n, rounds):
-    """LDBC's CDLP, vectorized NumPy (the reference): per round, the (vertex, label) counts
-    by one sort, the most frequent label per vertex, the smallest on a tie."""
-    labels = np.arange(n)
-    for _ in range(rounds):
-        key = rows * n + labels[cols]
-        uniq, counts = np.unique(key, return_counts=True)
-        vertex, label = uniq // n, uniq % n
-        order = np.lexsort((label, -counts, vertex))
-        vertex, label = vertex[order], label[order]
-        first = np.ones(vertex.size, dtype=bool)
-        first[1:] = vertex[1:] != vertex[:-1]
-        new = labels.copy()
-        new[vertex[first]] = label[first]
-        if np.array_equal(new, labels):
-            break
-        labels = new
-    return labels
-
-
-def _power_iteration(M, algorithm, alpha, max_iter=10_000):
-    """NetworkX's Katz and eigenvector iterations written with SciPy's sparse products (what
-    a SciPy user writes; SciPy has no such function)."""
-    n = M.shape[0]
-    x = np.zeros(n) if algorithm == "katz" else np.full(n, 1.0 / max(n, 1))
-    for _ in range(max_iter):
-        if algorithm == "katz":
-            new = alpha * (M.T @ x) + 1.0
-        else:
-            new = x + M.T @ x
-            new /= np.linalg.norm(new) or 1.0
-        if np.abs(new - x).sum() < n * CENTRALITY_TOL:
-            return new
-        x = new
-    return x
-
-
-class _Graph:
-    """Host forms of one benchmark graph for the peers, built when first asked for."""
-
-    def __init__(self, graph, D):
-        self.graph, self.D, self.n = graph, D, graph.n
-        self._made = {}
-
-    def get(self, key, make):
-        if key not in self._made:
-            self._made[key] = make()
-        return self._made[key]
-
-    def coo(self):
-        return self.get("coo", self.graph.coo)
-
-    def edges(self):
-        return self.get("edges", lambda: self.graph.edges()[:2])
-
-    def arcs(self):
-        def make():
-            rows, cols, _ = self.D.to_coo()
-            return rows.astype(np.int64), cols.astype(np.int64)
-        return self.get("arcs", make)
-
-
-def _peer_tasks(name, algorithm, host, alpha):
-    """A callable timing ``algorithm`` in peer ``name`` and one turning its output into the
-    NumPy form of ``_our_answer``; None where the peer has no such algorithm."""
-    n = host.n
-    if name == "networkit":
-        import networkit as nk
-
-        nk.setNumberOfThreads(os.cpu_count() or 1)
-
-        def undirected():
-            u, v = host.edges()
-            return nk.GraphFromCoo((u.astype(np.uint64), v.astype(np.uint64)), n=n,
-                                   directed=False)
-        G = host.get("nk", undirected) if algorithm != "scc" else None
-        run = {
-            "core_number": lambda: nk.centrality.CoreDecomposition(G).run().scores(),
-            "louvain": lambda: nk.community.PLM(G, refine=False).run().getPartition()
-            .getVector(),
-            "leiden": lambda: nk.community.ParallelLeiden(G).run().getPartition().getVector(),
-            "label_propagation": lambda: nk.community.PLP(G).run().getPartition().getVector(),
-            "lcc": lambda: nk.centrality.LocalClusteringCoefficient(G).run().scores(),
-            "katz": lambda: nk.centrality.KatzCentrality(G, alpha, 1.0, CENTRALITY_TOL).run()
-            .scores(),
-            "eigenvector": lambda: nk.centrality.EigenvectorCentrality(G, CENTRALITY_TOL).run()
-            .scores(),
-        }.get(algorithm)
-        if algorithm == "scc":
-            def directed():
-                r, c = host.arcs()
-                return nk.GraphFromCoo((r.astype(np.uint64), c.astype(np.uint64)), n=n,
-                                       directed=True)
-            D = host.get("nkd", directed)
-            run = lambda: nk.components.StronglyConnectedComponents(D).run()  # noqa: E731
-            return run, lambda raw: np.asarray(raw.getPartition().getVector())
-        return (run, np.asarray) if run else None
-    if name == "igraph":
-        import igraph as ig
-
-        if algorithm == "scc":
-            g = host.get("igd", lambda: ig.Graph(n=n, edges=np.column_stack(host.arcs()),
-                                                 directed=True))
-            return (lambda: g.connected_components(mode="strong").membership), np.asarray
-        g = host.get("ig", lambda: ig.Graph(n=n, edges=np.column_stack(host.edges())))
-        run = {
-            "core_number": lambda: g.coreness(),
-            "louvain": lambda: g.community_multilevel().membership,
-            "leiden": lambda: g.community_leiden(objective_function="modularity",
-                                                 n_iterations=-1).membership,
-            "label_propagation": lambda: g.community_label_propagation().membership,
-            "lcc": lambda: g.transitivity_local_undirected(mode="zero"),
-            "eigenvector": lambda: g.eigenvector_centrality(scale=False),
-        }.get(algorithm)
-        return (run, np.asarray) if run else None
-    if name == "suitesparse" and algorithm == "k_truss":
-        import graphblas as gb
-
-        def make():
-            r, c = host.coo()
-            keep = r != c
-            return gb.Matrix.from_coo(r[keep], c[keep], 1, dtype="INT64", nrows=n, ncols=n)
-        A = host.get("ss", make)
-
-        def truss():  # LAGraph_KTruss's loop
-            C, last = A.dup(), A.nvals
-            while True:
-                C << C.mxm(C, gb.semiring.plus_pair["INT64"]).new(mask=C.S)
-                C << C.select("valuege", TRUSS_K - 2)
-                if C.nvals == last:
-                    return C.nvals
-                last = C.nvals
-        return truss, int
-    if name == "scipy" and algorithm == "label_propagation":
-        r, c = host.coo()
-        return (lambda: _cdlp_numpy(np.concatenate([r, c]), np.concatenate([c, r]), n,
-                                    CDLP_ROUNDS)), np.asarray
-    if name == "scipy" and algorithm in ("katz", "eigenvector"):
-        M = host.get("csr", lambda: host.graph.csr())
-        return (lambda: _power_iteration(M, algorithm, alpha)), np.asarray
-    if name == "scipy" and algorithm == "scc":
-        import scipy.sparse as sp
-        from scipy.sparse.csgraph import connected_components
-
-        r, c = host.arcs()
-        M = host.get("sp", lambda: sp.csr_array((np.ones(r.size), (r, c)), shape=(n, n)))
-        return (lambda: connected_components(M, directed=True, connection="strong")[1]), \
-            np.asarray
-    if name == "networkx" and host.graph.nedges <= NETWORKX_MAX_EDGES:
-        import networkx as nx
-
-        def make():
-            G = nx.Graph()
-            G.add_nodes_from(range(n))
-            G.add_edges_from(zip(*(x.tolist() for x in host.edges())))
-            return G
-        G = host.get("nx", make)
-        dense = lambda d: np.array([d[v] for v in range(n)])  # noqa: E731
-
-        def partition(communities):
-            labels = np.empty(n, dtype=np.int64)
-            for i, c in enumerate(communities):
-                labels[list(c)] = i
-            return labels
-        run = {
-            "core_number": (lambda: nx.core_number(G), dense),
-            "k_truss": (lambda: nx.k_truss(G, TRUSS_K), lambda H: 2 * H.number_of_edges()),
-            "louvain": (lambda: nx.community.louvain_communities(G, seed=1), partition),
-            "lcc": (lambda: nx.clustering(G), dense),
-            "katz": (lambda: nx.katz_centrality(G, alpha=alpha, tol=CENTRALITY_TOL), dense),
-            "eigenvector": (lambda: nx.eigenvector_centrality(G, tol=CENTRALITY_TOL,
-                                                              max_iter=10_000), dense),
-        }.get(algorithm)
-        return run
-    return None
 
 
 def _unit(x):
@@ -331,15 +163,103 @@ def _check(algorithm, ours, theirs, host):
     return error <= CENTRALITY_ATOL, f"max difference {error:.2g}"
 
 
-def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEERS,
-                algorithms=ALGORITHMS, data_dir=None, progress=None, deadline=None):
-    """Run the breadth benchmark; returns a JSON-able dict with ``results``, ``summary`` and
-    ``summary_notes``.  Past ``deadline`` (a ``time.perf_counter()`` value) no graph is
-    started; the graphs left out are listed under ``not_run``."""
+def _peer_record(name, algorithm, out, ours, host):
+    """The record of one peer's run (``out`` from PeerWorker.run)."""
+    if "timed_out" in out:
+        stage, limit = out["timed_out"], out["limit_s"]
+        return {"timed_out": stage, "limit_s": limit, "checked": False,
+                "note": f"ran out: its {stage} passed the limit of {limit:.3g} s"}
+    if "error" in out:
+        return {"error": out["error"]}
+    checked, note = _check(algorithm, ours, out["answer"], host)
+    if (algorithm, name) in TIMED_ONLY:
+        checked, note = False, TIMED_ONLY[algorithm, name]
+    record = {"seconds": out["seconds"], "setup_s": out["setup_s"], "checked": bool(checked),
+              "note": note}
+    if algorithm in ("louvain", "leiden"):
+        record["modularity"] = _modularity(host, out["answer"])
+    return record
+
+
+def _measure(algorithm, spec, graph, A, D, host, workers, alpha, options):
+    """One (algorithm, graph) entry: graphblast timed, then each peer under its limit."""
     from .runner import time_call
 
+    entry = {"graph": spec.name, "algorithm": algorithm, "n": graph.n,
+             "nedges": graph.nedges, "peers": {}}
+    try:
+        timing, raw = time_call(_ours(algorithm, A, D, alpha),
+                                sync=lambda: synchronize_device(graph.device),
+                                warmup=options["warmup"], repeat=options["repeat"],
+                                time_limit=options["time_limit"], min_runs=1)
+        ours = _our_answer(algorithm, raw)
+        entry["graphblast"] = timing.to_dict()
+    except Exception as e:  # noqa: BLE001 - recorded, the run goes on
+        entry["graphblast"] = {"error": f"{type(e).__name__}: {e}"[:600]}
+        return entry
+    if algorithm in ("louvain", "leiden"):
+        entry["graphblast"]["modularity"] = _modularity(host, ours)
+    median = entry["graphblast"]["median_s"]
+    limit = min(options["peer_cap"], max(PEER_FLOOR_S, options["peer_factor"] * median))
+    entry["peer_limit_s"] = limit
+    for name, worker in workers.items():
+        if algorithm not in PEER_ALGORITHMS[name] or (
+                name == "networkx" and graph.nedges > NETWORKX_MAX_EDGES):
+            continue
+        try:
+            entry["peers"][name] = _peer_record(name, algorithm,
+                                                worker.run(algorithm, alpha, limit), ours, host)
+        except Exception as e:  # noqa: BLE001 - recorded, the run goes on
+            worker.close()
+            entry["peers"][name] = {"error": f"{type(e).__name__}: {e}"[:600]}
+    peers = entry["peers"]
+    checked = [p["seconds"] for p in peers.values() if p.get("checked")]
+    ran_out = [n for n, p in peers.items() if p.get("timed_out") == "run"
+               and (algorithm, n) not in TIMED_ONLY]
+    if checked:
+        entry["best_peer_s"] = min(checked)
+        entry["speedup"] = min(checked) / median
+    elif ran_out:  # every comparable peer that finished setting up ran past the limit
+        entry["speedup"] = limit / median
+        entry["speedup_is_lower_bound"] = True
+    return entry
+
+
+def _say(say, entry):
+    ours = entry["graphblast"]
+    if "error" in ours:
+        say(f"{entry['graph']} {entry['algorithm']}: graphblast failed: {ours['error']}")
+        return
+    peers = []
+    for name, p in entry["peers"].items():
+        if "seconds" in p:
+            peers.append(f"{name} {p['seconds']:.4f} s{'' if p['checked'] else ' (x)'}")
+        elif "timed_out" in p:
+            peers.append(f"{name} ran out ({p['timed_out']}, {p['limit_s']:.3g} s)")
+        else:
+            peers.append(f"{name} failed")
+    say(f"{entry['graph']} {entry['algorithm']}: graphblast {ours['median_s']:.4f} s, "
+        + ", ".join(peers))
+
+
+def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEERS,
+                algorithms=ALGORITHMS, data_dir=None, progress=None, deadline=None,
+                peer_factor=PEER_FACTOR, peer_cap=120.0, setup_limit=60.0, on_entry=None):
+    """Run the breadth benchmark; returns a JSON-able dict with ``results``, ``summary`` and
+    ``summary_notes``.
+
+    graphblast's runs stay within ``time_limit`` seconds per (algorithm, graph) (at least one
+    timed run after the warm-up).  Each peer runs in a worker process of its own
+    (:mod:`.breadth_peers`), stopped after ``peer_factor`` times graphblast's median (at
+    least PEER_FLOOR_S, at most ``peer_cap``) and, for building its graph, after
+    ``setup_limit``.  Past ``deadline`` (a ``time.perf_counter()`` value) nothing new is
+    started; what is left out is listed under ``not_run`` (``graph`` or
+    ``graph/algorithm``).  ``on_entry(doc)``, where given, gets the document so far after
+    every entry (to save it: a run stopped from outside keeps what it measured)."""
     results, not_run = [], []
     say = progress or (lambda text: None)
+    options = {"warmup": warmup, "repeat": repeat, "time_limit": time_limit,
+               "peer_factor": peer_factor, "peer_cap": peer_cap}
     for spec in specs:
         if deadline is not None and time.perf_counter() > deadline:
             not_run.append(spec.name)
@@ -347,76 +267,68 @@ def run_breadth(specs, device, *, repeat=3, warmup=1, time_limit=60.0, peers=PEE
         graph = graphs.build(spec, device, data_dir)
         A = graph.A
         D = _oriented(A) if "scc" in algorithms else None
-        host = _Graph(graph, D)
-        degrees = np.diff(graph.indptr)
-        alpha = 1.0 / (int(degrees.max(initial=0)) + 1)
-        for algorithm in algorithms:
-            entry = {"graph": spec.name, "algorithm": algorithm, "n": graph.n,
-                     "nedges": graph.nedges, "peers": {}}
+        itype = graph.indices.dtype
+        arcs = tuple(graphs.to_host_array(x).astype(itype) for x in D.to_coo()[:2]) \
+            if D is not None else (np.zeros(0, itype),) * 2
+        host = HostGraph(graph.n, graph.indptr, graph.indices, arcs)
+        alpha = 1.0 / (int(np.diff(graph.indptr).max(initial=0)) + 1)
+        with tempfile.TemporaryDirectory(prefix="graphblast-breadth-") as folder:
+            write_graph(folder, graph.n, graph.indptr, graph.indices, arcs)
+            workers = {name: PeerWorker(name, folder, setup_limit) for name in peers}
             try:
-                timing, raw = time_call(_ours(algorithm, A, D, alpha),
-                                        sync=lambda: synchronize_device(device),
-                                        warmup=warmup, repeat=repeat, time_limit=time_limit,
-                                        min_runs=1)
-                ours = _our_answer(algorithm, raw)
-                entry["graphblast"] = timing.to_dict()
-            except Exception as e:  # noqa: BLE001 - recorded, the run goes on
-                entry["graphblast"] = {"error": f"{type(e).__name__}: {e}"[:600]}
-                results.append(entry)
-                continue
-            if algorithm in ("louvain", "leiden"):
-                entry["graphblast"]["modularity"] = _modularity(host, ours)
-            for name in peers:
-                try:
-                    task = _peer_tasks(name, algorithm, host, alpha)
-                    if task is None:
+                for algorithm in algorithms:
+                    if deadline is not None and time.perf_counter() > deadline:
+                        not_run.append(f"{spec.name}/{algorithm}")
                         continue
-                    run, convert = task
-                    t0 = time.perf_counter()
-                    raw = run()
-                    seconds = time.perf_counter() - t0
-                    checked, note = _check(algorithm, ours, convert(raw), host)
-                    if algorithm == "label_propagation" and name in ("networkit", "igraph"):
-                        checked, note = False, "another label propagation (asynchronous)"
-                    record = {"seconds": seconds, "checked": bool(checked), "note": note}
-                    if algorithm in ("louvain", "leiden"):
-                        record["modularity"] = _modularity(host, convert(raw))
-                    entry["peers"][name] = record
-                except ImportError as e:
-                    entry["peers"][name] = {"error": f"not installed: {e}"}
-                except Exception as e:  # noqa: BLE001 - recorded, the run goes on
-                    entry["peers"][name] = {"error": f"{type(e).__name__}: {e}"[:600]}
-            checked = [p["seconds"] for p in entry["peers"].values() if p.get("checked")]
-            if checked:
-                entry["best_peer_s"] = min(checked)
-                entry["speedup"] = min(checked) / entry["graphblast"]["median_s"]
-            say(f"{spec.name} {algorithm}: graphblast {entry['graphblast']['median_s']:.4f} s, "
-                + ", ".join(f"{k} {v['seconds']:.4f} s{'' if v.get('checked') else ' (x)'}"
-                            for k, v in entry["peers"].items() if "seconds" in v))
-            results.append(entry)
+                    entry = _measure(algorithm, spec, graph, A, D, host, workers, alpha,
+                                     options)
+                    _say(say, entry)
+                    results.append(entry)
+                    if on_entry is not None:
+                        on_entry(_document(device, peers, results, not_run, options,
+                                           setup_limit, complete=False))
+            finally:
+                for worker in workers.values():
+                    worker.close()
         del graph, A, D, host
+    return _document(device, peers, results, not_run, options, setup_limit)
+
+
+def _document(device, peers, results, not_run, options, setup_limit, complete=True):
     summary, notes = summarize(results)
     if not_run:
         for key in SUMMARY_KEYS:
-            notes[key] = (notes.get(key, "") + f"; graphs not run (deadline): "
+            notes[key] = (notes.get(key, "") + f"; not run (deadline): "
                           f"{', '.join(not_run)}").lstrip("; ")
-    return {"device": device, "not_run": not_run, "peers": list(peers),
-            "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K,
-                       "centrality_tol": CENTRALITY_TOL, "centrality_atol": CENTRALITY_ATOL},
-            "results": results, "summary": summary, "summary_notes": notes}
+    return {"device": device, "complete": complete, "not_run": list(not_run),
+            "peers": list(peers),
+            "params": {"cdlp_rounds": CDLP_ROUNDS, "truss_k": TRUSS_K, "katz_tol": KATZ_TOL,
+                       "eigenvector_tol": EIGENVECTOR_TOL,
+                       "eigenvector_max_iter": EIGENVECTOR_MAX_ITER,
+                       "centrality_atol": CENTRALITY_ATOL,
+                       "peer_factor": options["peer_factor"], "peer_floor_s": PEER_FLOOR_S,
+                       "peer_cap_s": options["peer_cap"], "peer_setup_limit_s": setup_limit,
+                       "time_limit_s": options["time_limit"], "repeat": options["repeat"]},
+            "results": list(results), "summary": summary, "summary_notes": notes}
 
 
 def summarize(results):
     """The summary keys of SUMMARY_KEYS and a note for each that could not be computed."""
     summary, notes = {}, {}
-    speedups = [(r["speedup"], r["graph"], r["algorithm"]) for r in results if "speedup" in r]
-    missing = sorted({r["algorithm"] for r in results if "speedup" not in r})
+    speedups = [(r["speedup"], r["graph"], r["algorithm"], r.get("speedup_is_lower_bound"))
+                for r in results if "speedup" in r]
+    missing = [f"{r['algorithm']} on {r['graph']}" for r in results if "speedup" not in r]
+    bounds = [f"{a} on {g}" for _, g, a, bound in speedups if bound]
     summary["breadth_min_speedup_vs_best_peer"] = min(speedups)[0] if speedups else None
     if speedups:
         worst = min(speedups)
-        notes["breadth_min_speedup_vs_best_peer"] = (
-            f"{worst[2]} on {worst[1]}" + (f"; no checked peer for {', '.join(missing)}"
-                                           if missing else ""))
+        notes["breadth_min_speedup_vs_best_peer"] = "; ".join(
+            [f"{worst[2]} on {worst[1]}" + (" (a lower bound)" if worst[3] else "")]
+            + ([f"lower bounds (every comparable peer ran out): {', '.join(bounds)}"]
+               if bounds else [])
+            + ([f"no checked peer: {', '.join(missing)}"] if missing else []))
+    elif missing:
+        notes["breadth_min_speedup_vs_best_peer"] = f"no checked peer: {', '.join(missing)}"
     ratios = [r["graphblast"]["modularity"] / r["peers"]["networkit"]["modularity"]
               for r in results if r["algorithm"] == "louvain" and "modularity" in
               r.get("graphblast", {}) and r["peers"].get("networkit", {}).get("modularity")]
@@ -428,3 +340,34 @@ def summarize(results):
         if summary[key] is None:
             notes.setdefault(key, "not measured in this run")
     return summary, notes
+
+
+def merge(docs):
+    """One breadth document from several runs' (in order): for each (algorithm, graph) the
+    entry of the last run that has it, the summary computed again over them.  Each entry
+    keeps its own run's times, so every speedup stays a ratio measured in one run."""
+    entries, order, parts = {}, [], []
+    for doc in docs:
+        parts.append({k: doc.get(k) for k in ("device", "complete", "not_run", "peers",
+                                              "params")})
+        for entry in doc.get("results", []):
+            key = (entry["graph"], entry["algorithm"])
+            if key not in entries:
+                order.append(key)
+            entries[key] = entry
+    measured = {g for g, _ in entries}
+
+    def missing(name):  # "graph" or "graph/algorithm", measured by no run
+        graph, _, algorithm = name.partition("/")
+        return (graph, algorithm) not in entries if algorithm else graph not in measured
+    not_run = sorted({x for doc in docs for x in doc.get("not_run", []) if missing(x)})
+    results = [entries[k] for k in order]
+    summary, notes = summarize(results)
+    if not_run:
+        for key in SUMMARY_KEYS:
+            notes[key] = (notes.get(key, "") + f"; not run (deadline): "
+                          f"{', '.join(not_run)}").lstrip("; ")
+    return {"device": docs[-1].get("device"), "complete": all(p["complete"] is not False
+                                                              for p in parts),
+            "not_run": not_run, "parts": parts, "results": results, "summary": summary,
+            "summary_notes": notes}

@@ -5,11 +5,12 @@ stages (``benchmarks/gpu/run.sh``), each a run of its own with its own results.j
 keeps every measurement as its run made it: a record (one algorithm on one graph, every
 participant's time and check, the speedups) is never recombined across runs, so every ratio
 stays a ratio of two times measured in one run.  For the same (algorithm, graph) a complete
-record beats an incomplete one and a later file beats an earlier one.  The per-call overhead,
-the first-call figures and the primitives come from the last file that has them; the copy
-bandwidth of each stage stays with its PageRank records (their bounds are computed when each
-stage's results.json is read, from that stage's bandwidth).  ``parts`` lists every input with
-its command, start and machine.
+record beats an incomplete one and a later file beats an earlier one.  The breadth stage's
+entries are merged the same way, from the breadth.json beside each file (see
+:func:`.breadth.merge`).  The per-call overhead, the first-call figures and the primitives
+come from the last file that has them; the copy bandwidth of each stage stays with its
+PageRank records (their bounds are computed when each stage's results.json is read, from
+that stage's bandwidth).  ``parts`` lists every input with its command, start and machine.
 """
 
 import json
@@ -59,6 +60,7 @@ def merge_docs(docs, command):
                   wall_s=sum(d.get("wall_s", 0.0) for _, d in docs))
     merged["parts"] = []
     first_call, first_process, overhead, primitives, stopped = {}, {}, None, None, []
+    wide = None
     for path, doc in docs:
         doc = _bounded(doc)
         merged["parts"].append({"file": path, "command": doc.get("command"),
@@ -94,6 +96,8 @@ def merge_docs(docs, command):
             overhead = doc["per_call_overhead"]
         if doc.get("primitives"):
             primitives = doc["primitives"]
+        if doc.get("breadth"):
+            wide = doc["breadth"]
         if doc.get("stopped"):
             stopped.append(doc["stopped"])
     device = {str(d["options"].get("device")) for _, d in docs}
@@ -111,6 +115,8 @@ def merge_docs(docs, command):
         first_call=first_call or None, first_process=first_process or None)
     if primitives is not None:
         merged["primitives"] = primitives
+    if wide is not None:
+        merged["breadth"] = wide
     missing = [f"{r['algorithm']} {r['graph']}" for r in merged["results"]
                if not record_complete(r)]
     not_run = sorted({g for s in stopped for g in s.get("graphs_not_run", [])
@@ -129,6 +135,8 @@ def merge_files(paths, out, command):
     primitives.json and batched.json found beside them into ``out``.  Returns the merged
     document."""
     docs = [_read(p) for p in paths]
+    wide = _merge_breadth([os.path.join(os.path.dirname(p), "breadth.json") for p, _ in docs],
+                          out)
     for name in ("primitives.json", "batched.json"):
         found = [os.path.join(os.path.dirname(p), name) for p, _ in docs]
         found = [p for p in found if os.path.isfile(p)]
@@ -136,4 +144,27 @@ def merge_files(paths, out, command):
             target = os.path.join(out, name)
             if os.path.abspath(found[-1]) != os.path.abspath(target):
                 shutil.copyfile(found[-1], target)
+    if wide is not None:   # the breadth summary travels in the last document's place
+        last_path, last = docs[-1]
+        docs[-1] = (last_path, dict(last, breadth={"summary": wide["summary"],
+                                                   "summary_notes": wide["summary_notes"],
+                                                   "file": "breadth.json"}))
     return merge_docs(docs, command)
+
+
+def _merge_breadth(paths, out):
+    """The breadth.json files among ``paths`` merged into ``out``/breadth.json (see
+    :func:`.breadth.merge`); None where there is none."""
+    from . import breadth
+    from .report import write_json
+
+    found = []
+    for path in paths:
+        if os.path.isfile(path):
+            with open(path) as f:
+                found.append(json.load(f))
+    if not found:
+        return None
+    wide = breadth.merge(found)
+    write_json(os.path.join(out, "breadth.json"), wide)
+    return wide

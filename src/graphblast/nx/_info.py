@@ -150,6 +150,13 @@ FUNCTIONS.update({
                            "once.",
     "louvain_communities": "Every node moves at once (row argmax of K = A P); seed has no "
                            "effect; directed graphs run in NetworkX.",
+    "label_propagation_communities": "NetworkX's semi-synchronous propagation replayed: its "
+                                     "greedy colouring (each colour class found in parallel "
+                                     "rounds), each class updated at once by a sparse "
+                                     "product and a row argmax; the same communities. "
+                                     "Multigraphs run in NetworkX.",
+    "bipartite_betweenness_centrality": "betweenness_centrality's batched sweeps, each side "
+                                        "scaled by NetworkX's formula.",
     "leiden_communities": "Louvain's parallel moves, a refinement by joins and connected "
                           "components, aggregation of the refined partition; every community "
                           "connected; seed has no effect.",

@@ -1,5 +1,6 @@
-"""NetworkX's ``betweenness_centrality`` and ``edge_betweenness_centrality`` on graphblast's
-batched Brandes sweeps (``graphblast.algorithms.betweenness_centrality``).
+"""NetworkX's ``betweenness_centrality``, ``edge_betweenness_centrality`` and
+``bipartite.betweenness_centrality`` on graphblast's batched Brandes sweeps
+(``graphblast.algorithms.betweenness_centrality``).
 
 The sources are NetworkX's: every node, or ``seed.sample(list(G), k)`` with the
 ``random.Random`` NetworkX's ``py_random_state`` made of ``seed``, so that a seeded call picks
@@ -29,7 +30,8 @@ from graphblast.exceptions import InvalidValue
 
 from .algorithms import _graph, _implements, _weight_rule
 
-__all__ = ["betweenness_centrality", "edge_betweenness_centrality"]
+__all__ = ["betweenness_centrality", "bipartite_betweenness_centrality",
+           "edge_betweenness_centrality"]
 
 
 def _edge_rule(arguments):
@@ -145,3 +147,26 @@ def edge_betweenness_centrality(G, k=None, normalized=True, weight=None, seed=No
     vals = _rescale(vals, n, normalized=normalized, directed=G.is_directed(), endpoints=True,
                     sampled=sources)
     return dict(zip(zip(G.labels(rows), G.labels(cols)), vals.tolist()))
+
+
+@_implements()
+def bipartite_betweenness_centrality(G, nodes):
+    """Betweenness of a bipartite graph, each side scaled by its largest possible value, as
+    ``networkx.bipartite.betweenness_centrality`` (unweighted betweenness from every node,
+    then NetworkX's formulas for the two sides' maxima)."""
+    G = _graph(G)
+    top = set(nodes)
+    bottom = set(G) - top
+    n, m = len(top), len(bottom)
+    s, t = divmod(n - 1, m)
+    bet_max_top = ((m ** 2) * ((s + 1) ** 2) + m * (s + 1) * (2 * t - s - 1)
+                   - t * ((2 * s) - t + 3)) / 2.0
+    p, r = divmod(m - 1, n)
+    bet_max_bot = ((n ** 2) * ((p + 1) ** 2) + n * (p + 1) * (2 * r - p - 1)
+                   - r * ((2 * p) - r + 3)) / 2.0
+    betweenness = betweenness_centrality(G, normalized=False, weight=None)
+    for node in top:
+        betweenness[node] /= bet_max_top
+    for node in bottom:
+        betweenness[node] /= bet_max_bot
+    return betweenness

@@ -4,13 +4,20 @@
 NetworkX's Louvain visits the nodes in a random order (``seed``); graphblast moves all nodes
 at once and needs no randomness, so ``seed`` is accepted and has no effect: the answer is one
 of the partitions NetworkX's contract allows (a local optimum of modularity, each level
-gaining at least ``threshold``), not the one a given seed would give.  NetworkX's label
-propagation functions (``label_propagation_communities``, ``asyn_lpa_communities``,
-``fast_label_propagation_communities``) are semi-synchronous or asynchronous with their own
-stopping rules; graphblast's synchronous CDLP (``graphblast.algorithms.label_propagation``)
-is a different algorithm, so they are not dispatched.
+gaining at least ``threshold``), not the one a given seed would give.
+
+``label_propagation_communities`` is NetworkX's semi-synchronous label propagation, with no
+randomness, replayed exactly: the same greedy colouring (largest degree first), the colour
+classes updated in the same order with the same Prec-Max tie rule, the same stopping test
+(``graphblast.algorithms.semisynchronous_label_propagation``): the same communities, in the
+order of their first node.  A multigraph runs in NetworkX (its degrees count parallel edges,
+which order the colouring; the converted graph merges them).  NetworkX's asynchronous
+``asyn_lpa_communities`` and ``fast_label_propagation_communities`` visit nodes in a random
+order and are not dispatched; graphblast's synchronous CDLP
+(``graphblast.algorithms.label_propagation``) is LDBC's, another algorithm again.
 """
 
+import networkx as nx
 import numpy as np
 
 from graphblast import algorithms as gba
@@ -19,7 +26,7 @@ from graphblast.dtypes import FP64
 
 from .algorithms import _graph, _implements, _weight_rule
 
-__all__ = ["louvain_communities", "leiden_communities"]
+__all__ = ["label_propagation_communities", "louvain_communities", "leiden_communities"]
 
 
 def _directed_rule(arguments):
@@ -77,3 +84,26 @@ def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=No
         return []
     return _communities(G, gba.leiden(_weights(G, weight), resolution=resolution,
                                       max_level=max_level))
+
+
+def _simple_rule(arguments):
+    G = arguments.get("G")
+    if G is not None and G.is_multigraph():
+        return ("a multigraph's degrees count its parallel edges, which order NetworkX's "
+                "colouring; graphblast's converted graph merges them")
+    return True
+
+
+@_implements(can_run=_simple_rule)
+def label_propagation_communities(G):
+    """NetworkX's semi-synchronous label propagation, the same communities in the same
+    order (a ``dict_values`` of sets, as NetworkX returns)."""
+    if G.is_directed():
+        raise nx.NetworkXNotImplemented("not implemented for directed type")
+    G = _graph(G)
+    labels = gba.semisynchronous_label_propagation(G.matrix).to_dense()
+    _, first, group = np.unique(labels, return_index=True, return_inverse=True)
+    order = np.argsort(first[group], kind="stable")        # nodes by their group's first node
+    bounds = np.flatnonzero(np.diff(first[group][order])) + 1
+    return {i: set(G.labels(ids)) for i, ids in enumerate(np.split(order, bounds))
+            if ids.size}.values()
