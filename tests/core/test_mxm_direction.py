@@ -143,3 +143,56 @@ def test_batches_wider_than_a_tile(device, rng, semiring):
             assert np.array_equal(r, er) and np.array_equal(c, ec), (direction, complement)
             if semiring != "any_pair":
                 np.testing.assert_allclose(v, ev)
+
+
+def test_bitmap_rule_follows_the_work():
+    # over bitmaps (the GPU's batched state) push pays its products, pull its visits
+    assert plan.mxm_bitmap_direction(100, 10_000, 64 * 4096)[0] == "push"
+    assert plan.mxm_bitmap_direction(10**8, 10**6, 64 * 4096)[0] == "pull"
+    visits = 1.1 * 1000 / plan.MXM_BITMAP_VISIT_COST  # pull costs 1.1 x push
+    assert plan.mxm_bitmap_direction(1000, visits, 0)[0] == "push"
+    assert plan.mxm_bitmap_direction(1000, visits, 0, previous="pull")[0] == "pull"
+    with gb.config.set(direction="pull"):
+        assert plan.mxm_bitmap_direction(0, 10**9, 1) == ("pull", "forced by gb.config")
+    # a list matrix updated in place becomes a bitmap once dense enough
+    assert plan.matrix_format(64, 1024, 64 * 1024 // 16)[0] == "bitmap"
+    assert plan.matrix_format(64, 1024, 64 * 1024 // 16 - 1)[0] == "sparse"
+    assert plan.matrix_format(1 << 16, 1 << 16, 1 << 31)[0] == "sparse"
+
+
+@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
+def test_batched_state_kept_in_place(device, rng, direction):
+    # a multi-source traversal's state, step by step in every direction, as the CPU computes
+    # it: levels updated in place under the frontier, the frontier under their complement,
+    # and the reads that go through other formats on the way (a transpose, a column
+    # reduction, element-wise operations with list matrices, a masked write-back)
+    n, ns = 300, 40
+    coo = _random(rng, n, n, 0.02)
+    sources = rng.integers(0, n, ns)
+    rest_coo = _random(rng, ns, n, 0.1)
+    results = []
+    for dev in ("cpu", device):
+        with gb.config.set(direction=direction):
+            A = gb.Matrix.from_coo(*coo, nrows=n, ncols=n, device=dev)
+            levels = gb.Matrix("INT64", ns, n, device=dev)
+            F = gb.Matrix.from_coo(np.arange(ns), sources, True, nrows=ns, ncols=n,
+                                   device=dev)
+            snapshots, depth = [], 0
+            while F.nvals:
+                levels(F.S) << depth
+                snapshots.append(levels.T.new())  # must not change with levels
+                depth += 1
+                F(~levels.S, replace=True) << F.mxm(A, gb.semiring.any_pair["BOOL"])
+            paths = levels.apply(gb.unary.one["FP64"]).new()
+            paths(gb.binary.plus) << levels.apply(gb.binary.times["FP64"], right=0.5)
+            total = paths.reduce_columnwise(gb.monoid.plus).new()
+            rest = gb.Matrix.from_coo(*rest_coo[:2], 2.0, nrows=ns, ncols=n, device=dev)
+            mixed = paths.ewise_mult(rest, gb.binary.times).new()
+            mixed(~levels.S) << rest
+            results.append([_coo(levels), tuple(np.asarray(x) for x in total.to_coo()),
+                            _coo(mixed)]
+                           + [_coo(s) for s in snapshots])
+    cpu, dev = results
+    assert len(cpu) == len(dev)
+    for a, b in zip(cpu, dev):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
