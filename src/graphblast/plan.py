@@ -183,6 +183,12 @@ def mxm_push_settled(push_work, positions, previous=None):
 # cheaper.
 MXM_BITMAP_VISIT_COST = 0.25
 MXM_BITMAP_HYSTERESIS = 1.25
+# A push from a list frontier under a list mask expands, sorts and reduces its products into a
+# list (0.20 ns a product on an H100, above); into bitmaps it pays about four bytes a
+# position instead (the frontier laid out, the result's bytes zeroed and read: about 0.0016
+# ns a position at an H100's bandwidth).  The list push is taken while its products are at
+# most MXM_LIST_PUSH_SHARE of the positions.
+MXM_LIST_PUSH_SHARE = 1 / 128
 
 
 def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):

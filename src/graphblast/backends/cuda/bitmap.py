@@ -87,8 +87,8 @@ class BitmapMatrix(CSR):
     def changed(self):
         """After an in-place update."""
         self.counters.touch()
-        self._lists = None
-        self.deg_of = None
+        self._lists = self.deg_of = None
+        self._transpose = self._view = self._stats = self._plans = None
 
     @property
     def format(self):

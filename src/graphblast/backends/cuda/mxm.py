@@ -60,25 +60,26 @@ BITMAP_POSITIONS = plan.MATRIX_BITMAP_POSITIONS
 
 
 def _batched(A, B, semiring, mask):
-    """C<!M> = A (+.x) B over bitmaps by column (bitmap.py), or None where a list push is
-    the better way (a list frontier under a list mask that pushes: the expand-sort SpGEMM's
-    list result).  The direction is plan.mxm_bitmap_direction's, from exact counts where
-    the host has them: push's products (the degree sum over B of A's entries: a bitmap's
-    counters, added by the kernel that made it; a list's, one gather), pull's visits (the
-    outputs the mask allows, each scanning B's column until its first product for an "any"
-    monoid, or the whole column)."""
+    """C<!M> = A (+.x) B over bitmaps by column (bitmap.py), or the expand-sort SpGEMM's list
+    where a list frontier under a list mask pushes few products (plan.MXM_LIST_PUSH_SHARE of
+    the positions) or a push the bitmaps do not take.  The direction is
+    plan.mxm_bitmap_direction's, from exact counts where the host has them: push's products
+    (the degree sum over B of A's entries: a bitmap's counters, added by the kernel that
+    made it; a list's, one gather), pull's visits (the outputs the mask allows, each
+    scanning B's column until its first product for an "any" monoid, or the whole
+    column)."""
     dense_in = bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)
     BT = transpose(B, config["transpose_cache"])
+    positions = A.nrows * B.ncols
+    if bitmap.is_bitmap(A):
+        push_work = A.degree_sum(B.indptr)
+        if push_work is None:  # made over other row pointers: the average degree
+            push_work = A.nvals * B.nvals // max(B.nrows, 1)
+    else:
+        push_work = _degree_sum(A.indices, B.indptr)
     if config["direction"] != "auto":
         choice = plan.mxm_bitmap_direction(0, 0, 0)[0]
     else:
-        positions = A.nrows * B.ncols
-        if bitmap.is_bitmap(A):
-            push_work = A.degree_sum(B.indptr)
-            if push_work is None:  # made over other row pointers: the average degree
-                push_work = A.nvals * B.nvals // max(B.nrows, 1)
-        else:
-            push_work = _degree_sum(A.indices, B.indptr)
         allowed = max(positions - mask.data.nvals, 0)
         visits = allowed * B.nvals / max(B.ncols, 1)
         if semiring.monoid.parent.name in _ANY_MONOIDS:
@@ -86,7 +87,9 @@ def _batched(A, B, semiring, mask):
         choice = plan.mxm_bitmap_direction(push_work, visits, positions,
                                            previous=_last_direction.get(B))[0]
         _last_direction[B] = choice
-    if choice == "push" and not dense_in:
+    if choice == "push" and not dense_in and (
+            push_work <= positions * plan.MXM_LIST_PUSH_SHARE
+            or not bitmap.push_applies(semiring)):
         return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
     if choice == "push" and bitmap.push_applies(semiring):
         C = bitmap.push(A, B, semiring, mask)

@@ -34,7 +34,8 @@ __global__ void gbk_bitmapc_scatter_mask(idx_t ne, const idx_t* rows, const idx_
                                          const void* m_vals, int mkind, idx_t row_stride,
                                          idx_t col_stride, unsigned char* bits) {
     for (idx_t e = gbk::global_id(); e < ne; e += gbk::grid_size()) {
-        if (gbk::mask_value(m_vals, e, mkind)) bits[rows[e] * row_stride + idx[e] * col_stride] = 1;
+        if (gbk::mask_value(m_vals, e, mkind))
+            bits[rows[e] * row_stride + idx[e] * col_stride] = 1;
     }
 }
 
