@@ -183,6 +183,8 @@ def test_batched_state_kept_in_place(device, rng, direction):
                 snapshots.append(levels.T.new())  # must not change with levels
                 depth += 1
                 F(~levels.S, replace=True) << F.mxm(A, gb.semiring.any_pair["BOOL"])
+            if dev != "cpu":  # the GPU keeps a batch's state as bitmaps by column
+                assert getattr(levels._data, "format", "csr") == "bitmapc"
             paths = levels.apply(gb.unary.one["FP64"]).new()
             paths(gb.binary.plus) << levels.apply(gb.binary.times["FP64"], right=0.5)
             total = paths.reduce_columnwise(gb.monoid.plus).new()
