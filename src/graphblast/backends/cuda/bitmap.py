@@ -301,8 +301,11 @@ def arrays_as_int32(A):
 
 def pull(A, BT, B_indptr, semiring, mask):
     """C<M> = A (+.x) B by pull over bitmaps (gbk_bitmapc_pull and its heavy columns'
-    kernel); ``B_indptr``: the row pointers whose degrees the result's counters sum."""
+    kernel); ``B_indptr``: the row pointers of a square B, whose degrees over the result's
+    columns its counters sum (None: no sum)."""
     nrows, ncols = A.nrows, BT.nrows
+    if B_indptr is not None and B_indptr.shape[0] != ncols + 1:
+        B_indptr = None
     F = A if is_bitmap(A) else from_csr(_by_column_or_csr(A))
     m_bits, m_vals, mkind = mask_bits(mask, nrows, ncols)
     idx32, bt_idx = _idx(BT)
@@ -340,7 +343,8 @@ def push(A, B, semiring, mask):
         jit.launch(fns[4], vals.shape[0], (i64(vals.shape[0]), vals))
     counters = Counters()
     common = (m_bits, m_vals, np.int32(mkind), np.int32(mask.complement))
-    tail = (B.indptr, bits, vals, np.int32(not iso), counters.array)
+    deg = B.indptr if B.nrows == B.ncols else None  # the result's columns are B's rows
+    tail = (deg, bits, vals, np.int32(not iso), counters.array)
     if nrows and B.nrows:
         jit.launch_warps(fns[2], -(-nrows // 32) * B.nrows,
                          (i64(nrows), i64(B.nrows), F.bits, F.vals, B.indptr, b_idx, B.values)
@@ -352,7 +356,7 @@ def push(A, B, semiring, mask):
                               F.bits, F.vals, B.indptr, b_idx, B.values) + common + tail)
     counters.touch()
     return BitmapMatrix(nrows, ncols, semiring.monoid.return_type, bits, vals, counters,
-                        deg_of=B.indptr, iso_bits=iso)
+                        deg_of=deg, iso_bits=iso)
 
 
 def _heavy(BT):
