@@ -19,7 +19,8 @@ from .memory import guarded
 
 
 def _dense_first(dense_fn, list_fn):
-    """The dense-format kernel where it applies (see dense.py), else the list primitive."""
+    """A format's own kernel where it applies (dense.py's vectors, bitmap.py's matrices),
+    else ``list_fn``."""
     def primitive(*args, **kwargs):
         out = dense_fn(*args, **kwargs)
         return list_fn(*args, **kwargs) if out is NotImplemented else out
@@ -36,15 +37,6 @@ def _adopt(data, owner):
     if isinstance(data, _bitmap.BitmapMatrix):
         return _bitmap.adopt(data, owner)
     return _vectors.adopt(data, owner)
-
-
-def _bitmap_first(bitmap_fn, fn):
-    """A bitmap matrix's kernel where it applies (bitmap.py), else ``fn``."""
-    def primitive(*args, **kwargs):
-        out = bitmap_fn(*args, **kwargs)
-        return fn(*args, **kwargs) if out is NotImplemented else out
-    primitive.__name__ = fn.__name__
-    return primitive
 
 
 def _bitmap_ewise(kind):
@@ -90,17 +82,17 @@ _PRIMITIVES = {
     "mxv": _mxv.mxv,
     "vxm": _mxv.vxm,
     "kronecker": _mxm.kronecker,
-    "ewise_add": _bitmap_first(_bitmap_ewise("add"),
-                               _dense_first(_dense.ewise_add, _ewise.ewise_add)),
-    "ewise_mult": _bitmap_first(_bitmap_ewise("mult"),
-                                _dense_first(_dense.ewise_mult, _ewise.ewise_mult)),
-    "ewise_union": _bitmap_first(_bitmap_union,
-                                 _dense_first(_dense.ewise_union, _ewise.ewise_union)),
-    "mask_write": _bitmap_first(_bitmap.mask_write,
-                                _dense_first(_dense.mask_write, _ewise.mask_write)),
-    "apply": _bitmap_first(_bitmap.apply, _dense_first(_dense.apply, _apply.apply)),
+    "ewise_add": _dense_first(_bitmap_ewise("add"),
+                              _dense_first(_dense.ewise_add, _ewise.ewise_add)),
+    "ewise_mult": _dense_first(_bitmap_ewise("mult"),
+                               _dense_first(_dense.ewise_mult, _ewise.ewise_mult)),
+    "ewise_union": _dense_first(_bitmap_union,
+                                _dense_first(_dense.ewise_union, _ewise.ewise_union)),
+    "mask_write": _dense_first(_bitmap.mask_write,
+                               _dense_first(_dense.mask_write, _ewise.mask_write)),
+    "apply": _dense_first(_bitmap.apply, _dense_first(_dense.apply, _apply.apply)),
     "select": _dense_first(_dense.select, _apply.select),
-    "reduce_rowwise": _bitmap_first(_bitmap.reduce_rowwise, _apply.reduce_rowwise),
+    "reduce_rowwise": _dense_first(_bitmap.reduce_rowwise, _apply.reduce_rowwise),
     "reduce_scalar": _dense_first(_dense.reduce_scalar, _apply.reduce_scalar),
     "value_range": _dense.value_range,
     "extract_matrix": _extract.extract_matrix,

@@ -10,6 +10,7 @@
 // that makes it, per warp, into counters[0] and counters[1].
 #pragma once
 #include "common.cuh"
+#include "mxm_pull.cuh"
 #include "reduce.cuh"
 
 // -- making bitmaps --------------------------------------------------------------------------
@@ -130,15 +131,12 @@ __global__ void gbk_bitmapc_accum(idx_t total, const unsigned char* t_bits, cons
 
 // -- pull: C<!M> = F (+.x) B, a warp per (column j, 32 rows) ---------------------------------
 //
-// Lane l of warp w takes row i = 32 * (w / ncols) + l of column j = w % ncols: the warp reads
-// each entry k of row j of B' once (one address for every lane) and the 32 rows' presence
-// bytes and values of F at k in one coalesced read, four entries ahead.  A lane stops at
-// `any`'s first product (the smallest k) or the monoid's terminal, the warp when every lane
-// has.  Columns whose row of B' is longer than heavy_min are left (presence 0) to
-// gbk_bitmapc_pull_heavy, so that no warp walks a hub's column alone while the others wait.
-// Every position of C is written (its presence byte; its value where present and write_vals).
-
-#define GBK_BITMAP_AHEAD 4
+// Lane l of warp w takes row i = 32 * (w / ncols) + l of column j = w % ncols and walks row j
+// of B' against F's column-major bitmap (gbk::pull_tile of mxm_pull.cuh: one read of each
+// entry k for the warp, the 32 rows' bytes at k in one transaction).  Columns whose row of B'
+// is longer than heavy_min are left (presence 0) to gbk_bitmapc_pull_heavy, so that no warp
+// walks a hub's column alone while the others wait.  Every position of C is written (its
+// presence byte; its value where present and write_vals).
 
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_pull(idx_t rows, idx_t ncols, const unsigned char* m_bits,
@@ -150,41 +148,17 @@ __global__ void gbk_bitmapc_pull(idx_t rows, idx_t ncols, const unsigned char* m
                                  unsigned long long* counters) {
     typedef typename M::t T;
     Mul mul(0);
-    const int lane = gbk::lane();
     const idx_t items = ((rows + 31) >> 5) * ncols;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t it = w / ncols, j = w - it * ncols;
-        const idx_t i = (it << 5) + lane;
+        const idx_t i = (it << 5) + gbk::lane();
         const idx_t p = j * rows + i;
-        idx_t pb = bt_indptr[j];
-        const idx_t eb = bt_indptr[j + 1];
-        bool live = i < rows && eb - pb <= heavy_min &&
-                    gbk::bitmap_allows(m_bits, m_vals, mkind, complement, p);
-        T acc = M::identity();
-        bool have = false;
-        while (pb < eb) {  // the same bounds for the whole warp
-            if (!__any_sync(GBK_ALL_LANES, live)) break;
-            idx_t ks[GBK_BITMAP_AHEAD];
-            unsigned char hit[GBK_BITMAP_AHEAD];
-            const int n = (int)((eb - pb) < GBK_BITMAP_AHEAD ? (eb - pb) : GBK_BITMAP_AHEAD);
-#pragma unroll
-            for (int u = 0; u < GBK_BITMAP_AHEAD; ++u)
-                ks[u] = u < n ? (idx_t)bt_idx[pb + u] : 0;
-#pragma unroll
-            for (int u = 0; u < GBK_BITMAP_AHEAD; ++u)
-                hit[u] = (u < n && live) ? f_bits[ks[u] * rows + i] : 0;
-#pragma unroll
-            for (int u = 0; u < GBK_BITMAP_AHEAD; ++u) {
-                if (hit[u] && live) {
-                    const idx_t k = ks[u];
-                    T z = mul(f_vals[k * rows + i], bt_vals[pb + u], i, k, k, j);
-                    acc = have ? M::combine(acc, z) : z;
-                    have = true;
-                    if (M::is_any || gbk::reached_terminal<M>(acc)) live = false;
-                }
-            }
-            pb += n;
-        }
+        const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
+        const bool live = i < rows && eb - pb <= heavy_min &&
+                          gbk::bitmap_allows(m_bits, m_vals, mkind, complement, p);
+        T acc;
+        const bool have = gbk::pull_tile<Mul, M, A, B, IDX>(
+            mul, live, rows, i, i, j, pb, eb, f_bits, f_vals, bt_idx, bt_vals, acc);
         if (i < rows) {
             c_bits[p] = have ? 1 : 0;
             if (have && write_vals) c_vals[p] = acc;
@@ -195,7 +169,7 @@ __global__ void gbk_bitmapc_pull(idx_t rows, idx_t ncols, const unsigned char* m
 
 // A warp per (row i, heavy column j = heavy_j[w % nheavy]), i = w / nheavy: the columns
 // gbk_bitmapc_pull left, the warp's lanes taking 32 consecutive entries of row j of B' at a
-// time (gbk::pull_warp of mxm_pull.cuh, over F's column-major layout).
+// time (gbk::pull_warp of mxm_pull.cuh over F's column-major bitmap).
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_pull_heavy(idx_t rows, idx_t nheavy, const idx_t* heavy_j,
                                        const unsigned char* m_bits, const void* m_vals,
@@ -207,52 +181,22 @@ __global__ void gbk_bitmapc_pull_heavy(idx_t rows, idx_t nheavy, const idx_t* he
                                        unsigned long long* counters) {
     typedef typename M::t T;
     Mul mul(0);
-    const int lane = gbk::lane();
     const idx_t items = rows * nheavy;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t i = w / nheavy;
         const idx_t j = heavy_j[w - i * nheavy];
         const idx_t p = j * rows + i;
         if (!gbk::bitmap_allows(m_bits, m_vals, mkind, complement, p)) continue;  // warp-wide
-        const idx_t pb0 = bt_indptr[j], eb = bt_indptr[j + 1];
         T acc = M::identity();
-        bool have = false;
-        idx_t first = 9223372036854775807LL;
-        for (idx_t base = pb0; base < eb; base += 32) {
-            const idx_t q = base + lane;
-            bool stop = false;
-            if (q < eb && !(M::is_any && have)) {
-                const idx_t k = (idx_t)bt_idx[q];
-                if (f_bits[k * rows + i])
-                    stop = gbk::fold_product<M>(acc, have, first,
-                                                mul(f_vals[k * rows + i], bt_vals[q], i, k, k, j),
-                                                k);
-            }
-            if (__any_sync(GBK_ALL_LANES, M::is_any ? have : stop)) break;
-        }
-        if (M::is_any) {
-            for (int d = 16; d > 0; d >>= 1) {
-                T o = gbk::shfl_down(acc, d);
-                idx_t of = gbk::shfl_down(first, d);
-                if (of < first) {
-                    first = of;
-                    acc = o;
-                }
-            }
-            have = first != 9223372036854775807LL;
-        } else {
-            gbk::warp_fold<M>(acc, have);
-        }
-        have = __shfl_sync(GBK_ALL_LANES, (int)have, 0) != 0;
-        if (lane == 0 && have) {
+        const bool have = gbk::pull_warp<Mul, M, A, B, IDX>(
+            mul, f_bits + i, f_vals + i, rows, i, j, bt_indptr[j], bt_indptr[j + 1], bt_idx,
+            bt_vals, acc);
+        const bool found = gbk::lane() == 0 && have;  // lane 0 holds the result
+        if (found) {
             c_bits[p] = 1;
             if (write_vals) c_vals[p] = acc;
         }
-        if (lane == 0 && have) {
-            atomicAdd(counters, 1ULL);
-            if (deg_ptr != nullptr)
-                atomicAdd(counters + 1, (unsigned long long)(deg_ptr[j + 1] - deg_ptr[j]));
-        }
+        gbk::count_new(found, j, deg_ptr, counters);
     }
 }
 
@@ -294,6 +238,30 @@ __device__ __forceinline__ void push_entry(const Mul& mul, bool mine, A a, const
 
 }  // namespace gbk
 
+namespace gbk {
+
+// Entries [pb, eb) of row k of B pushed from the lanes whose row i of F has an entry at k
+// (and `ok`); every lane of the warp calls it with the same k and range.
+template <class Mul, class M, class A, class B, class IDX>
+__device__ __forceinline__ void push_range(const Mul& mul, bool ok, idx_t rows, idx_t i,
+                                           idx_t k, idx_t pb, idx_t eb,
+                                           const unsigned char* f_bits, const A* f_vals,
+                                           const IDX* b_idx, const B* b_vals,
+                                           const unsigned char* m_bits, const void* m_vals,
+                                           int mkind, int complement, const idx_t* deg_ptr,
+                                           unsigned char* c_bits, typename M::t* c_vals,
+                                           int write_vals, unsigned long long* counters) {
+    const bool mine = ok && i < rows && f_bits[k * rows + i];
+    if (!__any_sync(GBK_ALL_LANES, mine)) return;
+    const A a = mine ? f_vals[k * rows + i] : A();
+    for (idx_t e = pb; e < eb; ++e)
+        push_entry<Mul, M, A, B>(mul, mine, a, b_vals, e, i, k, (idx_t)b_idx[e], rows, m_bits,
+                                 m_vals, mkind, complement, deg_ptr, c_bits, c_vals,
+                                 write_vals, counters);
+}
+
+}  // namespace gbk
+
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bits,
                                  const A* f_vals, const idx_t* b_indptr, const IDX* b_idx,
@@ -303,19 +271,14 @@ __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bi
                                  typename M::t* c_vals, int write_vals,
                                  unsigned long long* counters) {
     Mul mul(0);
-    const int lane = gbk::lane();
     const idx_t items = ((rows + 31) >> 5) * nk;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t it = w / nk, k = w - it * nk;
-        const idx_t i = (it << 5) + lane;
         const idx_t pb = b_indptr[k], eb = b_indptr[k + 1];
-        const bool mine = i < rows && eb - pb <= heavy_min && f_bits[k * rows + i];
-        if (!__any_sync(GBK_ALL_LANES, mine)) continue;
-        const A a = mine ? f_vals[k * rows + i] : A();
-        for (idx_t e = pb; e < eb; ++e)
-            gbk::push_entry<Mul, M, A, B>(mul, mine, a, b_vals, e, i, k, (idx_t)b_idx[e], rows,
-                                          m_bits, m_vals, mkind, complement, deg_ptr, c_bits,
-                                          c_vals, write_vals, counters);
+        gbk::push_range<Mul, M, A, B, IDX>(mul, eb - pb <= heavy_min, rows,
+                                           (it << 5) + gbk::lane(), k, pb, eb, f_bits, f_vals,
+                                           b_idx, b_vals, m_bits, m_vals, mkind, complement,
+                                           deg_ptr, c_bits, c_vals, write_vals, counters);
     }
 }
 
@@ -332,22 +295,14 @@ __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* 
                                         typename M::t* c_vals, int write_vals,
                                         unsigned long long* counters) {
     Mul mul(0);
-    const int lane = gbk::lane();
     const idx_t items = ((rows + 31) >> 5) * nchunks;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t it = w / nchunks, c = w - it * nchunks;
-        const idx_t i = (it << 5) + lane;
-        const idx_t k = chunk_k[c];
-        const bool mine = i < rows && f_bits[k * rows + i];
-        if (!__any_sync(GBK_ALL_LANES, mine)) continue;
-        const A a = mine ? f_vals[k * rows + i] : A();
-        const idx_t pb = chunk_lo[c];
-        const idx_t end = b_indptr[k + 1];
-        const idx_t eb = pb + chunk < end ? pb + chunk : end;
-        for (idx_t e = pb; e < eb; ++e)
-            gbk::push_entry<Mul, M, A, B>(mul, mine, a, b_vals, e, i, k, (idx_t)b_idx[e], rows,
-                                          m_bits, m_vals, mkind, complement, deg_ptr, c_bits,
-                                          c_vals, write_vals, counters);
+        const idx_t k = chunk_k[c], pb = chunk_lo[c], end = b_indptr[k + 1];
+        gbk::push_range<Mul, M, A, B, IDX>(mul, true, rows, (it << 5) + gbk::lane(), k, pb,
+                                           pb + chunk < end ? pb + chunk : end, f_bits, f_vals,
+                                           b_idx, b_vals, m_bits, m_vals, mkind, complement,
+                                           deg_ptr, c_bits, c_vals, write_vals, counters);
     }
 }
 
