@@ -34,7 +34,7 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     forward, the path counts of each level, ``frontier<!paths, replace> = frontier plus.first
     A``; backward, level by level, ``W = (1 + delta) / sigma`` on level ``d`` and
     ``delta<level d-1> = (W plus.first A') .* sigma``.  The backend chooses push or pull for
-    each product (``plan.mxm_direction``).
+    each product (``plan.mxm_direction``; ``plan.mxm_bitmap_direction`` over a GPU's bitmaps).
 
     Returns an FP64 Vector with an entry for every vertex.  Raises IndexOutOfBound for a
     source outside ``0 .. n-1`` and InvalidValue for an empty source list, ``k`` outside
