@@ -211,7 +211,7 @@ def assign_scalar(owner, C, value, mask, accum, replace):
     list C that ``plan.matrix_format`` turns into a bitmap (the mask's entries only); None
     where that does not apply (the general assign)."""
     if (mask is None or mask.complement or replace or accum is not None
-            or jit.is_device_value(value)):
+            or jit.is_device_value(value) or C.nrows * C.ncols == 0):
         return None
     M = mask.data
     if not is_bitmap(M) and not is_bitmap(C) and (
