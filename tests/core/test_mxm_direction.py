@@ -198,3 +198,33 @@ def test_batched_state_kept_in_place(device, rng, direction):
     assert len(cpu) == len(dev)
     for a, b in zip(cpu, dev):
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_first"])
+def test_hub_rows_and_columns(device, rng, semiring):
+    # a hub whose row and column are longer than the GPU kernels' heavy thresholds (pull: a
+    # warp per output past 1,024 entries of a column; push: chunks of a row past 256)
+    ns, n, hub = 40, 1300, 5
+    rows, cols, vals = _random(rng, n, n, 0.002)
+    everyone = np.arange(n)
+    b = (np.concatenate([rows, everyone, np.full(n, hub)]),
+         np.concatenate([cols, np.full(n, hub), everyone]),
+         np.concatenate([vals, np.ones(2 * n)]))
+    keys = np.unique(b[0] * n + b[1], return_index=True)[1]
+    b = tuple(x[keys] for x in b)
+    a = _random(rng, ns, n, 0.05)
+    m = _random(rng, ns, n, 0.3)
+    expected = _both(graphblas, a, ns, n, False).mxm(
+        _both(graphblas, b, n, n, False), getattr(graphblas.semiring, semiring)
+    ).new(mask=~_both(graphblas, m, ns, n, False).S)
+    er, ec, ev = _coo(expected)
+    for direction in ("push", "pull", "auto"):
+        with gb.config.set(direction=direction):
+            C = _both(gb, a, ns, n, False, device).mxm(
+                _both(gb, b, n, n, False, device), getattr(gb.semiring, semiring)
+            ).new(mask=~_both(gb, m, ns, n, False, device).S)
+        r, c, v = _coo(C)
+        assert np.array_equal(r, er) and np.array_equal(c, ec), direction
+        assert C.nvals == len(er), direction  # the count the kernels added up
+        if semiring != "any_pair":
+            np.testing.assert_allclose(v, ev)
