@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Which problem keys do the demo, the command line, the benchmark, the generators and the GPU
-# tests ask for, and what do they still compile at run time?  Each command runs in a fresh
-# process with an empty CuPy cache, under the recorder (python -m
-# graphblast.backends.cuda.catalogue RECORD MODULE ARGS): RECORD gets every problem key in the
-# manifest's form, RECORD.compiles every kernel compiled at run time (catalogue misses and
-# CuPy's own kernels) with the graphblast lines that asked for it.
+# Which problem keys do the demo, the command line, the benchmark (its kron-22 first calls
+# among them), the generators and the GPU tests ask for, and what do they still compile at
+# run time?  Each command runs in a fresh process with an empty CuPy cache, under the
+# recorder (python -m graphblast.backends.cuda.catalogue RECORD MODULE ARGS): RECORD gets
+# every problem key in the manifest's form, RECORD.compiles every kernel compiled at run time
+# (catalogue misses and CuPy's own kernels) with the graphblast lines that asked for it.
 #
 #   benchmarks/gpu/record_keys.sh OUT [TEST_SECONDS]
 #
 # RECORD_ONLY="cli_bfs five" runs only the named commands; RECORD_DEVICE=cpu checks the script
-# itself without a GPU.
+# itself without a GPU; RECORD_BENCH_GRAPH (default kron-22) is first_calls' graph.
 # writes OUT/keys.txt (all keys, one block per command), OUT/compiles.txt and OUT/record.txt
 # (per command: exit status, wall seconds, files left in its empty cache, keys, compilations).
 # `python -m graphblast.backends.cuda.catalogue_build --merge OUT/keys.txt` folds the keys
@@ -64,6 +64,24 @@ for make in (lambda: generators.urand(12, device=DEV),
     algorithms.bfs(make(), 0)
 print("five: done")
 EOF
+cat > "$work/bench_first_calls.py" <<'EOF'
+# the benchmark's first-call workload (graphblast.bench.first_call): kron-22, its weights, the
+# five algorithms as the benchmark's tasks call them (paths small graphs never take: the
+# device loops' rounds, PageRank's degree order)
+import os
+
+from graphblast.bench import graphs
+from graphblast.bench.peers import AlgorithmParams, Graphblast
+
+DEV = os.environ.get("RECORD_DEVICE", "cuda")
+DEV = "cuda:0" if DEV == "cuda" else DEV
+graph = graphs.build(graphs.parse_graphs(os.environ.get("RECORD_BENCH_GRAPH", "kron-22"))[0], DEV)
+ours = Graphblast(DEV)
+for name in ("bfs", "sssp", "pagerank", "cc", "tc"):
+    ours.task(name, ours.prepare(graph, name == "sssp"), graph, AlgorithmParams())()
+    ours.sync()
+print("bench_first_calls: done")
+EOF
 export PYTHONPATH="${PYTHONPATH:-}:$work"
 
 record unit 45 pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} \
@@ -71,6 +89,7 @@ record unit 45 pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} \
 record cli_bfs 30 graphblast.cli run bfs kron:16 --device ${RECORD_DEVICE:-cuda}
 record cli_cc 30 graphblast.cli run cc kron:16 --device ${RECORD_DEVICE:-cuda}
 record five 40 five_algorithms
+record first_calls 60 bench_first_calls
 record demo 50 graphblast.demo
 record tests "$test_seconds" pytest -q -p no:cacheprovider --device ${RECORD_DEVICE:-cuda} \
     tests/algorithms

@@ -5,10 +5,14 @@ of the recorded round, the host reads, the graph launches.
     python benchmarks/loops/traversals.py grid-2048 rgg-22 urand-22 kron-22 [--out DIR]
 
 Prints a line per measurement and writes traversals.json to --out (the current folder by
-default).  Times are the minimum of --runs runs (3), each from a synchronized device.
+default).  Times are the minimum of --runs runs (3), each from a synchronized device.  The
+options that name values (--push-grid, --loop-grid, --first-hit-lanes, --sssp-widths,
+--sssp-squarings) time BFS or SSSP again with one setting changed, in the same process, and
+--bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the default.
 """
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -32,23 +36,6 @@ def timed(fn, runs):
         cp.cuda.get_current_stream().synchronize()
         best = min(best, time.perf_counter() - t0)
     return best, out
-
-
-def round_kernels():
-    """Patch the loop to note the kernels of each recorded round (the dry round's launches,
-    then gbk_loop_next); returns the list they are appended to."""
-    from graphblast.backends.cuda import loops
-
-    seen = []
-    capture = loops._Loop.capture
-
-    def noting(self):
-        seen.append([getattr(l[0], "name", str(l[0])).split("<")[0]
-                     for l in self.noted.launches] + ["gbk_loop_next"])
-        return capture(self)
-
-    loops._Loop.capture = noting
-    return seen
 
 
 def level_profile(g, runs=2):
@@ -100,6 +87,13 @@ def dense_levels(v, n):
     return out
 
 
+def dense_levels_f(v, n):
+    idx, vals = v.to_coo()
+    out = np.full(n, np.inf)
+    out[np.asarray(idx, dtype=np.int64)] = np.asarray(vals, dtype=np.float64)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("graphs", nargs="+")
@@ -110,89 +104,177 @@ def main():
     ap.add_argument("--scipy-bfs", action="store_true", help="also SciPy's BFS (one core)")
     ap.add_argument("--level-profile", action="store_true",
                     help="also BFS level by level from Python (graphs of at most 64 levels)")
+    ap.add_argument("--bellman-ford", action="store_true",
+                    help="also SSSP by Bellman-Ford alone (one repeat), in --sssp-modes")
+    ap.add_argument("--push-grid", default="",
+                    help="also BFS (auto) on graphs of more than 64 levels with "
+                         "mxv.RECORDED_PUSH_GRID (the recorded push's blocks) at each of these")
+    ap.add_argument("--sssp-widths", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels with sssp.WIDTH "
+                         "on the GPU (the bucket width's multiple) at each of these")
+    ap.add_argument("--sssp-squarings", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels with "
+                         "gb.config sssp_squarings at each of these")
+    ap.add_argument("--sssp-bf-squarings", default="",
+                    help="also SSSP (auto) on graphs of more than 64 levels going on by "
+                         "Bellman-Ford (one repeat) instead of delta-stepping after the first "
+                         "rounds, over A squared this many times, at each of these")
+    ap.add_argument("--loop-grid", default="",
+                    help="also BFS (auto) on graphs of more than 64 levels with "
+                         "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
+    ap.add_argument("--first-hit-lanes", default="",
+                    help="also BFS (auto) with mxv.FIRST_HIT_LANES at each of these values, "
+                         "comma-separated (the lanes a row of a first-hit pull)")
     args = ap.parse_args()
 
     import graphblast as gb
     from graphblast.algorithms import bfs, sssp
-    from graphblast.backends.cuda import blocks, loops
+    from graphblast.backends.cuda import blocks, loops, mxv
     from graphblast.bench import graphs
 
-    kernels = round_kernels()
     results = []
     for spec in graphs.parse_graphs(",".join(args.graphs)):
-        t0 = time.perf_counter()
-        g = graphs.build(spec, "cuda")
-        row = {"graph": g.name, "n": g.n, "stored_edges": g.nedges, "source": g.source,
-               "build_s": time.perf_counter() - t0}
-        yard = naive_bfs.NaiveBFS(g.indptr, g.indices)
-        naive_s, lv = timed(lambda: yard.run(g.source), args.runs)
-        want = cp.asnumpy(lv).astype(np.int64)
-        row.update(levels=yard.levels_run, naive_ms=naive_s * 1e3)
-        print(f"{g.name}: n {g.n:,}, {yard.levels_run} levels; naive BFS {naive_s * 1e3:.3f} ms "
-              f"({naive_s * 1e6 / yard.levels_run:.2f} us a level)", flush=True)
-        for mode in args.modes.split(","):
-            with gb.config.set(device_loops=mode):
-                for what, fn in (("bfs", lambda: bfs(g.A, g.source)),
-                                 ("bfs_parents", lambda: bfs(g.A, g.source, parents=True)),
-                                 ("sssp", lambda: sssp(g.Aw, g.source))):
-                    if what == "sssp" and mode not in args.sssp_modes.split(","):
-                        continue
-                    del kernels[:]
-                    fn()  # compiles
-                    r0 = blocks.host_reads()
-                    s, out = timed(fn, args.runs)
-                    reads = (blocks.host_reads() - r0) / args.runs
-                    entry = {"ms": s * 1e3, "host_reads_per_run": reads,
-                             "loop": dict(loops.stats),
-                             "round_kernels": kernels[-1] if kernels else None}
-                    if what.startswith("bfs"):
-                        mine = dense_levels(out[0] if what == "bfs_parents" else out, g.n)
-                        entry["agrees_with_naive"] = bool(np.array_equal(mine, want))
-                        entry["us_per_level"] = s * 1e6 / yard.levels_run
-                        entry["naive_over_graphblast"] = naive_s / s
-                    row[f"{what}_{mode}"] = entry
-                    print(f"{g.name}: {what:11s} {mode:6s} {s * 1e3:9.3f} ms"
-                          + (f" ({entry['us_per_level']:.2f} us a level, naive/graphblast "
-                             f"{entry['naive_over_graphblast']:.2f}, agrees "
-                             f"{entry['agrees_with_naive']})" if "us_per_level" in entry
-                             else "")
-                          + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
-                          f"{entry['round_kernels']}", flush=True)
-        if args.scipy_bfs:  # the CPU peer of BENCHMARKS.md's grid figure, one core
-            import scipy.sparse as sp
-            from scipy.sparse.csgraph import breadth_first_order
-
-            A = sp.csr_array((np.ones(g.nedges, dtype=np.int8), g.indices, g.indptr),
-                             shape=(g.n, g.n))
+        row = {"graph": spec}
+        try:
             t0 = time.perf_counter()
-            breadth_first_order(A, g.source, directed=True, return_predecessors=False)
-            row["scipy_bfs_ms"] = (time.perf_counter() - t0) * 1e3
-            print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
-        if yard.levels_run > 64:  # the loop's last kernel resetting the push's claims, or not
-            from graphblast.backends.cuda import loops as loops_module
+            g = graphs.build(spec, "cuda")
+            row = {"graph": g.name, "n": g.n, "stored_edges": g.nedges, "source": g.source,
+                   "build_s": time.perf_counter() - t0}
+            yard = naive_bfs.NaiveBFS(g.indptr, g.indices)
+            naive_s, lv = timed(lambda: yard.run(g.source), args.runs)
+            want = cp.asnumpy(lv).astype(np.int64)
+            row.update(levels=yard.levels_run, naive_ms=naive_s * 1e3)
+            print(f"{g.name}: n {g.n:,}, {yard.levels_run} levels; naive BFS "
+                  f"{naive_s * 1e3:.3f} ms "
+                  f"({naive_s * 1e6 / yard.levels_run:.2f} us a level)", flush=True)
+            for mode in args.modes.split(","):
+                with gb.config.set(device_loops=mode):
+                    for what, fn in (("bfs", lambda: bfs(g.A, g.source)),
+                                     ("bfs_parents", lambda: bfs(g.A, g.source, parents=True)),
+                                     ("sssp", lambda: sssp(g.Aw, g.source)),
+                                     ("sssp_bf", lambda: sssp(g.Aw, g.source,
+                                                              method="bellman-ford"))):
+                        if what.startswith("sssp") and mode not in args.sssp_modes.split(","):
+                            continue
+                        if what == "sssp_bf" and not args.bellman_ford:
+                            continue
+                        fn()  # compiles
+                        r0 = blocks.host_reads()
+                        s, out = timed(fn, args.runs)
+                        reads = (blocks.host_reads() - r0) / args.runs
+                        entry = {"ms": s * 1e3, "host_reads_per_run": reads,
+                                 "loop": dict(loops.stats),
+                                 "round_kernels": loops.stats.get("round_kernels")}
+                        if what == "sssp":
+                            dist_want = out
+                        if what == "sssp_bf" and f"sssp_{mode}" in row:
+                            a, b = (dense_levels_f(v, g.n) for v in (out, dist_want))
+                            entry["agrees_with_delta"] = bool(np.allclose(a, b, rtol=1e-9))
+                        if what.startswith("bfs"):
+                            mine = dense_levels(out[0] if what == "bfs_parents" else out, g.n)
+                            entry["agrees_with_naive"] = bool(np.array_equal(mine, want))
+                            entry["us_per_level"] = s * 1e6 / yard.levels_run
+                            entry["naive_over_graphblast"] = naive_s / s
+                        row[f"{what}_{mode}"] = entry
+                        print(f"{g.name}: {what:11s} {mode:6s} {s * 1e3:9.3f} ms"
+                              + (f" ({entry['us_per_level']:.2f} us a level, naive/graphblast "
+                                 f"{entry['naive_over_graphblast']:.2f}, agrees "
+                                 f"{entry['agrees_with_naive']})" if "us_per_level" in entry
+                                 else "")
+                              + (f" (agrees with delta-stepping {entry['agrees_with_delta']})"
+                                 if "agrees_with_delta" in entry else "")
+                              + f"; host reads {reads:.0f}; loop {entry['loop']}; round kernels "
+                              f"{entry['round_kernels']}", flush=True)
+            if args.scipy_bfs:  # the CPU peer of BENCHMARKS.md's grid figure, one core
+                import scipy.sparse as sp
+                from scipy.sparse.csgraph import breadth_first_order
 
-            loops_module.FUSE_UNCLAIM = False
-            try:
-                bfs(g.A, g.source)
-                s, out = timed(lambda: bfs(g.A, g.source), args.runs)
-            finally:
-                loops_module.FUSE_UNCLAIM = True
-            row["bfs_auto_unfused_unclaim_ms"] = s * 1e3
-            print(f"{g.name}: bfs auto, the claims reset by a kernel of their own: "
-                  f"{s * 1e3:.3f} ms ({s * 1e6 / yard.levels_run:.2f} us a level), agrees "
-                  f"{bool(np.array_equal(dense_levels(out, g.n), want))}", flush=True)
-        if args.level_profile and yard.levels_run <= 64:
-            row["level_profile"] = level_profile(g)
-            for r in row["level_profile"]:
-                print(f"{g.name}: level {r['level']:3d} {r['direction']!s:5s} "
-                      f"{r['us']:9.1f} us, host reads {r['host_reads']}, launches "
-                      f"{r['launches']}", flush=True)
+                A = sp.csr_array((np.ones(g.nedges, dtype=np.int8), g.indices, g.indptr),
+                                 shape=(g.n, g.n))
+                t0 = time.perf_counter()
+                breadth_first_order(A, g.source, directed=True, return_predecessors=False)
+                row["scipy_bfs_ms"] = (time.perf_counter() - t0) * 1e3
+                print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
+            # BFS (auto) with one of the loop's or the products' settings changed: what each
+            # fusion and launch shape is worth, in the same process
+            variants = [(loops, "FUSE_UNCLAIM", False), (loops, "FUSE_ASSIGN", False)]
+            variants += [(mxv, "RECORDED_PUSH_GRID", int(x))
+                         for x in args.push_grid.split(",") if x]
+            variants += [(loops, "LOOP_NEXT_GRID", int(x))
+                         for x in args.loop_grid.split(",") if x]
+            if yard.levels_run <= 64:  # the loop runs from Python: only the pull's setting counts
+                variants = []
+            variants += [(mxv, "FIRST_HIT_LANES", int(x))
+                         for x in args.first_hit_lanes.split(",") if x]
+            for module, name, value in variants:
+                kept = getattr(module, name)
+                setattr(module, name, value)
+                try:
+                    bfs(g.A, g.source)
+                    s, out = timed(lambda: bfs(g.A, g.source), args.runs)
+                finally:
+                    setattr(module, name, kept)
+                row[f"bfs_auto_{name.lower()}_{value}_ms"] = s * 1e3
+                print(f"{g.name}: bfs auto, {name} {value}: {s * 1e3:.3f} ms "
+                      f"({s * 1e6 / yard.levels_run:.2f} us a level), naive/graphblast "
+                      f"{naive_s / s:.2f}, agrees "
+                      f"{bool(np.array_equal(dense_levels(out, g.n), want))}; round kernels "
+                      f"{loops.stats.get('round_kernels')}", flush=True)
+            # SSSP (auto) with its bucket width or its squarings changed
+            sssp_module = sys.modules["graphblast.algorithms.sssp"]
+            sssp_variants = [("WIDTH", int(x)) for x in args.sssp_widths.split(",") if x]
+            sssp_variants += [("squarings", int(x)) for x in args.sssp_squarings.split(",") if x]
+            sssp_variants += [("bf_squarings", int(x))
+                              for x in args.sssp_bf_squarings.split(",") if x]
+            delta_stepping = sssp_module._delta_stepping
+
+            def bellman_ford(A, dist, delta, min_plus):  # from every vertex reached so far
+                gb.repeat(functools.partial(sssp_module._relax, A=A, dist=dist,
+                                            min_plus=min_plus), dist.dup())
+                return dist
+
+            for name, value in sssp_variants if yard.levels_run > 64 else ():
+                kept = dict(sssp_module.WIDTH)
+                if name == "WIDTH":
+                    sssp_module.WIDTH["cuda"] = value
+                if name == "bf_squarings":
+                    sssp_module._delta_stepping = bellman_ford
+                setting = gb.config.set(sssp_squarings="auto" if name == "WIDTH" else value)
+                try:
+                    with setting:
+                        sssp(g.Aw, g.source)
+                        r0 = blocks.host_reads()
+                        s, out = timed(lambda: sssp(g.Aw, g.source), args.runs)
+                        reads = (blocks.host_reads() - r0) / args.runs
+                finally:
+                    sssp_module.WIDTH.update(kept)
+                    sssp_module._delta_stepping = delta_stepping
+                same = None
+                if "sssp_auto" in row:
+                    same = bool(np.allclose(dense_levels_f(out, g.n),
+                                            dense_levels_f(dist_want, g.n), rtol=1e-9))
+                row[f"sssp_auto_{name.lower()}_{value}_ms"] = s * 1e3
+                print(f"{g.name}: sssp auto, {name} {value}: {s * 1e3:.3f} ms; host reads "
+                      f"{reads:.0f}; agrees with the default {same}; last loop {loops.stats}",
+                      flush=True)
+            if args.level_profile and yard.levels_run <= 64:
+                row["level_profile"] = level_profile(g)
+                for r in row["level_profile"]:
+                    print(f"{g.name}: level {r['level']:3d} {r['direction']!s:5s} "
+                          f"{r['us']:9.1f} us, host reads {r['host_reads']}, launches "
+                          f"{r['launches']}", flush=True)
+        except Exception as e:  # noqa: BLE001 - the other graphs are still measured
+            import traceback
+
+            traceback.print_exc()
+            row["error"] = f"{type(e).__name__}: {e}"
+            print(f"{spec}: stopped by {row['error']}", flush=True)
         results.append(row)
-        del g, yard, lv
+        g = yard = lv = None
         cp.get_default_memory_pool().free_all_blocks()
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "traversals.json"), "w") as f:
-        json.dump(results, f, indent=1)
+        os.makedirs(args.out, exist_ok=True)  # after each graph: a run cut short keeps them
+        with open(os.path.join(args.out, "traversals.json"), "w") as f:
+            json.dump(results, f, indent=1, default=str)
 
 
 if __name__ == "__main__":

@@ -189,6 +189,12 @@ class TypedAggregator:
         """``mult(x, c)`` (``mult(c, x)`` when switched) for each entry, reduced along the
         rows (``how="rows"``) or the whole Vector with the semiring's monoid."""
         agg = self.parent
+        if x.dtype._is_udt:
+            # count, exists: the multiplier (pair) ignores the values, which a user-defined
+            # type keeps as raw bytes; count the structure
+            x = x.apply(unary.one).new()
+            return TypedAggregator(agg, x.dtype)._line(x, how) if self.type._is_udt else \
+                self._line(x, how)
         typed = find_typed_op(agg._semiring, self.type, agg._initdtype or BOOL)
         if agg._applybegin is not None:
             x = agg._applybegin(x).new()

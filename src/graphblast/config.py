@@ -50,9 +50,10 @@ _DEFAULTS = {
     # needed (``(u | v).nvals``, ``A.isequal(u @ v)``, ``s1 + s2 == 3``) is computed on the spot
     # when True, and raises saying to call ``.new()`` when False
     "autocompute": True,
-    # the ``binary.numpy`` (...) namespaces' functions that have a built-in operator
-    # (``binary.numpy.add`` is ``binary.plus``) are that operator when True; graphblast's
-    # operators are built in either way, so the value changes nothing
+    # python-graphblas maps the ``binary.numpy`` (...) names that have a built-in operator to
+    # it when True (``binary.numpy.add`` is ``binary.plus``); graphblast's NumPy namespaces
+    # always compute NumPy's functions (python-graphblas's behaviour when False), on every
+    # device, so the value is accepted and changes nothing
     "mapnumpy": True,
 }
 

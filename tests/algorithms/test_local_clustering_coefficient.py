@@ -73,3 +73,19 @@ def test_bad_arguments(device):
         local_clustering_coefficient(gb.Matrix(bool, 2, 3, device=device))
     with pytest.raises(TypeError):
         local_clustering_coefficient([[0, 1], [1, 0]])
+
+
+def test_degree_ordered(device, gap_graph):
+    # kron-12's degrees are skewed enough for the degree order (triangle_count's rule): the
+    # triangles are counted on the renumbered graph and scattered back to A's numbering
+    from graphblast.algorithms.triangle_count import _degree_order
+
+    M, A = gap_graph("kron", 12, device)
+    assert _degree_order(A, A.nrows) is not None
+    M = (M != 0).astype(np.float64)
+    M.setdiag(0)
+    M.eliminate_zeros()
+    k = np.asarray(M.sum(axis=1)).ravel()
+    closed = np.asarray((M @ M).multiply(M).sum(axis=1)).ravel()
+    expected = np.divide(closed, k * (k - 1), out=np.zeros_like(k), where=k > 1)
+    np.testing.assert_allclose(lcc(A), expected, rtol=1e-12)

@@ -13,7 +13,7 @@ MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count",
            "hits", "katz_centrality", "eigenvector_centrality",
            "strongly_connected_components", "maximal_independent_set", "jaccard", "louvain",
            "leiden", "_rows", "_moves", "_modularity", "bfs_batch", "betweenness",
-           "edge_betweenness", "betweenness_weighted"]
+           "edge_betweenness", "betweenness_weighted", "_loops"]
 
 
 def logic_lines(path):

@@ -72,3 +72,29 @@ def test_bad_arguments(device):
         scc(gb.Matrix(bool, 2, 3, device=device))
     with pytest.raises(TypeError):
         scc(np.eye(2))
+
+
+@pytest.mark.parametrize("side", [2, 9, 24])
+def test_trimmed_dags(device, rng, side):
+    # a grid with every edge one way (rightward and downward) is a DAG: trimming, repeated
+    # to its fixpoint, places every vertex alone; a few edges back make cycles of many sizes
+    n = side * side
+    right = [(v, v + 1) for v in range(n) if v % side < side - 1]
+    down = [(v, v + side) for v in range(n - side)]
+    rows, cols = (np.array(x) for x in zip(*(right + down)))
+    A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n, device=device)
+    np.testing.assert_array_equal(labels(A), np.arange(n))
+    back = rng.integers(0, n, size=(2, side))
+    rows, cols = np.concatenate([rows, back[0]]), np.concatenate([cols, back[1]])
+    A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n, device=device)
+    np.testing.assert_array_equal(labels(A), scipy_labels(A))
+
+
+def test_chain_of_cycles(device):
+    # 0 <-> 1 -> 2 <-> 3 -> ...: nothing trims, each round places one 2-cycle
+    n = 30
+    a = np.arange(0, n, 2)
+    rows = np.concatenate([a, a + 1, a[:-1] + 1])
+    cols = np.concatenate([a + 1, a, a[1:]])
+    A = gb.Matrix.from_coo(rows, cols, True, nrows=n, ncols=n, device=device)
+    np.testing.assert_array_equal(labels(A), np.repeat(a, 2))

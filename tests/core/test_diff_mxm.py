@@ -464,3 +464,40 @@ def test_a_transposed_operand_leaves_no_transpose_without_the_cache(device, mask
         got = A.mxm(B.T, gb.semiring.plus_times).new(mask=masks[mask])
     assert B._data._transpose is None
     assert got.isequal(A.mxm(Bt, gb.semiring.plus_times).new(mask=masks[mask]))
+
+
+ONE_PER_ROW_SEMIRINGS = [("plus_times", "FP64"), ("plus_times", "FP32"),
+                         ("plus_times", "INT32"), ("min_plus", "INT64"),
+                         ("max_second", "FP64"), ("plus_first", "FP64"),
+                         ("plus_pair", "INT64"), ("lor_land", "BOOL"), ("min_first", "UINT8"),
+                         ("min_secondj", "INT64"), ("plus_firsti", "INT64")]
+
+
+@pytest.mark.parametrize("path, dtype", ONE_PER_ROW_SEMIRINGS,
+                         ids=[f"{p}-{t}" for p, t in ONE_PER_ROW_SEMIRINGS])
+def test_right_operand_with_one_entry_per_row(diff, path, dtype):
+    """``A (+.x) B`` where every row of B holds at most one entry (a membership matrix with
+    empty rows, a diagonal): the gather the engine takes for it (``y``: every row short enough
+    for the GPU's warp a row), and, for ``x``, with one row longer than that (the other
+    paths), against python-graphblas, with products that land on one column."""
+    n, groups = 400, 37
+    y = diff.matrix(dtype, n, n, 0.05)
+    x = diff.matrix(dtype, n, n, 0.02)
+    pos = np.arange(n)
+    # a dense first row and column: one row of n products (past the GPU's hash rows)
+    x = MatrixData(x.dtype, n, n, np.r_[x.rows, np.zeros(n, dtype=np.int64), pos],
+                   np.r_[x.cols, pos, np.zeros(n, dtype=np.int64)],
+                   np.r_[x.values, x.values[:1].repeat(2 * n)])
+    x = MatrixData(x.dtype, n, n, *_dedup(x.rows, x.cols, x.values, n))
+    keep = diff.rng.random(n) < 0.9                   # some rows of the membership empty
+    member = (pos * 7) % groups
+    values = diff.matrix(dtype, 1, n, 1.0).values
+    p = MatrixData(dtype, n, groups, pos[keep], member[keep], values[keep])
+    d = MatrixData(dtype, n, n, pos[keep], pos[keep], values[keep])
+
+    def body(gb, x, y, p, d):
+        op = gb.op("semiring", path)
+        return (y.mxm(p, op).new(), y.T.mxm(p, op).new(), y.mxm(d, op).new(),
+                x.mxm(p, op).new(), x.T.mxm(p, op).new(), x.mxm(d, op).new())
+
+    diff.check(body, x, y, p, d)

@@ -91,7 +91,7 @@ def main():
     import hostpath
     from graphblast import Vector, semiring
     from graphblast.backends.cuda import loops, recording, vectors
-    from graphblast.dtypes import INT64
+    from graphblast.dtypes import BOOL, INT64
 
     # the stand-in's graphs are not CUDA graphs: no conditional node, even where
     # cuda.bindings is installed
@@ -134,7 +134,7 @@ def main():
     start = Vector.from_coo([0, 1], [0, 3], INT64, size=n, device="cuda")
     out = {}
 
-    def run(name, body, **kw):
+    def run(name, body, start=start, **kw):
         said.clear()
         del launches[:]
         captured["launches"], captured["memsets"] = [], 0
@@ -145,6 +145,19 @@ def main():
                      "captured": dict(captured), "stats": dict(loops.stats)}
 
     run("relax", relax)
+    # BFS's level (algorithms/bfs.py): the round counter stamps the frontier, then the push
+    levels = Vector(INT64, n, device="cuda")
+    A = hostpath._grid(64, weights=False)
+
+    def level(frontier, depth):
+        levels(frontier.S) << depth
+        return frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~levels.S, replace=True)
+
+    bfs_start = Vector.from_coo([0], True, BOOL, size=n, device="cuda")
+    run("bfs level", level, counter=True, start=bfs_start)
+    loops.FUSE_ASSIGN = False
+    run("bfs level, assign unfused", level, counter=True, start=bfs_start)
+    loops.FUSE_ASSIGN = True
 
     def reads(frontier):
         t = relax(frontier)

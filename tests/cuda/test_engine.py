@@ -403,6 +403,35 @@ def test_heavy_rows_and_degree_bins(rng, sr, fmt):
                 assert out.isequal(dout.to_device("cpu")), (direction, method)
 
 
+@pytest.mark.parametrize("sr", ["any_pair", "any_secondi", "lor_land"])
+@pytest.mark.parametrize("share", [0.001, 0.3])
+def test_first_hit_pulls_at_any_lanes_a_row(rng, monkeypatch, sr, share):
+    """A pull that stops a row at its first hit takes at most mxv.FIRST_HIT_LANES lanes a
+    row, on every bin (rows of about 40 entries here, the 32-lane bin): the same answers at
+    1, 8 and 32 lanes, whether rows hit early (a wide frontier) or are scanned whole (a
+    narrow one)."""
+    from graphblast.backends.cuda import mxv
+
+    n = 70_000
+    rows, cols = np.repeat(np.arange(n), 40), rng.integers(0, n, 40 * n)
+    dtype = "BOOL" if sr == "lor_land" else "INT64"
+    A, dA = (gb.Matrix.from_coo(rows, cols, np.ones(40 * n, dtype=np.int64), dtype=dtype,
+                                nrows=n, ncols=n, dup_op=gb.binary.max, device=d)
+             for d in ("cpu", "cuda"))
+    idx = rng.choice(n, int(share * n), replace=False)
+    u = Vector.from_coo(idx, True if sr == "lor_land" else idx % 7 + 1, dtype, size=n,
+                        device="cpu")
+    seen = Vector.from_coo(idx, True, BOOL, size=n, device="cpu")
+    du, dseen = u.to_device("cuda"), seen.to_device("cuda")
+    semi = getattr(semiring, sr)
+    with gb.config.set(direction="pull"):
+        want = A.mxv(u, semi).new(mask=~seen.S, replace=True)
+        for lanes in (1, 8, 32):
+            monkeypatch.setattr(mxv, "FIRST_HIT_LANES", lanes)
+            got = dA.mxv(du, semi).new(mask=~dseen.S, replace=True)
+            assert want.isequal(got.to_device("cpu")), lanes
+
+
 def test_degree_bins_hold_their_rows_in_order(rng):
     """The traversal view's bins and heavy rows: every non-empty row in exactly the class its
     degree says, each class in increasing row order (warps working at once then take
@@ -598,8 +627,9 @@ def test_select_every_format(rng, fmt, op, thunk):
 
 
 def test_bellman_ford_round_synchronizes_once(monkeypatch):
-    """A Bellman-Ford round of sssp reads the device once (the loop's frontier.nvals): the
-    relaxation's results stay lists with their count and degree sum on the device."""
+    """A Bellman-Ford round of sssp issued from Python (``device_loops="never"``: the device
+    loop calls the body only to record it) reads the device once (the loop's frontier.nvals):
+    the relaxation's results stay lists with their count and degree sum on the device."""
     import importlib
 
     from graphblast import generators
@@ -608,16 +638,18 @@ def test_bellman_ford_round_synchronizes_once(monkeypatch):
     ss = importlib.import_module("graphblast.algorithms.sssp")
     A = generators.grid2d(40, 40, weights="random", seed=1, device="cuda")  # 1,600 vertices
     expected = ss.sssp(A.to_device("cpu"), 0, method="bellman-ford")
-    ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
+    with gb.config.set(device_loops="never"):
+        ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
     rounds = [0]
     real = ss._relax
 
-    def counted(*args):
+    def counted(*args, **kwargs):
         rounds[0] += 1
-        return real(*args)
+        return real(*args, **kwargs)
     monkeypatch.setattr(ss, "_relax", counted)
     r0 = blocks.host_reads()
-    got = ss.sssp(A, 0, method="bellman-ford")
+    with gb.config.set(device_loops="never"):
+        got = ss.sssp(A, 0, method="bellman-ford")
     reads = blocks.host_reads() - r0
     assert got.isequal(expected.to_device("cuda"))
     assert rounds[0] > 50
@@ -628,7 +660,8 @@ def test_bellman_ford_round_synchronizes_once(monkeypatch):
 def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     """A loop's results take zeroed counter slots without a memset each: a page whose every
     slot its owners have released is zeroed whole.  Exercised past several pages' worth of
-    results, with the counts still exact (every count accumulates into a zeroed slot)."""
+    results, with the counts still exact (every count accumulates into a zeroed slot), on
+    rounds issued from Python (``device_loops="never"``), each making its results."""
     import importlib
 
     from graphblast import generators
@@ -637,7 +670,8 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     ss = importlib.import_module("graphblast.algorithms.sssp")
     A = generators.grid2d(200, 200, weights="random", seed=2, device="cuda")
     expected = ss.sssp(A.to_device("cpu"), 0, method="bellman-ford")
-    ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
+    with gb.config.set(device_loops="never"):
+        ss.sssp(A, 0, method="bellman-ford")  # compiles, builds the traversal view
     made, memsets = [0], []
     real_init, real_memset = vectors.Counters.__init__, vectors._memset
 
@@ -651,14 +685,15 @@ def test_counter_slots_are_zeroed_a_page_at_a_time(monkeypatch):
     rounds = [0]
     real_relax = ss._relax
 
-    def counted_relax(*args):
+    def counted_relax(*args, **kwargs):
         rounds[0] += 1
-        return real_relax(*args)
+        return real_relax(*args, **kwargs)
     monkeypatch.setattr(vectors.Counters, "__init__", counted_init)
     monkeypatch.setattr(vectors, "_memset", counted_memset)
     monkeypatch.setattr(ss, "_relax", counted_relax)
     r0 = blocks.host_reads()
-    got = ss.sssp(A, 0, method="bellman-ford")
+    with gb.config.set(device_loops="never"):
+        got = ss.sssp(A, 0, method="bellman-ford")
     reads = blocks.host_reads() - r0
     assert got.isequal(expected.to_device("cuda"))
     assert made[0] > 2 * vectors.PAGE_SLOTS, made[0]

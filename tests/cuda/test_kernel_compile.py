@@ -16,7 +16,10 @@ time (``backends/cuda/programs.py`` and ``jit.py``), in two parts:
   whose code depends on the monoid: ``any``, terminal values, atomics of 1- to 8-byte types)
   and for every type (maps, element-wise kernels, the write-back, SpGEMM, kronecker, build).
 
-A few large translation units, compiled in parallel, keep this to about a minute on two cores.
+The sources go into as many translation units as there are cores (3 and 2 at least, 16 at
+most), compiled in parallel (NVRTC's calls run concurrently from threads): smaller units take
+no more compiler time in all (about four minutes of CPU for the two tests), so a larger machine
+spreads it over every core rather than waiting on one large unit.
 """
 
 import ctypes
@@ -36,7 +39,10 @@ pytestmark = pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
 # Adapter calls per check kernel: small enough functions for the optimizer, few launches of
 # the compiler.
 CHECKS_PER_KERNEL = 250
-OPERATOR_UNITS = 3
+CORES = min(16, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 2)
+OPERATOR_UNITS = max(3, CORES)
+TEMPLATE_UNITS = max(2, CORES)
 
 
 def _catalogue():
@@ -139,7 +145,7 @@ def _template_programs(kinds):
     """Every kernel template, for every typed monoid and every type."""
     from graphblast.backends.cuda import programs
     from graphblast.dtypes import ALL_TYPES
-    from graphblast.dtypes import BOOL, FP64
+    from graphblast.dtypes import BOOL, FP64, INT64
     from graphblast.ops import binary, semiring
     from graphblast.ops import select as select_ops
 
@@ -160,6 +166,7 @@ def _template_programs(kinds):
             programs.push(s, t2, t, True, True, mode)[1](),
             programs.push(s, t, t2, False, False, mode)[1](),
             programs.spgemm_hash(s, t, t2)[1](),
+            programs.spgemm_gather(s, t, t2)[1](),
             programs.mv_small(s, t2, t, True, False)[1](),
             programs.mv_small(s, t, t2, False, True)[1](),
             programs.dot(s, t, t2, True)[1](),
@@ -189,7 +196,9 @@ def _template_programs(kinds):
                       programs.map_op(select_ge[t], t, "thunk_device", vec)[1]()]
         progs += [programs.vector_kernel(name, t)[1]() for name in (
             "list_to_bitmap", "dense_to_list", "write_list", "write_dense", "filter_list",
-            "list_copy", "loop_next")]
+            "list_copy")]
+        progs += [programs.loop_next(t)[1](), programs.loop_next(BOOL, t)[1](),
+                  programs.loop_next(t, INT64)[1]()]
         progs += [programs.bitmap_make(t)[1](), programs.bitmap_accum(plus, t)[1]()]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
@@ -237,7 +246,7 @@ def _template_programs(kinds):
     return progs
 
 
-def _template_units(progs, count=2):
+def _template_units(progs, count=TEMPLATE_UNITS):
     from graphblast.backends.cuda import jit
 
     per = -(-len(progs) // count)
@@ -265,7 +274,7 @@ def test_every_kernel_compiles(tmp_path):
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
         paths.append(path)
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+    with ThreadPoolExecutor(max_workers=max(2, CORES)) as pool:
         results = list(pool.map(_nvcc, paths))
     failures = [(cmd, r) for cmd, r in results if r.returncode != 0]
     assert not failures, "\n\n".join(
@@ -323,13 +332,13 @@ def test_every_kernel_compiles_with_nvrtc():
         pytest.skip("NVRTC is not installed (pip install nvidia-cuda-nvrtc)")
     kinds = _catalogue()
     progs = _template_programs(kinds)
-    per = -(-len(progs) // 2)
+    per = -(-len(progs) // TEMPLATE_UNITS)
     units = [(name, text, []) for name, text in _operator_units(_operator_checks(kinds))]
-    for k in range(2):
+    for k in range(TEMPLATE_UNITS):
         part = progs[k * per:(k + 1) * per]
         kernels = sorted({name for program in part for name in program.kernels})
         units.append((f"templates_{k}", jit.translation_unit(part), kernels))
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+    with ThreadPoolExecutor(max_workers=max(2, CORES)) as pool:
         results = list(pool.map(lambda u: (u[0], *_nvrtc_compile(lib, *u)), units))
     failures = [(name, log) for name, status, log in results if status != 0]
     assert not failures, "\n\n".join(f"{name}:\n{log[-4000:]}" for name, log in failures)

@@ -312,3 +312,57 @@ def test_a_wide_result_mid_loop_goes_on_from_python(monkeypatch):
         got, reads, stats = _stamp_levels(A, n, mode)
         assert _same(got, want), mode
         assert stats["mode"] == "python" and "wide" in stats["reason"], stats
+
+
+def _grid(k):
+    """The k x k 4-neighbour grid (more than the one-block kernel's 1,024 vertices: the
+    round's product is the push)."""
+    n = k * k
+    i = np.arange(n)
+    pairs = [(i[i % k < k - 1], i[i % k < k - 1] + 1), (i[i < n - k], i[i < n - k] + k)]
+    rows = np.concatenate([a for a, b in pairs] + [b for a, b in pairs])
+    cols = np.concatenate([b for a, b in pairs] + [a for a, b in pairs])
+    return Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
+
+
+@pytest.mark.parametrize("mode", ["while", "replay"])
+@pytest.mark.parametrize("max_rounds", [None, 17])
+def test_a_rounds_first_assign_is_done_by_the_loops_last_kernel(mode, max_rounds):
+    """A round whose first step is a plain scalar assign under the loop's vector (BFS's level
+    stamp, by the round counter or by a constant) is captured as the push alone: the loop's
+    last kernel does the assign for the next round as it copies the round's result.  The
+    stamps, their count and the last vector are those of the loop issued from Python, with
+    and without max_rounds (no assign for a round that does not run)."""
+    from graphblast.backends.cuda import loops
+
+    A = _grid(48)
+    n = A.nrows
+
+    def run(device_loops):
+        levels = Vector(INT64, n, device="cuda")
+        seen = Vector(BOOL, n, device="cuda")
+
+        def level(frontier, depth):
+            levels(frontier.S) << depth
+            return frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~levels.S, replace=True)
+
+        def visit(frontier):
+            seen(frontier.S) << True
+            return frontier.vxm(A, semiring.any_pair[BOOL]).new(mask=~seen.S, replace=True)
+
+        start = Vector.from_coo([5], True, BOOL, size=n, device="cuda")
+        with gb.config.set(device_loops=device_loops):
+            last = gb.repeat(level, start, counter=True, max_rounds=max_rounds)
+            kernels = loops.stats.get("round_kernels")
+            last_seen = gb.repeat(visit, start, max_rounds=max_rounds)
+            kernels_seen = loops.stats.get("round_kernels")
+        out = [tuple(cupy.asnumpy(a) for a in v.to_coo()) for v in (levels, seen, last,
+                                                                   last_seen)]
+        return out, (levels.nvals, seen.nvals), (kernels, kernels_seen)
+
+    want, want_counts, _ = run("never")
+    got, counts, kernels = run(mode)
+    for a, b in zip(got, want):
+        assert _same(a, b)
+    assert counts == want_counts
+    assert kernels == (["gbk_push", "gbk_loop_next"],) * 2, kernels

@@ -32,6 +32,16 @@ def test_which_bodies_replay():
         "launches": ["gbk_push", "gbk_push_gather", "gbk_ewise_list_dense", "gbk_accum_list",
                      "gbk_list_to_bitmap", "gbk_select_list", "gbk_list_unmark"],
         "memsets": 0}
+    # BFS's level: the level's assign under the frontier is done for the next round by the
+    # loop's last kernel, so a round is two kernels: the masked push, and gbk_loop_next
+    # (copying the push's output into the state, resetting its claims, stamping the levels
+    # of the next frontier and setting the loop's condition); three with it unfused
+    assert got["bfs level"]["stats"]["mode"] == "replay"
+    assert got["bfs level"]["stats"]["round_kernels"] == ["gbk_push", "gbk_loop_next"]
+    assert got["bfs level, assign unfused"]["stats"]["round_kernels"] == [
+        "gbk_assign_list", "gbk_push", "gbk_loop_next"]
+    # SSSP's relaxation has no such first step
+    assert got["relax"]["stats"]["round_kernels"][-1] == "gbk_loop_next"
     # a count read inside the body breaks the capture: every round from Python
     assert got["reads a count"]["replays"] == 0
     assert len(got["reads a count"]["said"]) == 1

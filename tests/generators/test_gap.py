@@ -13,6 +13,7 @@ import subprocess
 import numpy as np
 import pytest
 
+from graphblast.dtypes import FP64, UINT8
 from graphblast.exceptions import InvalidValue, OutOfMemory
 from graphblast.generators import _device, _mt19937, kron, urand
 from graphblast.generators import gap as gap_mod
@@ -176,9 +177,8 @@ def test_mt19937_cuda_kernel_compiles(tmp_path):
 
     src = tmp_path / "mt19937.cu"
     src.write_text(jit.translation_unit(
-        [programs.generator_kernel(name)[1]() for name in (
-            "mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
-            "gap_weights")],
+        [programs.generator_kernel(name)[1]() for name in programs.GENERATOR_KERNELS] +
+        [programs.grid_kernel(t)[1]() for t in (UINT8, FP64)],
         instantiate=True))
     subprocess.run(["nvcc", "-arch=sm_90", "--ptx", str(src), "-o", str(tmp_path / "mt.ptx")],
                    check=True, capture_output=True, timeout=120)

@@ -305,3 +305,30 @@ def test_grid_integer_weights_take_the_narrowest_type(lo, hi, expected):
     assert str(A.dtype) == expected
     _, _, values = csr_of(A)
     assert values.min() >= lo and values.max() <= hi
+
+
+# ------------------------------------------------------------------- every device alike
+
+@pytest.mark.parametrize("make", [
+    lambda d: graph500(11, 8, seed=5, device=d),
+    lambda d: grid2d(23, 17, device=d),
+    lambda d: grid2d(1, 9, device=d),
+    lambda d: grid2d(40, 31, weights="random", seed=4, device=d),
+    lambda d: grid2d(12, 13, weights=(-3, 200), seed=2, device=d),
+    lambda d: grid2d(12, 13, weights=(2**32, 2**32 + 9), device=d),
+    lambda d: grid2d(15, 11, weights=(0.5, 2.5), seed=8, device=d),
+    lambda d: rgg(3000, seed=6, device=d),
+    lambda d: erdos_renyi(400, m=3000, seed=3, device=d),
+    lambda d: erdos_renyi(60, m=1700, seed=3, device=d),
+    lambda d: erdos_renyi(300, p=0.05, directed=True, seed=7, device=d),
+    lambda d: erdos_renyi(50, m=0, device=d),
+    lambda d: grid2d(0, 5, device=d),
+    lambda d: rgg(1, device=d),
+], ids=["graph500", "grid", "grid-path", "grid-random", "grid-int16", "grid-int64",
+        "grid-float", "rgg", "gnm", "gnm-dense", "gnp-directed", "gnm-empty", "grid-empty",
+        "rgg-one"])
+def test_every_device_makes_the_same_graph(device, make):
+    # the device's kernels and the host's NumPy steps draw the same numbers: bit for bit
+    A, B = make("cpu"), make(device)
+    assert str(A.dtype) == str(B.dtype) and A.nrows == B.nrows
+    assert same(A, B)

@@ -140,9 +140,7 @@ def _reference(data):
     out = list(entries)
     if header.symmetry != "general":
         for i, j, v in entries:
-            if i == j:
-                if header.symmetry == "skew-symmetric":
-                    raise Refused("diagonal")
+            if i == j:  # kept as given, skew-symmetric files included (SciPy's reading)
                 continue
             if header.symmetry == "skew-symmetric":
                 if header.dtype.is_int and v == int(header.dtype.min):

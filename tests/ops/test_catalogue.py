@@ -519,8 +519,13 @@ def test_get_semiring_builds_new_combinations():
     assert s is semiring.from_string("max.pow") and s is semiring.max_pow
     assert s["INT8"].monoid is monoid.max["INT8"] and s["INT8"].binaryop is binary.pow["INT8"]
     assert semiring.get_semiring(monoid.min, binary.plus["FP32"]) is semiring.min_plus["FP32"]
+    # python-graphblas is forgiving: a binary operator with a monoid, a monoid as multiplier
+    assert semiring.get_semiring(monoid.plus, monoid.times) is semiring.plus_times
+    assert semiring.get_semiring(binary.plus, binary.times) is semiring.plus_times
     with pytest.raises(TypeError, match="Expected a Monoid"):
-        semiring.get_semiring(binary.plus, binary.times)
+        semiring.get_semiring(binary.minus, binary.times)
+    with pytest.raises(TypeError, match="switched"):
+        semiring.get_semiring(binary.plus, monoid.times)
 
 
 def test_unknown_type_errors():

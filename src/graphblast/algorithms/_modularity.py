@@ -33,9 +33,12 @@ def modularity(A, comm, resolution, two_m):
 
 
 def aggregate(A, comm):
-    """``P' A P``: one vertex per community (at the community's label; other rows empty)."""
+    """``P' A P``: one vertex per community (at the community's label; other rows empty).
+
+    ``A`` is symmetric, so ``P' A P = (A P)' P``: two products with ``P``, which holds one
+    entry per row (each a gather reduced within rows, no expansion), and one transpose."""
     P = membership(comm)
-    return P.T.mxm(A.mxm(P, semiring.plus_times[FP64]).new(), semiring.plus_times[FP64]).new()
+    return A.mxm(P, semiring.plus_times[FP64]).new().T.mxm(P, semiring.plus_times[FP64]).new()
 
 
 def same_ends(A, comm):

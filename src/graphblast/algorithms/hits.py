@@ -17,9 +17,10 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True):
     ``A``'s values are the edge weights (a pattern matrix weighs every edge 1).  Power
     iteration, as NetworkX's reference ``_hits_python``::
 
-        a = h plus.times A;  h = A plus.times a;  both scaled by their maximum
+        a = h plus.times A;  h = A plus.times a;  h scaled by its maximum
 
-    until ``sum |h - h_last| < tol``.  With ``normalized`` both sum to 1; without, ``a`` has
+    until ``sum |h - h_last| < tol`` (NetworkX scales ``a`` by its maximum too; its scale
+    never reaches ``h``, so here it is scaled once, at the end: one host read a step less).  With ``normalized`` both sum to 1; without, ``a`` has
     Euclidean norm 1 and ``h = A a`` (what NetworkX's ``hits`` returns, up to the sign that
     its SVD solver leaves open; here both are non-negative).
 
@@ -64,7 +65,8 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True):
     for _ in range(max_iter):
         a = h.vxm(A, semiring.plus_times[FP64]).new()
         new = A.mxv(a, semiring.plus_times[FP64]).new(FP64)
-        new, a = (_scaled(v, v.reduce(monoid.max).new().value) for v in (new, a))
+        # a is scaled once at the end: its scale never reaches h, which is rescaled here
+        new = _scaled(new, new.reduce(monoid.max).new().value)
         err = new.ewise_union(h, binary.minus, 0.0, 0.0).new().apply(unary.abs).new()
         h = new
         if err.reduce(monoid.plus).new().value < tol:
@@ -73,7 +75,7 @@ def hits(A, *, max_iter=100, tol=1e-8, nstart=None, normalized=True):
         raise ConvergenceFailure(f"hits did not converge in {max_iter} iterations; raise "
                                  "max_iter or tol")
     if not normalized:
-        a = _scaled(a, a.inner(a, semiring.plus_times).new().value ** 0.5)
+        a = _scaled(a, (a.inner(a, semiring.plus_times).new().value or 0.0) ** 0.5)
         return _scaled(A.mxv(a, semiring.plus_times[FP64]).new(FP64), 1.0), a
     return tuple(_scaled(v, v.reduce(monoid.plus).new().value) for v in (h, a))
 

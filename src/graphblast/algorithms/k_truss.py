@@ -16,14 +16,20 @@ def k_truss(A, k, *, symmetrize=False):
     of an edge is the number of those triangles.  Self-loops are ignored; every edge of the
     graph is in the 2-truss (and the 1-truss).
 
-    LAGraph's loop: the support of every remaining edge is a product masked by the edges
-    themselves, and the edges short of ``k - 2`` leave, until none does; the product is
-    masked by the lower triangle only (each edge once, half the intersections), and the
-    edges kept are mirrored::
+    LAGraph's loop, with the supports updated instead of recounted: the support of every
+    edge is counted once by a product masked by the edges themselves (the lower triangle:
+    each edge once); then, round after round, the edges short of ``k - 2`` leave, and each
+    remaining edge loses the triangles that a leaving edge broke, counted by two products
+    masked by the remaining edges whose rows are those of the leaving edges ``R``::
 
-        C = offdiag(A)
-        repeat:  L<tril(C)> = C plus.pair C;  L = select(L >= k - 2);  C = L + L'
-        until nvals(C) is unchanged
+        C = offdiag(A);  S<tril(C)> = C plus.pair C'
+        repeat:  K = select(S >= k - 2);  if nvals(K) is unchanged: return K + K'
+                 R = the edges that left (both ways);  C' = K + K'
+                 S<K> = K - (R plus.pair C' + C' plus.pair R');  C = C'
+
+    A triangle ``{i, j, m}`` of a remaining edge ``(i, j)`` breaks when ``(i, m)`` left
+    (``R C``: ``(m, j)`` of the graph before) or ``(i, m)`` stayed and ``(m, j)`` left
+    (``C' R``): each broken triangle is counted once.
 
     Parameters
     ----------
@@ -50,24 +56,30 @@ def k_truss(A, k, *, symmetrize=False):
 
     Notes
     -----
-    Cost: each round is one masked product, an intersection of two sorted rows per remaining
-    edge (``O(m sqrt(m))`` at most), a select and a transpose of the edges kept; the rounds
-    stop as soon as one removes nothing, and each round after the first removes at least
-    one edge.
+    Cost: the first product, an intersection of two sorted rows per edge (``O(m sqrt(m))``
+    at most); then a round costs two masked products whose intersections read the rows of
+    the edges that left (next to nothing once few leave), a select and a transpose of the
+    edges kept; the rounds stop as soon as one removes nothing.  On kron-14 (k = 5, 9) a
+    third of the time of recounting every support each round.
     """
     _validate.square_matrix(A, "k_truss")
     k = _validate.positive_int(k, "k", "k_truss")
     symmetrize = _validate.flag(symmetrize, "symmetrize", "k_truss")
     S = _validate.undirected(A) if symmetrize else _validate.symmetric(A, "k_truss")
     C = select.offdiag(S).new(INT64)
-    count = C.nvals
+    L = select.tril(C, -1).new()
+    support = C.mxm(C.T, semiring.plus_pair[INT64]).new(mask=L.S)
+    if k <= 2:  # no edge leaves; one with no triangle has support 0, not no entry
+        support = L.apply(binary.times, 0).new().ewise_add(support, binary.plus).new()
     while True:
-        L = select.tril(C, -1).new()
-        support = C.mxm(C, semiring.plus_pair[INT64]).new(mask=L.S)
-        if k <= 2:  # no edge leaves; one with no triangle has support 0, not no entry
-            support = L.apply(binary.times, 0).new().ewise_add(support, binary.plus).new()
-        L = support.select(select.valuege, k - 2).new()
-        C = L.ewise_add(L.T, binary.first).new()
-        if C.nvals == count:
-            return C
-        count = C.nvals
+        keep = support.select(select.valuege, k - 2).new()
+        kept = keep.ewise_add(keep.T, binary.first).new()
+        if keep.nvals == L.nvals:
+            return kept
+        R = L.dup(mask=~keep.S)                     # the edges that leave, both ways
+        R = R.ewise_add(R.T, binary.first).new()
+        lost = R.mxm(C.T, semiring.plus_pair[INT64]).new(mask=keep.S)
+        lost(binary.plus) << kept.mxm(R.T, semiring.plus_pair[INT64]).new(mask=keep.S)
+        support = keep.dup()                        # its triangles less those that broke
+        support(binary.minus) << lost
+        L, C = keep, kept

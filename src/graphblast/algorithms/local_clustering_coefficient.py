@@ -4,6 +4,7 @@ from graphblast import Vector, binary, monoid, select, semiring
 from graphblast.dtypes import FP64
 
 from . import _validate
+from .triangle_count import _degree_order
 
 __all__ = ["local_clustering_coefficient"]
 
@@ -25,10 +26,13 @@ def local_clustering_coefficient(A):
         T<S> = S plus.pair D;   lcc = rowsum(T) / (k (k - 1)),   k = rowcount(S)
 
     On an undirected graph (``A`` symmetric) ``rowsum(T)`` is twice the triangles at ``v``,
-    counted from the strictly lower and upper triangles ``L`` and ``U`` (half the entries
-    each): a triangle ``k < j < i`` is an entry of ``C<L> = L plus.pair U`` at ``(i, j)``,
-    which counts it for ``i`` (row sums) and ``j`` (column sums), and of
-    ``D<U> = U plus.pair L`` at ``(k, j)``, which counts it for ``k``.
+    counted from the strictly lower and upper triangles ``L`` and ``U`` of the graph
+    renumbered by decreasing degree (``triangle_count``'s rule and permutation ``p``: rows
+    of ``L`` then hold at most ``sqrt(2m)`` entries), each triangle ``k < j < i`` once::
+
+        C<L> = L plus.pair L'     # C[i, j]: common neighbours below both: for i and j
+        M<U> = U plus.pair L'     # M[k, i]: common neighbours between: for k
+        t = rowsum(C) + colsum(C) + rowsum(M), scattered back to A's numbering by p
 
     Parameters
     ----------
@@ -42,20 +46,27 @@ def local_clustering_coefficient(A):
 
     Notes
     -----
-    Cost: the masked products compute one sorted intersection of two rows per entry of
-    ``S`` (of half rows on an undirected graph; ``O(m sqrt(m))`` at most, the work of
-    counting triangles), plus ``O(m)`` for ``S`` and ``O(n)`` for the division.
+    Cost: the masked products compute one sorted intersection of two rows per mask entry:
+    on an undirected graph ``m / 2`` over rows of ``L`` and ``m / 2`` of a row of ``U`` with
+    one of ``L`` (twice the work of counting the triangles), plus ``O(m)`` for ``S``, ``L``,
+    ``U``, the permutation and the column sums (a transpose of ``C``); on a directed one,
+    ``m`` over full rows.
     """
     n = _validate.square_matrix(A, "local_clustering_coefficient")
     D = select.offdiag(A).new(FP64).apply(binary.second, 1.0).new()
     S = _validate.undirected(D)
-    if S is D:  # undirected: 2 t(v), t(v) from the triangles k < j < i at their three corners
-        L, U = select.tril(S, -1).new(), select.triu(S, 1).new()
-        C = L.mxm(U, semiring.plus_pair[FP64]).new(mask=L.S)
-        closed = C.reduce_rowwise(monoid.plus[FP64]).new()
-        closed(binary.plus) << C.reduce_columnwise(monoid.plus[FP64])
-        closed(binary.plus) << U.mxm(L, semiring.plus_pair[FP64]).new(mask=U.S).reduce_rowwise(
-            monoid.plus[FP64])
+    if S is D:  # undirected: 2 t(v), each triangle k < j < i of the ordered graph at its corners
+        p = _degree_order(S, n) if n else None
+        P = S if p is None else S[p, p].new()
+        L, U = select.tril(P, -1).new(), select.triu(P, 1).new()
+        C = L.mxm(L.T, semiring.plus_pair[FP64]).new(mask=L.S)
+        t = C.reduce_rowwise(monoid.plus[FP64]).new()                   # for i
+        t(binary.plus) << C.reduce_columnwise(monoid.plus[FP64])        # for j
+        t(binary.plus) << U.mxm(L.T, semiring.plus_pair[FP64]).new(mask=U.S).reduce_rowwise(
+            monoid.plus[FP64])                                          # for k
+        closed = t if p is None else Vector(FP64, n, device=A.device)
+        if p is not None:  # back to A's numbering: t's entry r belongs to vertex p[r]
+            closed(binary.plus)[p[:t.size].new()] << t
         closed = closed.apply(binary.times, right=2.0).new()
     else:
         T = S.mxm(D, semiring.plus_pair[FP64]).new(mask=S.S)

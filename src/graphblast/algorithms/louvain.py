@@ -61,7 +61,7 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
     last = _modularity.modularity(W, comm, resolution, two_m)
     for _ in range(max_level or n):
         comm, q = _moves.move(W, _modularity.ids(n, A.device), resolution, threshold,
-                                   max_iter, two_m)
+                              max_iter, two_m)
         if q - last < threshold:
             break
         member, last = comm[member].new(), q

@@ -93,7 +93,7 @@ class CSR:
         if self._values is None and self.iso_value is not None:
             _made_once(self.indptr, "a pattern matrix's value array")
             full = np.full if isinstance(self.indptr, np.ndarray) else _device_full
-            self._values = full(self.nvals, self.iso_value, dtype=self.dtype.np_type)
+            self._values = full(self.nvals, self.iso_value, dtype=self.dtype.storage_type)
         return self._values
 
     @values.setter

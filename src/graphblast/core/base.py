@@ -13,6 +13,7 @@ from . import operations as ops
 from .expr import InfixExpr
 from .infix import install as install_infix
 from .mask import Mask, StructuralMask, ValueMask
+from .target import AssignTarget
 
 _name_counter = itertools.count()
 
@@ -39,7 +40,28 @@ def resolve_device(device):
     return dev, get_backend(dev)
 
 
-class Updater:
+def place(device, dtype):
+    """:func:`resolve_device` for a new collection of ``dtype``.  A user-defined type's
+    collections are kept in host memory (the CPU backend) whatever the default device:
+    graphblast's GPU kernels have no CUDA type for its raw bytes.  Asking for one on a GPU
+    device by name raises.
+
+    Raises
+    ------
+    ValueError
+        If ``device`` names a GPU and ``dtype`` is a user-defined type.
+    """
+    dev, backend = resolve_device(device)
+    if dtype is None or dtype.c_type is not None or dev == "cpu":
+        return dev, backend
+    if device is not None:
+        raise ValueError(f"{dtype.name} is a user-defined type, whose collections graphblast "
+                         f"keeps in host memory (its GPU kernels have no CUDA type for it); "
+                         f"use device='cpu' (or none), not {device!r}")
+    return resolve_device("cpu")
+
+
+class Updater(AssignTarget):
     """``C(mask, accum, replace)``: the target of ``<<`` and of ``[indices] <<``."""
 
     __slots__ = ("parent", "mask", "accum", "replace")
@@ -57,15 +79,30 @@ class Updater:
     def update(self, value):
         ops.update(self.parent, value, self.mask, self.accum, self.replace)
 
+    def _not_scalar(self):
+        if self.parent._is_scalar:
+            raise TypeError("Indexing not supported for Scalars")
+
+    def __delitem__(self, indices):
+        """``del C(mask)[I, J]``: the region's entries that the mask lets through are
+        deleted (an empty Scalar assigned, as python-graphblas)."""
+        from .scalar import Scalar
+
+        self._not_scalar()
+        ops.assign(self.parent, Scalar(self.parent.dtype), indices, self.mask, self.accum,
+                   self.replace, subassign=False)
+
     def __getitem__(self, indices):
         """``C(mask)[I, J] << B``: assign with a mask of C's shape."""
         from .index import resolve_all
 
+        self._not_scalar()
         res = resolve_all(indices, self.parent.shape, self.parent)
-        return ops.Indexed(self.parent, indices, res, self.mask, self.accum, self.replace,
-                           "assign")
+        return ops.Assigner(self.parent, res, self.mask, self.accum, self.replace,
+                            subassign=False)
 
     def __setitem__(self, indices, value):
+        self._not_scalar()
         ops.assign(self.parent, value, indices, self.mask, self.accum, self.replace,
                    subassign=False)
 
@@ -88,7 +125,7 @@ class _InputMaskUpdater(Updater):
         mask = ops.check_mask(value._input_mask_to_mask(self.mask), self.parent)
         ops.update(self.parent, value, mask, self.accum, self.replace)
 
-    def __getitem__(self, indices):
+    def __getitem__(self, *args):
         raise TypeError("`input_mask` argument may only be used for extract")
 
     __setitem__ = __getitem__
@@ -112,6 +149,12 @@ class Collection:
     def _set_data(self, data):
         self._data = self._backend.adopt(data, self)
 
+    def __reduce__(self):
+        """Pickled as its entries (host arrays), shape, type, name and device; unpickled on
+        that device, so a GPU object's values go back to the GPU they came from."""
+        return (_unpickle, (type(self), self.shape, self.dtype, self._coo_host(), self.name,
+                            self.device))
+
     @property
     def dtype(self):
         return self._data.dtype
@@ -127,7 +170,7 @@ class Collection:
             if mask is not None or any(isinstance(a, Mask) or _is_collection(a) for a in args):
                 raise TypeError("mask and input_mask arguments cannot both be given")
             mask, accum, replace = ops.parse_output_args(self, args, None, accum, replace)
-            return _InputMaskUpdater(self, input_mask, accum, replace)
+            return _InputMaskUpdater(self, ops.as_mask(input_mask), accum, replace)
         mask, accum, replace = ops.parse_output_args(self, args, mask, accum, replace)
         return Updater(self, mask, accum, replace)
 
@@ -284,6 +327,14 @@ class Collection:
 install_infix(Collection)
 
 
+def _unpickle(cls, shape, dtype, arrays, name, device):
+    """A pickled Matrix or Vector, rebuilt on its device (``Collection.__reduce__``)."""
+    if len(shape) == 2:
+        return cls.from_coo(*arrays, dtype, nrows=shape[0], ncols=shape[1], name=name,
+                            device=device)
+    return cls.from_coo(*arrays, dtype, size=shape[0], name=name, device=device)
+
+
 def entries_match(xp, mine, theirs, dtype, tolerance):
     """Whether two objects' entries (as ``_entries()`` gives them: the structure arrays, then
     the values) are equal, values compared in ``dtype`` - or, with ``tolerance`` (rel_tol,
@@ -305,7 +356,7 @@ def dense_entries_match(xp, mine, theirs, dtype, tolerance):
     (bits_a, a), (bits_b, b) = mine, theirs
     count_unequal = getattr(xp, "count_unequal", None)
     if tolerance is None and count_unequal is not None:  # the GPU: one kernel, one read
-        return count_unequal(bits_a, bits_b, a, b, dtype.np_type) == 0
+        return count_unequal(bits_a, bits_b, a, b, dtype.storage_type) == 0
     same = _values_equal(xp, a, b, dtype, tolerance)
     if bits_a is not None and bits_b is not None:
         present = bits_a != 0
@@ -323,7 +374,7 @@ def _values_equal(xp, a, b, dtype, tolerance):
             scale = xp.maximum(xp.abs(a), xp.abs(b)) * rel_tol
             return (a == b) | (xp.abs(a - b) <= xp.maximum(scale, abs_tol))
     with np.errstate(invalid="ignore"):  # (no copy where the values are in dtype already)
-        return a.astype(dtype.np_type, copy=False) == b.astype(dtype.np_type, copy=False)
+        return a.astype(dtype.storage_type, copy=False) == b.astype(dtype.storage_type, copy=False)
 
 
 def _check_shapes(a, b, method):
@@ -375,6 +426,13 @@ def dense_fill(obj, fill_value, dtype):
             raise TypeError("fill_value must be given in `to_dense` when there are missing "
                             "values")
         return (lookup_dtype(dtype) if dtype is not None else obj.dtype), None
+    if obj.dtype._is_udt and (dtype is None or lookup_dtype(dtype) is obj.dtype):
+        from ..dtypes import udt_scalar, udt_values
+
+        if hasattr(fill_value, "_value"):
+            fill_value = fill_value.value
+        fill = udt_scalar(fill_value, obj.dtype)
+        return obj.dtype, udt_values(np.array([fill]), obj.dtype)[0]
     if dtype is None:
         from .scalar import Scalar
 
@@ -397,11 +455,33 @@ def infer_dtype(values, dtype):
     """The dtype for new data: explicit ``dtype``, else the values' NumPy dtype."""
     if dtype is not None:
         return lookup_dtype(dtype)
+    if getattr(values, "_is_scalar", False):  # a Scalar: its type
+        return values.dtype
     # a GPU array's own dtype: NumPy cannot convert one (CuPy refuses the implicit copy)
     arr = values if on_gpu(values) else np.asarray(values)
     if arr.dtype.kind == "O":
-        raise TypeError("Cannot infer a dtype from Python objects; pass dtype=")
+        raise ValueError("object dtype for values is not allowed: the values must be numbers "
+                         "(Python objects give NumPy an object array)")
+    if arr.ndim > 1:  # a row per entry: python-graphblas's subarray type ("INT64[2]")
+        return lookup_dtype(np.dtype((arr.dtype, arr.shape[1:])))
     return lookup_dtype(arr.dtype)
+
+
+def _udt_entries(values, n, dtype):
+    """Values of a user-defined type for n entries: one value (a record, a tuple, a number,
+    a subarray type's row) repeated, or n values."""
+    from ..dtypes import udt_array, udt_scalar
+
+    npdt = dtype.np_type
+    if isinstance(values, np.ndarray) and values.dtype == dtype.storage_type:
+        return values
+    base = npdt.subdtype[0] if npdt.subdtype is not None else npdt
+    probe = np.asarray(values, dtype=base) if not isinstance(values, np.void) else values
+    one = (np.ndim(probe) == 0 if npdt.subdtype is None
+           else np.shape(probe) == npdt.subdtype[1] or np.ndim(probe) == 0)
+    if one:
+        return np.full(n, udt_scalar(values, dtype), dtype=dtype.storage_type)
+    return udt_array(probe, dtype)
 
 
 def as_values(values, n, dtype, xp=np):
@@ -411,10 +491,14 @@ def as_values(values, n, dtype, xp=np):
     host."""
     if on_gpu(values) and xp is np:
         values = values.get()
+    if getattr(values, "_is_scalar", False):  # a Scalar: its value for every entry
+        values = values._value_as(dtype)
+    if dtype._is_udt:
+        values = _udt_entries(values, n, dtype)
     arr = values if on_gpu(values) else np.asarray(values)
     if getattr(arr, "ndim", 0) == 0:
-        return np.full(n, arr, dtype=dtype.np_type) if xp is np else \
-            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.np_type)
+        return np.full(n, arr, dtype=dtype.storage_type) if xp is np else \
+            xp.full(n, arr.item() if hasattr(arr, "item") else arr, dtype=dtype.storage_type)
     if arr.ndim != 1:
         raise ValueError(f"values must be 1-D, got shape {arr.shape}")
     if arr.shape[0] != n:
@@ -426,3 +510,18 @@ def as_values(values, n, dtype, xp=np):
         raise TypeError("Complex values are not supported; take .real or .imag first")
     return arr
 
+
+def dense_dtype(arr, dtype, ndim):
+    """The type of a dense array's values: ``dtype``, or for an array of more than ``ndim``
+    dimensions a subarray type of the trailing ones (python-graphblas's), else None."""
+    if dtype is not None:
+        return lookup_dtype(dtype)
+    if arr.ndim > ndim:
+        return lookup_dtype(np.dtype((arr.dtype, arr.shape[ndim:])))
+    return None
+
+
+def rows_equal(arr, missing_value):
+    """Which values (trailing dimensions of a subarray type) equal ``missing_value``."""
+    eq = arr == np.asarray(missing_value)
+    return eq.reshape(eq.shape[0], -1).all(axis=1) if eq.ndim > 1 else eq

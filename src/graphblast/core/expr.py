@@ -9,6 +9,21 @@ from ._types import types
 _HINT = ("\n\nHint: use `graphblas.config.set(autocompute=True)` to enable automatic "
          "computation of expressions.")
 
+class _AllIndices:
+    """python-graphblas's marker of a whole dimension as an index (``v[:]``); pickled by
+    name, so that it stays one object."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return "_ALL_INDICES"
+
+    def __repr__(self):
+        return "_ALL_INDICES"
+
+
+_ALL_INDICES = _AllIndices()
+
 # The operators an expression answers as its value does, when computed on the spot
 _FORWARDED = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__pow__",
@@ -19,6 +34,8 @@ _FORWARDED = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
 
 def _forward(name):
     def method(self, *args):
+        # an expression on the other side is computed too (``(3 * x) & y``)
+        args = [a._get_value() if isinstance(a, _AS_VALUE) else a for a in args]
         return self._get_value(name)(*args)
 
     method.__name__ = name
@@ -81,7 +98,8 @@ class Expression:
         return f"<pre>{html.escape(repr(self))}</pre>"
 
     def __bool__(self):
-        raise TypeError(f"An expression has no truth value; compute it first with .new() "
+        raise TypeError(f"__bool__ not defined for objects of type {type(self)}: an "
+                        f"expression has no truth value; compute it first with .new() "
                         f"({self!r})")
 
     def new(self, dtype=None, *, mask=None, name=None, **opts):
@@ -204,11 +222,13 @@ class ScalarExpression(Expression):
         return self._get_value("is_empty")
 
 
-for _name in _FORWARDED:
+for _name in _FORWARDED + ("__and__", "__rand__", "__or__", "__ror__", "__mod__", "__rmod__",
+                          "__divmod__", "__rdivmod__"):
     for _cls in (MatrixExpression, VectorExpression, ScalarExpression):
         if _name not in _cls.__dict__:
             setattr(_cls, _name, _forward(_name))
 del _name, _cls
+_AS_VALUE = (MatrixExpression, VectorExpression, ScalarExpression)
 
 
 class InfixExpr:
@@ -283,8 +303,11 @@ class InfixExpr:
             return expr.new(dtype, name=name, **opts)
         return expr.new(dtype, mask=mask, name=name)
 
-    def dup(self, dtype=None, *, name=None, **opts):
-        return self.new(dtype, name=name, **opts)
+    def dup(self, dtype=None, *, clear=False, mask=None, name=None, **opts):
+        expr = self._to_expr()
+        if isinstance(expr, ScalarExpression):
+            return expr.dup(dtype, clear=clear, name=name, **opts)
+        return expr.dup(dtype, clear=clear, mask=mask, name=name, **opts)
 
     def _get_value(self, attr=None):
         return self._to_expr()._get_value(attr)
@@ -372,8 +395,10 @@ def _no_inplace(self, other):
 
 
 for _cls in (InfixExpr, MatrixExpression, VectorExpression, ScalarExpression):
-    _cls.__ior__ = _cls.__iand__ = _cls.__imatmul__ = _no_inplace
-del _cls
+    for _name in ("__ior__", "__iand__", "__imatmul__", "__iadd__", "__isub__", "__imul__",
+                  "__itruediv__", "__ifloordiv__", "__imod__", "__ipow__", "__ixor__"):
+        setattr(_cls, _name, _no_inplace)
+del _cls, _name
 
 for _name in _FORWARDED:
     if _name not in InfixExpr.__dict__:

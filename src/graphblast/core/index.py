@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from ..backends.base import IndexArg
-from ..exceptions import IndexOutOfBound, InvalidIndex
+from ..exceptions import IndexOutOfBound
 
 
 def _scalar_index(i, size):
@@ -82,7 +82,8 @@ def resolve(index, size, allow_vector=False, owner=None):
             index, "_backend"):
         arr = np.asarray(index)
         if arr.ndim != 1:
-            raise InvalidIndex(f"An index array must be 1-D, got shape {arr.shape}")
+            raise TypeError(f"Invalid number of dimensions for index: {arr.ndim}; an index "
+                            f"array must be 1-D, got shape {arr.shape}")
         if arr.size == 0:
             return IndexArg("list", 0, size, array=np.zeros(0, dtype=np.int64))
         if arr.dtype.kind not in "iu":

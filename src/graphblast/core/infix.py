@@ -10,17 +10,38 @@ from ..dtypes import BOOL
 
 
 def _is_collection(x):
-    return hasattr(x, "_data") or hasattr(x, "_matrix")
+    """A Matrix, TransposedMatrix or Vector, or an expression that computes one (as
+    python-graphblas's ``output_type``)."""
+    if hasattr(x, "_data") or hasattr(x, "_matrix"):
+        return True
+    kind = getattr(type(x), "output_type", None)
+    if kind is None:
+        return False
+    kind = x.output_type
+    return getattr(kind, "ndim", None) is not None and kind.__name__ != "Scalar"
+
+
+def _operand(x):
+    """An extract ``A[0, [1, 2]]`` as its expression; anything else as it is."""
+    from .operations import Indexed
+
+    if isinstance(x, Indexed) and not x.is_element:
+        return x._extract_expr()
+    return x
 
 
 def _binary(name):
     from ..ops import binary
 
-    return getattr(binary, name)
+    op = binary
+    for part in name.split("."):  # "numpy.mod"
+        op = getattr(op, part)
+    return op
 
 
 def call_op(left, right, opname, *, outer=False, union=False):
     op = _binary(opname)
+    left, right = _operand(left), _operand(right)
     if _is_collection(left) and _is_collection(right):
         if outer:
             return left.ewise_add(right, op)
@@ -42,6 +63,7 @@ def _make(opname, outer=False, union=False):
         return call_op(other, self, opname, outer=outer, union=union)
 
     def inplace(self, other):
+        other = _operand(other)
         if _is_collection(other) and other.ndim > self.ndim:
             raise TypeError(f"In-place `{opname}` of a {type(self).__name__} with a "
                             f"{type(other).__name__} would change its shape; use "
@@ -62,6 +84,7 @@ _ARITHMETIC = {
     "truediv": ("truediv", False, False),
     "floordiv": ("floordiv", False, False),
     "pow": ("pow", False, False),
+    "mod": ("numpy.mod", False, False),  # python-graphblas's: NumPy's (Python's) modulo
 }
 _COMPARISONS = {"eq": "eq", "ne": "ne", "gt": "gt", "ge": "ge", "lt": "lt", "le": "le"}
 
@@ -72,6 +95,18 @@ def _xor(self, other):
         raise TypeError(f"`x ^ y` is only supported for BOOL (got {expr.dtype}); use "
                         "x.ewise_add(y, binary.bxor) for integers")
     return expr
+
+
+def _ixor(self, other):
+    """``x ^= y``: x becomes ``x ^ y`` (the union with lxor), BOOL only."""
+    if _is_collection(other) and other.ndim == self.ndim:
+        if other.dtype != BOOL:
+            raise TypeError(f"`x ^= y` is only supported for BOOL (got {other.dtype}); use "
+                            "x(binary.bxor) << y for integers")
+        self(_binary("lxor")) << other
+    else:
+        self << _xor(self, other)
+    return self
 
 
 def _matmul(left, right):
@@ -116,15 +151,29 @@ def _invert(self):
 
 def _inplace(name):
     """``x @= A``, ``x |= y``, ``x &= y``: x becomes the computed result (``|`` and ``&``
-    need BOOL, as their default operators are lor and land)."""
+    need BOOL, as their default operators are lor and land; a scalar ``y`` is bound, as
+    ``x.apply(binary.lor, right=y)``)."""
+    symbol = {"__or__": "|", "__and__": "&"}.get(name)
+
     def method(self, other):
+        other = _operand(other)
+        if symbol is not None and not _is_collection(other):
+            if self.dtype != BOOL:
+                raise TypeError(f"The {name.replace('__', '__i', 1)} infix operator, "
+                                f"`x {symbol}= y`, is not supported for {self.dtype} dtype.  "
+                                "It is only supported for BOOL dtype; give an operator: "
+                                "x << x.apply(op, right=y)")
+            self << call_op(self, other, "lor" if symbol == "|" else "land",
+                            outer=symbol == "|")
+            return self
         result = getattr(self, name)(other)
         if result is NotImplemented:
             return NotImplemented
-        if name != "__matmul__" and (self.dtype != BOOL or other.dtype != BOOL):
-            raise TypeError(f"In-place `{ {'__or__': '|', '__and__': '&'}[name] }=` is not "
-                            f"supported for {self.dtype if self.dtype != BOOL else other.dtype}"
-                            "; give an operator: x(op) << x.ewise_add(y, op)")
+        if symbol is not None and (self.dtype != BOOL or other.dtype != BOOL):
+            raise TypeError(f"In-place `{symbol}=` is not supported for "
+                            f"{self.dtype if self.dtype != BOOL else other.dtype}; it is only "
+                            "supported for BOOL dtype; give an operator: "
+                            "x(op) << x.ewise_add(y, op)")
         self << result
         return self
 
@@ -142,13 +191,15 @@ def install(cls):
         f, _, _ = _make(opname)
         setattr(cls, f"__{name}__", f)
     cls.__xor__ = _xor
-    cls.__rxor__ = lambda self, other: _xor(other, self) if _is_collection(other) else \
-        call_op(other, self, "lxor", outer=True)
+    cls.__rxor__ = lambda self, other: _xor(other, self)
+    cls.__ixor__ = _ixor
     cls.__matmul__ = lambda self, other: _matmul(self, other)
     cls.__rmatmul__ = lambda self, other: _matmul(other, self)
     cls.__imatmul__ = _inplace("__matmul__")
     cls.__ior__ = _inplace("__or__")
     cls.__iand__ = _inplace("__and__")
+    cls.__divmod__ = lambda self, other: (self // other, self % other)
+    cls.__rdivmod__ = lambda self, other: (other // self, other % self)
     cls.__neg__ = _neg
     cls.__abs__ = _abs
     cls.__invert__ = _invert

@@ -24,6 +24,12 @@ class Mask:
         raise TypeError("__bool__ not defined for a mask: it has no truth value; use it as "
                         "C(mask) << expr.")
 
+    def __eq__(self, other):
+        raise TypeError(f"__eq__ not defined for objects of type {type(self)}: a mask has "
+                        "no truth value; compare its parents (M1.isequal(M2))")
+
+    __hash__ = object.__hash__  # a mask is still usable as a key, by identity
+
     @property
     def mask(self):
         return self

@@ -3,11 +3,11 @@
 import numpy as np
 
 from .._memory import host_guarded
-from ..dtypes import FP64, lookup_dtype
-from ..exceptions import IndexOutOfBound, InvalidValue, OutputNotEmpty
+from ..dtypes import FP64, lookup_dtype, user_values
+from ..exceptions import IndexOutOfBound, InvalidObject, InvalidValue, OutputNotEmpty
 from . import operations as ops
-from .base import (Collection, as_values, dense_fill, infer_dtype, next_name, note_made,
-                   on_gpu, resolve_device)
+from .base import (Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name,
+                   note_made, on_gpu, place, resolve_device, rows_equal)
 from .formatting import html_repr, matrix_repr
 from .index import resolve_all
 from .infix import install as install_infix
@@ -96,6 +96,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         return (r.astype(_INDEX_OUT) if rows else None,
                 c.astype(_INDEX_OUT) if columns else None,
                 v.copy() if values else None)
@@ -110,6 +111,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         # a compact matrix's 32-bit indices are copied as they are and widened on the host
         return (b.to_host(d.indptr).astype(_INDEX_OUT),
                 b.to_host(_stored_indices(d)).astype(_INDEX_OUT), v.copy())
@@ -123,6 +125,7 @@ class _MatrixMethods:
             from ..dtypes import cast
 
             v = cast(v, lookup_dtype(dtype))
+        v = user_values(v, self.dtype if dtype is None else lookup_dtype(dtype))
         return (b.to_host(T.indptr).astype(_INDEX_OUT), b.to_host(T.indices).astype(_INDEX_OUT),
                 v.copy())
 
@@ -142,7 +145,7 @@ class _MatrixMethods:
         out = np.zeros(self.shape, dtype=dt.np_type)
         if fill is not None:
             out[...] = fill
-        out[r, c] = cast(v, dt)
+        out[r, c] = user_values(cast(v, dt), dt)
         return out
 
     @host_guarded
@@ -154,6 +157,7 @@ class _MatrixMethods:
         elif order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
         out = {}
+        v = user_values(v, self.dtype)
         for i, j, x in zip(r.tolist(), c.tolist(), v.tolist()):
             out.setdefault(i, {})[j] = x
         return out
@@ -260,6 +264,14 @@ def _default_monoid(op):
     return op
 
 
+def _length(values):
+    """The number of values given as an array or a sequence; None for a scalar."""
+    shape = getattr(values, "shape", None)
+    if shape is not None:
+        return shape[0] if len(shape) else None
+    return len(values) if isinstance(values, (list, tuple)) else None
+
+
 class Matrix(_MatrixMethods, Collection):
     """A sparse matrix of one type, stored in CSR form on one device.
 
@@ -277,7 +289,7 @@ class Matrix(_MatrixMethods, Collection):
         dtype = lookup_dtype(dtype)
         nrows = _check_dim("nrows", nrows)
         ncols = _check_dim("ncols", ncols)
-        self.device, self._backend = resolve_device(device)
+        self.device, self._backend = place(device, dtype)
         self._data = self._backend.matrix_empty(nrows, ncols, dtype)
         self.name = name if name is not None else next_name("M")
         note_made(self)
@@ -340,16 +352,19 @@ class Matrix(_MatrixMethods, Collection):
         same number of entries, on the device the Matrix is built on.
         """
         (rows, columns, values), device = _vector_arguments((rows, columns, values), device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, _udt_of(values, dtype))
         rows, rows_end = _index(rows, "rows", device)
         columns, columns_end = _index(columns, "columns", device)
-        if rows.shape[0] != columns.shape[0]:
-            raise InvalidValue(f"rows and columns must have the same length, got "
-                               f"{rows.shape[0]} and {columns.shape[0]}")
-        dtype = infer_dtype(values, dtype)
-        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
+        # python-graphblas's order of checks: the shape, then the lengths
         nrows = _inferred_dim("nrows", nrows, rows, rows_end)
         ncols = _inferred_dim("ncols", ncols, columns, columns_end)
+        nv = _length(values)
+        if rows.shape[0] != columns.shape[0] or nv not in (None, rows.shape[0]):
+            raise InvalidValue(f"`rows` and `columns` and `values` lengths must match: "
+                               f"{rows.shape[0]}, {columns.shape[0]}, "
+                               f"{'a scalar' if nv is None else nv}")
+        dtype = infer_dtype(values, dtype)
+        vals = as_values(values, rows.shape[0], dtype, _array_module(rows, backend))
         dup = _typed_dup(_iso_dup(values, dup_op), dtype)
         data = backend.matrix_from_coo(nrows, ncols, dtype, rows, columns, vals, dup)
         return cls._from_data(data, backend, device, name)
@@ -389,33 +404,61 @@ class Matrix(_MatrixMethods, Collection):
     def from_csr(cls, indptr, col_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
                  name=None, device=None):
         """A Matrix from CSR arrays (validated; unsorted rows are sorted)."""
-        device, backend = resolve_device(device)
+        return cls._from_compressed(indptr, col_indices, values, dtype, nrows, ncols, name,
+                                    device, ("nrows", "ncols"))
+
+    @classmethod
+    def _from_compressed(cls, indptr, col_indices, values, dtype, nrows, ncols, name, device,
+                         dims):
+        """CSR arrays (``dims``: the names of the rows' and columns' dimensions, swapped
+        for CSC arrays)."""
+        device, backend = place(device, _udt_of(values, dtype))
         indptr, _ = _index(indptr, "indptr", device)
         col_indices, columns_end = _index(col_indices, "col_indices", device)
         if indptr.shape[0] == 0:
             raise InvalidValue("indptr must have nrows + 1 entries; got an empty array")
         n = indptr.shape[0] - 1
-        if nrows is not None and _check_dim("nrows", nrows) != n:
-            raise InvalidValue(f"indptr has {n + 1} entries, so nrows must be {n}, not {nrows}")
-        ncols = _infer_dim("ncols", ncols, col_indices, columns_end)
+        if nrows is not None and _check_dim(dims[0], nrows) != n:
+            raise InvalidValue(f"indptr has {n + 1} entries, so {dims[0]} must be {n}, not "
+                               f"{nrows}")
+        ncols = _infer_dim(dims[1], ncols, col_indices, columns_end)
         dtype = infer_dtype(values, dtype)
         vals = as_values(values, col_indices.shape[0], dtype,
                          _array_module(col_indices, backend))
-        data = backend.matrix_from_csr(n, ncols, dtype, indptr, col_indices, vals)
+        try:
+            data = backend.matrix_from_csr(n, ncols, dtype, indptr, col_indices, vals)
+        except IndexOutOfBound as e:  # python-graphblas (GraphBLAS's import): InvalidObject
+            raise InvalidObject(f"The compressed arrays do not describe a Matrix with "
+                                f"{dims[0]}={n} and {dims[1]}={ncols}: {e}") from None
         return cls._from_data(data, backend, device, name)
 
     @classmethod
     def from_csc(cls, indptr, row_indices, values=1.0, dtype=None, *, nrows=None, ncols=None,
                  name=None, device=None):
         """A Matrix from compressed-column arrays."""
-        T = cls.from_csr(indptr, row_indices, values, dtype, nrows=ncols, ncols=nrows,
-                         name=name, device=device)
+        T = cls._from_compressed(indptr, row_indices, values, dtype, ncols, nrows, name,
+                                 device, ("ncols", "nrows"))
         return T.T.new(name=name)
 
     @classmethod
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
         """A Matrix from a 2-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
+        if arr.ndim == 0:
+            raise TypeError("values must be an array or list, not a scalar.  To create a "
+                            "dense Matrix from a scalar, use `Matrix.from_scalar`.")
+        dt = dense_dtype(arr, dtype, 2) if arr.ndim >= 2 else None
+        if dt is not None and dt.np_type.subdtype is not None:
+            if arr.ndim == 2:
+                raise ValueError("A >2d array is required to create a dense Matrix with "
+                                 f"subdtype {dt}")
+            keep = np.ones(arr.shape[:2], dtype=bool)
+            if missing_value is not None:
+                keep = ~rows_equal(arr.reshape((-1,) + arr.shape[2:]),
+                                    missing_value).reshape(arr.shape[:2])
+            r, c = np.nonzero(keep)
+            return cls.from_coo(r, c, arr[r, c], dt, nrows=arr.shape[0], ncols=arr.shape[1],
+                                name=name, device=device)
         if arr.ndim != 2:
             raise ValueError(f"values must be 2d: a 2-D array is required to create a dense "
                              f"Matrix, got {arr.ndim}-D")
@@ -439,7 +482,7 @@ class Matrix(_MatrixMethods, Collection):
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, nrows, ncols, name=name, device=device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, dtype)
         data = backend.matrix_full(_check_dim("nrows", nrows), _check_dim("ncols", ncols),
                                    ops.bound_value(s, backend, dtype), dtype)
         return cls._from_data(data, backend, device, name)
@@ -450,7 +493,12 @@ class Matrix(_MatrixMethods, Collection):
         """A Matrix from ``{row: {col: value}}`` or a list of ``{col: value}`` (or column-wise
         with ``order``); the outer keys (or the list's length) give the first dimension
         where not given, as in python-graphblas."""
+        columnwise = order in ("columnwise", "col", "column", "columns", "colwise")
         if isinstance(d, (list, tuple)):
+            given, dim = (ncols, "ncols") if columnwise else (nrows, "nrows")
+            if given is not None and given != len(d):
+                raise ValueError(f"{dim} must be None or equal to len(nested_dicts); expected "
+                                 f"{len(d)}, got {given}")
             d = dict(enumerate(d))
         rows, cols, vals = [], [], []
         for i, inner in d.items():
@@ -460,7 +508,6 @@ class Matrix(_MatrixMethods, Collection):
                 vals.append(x)
         outer = max(d, default=-1) + 1
         inner_n = max(cols, default=-1) + 1
-        columnwise = order in ("columnwise", "col", "column", "columns", "colwise")
         if not columnwise and order not in ("rowwise", "row", "rows"):
             raise ValueError(f"order must be 'rowwise' or 'columnwise', got {order!r}")
         if columnwise:
@@ -472,9 +519,13 @@ class Matrix(_MatrixMethods, Collection):
             ncols = inner_n if ncols is None else ncols
         if not vals and dtype is None:
             dtype = FP64
-        return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
-                            np.array(vals), dtype, nrows=nrows, ncols=ncols, name=name,
-                            device=device)
+        try:
+            return cls.from_coo(np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64),
+                                np.array(vals), dtype, nrows=nrows, ncols=ncols, name=name,
+                                device=device)
+        except IndexOutOfBound as e:  # python-graphblas (a compressed import): InvalidObject
+            raise InvalidObject(f"The dicts do not fit a {nrows} x {ncols} Matrix: {e}") \
+                from None
 
     @classmethod
     def from_dcsr(cls, compressed_rows, indptr, col_indices, values=1.0, dtype=None, *,
@@ -534,7 +585,7 @@ class Matrix(_MatrixMethods, Collection):
 
     def to_device(self, device):
         """A copy of this Matrix on ``device`` (itself if already there)."""
-        dev, backend = resolve_device(device)
+        dev, backend = place(device, self.dtype)
         if dev == self.device:
             return self
         indptr, indices, values = self.to_csr()
@@ -565,7 +616,7 @@ class Matrix(_MatrixMethods, Collection):
         if pos < cols.shape[0] and cols[pos] == j:
             iso = getattr(d, "iso_value", None)
             if iso is not None:
-                return np.asarray(iso, dtype=self.dtype.np_type)[()]
+                return np.asarray(iso, dtype=self.dtype.storage_type)[()]
             return b.to_host(d.values[lo + pos:lo + pos + 1])[0]
         return None
 
@@ -590,39 +641,80 @@ class Matrix(_MatrixMethods, Collection):
         r, c, _ = self._coo_host()
         return zip(r.tolist(), c.tolist())
 
-    def setdiag(self, values, k=0):
-        """Assign ``values`` (a Vector or a scalar) to the k-th diagonal; entries of the Vector
-        that are missing delete the diagonal's entries there."""
+    def setdiag(self, values, k=0, *, mask=None, accum=None, **opts):
+        """Set the k-th diagonal (``A[i, i + k] = values[i]``) from a Vector, a list or array
+        (dense), or a scalar, as python-graphblas's recipe.
+
+        A Vector's missing entries delete the diagonal's entries there (without ``accum``).
+        ``mask`` (a Vector mask of the diagonal's length, or a Matrix mask of A's shape whose
+        diagonal is used) limits which diagonal entries are set; ``accum`` combines them with
+        the existing ones.
+        """
+        from ..exceptions import DimensionMismatch, IndexOutOfBound
+        from ..ops import select
+        from .scalar import Scalar
         from .vector import Vector
 
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-            raise TypeError(f"k must be an integer, got {type(k).__name__} {k!r}")
+            raise TypeError(f"k must be an integer; got bad type: {type(k)}")
         k = int(k)
         nrows, ncols = self.shape
-        size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))
-        if k >= ncols or -k >= nrows:
-            from ..exceptions import IndexOutOfBound as _IOB
-
-            raise _IOB(f"Diagonal {k} is out of range: the diagonal is out of range for a "
-                       f"{nrows} x {ncols} matrix")
-        if isinstance(values, (list, np.ndarray)) and np.ndim(values) == 1:
-            values = Vector.from_dense(np.asarray(values), device=self.device)
+        size = min(nrows + k, ncols) if k < 0 else min(ncols - k, nrows)
+        if size <= 0 and (k <= -nrows if k < 0 else (k > 0 and k >= ncols)):
+            raise IndexOutOfBound(f"k={k} is out of range; the k'th diagonal is out of range "
+                                  f"for a Matrix of shape {nrows}x{ncols}")
+        size = max(size, 0)
+        if isinstance(values, ops.Indexed) and not values.is_element:
+            values = values._extract_expr()
+        if getattr(type(values), "output_type", None) is not None and \
+                values.output_type is Vector:
+            values = ops.computed(values, ("Vector",), "Matrix.setdiag", "values")
         if isinstance(values, Vector):
-            if values.size != size:
-                from ..exceptions import DimensionMismatch
-
-                raise DimensionMismatch(f"Diagonal {k} has {size} entries, the Vector "
-                                        f"{values.size}")
-            diag = values
+            v = values
+            clear = accum is None and v.nvals != v.size
+        elif isinstance(values, (list, tuple, np.ndarray)) and np.ndim(values) == 1:
+            v = Vector.from_dense(np.asarray(values), device=self.device)
+            clear = False
         else:
-            diag = Vector.from_scalar(values, size, device=self.device)
-        # delete the old diagonal, then add the new one
-        keep = self.select("offdiag", k).new() if size else self.dup()
-        D = diag.diag(k)
+            try:
+                s = ops.scalar_of(values, "values", "Matrix.setdiag")
+            except TypeError:
+                raise TypeError(f"Bad type for argument `values` in Matrix.setdiag(...).\n"
+                                f"    - Expected type: Scalar, Vector, np.ndarray.\n"
+                                f"    - Got: {type(values)}.\nLiteral scalars also "
+                                "accepted.") from None
+            v = Vector.from_scalar(s if isinstance(s, Scalar) else values, size,
+                                   device=self.device)
+            clear = False
+        if v.size != size:
+            raise DimensionMismatch(f"Dimensions not compatible for assigning length {v.size} "
+                                    f"Vector to {k}'th diagonal of Matrix with shape "
+                                    f"{nrows}x{ncols}. The Vector should be size {size}.")
+        if mask is not None:
+            mask = ops.as_mask(mask)
+            if mask.parent.ndim == 2:
+                if mask.parent.shape != self.shape:
+                    raise DimensionMismatch(f"Matrix mask in setdiag is the wrong shape; "
+                                            f"expected shape {nrows}x{ncols}, got "
+                                            f"{mask.parent.nrows}x{mask.parent.ncols}")
+                allowed = type(mask)(mask.parent.diag(k)).new()
+            elif mask.parent.size != size:
+                raise DimensionMismatch(f"Vector mask in setdiag is the wrong length; "
+                                        f"expected size {size}, got size {mask.parent.size}.")
+            else:
+                allowed = mask.new()
+            mask = self._on_diagonal(allowed, k).S
+        if clear:
+            self(mask=mask) << select.offdiag(self, k)
+        D = self._on_diagonal(v, k)
+        self(accum=accum, mask=D.S if mask is None else mask) << D
+
+    def _on_diagonal(self, v, k):
+        """``v`` on the k-th diagonal of a Matrix of this one's shape."""
+        D = v.diag(k)
         if D.shape != self.shape:
             D.resize(*self.shape)
-        keep(accum="second") << D
-        self._set_data(keep._cast_like(self.dtype))
+        return D
 
     def _cast_like(self, dtype):
         return self._backend.cast_matrix(self._data, dtype)
@@ -709,7 +801,9 @@ class TransposedMatrix(_MatrixMethods):
 
     @property
     def S(self):
-        raise TypeError("A transposed matrix cannot be a mask; use A.T.new().S")
+        # python-graphblas's TransposedMatrix has no .S or .V
+        raise AttributeError("'TransposedMatrix' object has no attribute 'S' or 'V': a "
+                             "transposed matrix cannot be a mask; use A.T.new().S")
 
     V = S
 
@@ -754,7 +848,7 @@ def _values_view(data, xp):
     iso = getattr(data, "pattern_value", None)
     if iso is None:
         return data.values
-    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.np_type), (data.nvals,))
+    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.storage_type), (data.nvals,))
 
 
 def _host_values(data, backend):
@@ -762,7 +856,7 @@ def _host_values(data, backend):
     on its device)."""
     iso = getattr(data, "pattern_value", None)
     if iso is not None:
-        return np.full(data.nvals, iso, dtype=data.dtype.np_type)
+        return np.full(data.nvals, iso, dtype=data.dtype.storage_type)
     return backend.to_host(data.values)
 
 
@@ -813,14 +907,14 @@ def _device_index(x, name):
     if arr.size == 0:  # any dtype, as on the host; the backend takes integers only
         return cp.zeros(0, dtype=np.int64), 0
     if arr.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+        raise ValueError(f"{name} must be integers, not {arr.dtype}")
     is_float = arr.dtype.kind == "f"
     stats = [arr.min(), arr.max()]
     if is_float:
         stats.append((cp.mod(arr, 1) != 0).any().astype(arr.dtype))
     lo, hi, *fractional = cp.stack(stats).get().tolist()
     if is_float and fractional[0]:
-        raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+        raise ValueError(f"{name} must be integers, not {arr.dtype} (values with a fraction)")
     if lo < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(lo)}); indices must be "
                               ">= 0")
@@ -841,11 +935,20 @@ def _host_index(x, name):
         raise InvalidValue(f"{name} must be a 1-D array of indices, got a scalar")
     if arr.ndim != 1:
         raise InvalidValue(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind in "uf" and arr.max() > 2**60:
+        raise InvalidValue(f"{name} has the index {int(arr.max())}, beyond the largest "
+                           "dimension, 2**60")
+    if arr.dtype.kind == "O" and any(isinstance(i, int) and i >= 2**64 for i in arr):
+        raise OverflowError(f"{name} hold an integer too large for 64 bits; the largest "
+                            "dimension is 2**60")
     if arr.size and arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "f" and np.all(np.mod(arr, 1) == 0):
+        # as python-graphblas: a list is cast by NumPy (floats truncate); an array of floats
+        # must hold whole numbers
+        if arr.dtype.kind == "f" and (isinstance(x, (list, tuple))
+                                      or np.all(np.mod(arr, 1) == 0)):
             arr = arr.astype(np.int64)
         else:
-            raise ValueError(f"{name} must be integers, got dtype {arr.dtype}")
+            raise ValueError(f"{name} must be integers, not {arr.dtype}")
     if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(arr.min())}); indices must be "
                               ">= 0")
@@ -909,3 +1012,18 @@ def _typed_dup(dup_op, dtype):
     from .operations import typed_binary
 
     return typed_binary(dup_op, dtype, method="dup_op")
+
+
+def _udt_of(values, dtype):
+    """The type of new values where it is a user-defined one (which decides the device),
+    else None (the values' type is found later, on the device)."""
+    if dtype is not None:
+        dtype = lookup_dtype(dtype)
+        return dtype if dtype._is_udt else None
+    if hasattr(values, "__cuda_array_interface__") or hasattr(values, "_backend"):
+        return None
+    try:
+        found = infer_dtype(values, None)
+    except (TypeError, ValueError):  # reported where the values are read
+        return None
+    return found if found._is_udt else None

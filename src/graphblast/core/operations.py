@@ -8,6 +8,7 @@ type; finally write Z into C under the mask, keeping or clearing what the mask e
 same result as with copies.
 """
 
+import operator
 from types import FunctionType
 
 import numpy as np
@@ -26,6 +27,7 @@ from .expr import (InfixExpr, MatrixExpression, ScalarExpression, VectorExpressi
                    _is_matrix_data)
 from .index import as_list
 from .mask import Mask
+from .target import AssignTarget
 
 _REPLACE = None
 
@@ -80,6 +82,8 @@ def _resolve_op(op, namespace):
         from ..ops.base import _builtin_op
 
         return _builtin_op(op, namespace)
+    if getattr(op, "kind_name", None) == "monoid":  # a ParameterizedMonoid: its defaults'
+        return op()
     if isinstance(op, FunctionType) and namespace in ("unary", "binary", "indexunary"):
         from ..ops.user import from_function  # a user's function (python-graphblas's lambdas)
 
@@ -142,7 +146,9 @@ def typed_monoid(op, t, method="reduce_rowwise"):
 
             raise NotImplementedException(f"{op!r} has no equivalent monoid (no identity); "
                                           "reduce with a Monoid such as monoid.plus")
-        op = parent.monoid
+        # a typed operator keeps its type (w.reduce(binary.plus[int]) of a BOOL w is INT64)
+        op = op.monoid if isinstance(op, TypedBinaryOp) else _resolve_op(parent.monoid,
+                                                                        "monoid")
     if isinstance(op, (Monoid, TypedMonoid)):
         return find_typed_op(op, t)
     extra = (f"  Use {op!r}.monoid to get the Monoid of a Semiring"
@@ -150,6 +156,20 @@ def typed_monoid(op, t, method="reduce_rowwise"):
     raise TypeError(f"Bad type for argument `op` in {method}(...).\n"
                     "    - Expected type: Monoid.\n"
                     f"    - Got: {type(op).__name__} ({op!r}); for example monoid.plus.{extra}")
+
+
+def as_mask(mask):
+    """``mask`` as a Mask: a BOOL Matrix or Vector is its value mask; anything else that is
+    not a Mask is python-graphblas's TypeError."""
+    if isinstance(mask, Mask):
+        return mask
+    Matrix, _, _, Vector = _types()
+    if isinstance(mask, (Matrix, Vector)):
+        if mask.dtype != BOOL:
+            raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
+                            "values (M.V) or structure (M.S)")
+        return mask.V
+    raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
 
 
 def check_mask(mask, output):
@@ -163,14 +183,7 @@ def check_mask(mask, output):
                 and parent.shape == output.shape):
             return mask
     else:
-        Matrix, _, _, Vector = _types()
-        if isinstance(mask, (Matrix, Vector)):
-            if mask.dtype != BOOL:
-                raise TypeError(f"Mask must be boolean objects (got {mask.dtype}) or indicate "
-                                "values (M.V) or structure (M.S)")
-            mask = mask.V
-        else:
-            raise TypeError(f"Invalid mask: {type(mask).__name__}; use M.S, M.V, ~M.S or ~M.V")
+        mask = as_mask(mask)
     parent = mask.parent
     if output._is_scalar:
         raise TypeError("Mask not allowed for Scalars")
@@ -283,13 +296,17 @@ def update(target, value, mask=None, accum=None, replace=False):
             raise TypeError(f"Cannot assign a {type(value).__name__} to a "
                             f"{type(target).__name__}")
         return evaluate(target, value._as_expr(), mask, accum, replace)
+    if target.dtype._is_udt and isinstance(value, (tuple, list, np.ndarray, np.void)):
+        value = Scalar.from_value(value, target.dtype)  # one value of the user-defined type
     if isinstance(value, Scalar) or np.isscalar(value) or _is_0d(value):
         if _assign_scalar_fast(target, value, mask, accum, replace):
             return None
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
     raise TypeError(f"Assignment value must be a valid expression type, not "
-                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar")
+                    f"{type(value).__name__}: an expression, Matrix, Vector or scalar"
+                    + ("; C(mask)[I] is an assignment target (C(mask)[I] << value), not a "
+                       "value" if isinstance(value, Assigner) else ""))
 
 
 def _assign_scalar_fast(target, value, mask, accum, replace):
@@ -327,6 +344,9 @@ def _update_scalar(target, value, accum):
     if isinstance(value, Indexed):
         if not value.is_element:
             raise TypeError("Cannot assign a Matrix or Vector extract to a Scalar")
+        if accum is not None and not config.lookup("autocompute"):
+            # accumulating reads the element's value: python-graphblas's autocompute TypeError
+            value._get_value("Accumulation into a Scalar")
         value = value._element_scalar()
     if isinstance(value, ScalarExpression):
         result = value.compute(None)
@@ -559,6 +579,38 @@ def scalar_of(value, argname, within, dtype=None):
                         "Literal scalars also accepted.") from None
 
 
+def _udt_region_value(value, dtype, shape, backend, device):
+    """A value assigned to a region of a user-defined type: one value (a Scalar), or values of
+    the region's shape (a Vector or Matrix), as python-graphblas reads them: a tuple is one
+    record, and a subarray type's values carry its shape last."""
+    Matrix, _, Scalar, Vector = _types()
+    from ..dtypes import udt_array
+
+    npdt = dtype.np_type
+    if npdt.subdtype is not None:
+        base, sub = npdt.subdtype
+        arr = np.asarray(value, dtype=base)
+        if arr.ndim == 0 or arr.shape == sub:
+            return Scalar.from_value(value, dtype)
+        lead = arr.shape[:-len(sub)] if arr.shape[-len(sub):] == sub else arr.shape
+    else:
+        arr = np.asarray(value, dtype=npdt)
+        if arr.ndim == 0:
+            return Scalar.from_value(value, dtype)
+        lead = arr.shape
+    if lead != tuple(shape):
+        extra = (f" (this is assigning to a matrix with sub-array dtype ({dtype}), so array "
+                 "shape should include dtype shape)" if npdt.subdtype is not None else "")
+        raise ValueError(f"shape mismatch: value array of shape {lead} does not match "
+                         f"indexing of shape {tuple(shape)}{extra}")
+    raw = udt_array(arr, dtype)
+    if len(lead) == 1:
+        return Vector.from_coo(np.arange(lead[0]), raw, dtype, size=lead[0], device=device)
+    k = np.arange(raw.shape[0])
+    return Matrix.from_coo(k // lead[1], k % lead[1], raw, dtype, nrows=lead[0], ncols=lead[1],
+                           device=device)
+
+
 def _scalar_arg(value, name):
     if value is None:
         raise TypeError(f"{name} is required (a scalar used where an operand has no entry)")
@@ -596,6 +648,8 @@ def apply(A, op, right=None, left=None):
     if isinstance(op, (IndexUnaryOp, TypedIndexUnaryOp)):
         if left is not None:
             raise TypeError("An index-unary operator takes its thunk as right=, not left=")
+        if A.dtype._is_udt and isinstance(right, (tuple, list, np.ndarray, np.void)):
+            right = Scalar.from_value(right, A.dtype)  # a value of the user-defined type
         thunk = Scalar.from_value(0 if right is None else right) if not isinstance(
             right, Scalar) else right
         if thunk.is_empty:
@@ -613,6 +667,10 @@ def apply(A, op, right=None, left=None):
                             if left is not None else
                             "A binary operator in apply needs exactly one bound scalar: "
                             "left= or right=")
+        if A.dtype._is_udt:  # a tuple or record bound to a user-defined type is one value
+            left, right = (Scalar.from_value(x, A.dtype)
+                           if isinstance(x, (tuple, list, np.ndarray, np.void)) else x
+                           for x in (left, right))
         if left is not None:
             s = _scalar_arg(left, "left")
             typed = typed_binary(op, s.dtype, A.dtype, is_left_scalar=True, method="apply")
@@ -738,6 +796,9 @@ def _select_by_mask(A, op, thunk):
         return None
     if thunk is not None:
         raise TypeError("thunk is not used when selecting with a mask: A.select(M.V)")
+    if op.parent.ndim != A.ndim:
+        raise TypeError(f"Mask object must be type {'Matrix' if A.ndim == 2 else 'Vector'} to "
+                        f"select from a {type(A).__name__}; got {type(op.parent).__name__}")
     mask = check_mask(op, A if not isinstance(A, TransposedMatrix) else A.new())
     device, backend = same_device(A)
     expr_cls = MatrixExpression if A.ndim == 2 else VectorExpression
@@ -954,20 +1015,14 @@ def identity_expr(x):
 
 class Indexed:
     """``x[indices]``: an extract when read (``.new()``, ``C << A[I, J]``), an assign target
-    when written (``A[I, J] << B``, ``A[I, J](mask) << B``)."""
+    when written (``A[I, J] << B``); ``A[I, J](mask)`` is an :class:`Assigner`."""
 
-    __slots__ = ("parent", "raw", "resolved", "mask", "accum", "replace", "subassign_ctx")
+    __slots__ = ("parent", "raw", "resolved")
 
-    def __init__(self, parent, raw, resolved, mask=None, accum=None, replace=False,
-                 subassign_ctx=None):
+    def __init__(self, parent, raw, resolved):
         self.parent = parent
         self.raw = raw
         self.resolved = resolved
-        self.mask = mask
-        self.accum = accum
-        self.replace = replace
-        # "assign": written through C(mask)[I, J]; None: plain indexing
-        self.subassign_ctx = subassign_ctx
 
     @property
     def is_element(self):
@@ -996,6 +1051,12 @@ class Indexed:
         return extract(self.parent, self.resolved)
 
     def new(self, dtype=None, *, mask=None, input_mask=None, name=None, **opts):
+        if self.is_element and mask is not None:
+            raise ValueError("mask is not a descriptor option of an element extract: A[i, j] "
+                             "is a Scalar, which takes no mask")
+        if self.is_element and input_mask is not None:
+            raise ValueError("input_mask is for extracting a Vector or Matrix; an element "
+                             "A[i, j] is a Scalar, and its value needs no mask")
         if self.is_element:
             s = self._element_scalar()
             return s.dup(dtype=dtype, name=name) if dtype is not None or name else s
@@ -1008,9 +1069,11 @@ class Indexed:
     def _input_mask_to_mask(self, input_mask):
         """python-graphblas's ``input_mask``: a mask of the input's shape, applied to the
         extract as the same mask extracted at the same indices."""
-        if not isinstance(input_mask, Mask):
-            input_mask = check_mask(input_mask, self.parent)
+        input_mask = as_mask(input_mask)
         source = input_mask.parent
+        if self.parent.ndim == 1 and source.ndim != 1:
+            raise TypeError(f"Mask object must be type Vector; got {type(source)} (an "
+                            "input_mask has the shape of the extract's input)")
         if source.ndim == 1 and self.parent.ndim == 2:
             lines = [r for r in self.resolved if not isinstance(r, int)]
             if len(lines) != 1:
@@ -1047,7 +1110,8 @@ class Indexed:
     @property
     def value(self):
         if not self.is_element:
-            raise TypeError("Only a single element has a .value; extract with .new()")
+            raise AttributeError("'Indexed' object has no attribute 'value': only a single "
+                                 "element has a .value; extract with .new()")
         if not config.lookup("autocompute"):
             return self._get_value("value")
         v = self.parent._get_element(self.resolved)
@@ -1055,7 +1119,8 @@ class Indexed:
 
     def get(self, default=None):
         if not self.is_element:
-            raise TypeError("Only a single element has .get(); extract with .new()")
+            raise AttributeError("'Indexed' object has no attribute 'get': only a single "
+                                 "element has .get(); extract with .new()")
         v = self.parent._get_element(self.resolved)
         return default if v is None else v.item()
 
@@ -1069,7 +1134,7 @@ class Indexed:
         return int(self._get_value())
 
     def __index__(self):
-        return self._get_value().__index__()
+        return operator.index(self._get_value())  # TypeError for an extract of many elements
 
     def __eq__(self, other):
         return self._get_value("__eq__")(other)
@@ -1083,39 +1148,74 @@ class Indexed:
     def __call__(self, *args, mask=None, accum=None, replace=False, **opts):
         """``C[I, J](mask, accum, replace) << value``: subassign (the mask has the region's
         shape)."""
+        if type(self.parent) is _types()[1]:
+            raise TypeError("A[I, J](...) of a 'TransposedMatrix' is not callable: a "
+                            "transpose cannot be assigned to")
+        # as python-graphblas, the mask is checked against the region when assigned to
         mask, accum, replace = parse_output_args(self._region_like(), args, mask, accum,
-                                                 replace)
-        return Indexed(self.parent, self.raw, self.resolved, mask, accum, replace, "subassign")
+                                                 replace, check=False)
+        return Assigner(self.parent, self.resolved, mask, accum, replace, subassign=True)
 
     def _region_like(self):
         return _RegionShape(self.shape, self.parent)
 
     def update(self, value):
-        if type(self.parent) is _types()[1]:
-            raise TypeError("'TransposedMatrix' object does not support item assignment")
-        if self.subassign_ctx == "assign":
-            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
-                   subassign=False, resolved=True)
-        else:
-            assign(self.parent, value, self.resolved, self.mask, self.accum, self.replace,
-                   subassign=True, resolved=True)
+        Assigner(self.parent, self.resolved, None, None, False, subassign=True).update(value)
 
     def __lshift__(self, value):
         self.update(value)
 
     def __getattr__(self, item):
-        if item.startswith("_"):
-            raise AttributeError(item)
+        Matrix, _, Scalar, Vector = _types()
+        kind = Scalar if self.is_element else (Matrix if len(self.shape) == 2 else Vector)
+        if item.startswith("_") or not hasattr(kind, item):
+            extra = ("; only a single element has a .value or .get(); extract with .new()"
+                     if item in ("value", "get") else "")
+            raise AttributeError(f"'Indexed' object has no attribute {item!r}{extra}")
         return self._get_value(item)
 
 
 for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__",
               "__ge__", "__neg__", "__abs__", "__invert__", "__iter__", "__contains__",
-              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__"):
+              "__or__", "__ror__", "__and__", "__rand__", "__matmul__", "__rmatmul__",
+              "__getitem__"):
     setattr(Indexed, _name, (lambda name: lambda self, *args: self._get_value(name)(*args))(
         _name))
 del _name
+
+
+class Assigner(AssignTarget):
+    """``C(mask, accum, replace)[I, J]`` (assign: the mask has C's shape) or
+    ``C[I, J](mask, accum, replace)`` (subassign: the mask has the region's shape): as
+    python-graphblas's Assigner, only a target of ``<<``; it has no value to read, call or
+    index."""
+
+    __slots__ = ("parent", "resolved", "mask", "accum", "replace", "subassign")
+
+    def __init__(self, parent, resolved, mask, accum, replace, *, subassign):
+        self.parent = parent
+        self.resolved = resolved
+        self.mask = mask
+        self.accum = accum
+        self.replace = replace
+        self.subassign = subassign
+
+    def __repr__(self):
+        return f"Assigner({self.parent.name}, mask={self.mask!r}, accum={self.accum!r})"
+
+    def update(self, value):
+        if type(self.parent) is _types()[1]:
+            raise TypeError("'TransposedMatrix' object does not support item assignment")
+        mask = self.mask
+        if self.subassign and mask is not None:
+            shape = tuple(r.count for r in self.resolved if not isinstance(r, int))
+            mask = check_mask(mask, _RegionShape(shape, self.parent))
+        assign(self.parent, value, self.resolved, mask, self.accum, self.replace,
+               subassign=self.subassign, resolved=True)
+
+    def __lshift__(self, value):
+        self.update(value)
 
 
 class _RegionShape:
@@ -1258,7 +1358,7 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
     backend = target._backend
     res = indices if resolved else resolve_all(indices, target.shape, target)
     if isinstance(value, (list, np.ndarray)) and np.ndim(value) >= 1 and not all(
-            isinstance(r, int) for r in res):
+            isinstance(r, int) for r in res) and not target.dtype._is_udt:
         # a list (or array) of values for the region: as python-graphblas, a dense
         # Vector (1-D) or Matrix (2-D) of them, of the region's shape
         region = tuple(r.count for r in res if not isinstance(r, int))
@@ -1291,6 +1391,9 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
         value = value.new()
     if isinstance(value, ScalarExpression):
         value = value.new()
+    if target.dtype._is_udt and not isinstance(value, (Matrix, Vector, TransposedMatrix)) \
+            and not isinstance(value, _types()[2]):
+        value = _udt_region_value(value, target.dtype, visible_shape, backend, target.device)
     is_scalar = not isinstance(value, (Matrix, Vector, TransposedMatrix))
     if is_scalar:
         s = scalar_of(value, "value", "assign")
@@ -1301,6 +1404,14 @@ def assign(target, value, indices, mask, accum, replace, *, subassign, resolved=
             A_region = _scalar_region(backend, target, s, dims, region_shape, mask, subassign)
     else:
         same_device(target, value)
+        if value.ndim != len(visible_shape):
+            # python-graphblas's TypeError: the region's kind decides the value's type
+            kinds = {0: "Scalar", 1: "Scalar, Vector"}.get(len(visible_shape),
+                                                          "Scalar, Matrix, TransposedMatrix")
+            raise TypeError(f"Bad type for argument `value` in {type(target).__name__}."
+                            f"__setitem__(...).\n    - Expected type: {kinds}.\n"
+                            f"    - Got: {type(value)}.\nLiteral scalars also accepted "
+                            f"(the assigned region has shape {visible_shape}).")
         if value.shape != visible_shape:
             raise DimensionMismatch(f"Shape of value {value.shape} does not match the assigned "
                                     f"region {visible_shape}")
@@ -1426,8 +1537,9 @@ def _region_data(backend, value, region_shape, res):
     return value._csr()
 
 
-def parse_output_args(target, args, mask, accum, replace):
-    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them."""
+def parse_output_args(target, args, mask, accum, replace, *, check=True):
+    """Positional ``C(mask, accum, replace)`` arguments, as python-graphblas parses them
+    (``check=False``: the mask is checked against the target later, by ``check_mask``)."""
     mask_arg = accum_arg = None
     replace_arg = _replace_singleton() if args else None
     for arg in args:
@@ -1467,7 +1579,8 @@ def parse_output_args(target, args, mask, accum, replace):
     else:
         if target._is_scalar:
             raise TypeError("Mask not allowed for Scalars")
-        mask = check_mask(mask, target)
+        if check:
+            mask = check_mask(mask, target)
     if accum is not None:
         typed_accum(accum, target.dtype)  # validate now, before anything runs
     return mask, accum, replace
@@ -1494,6 +1607,13 @@ def call_binary(op, left, right=None, *, left_default=None, right_default=None):
                                 f"{op!r}(x | y, left_default=..., right_default=...), not x & y")
             return left._to_expr(op, left_default, right_default)
         return left._to_expr(op)
+    if right is not None:
+        # a computed expression as an operand (``binary.floordiv(-A, 3)``): its value, under
+        # autocompute (else the expression's TypeError says so)
+        from .expr import Expression
+
+        left, right = (x._get_value() if isinstance(x, Expression) else x
+                       for x in (left, right))
     if right is None:
         raise TypeError(f"Bad type when calling {op!r}: it takes an infix expression "
                         f"({op!r}(x | y) or {op!r}(x & y)) or two arguments, got one "

@@ -8,12 +8,12 @@ from ..ops.semiring import get_semiring  # noqa: F401
 
 get_typed_op = find_typed_op
 
-try:  # operators made from a function of parameters: user-defined operators (ops/)
-    from ..ops.base import (  # noqa: F401
-        ParameterizedBinaryOp, ParameterizedMonoid, ParameterizedSemiring, ParameterizedUdf,
-        ParameterizedUnaryOp,
-    )
-except ImportError:
-    # none exist without user-defined operators: nothing is an instance of these
-    ParameterizedUdf = ParameterizedUnaryOp = ParameterizedBinaryOp = ()
-    ParameterizedMonoid = ParameterizedSemiring = ()
+# operators made from a function of parameters, and the folders of nested operator names
+from ..ops.user import (  # noqa: E402, F401
+    _PARAMETERIZED, OpPath, ParameterizedMonoid, ParameterizedSemiring, ParameterizedUdf,
+)
+
+ParameterizedUnaryOp = _PARAMETERIZED["unary"]
+ParameterizedBinaryOp = _PARAMETERIZED["binary"]
+ParameterizedIndexUnaryOp = _PARAMETERIZED["indexunary"]
+ParameterizedSelectOp = _PARAMETERIZED["select"]

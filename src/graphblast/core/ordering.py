@@ -27,6 +27,7 @@ from .. import config
 from .._memory import available_bytes
 from ..dtypes import FP64
 from ..exceptions import OutOfMemory
+from ..ops import binary
 
 ORDER_MIN_HUB_SHARE = 0.1  # of the entries, held by the most-connected 1 % of the vertices
 ORDER_MIN_VERTICES = 1 << 20  # below, the renumbering's fixed costs outweigh the products'
@@ -84,7 +85,10 @@ def pull_in_degree_order(A, products, values=True):
     B, P, R = made
     k = B.nrows
     weight = Vector.from_scalar(1.0, k, FP64, device=A.device)
-    if k < n:
-        weight[k - 1] = n - k + 1
+    if k < n:  # the stand-in counts for itself and the n - k vertices it stands for
+        # (added as a one-entry vector: an element write, weight[k - 1] = n - k + 1, takes
+        # the general region write, whose steps a GPU compiles on a first call)
+        weight(binary.plus) << Vector.from_coo([k - 1], [float(n - k)], FP64, size=k,
+                                               device=A.device)
     return (Matrix._from_data(B, backend, A.device), Vector._from_data(P, backend, A.device),
             Vector._from_data(R, backend, A.device), weight)

@@ -8,7 +8,7 @@ queues both without waiting for the device (PageRank's sinks' mass, every step).
 
 import numpy as np
 
-from ..dtypes import FP64, cast, lookup_dtype, unify
+from ..dtypes import FP64, cast, lookup_dtype, udt_scalar, udt_values, unify
 from ..exceptions import EmptyObject
 from . import operations as ops
 from .base import next_name, on_gpu
@@ -56,6 +56,12 @@ class DeviceValue:
         return self
 
 
+def _unpickle(dtype, value, is_cscalar, name):
+    out = Scalar(dtype, is_cscalar=is_cscalar, name=name)
+    out._set_value(value)
+    return out
+
+
 class Scalar:
     """A GraphBLAS scalar: a typed value, or empty.
 
@@ -82,6 +88,20 @@ class Scalar:
         self._held = None
         self._is_cscalar = bool(is_cscalar)
         self.name = name if name is not None else next_name("s")
+
+    def __reduce__(self):
+        """Pickled as its type, value and name: a value a GPU left on the device is read
+        (a Scalar's value is a host value; the device copy only saves a read)."""
+        return (_unpickle, (self.dtype, self._value, self._is_cscalar, self.name))
+
+    def __copy__(self):
+        """A copy sharing the value, a device one included (nothing writes it again)."""
+        out = Scalar(self.dtype, is_cscalar=self._is_cscalar, name=self.name)
+        out._held = self._held
+        return out
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
 
     @classmethod
     def from_value(cls, value, dtype=None, *, is_cscalar=False, name=None):
@@ -110,8 +130,11 @@ class Scalar:
         """``Scalar.from_value(value)._value_as(dtype)`` without making the Scalar: a Python
         or NumPy scalar in the type it infers, then cast to ``dtype`` (a traversal assigns
         one scalar per level, and the Scalar object cost more than the assign's launch)."""
+        dtype = lookup_dtype(dtype)
+        if dtype._is_udt:
+            return udt_scalar(value, dtype)
         own = _infer_scalar_dtype(value)
-        return cast(cast(np.asarray(value).reshape(1), own), lookup_dtype(dtype))[0]
+        return cast(cast(np.asarray(value).reshape(1), own), dtype)[0]
 
     @property
     def _value(self):
@@ -140,6 +163,9 @@ class Scalar:
                 self._held = value  # stays on the device until read
                 return
             value = value.get()
+        if self.dtype._is_udt:
+            self._held = udt_scalar(value, self.dtype)
+            return
         arr = np.asarray(value)
         if arr.dtype.kind == "O":
             raise TypeError(f"Cannot store {type(value).__name__} in a {self.dtype} Scalar")
@@ -151,12 +177,20 @@ class Scalar:
         """The value cast to ``dtype`` (a NumPy scalar); raises if empty."""
         if self._value is None:
             raise EmptyObject(f"Scalar {self.name} is empty; give it a value")
-        return cast(np.asarray([self._value]), lookup_dtype(dtype))[0]
+        dtype = lookup_dtype(dtype)
+        if dtype._is_udt:
+            return udt_scalar(self.value if self.dtype._is_udt else self._value, dtype)
+        return cast(np.asarray([self._value]), dtype)[0]
 
     @property
     def value(self):
-        """The value as a Python object, or None when empty."""
-        return None if self._value is None else self._value.item()
+        """The value as a Python object, or None when empty (a user-defined type's: a NumPy
+        record, or an array for a subarray type)."""
+        if self._value is None:
+            return None
+        if self.dtype._is_udt:
+            return udt_values(np.asarray([self._value]), self.dtype)[0]
+        return self._value.item()
 
     @value.setter
     def value(self, val):
@@ -224,6 +258,8 @@ class Scalar:
             return ops.computed(other, ("Scalar",), f"Scalar.{method}"), False
         if other is None:
             return Scalar(self.dtype), True
+        if self.dtype._is_udt:  # a tuple, record or row: a value of this type
+            return Scalar.from_value(other, self.dtype), True
         return Scalar.from_value(other), True
 
     def isequal(self, other, *, check_dtype=False):
@@ -232,6 +268,10 @@ class Scalar:
             return False
         if self._value is None or other._value is None:
             return self._value is None and other._value is None
+        if self.dtype._is_udt or other.dtype._is_udt:
+            # equal bytes, in the user-defined type (a number fills each field and element)
+            t = self.dtype if self.dtype._is_udt else other.dtype
+            return bool(self._value_as(t) == other._value_as(t))
         t = unify(self.dtype, other.dtype)
         return bool(self._value_as(t) == other._value_as(t))
 
@@ -251,6 +291,8 @@ class Scalar:
             return self._held is None
         if self._value is None:
             return False
+        if self.dtype._is_udt:
+            return self.isequal(other)
         return bool(self._value == other)
 
     def __ne__(self, other):

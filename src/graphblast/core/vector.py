@@ -3,15 +3,16 @@
 import numpy as np
 
 from .._memory import host_guarded
-from ..dtypes import FP64, lookup_dtype
+from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
 from .base import (
-    Collection, as_values, dense_fill, infer_dtype, next_name, note_made, resolve_device,
+    Collection, as_values, dense_dtype, dense_fill, infer_dtype, next_name, note_made, place,
+    rows_equal,
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
-from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup,
+from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup, _length,
                      _typed_dup)
 from .ss import VectorSS
 
@@ -35,7 +36,7 @@ class Vector(Collection):
     def __init__(self, dtype=FP64, size=0, *, name=None, device=None):
         dtype = lookup_dtype(dtype)
         size = _check_dim("size", size)
-        self.device, self._backend = resolve_device(device)
+        self.device, self._backend = place(device, dtype)
         self._data = self._backend.vector_empty(size, dtype)
         self.name = name if name is not None else next_name("v")
         note_made(self)
@@ -71,9 +72,16 @@ class Vector(Collection):
     def from_coo(cls, indices, values=1.0, dtype=None, *, size=None, dup_op=None, name=None,
                  device=None):
         """A Vector from indices and values; duplicates raise unless ``dup_op`` is given."""
-        device, backend = resolve_device(device)
-        indices, end = _index(indices, "indices", device)
         dtype = infer_dtype(values, dtype)
+        device, backend = place(device, dtype)
+        indices, end = _index(indices, "indices", device)
+        # (a user-defined type's one value may be a record or a tuple: as_values checks it)
+        nv = _length(values) if dtype.c_type is not None else None
+        if nv not in (None, indices.shape[0]):
+            from ..exceptions import InvalidValue
+
+            raise InvalidValue(f"`indices` and `values` lengths must match: "
+                               f"{indices.shape[0]}, {nv}")
         vals = as_values(values, indices.shape[0], dtype, _array_module(indices, backend))
         size = _inferred_dim("size", size, indices, end)
         data = backend.vector_from_coo(size, dtype, indices, vals,
@@ -84,6 +92,19 @@ class Vector(Collection):
     def from_dense(cls, values, missing_value=None, *, dtype=None, name=None, device=None):
         """A Vector from a 1-D array; entries equal to ``missing_value`` are left out."""
         arr = np.asarray(values)
+        if arr.ndim == 0:
+            raise TypeError("values must be an array or list, not a scalar.  To create a "
+                            "dense Vector from a scalar, use `Vector.from_scalar`.")
+        dt = dense_dtype(arr, dtype, 1)
+        if dt is not None and dt.np_type.subdtype is not None:
+            if arr.ndim == 1:
+                raise ValueError("A >1d array is required to create a dense Vector with "
+                                 f"subdtype {dt}")
+            idx = np.arange(arr.shape[0])
+            if missing_value is not None:
+                idx = idx[~rows_equal(arr, missing_value)]
+            return cls.from_coo(idx, arr[idx], dt, size=arr.shape[0], name=name,
+                                device=device)
         if arr.ndim != 1:
             raise ValueError(f"values must be 1d to create a dense Vector, got {arr.ndim}-D")
         if missing_value is None:
@@ -103,7 +124,7 @@ class Vector(Collection):
         dtype = lookup_dtype(dtype) if dtype is not None else s.dtype
         if s.is_empty:
             return cls(dtype, size, name=name, device=device)
-        device, backend = resolve_device(device)
+        device, backend = place(device, dtype)
         # a value a reduction left on this device is copied there, not read
         data = backend.vector_full(_check_dim("size", size), ops.bound_value(s, backend, dtype),
                                    dtype)
@@ -122,7 +143,7 @@ class Vector(Collection):
     def to_dict(self):
         """``{index: value}``."""
         idx, vals = self._coo_host()
-        return dict(zip(idx.tolist(), vals.tolist()))
+        return dict(zip(idx.tolist(), user_values(vals, self.dtype).tolist()))
 
     def reposition(self, offset, *, size=None):
         """Entries shifted by ``offset`` in a Vector of ``size`` (default the same); entries
@@ -167,6 +188,7 @@ class Vector(Collection):
             from ..dtypes import cast
 
             vals = cast(vals, lookup_dtype(dtype))
+        vals = user_values(vals, self.dtype if dtype is None else lookup_dtype(dtype))
         return (idx.astype(_INDEX_OUT) if indices else None, vals.copy() if values else None)
 
     @host_guarded
@@ -179,7 +201,7 @@ class Vector(Collection):
         out = np.zeros(self.size, dtype=dt.np_type)
         if fill is not None:
             out[...] = fill
-        out[idx] = cast(vals, dt)
+        out[idx] = user_values(cast(vals, dt), dt)
         return out
 
     def _as_expr(self):
@@ -187,7 +209,7 @@ class Vector(Collection):
 
     def to_device(self, device):
         """A copy of this Vector on ``device`` (itself if already there)."""
-        dev, backend = resolve_device(device)
+        dev, backend = place(device, self.dtype)
         if dev == self.device:
             return self
         idx, vals = self._coo_host()
@@ -298,4 +320,3 @@ class Vector(Collection):
 
     def _repr_html_(self):
         return html_repr(self)
-

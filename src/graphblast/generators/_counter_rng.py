@@ -10,6 +10,7 @@ SplittableRandom's output mix, ample for building random graphs; it is not for c
 import numpy as np
 
 from ..exceptions import InvalidValue
+from . import _device
 
 _PHI = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -68,17 +69,39 @@ class CounterRNG:
         self.xp = xp
         self._key = np.uint64(_mix_int(_mix_int(seed) ^ _mix_int(stream + 1)))
 
-    def bits(self, start, count):
-        """64 random bits for each counter in ``start .. start+count-1``."""
+    @property
+    def key(self):
+        """The stream's key (a uint64): counter ``i``'s bits are splitmix64's mix of
+        ``(i + 1) * phi + key`` (the generators' GPU kernels compute them from it)."""
+        return self._key
+
+    def bits(self, start, count, mod=0):
+        """64 random bits for each counter in ``start .. start+count-1`` (modulo ``mod``
+        unless it is 0).  On a GPU one kernel of the catalogue (``generators.cuh``), where
+        the array steps below would each be compiled on first use."""
         xp = self.xp
+        if xp is not np:
+            out = xp.empty(count, dtype=xp.uint64)
+            _device.launch("counter_bits_range", count, (np.int64(count), np.uint64(start),
+                                                         self._key, np.uint64(mod), out))
+            return out
         z = xp.arange(start + 1, start + 1 + count, dtype=xp.uint64)
         z *= _PHI
         z += self._key
-        return _mix(xp, z)
+        z = _mix(xp, z)
+        return z % xp.uint64(mod) if mod else z
 
     def bits_at(self, counters):
         """64 random bits for each counter of an integer array."""
         xp = self.xp
+        if xp is not np:
+            from ..backends.cuda import arrays
+
+            counters = arrays.astype(xp.ascontiguousarray(counters), np.uint64)
+            out = xp.empty(counters.shape[0], dtype=xp.uint64)
+            _device.launch("counter_bits_at", out.shape[0], (np.int64(out.shape[0]),
+                                                             counters, self._key, out))
+            return out
         z = counters.astype(xp.uint64) + xp.uint64(1)
         z *= _PHI
         z += self._key

@@ -239,7 +239,11 @@ def _build_on_device(cp, edge_source, n, symmetrize, weighted, budget, nrows_fro
         chunks.append((u, v, w))
     col_bits = _bits(n)
     wbits = WEIGHT_BITS if weighted else 0
-    if total == 0 or 2 * col_bits + wbits > 64:
+    if total == 0:  # no edge: the general path's answer, without its CuPy steps
+        nrows = 1 if nrows_from_max_id else n
+        return CSR(cp.zeros(nrows + 1, dtype=cp.int64), cp.empty(0, dtype=cp.int32),
+                   cp.empty(0, dtype=cp.int32) if weighted else None, nrows, nrows)
+    if 2 * col_bits + wbits > 64:
         return None
     keys = cp.empty(total, dtype=cp.uint64)
     max_id = cp.zeros(1, dtype=cp.int32)

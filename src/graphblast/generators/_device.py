@@ -117,3 +117,13 @@ def to_matrix(csr, dtype, device, name=None, symmetric=False):
                               device, iso_value=dtype.np_type.type(1) if iso else None)
     A._data.symmetric = symmetric
     return A
+
+
+def launch(name, n, args):
+    """Run ``gbk_<name>`` of the CUDA backend's ``kernels/generators.cuh`` over ``n`` items
+    on the current GPU: a kernel of the catalogue, where CuPy's element-wise steps would each
+    be compiled on first use."""
+    from ..backends.cuda import jit, programs
+
+    if n:
+        jit.launch(jit.compiled(programs.generator_kernel, name).fns[0], n, args)

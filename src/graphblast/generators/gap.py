@@ -222,6 +222,11 @@ def _edge_source(xp, kind, scale, degree, seed, variant, weighted, words):
             elif kind == "kron":
                 u, v = _rmat(xp, raw, rmat_thresholds(variant))
                 u, v = perm[u], perm[v]
+            elif xp is not np:  # urand on a GPU: one kernel of the catalogue
+                u = xp.empty((e, nblocks), dtype=xp.int32)
+                v = xp.empty((e, nblocks), dtype=xp.int32)
+                _device.launch("urand", e * nblocks, (np.int64(e), np.int32(nblocks), raw,
+                                                      np.uint32(n - 1), u, v))
             else:
                 mask = xp.uint32(n - 1)
                 u = (raw[:, 0, :] & mask).astype(xp.int32)

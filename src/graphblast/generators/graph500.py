@@ -34,7 +34,17 @@ def _permutation(xp, n, seed, bits):
     Putting the id below the random bits makes every key distinct, so the result does not
     depend on how a device's sort breaks ties.
     """
-    keys = CounterRNG(xp, seed, _PERM_STREAM).bits(0, n)
+    rng = CounterRNG(xp, seed, _PERM_STREAM)
+    if xp is not np:  # two kernels of the catalogue around Thrust's sort
+        from cupy.cuda import thrust
+
+        keys, out = xp.empty(n, dtype=xp.uint64), xp.empty(n, dtype=xp.int32)
+        _device.launch("permutation_keys", n, (np.int64(n), rng.key, np.int32(bits), keys))
+        if n:
+            thrust.sort(keys.dtype, keys.data.ptr, 0, (n,))
+        _device.launch("permutation_ids", n, (np.int64(n), np.int32(bits), keys, out))
+        return out
+    keys = rng.bits(0, n)
     low = xp.uint64((1 << bits) - 1)
     keys &= ~low
     keys |= xp.arange(n, dtype=xp.uint64)
@@ -58,6 +68,13 @@ def _edge_source(xp, scale, edge_factor, seed, words):
     def chunks():
         for e0 in range(0, m, step):
             e = min(step, m - e0)
+            if xp is not np:  # the levels below in one kernel of the catalogue
+                u, v = xp.empty(e, dtype=xp.int32), xp.empty(e, dtype=xp.int32)
+                _device.launch("graph500_rmat", e, (
+                    np.int64(e), np.int64(e0), np.int64(m), np.int32(scale), rng.key,
+                    t_src, t_dst0, t_dst1, perm, u, v))
+                yield u, v, None
+                continue
             src = xp.zeros(e, dtype=xp.int32)
             dst = xp.zeros(e, dtype=xp.int32)
             for level in range(scale):

@@ -83,6 +83,9 @@ def _grid_csr(rows, cols, weights, seed, device):
         if kind is not None:
             values = xp.empty(nnz, dtype=dtype.np_type)
         rng = CounterRNG(xp, seed, 0)
+        if xp is not np:  # one kernel of the catalogue: the same arrays as the bands below
+            _grid_device(rows, cols, rng, kind, lo, hi, dtype, indptr, indices, values)
+            return CSR(indptr, indices, values, n, n), dtype
         at = 0
         for r0 in range(0, rows, band):
             r1 = min(rows, r0 + band)
@@ -104,6 +107,22 @@ def _grid_csr(rows, cols, weights, seed, device):
             at += k
             del v, i, j, nbr, edge, valid, degree
         return CSR(indptr, indices, values, n, n), dtype
+
+
+def _grid_device(rows, cols, rng, kind, lo, hi, dtype, indptr, indices, values):
+    """The grid's CSR written by ``gbk_grid`` (a thread per vertex) on the current GPU."""
+    from ..backends.cuda import jit, programs
+
+    n = rows * cols
+    if not n:
+        return
+    code = {None: 0, "int": 1, "float": 2}[kind]
+    (fn,) = jit.compiled(programs.grid_kernel, dtype if kind else UINT8).fns
+    ints = (lo, hi - lo + 1) if kind == "int" else (0, 0)
+    floats = (lo, hi - lo) if kind == "float" else (0.0, 0.0)
+    jit.launch(fn, n, (np.int64(rows), np.int64(cols), rng.key, np.int32(code),
+                       np.int64(ints[0]), np.uint64(ints[1]), np.float64(floats[0]),
+                       np.float64(floats[1]), indptr, indices, values))
 
 
 def _weights(xp, rng, edge_ids, kind, lo, hi):

@@ -51,6 +51,13 @@ def _check(n, p, m, directed):
 
 def _sorted_unique(xp, a):
     """The distinct values of ``a``, sorted (a sort and a mask: fast on NumPy and CuPy)."""
+    if xp is not np:  # Thrust's sort and kernels of the catalogue
+        from ..backends.cuda import arrays
+
+        _sort(xp, a)
+        flags = xp.empty(a.shape[0], dtype=xp.int64)
+        _device.launch("run_starts", a.shape[0], (np.int64(a.shape[0]), a, flags))
+        return arrays.take(a, arrays.positions_of_flags(flags))
     a.sort()
     first = xp.empty(a.shape[0], dtype=bool)
     first[:1] = True
@@ -69,20 +76,59 @@ def _distinct(xp, seed, pairs, k):
         have = chosen.shape[0]
         # Expected draws for the k - have still missing, with a margin to need one round.
         want = int((k - have) * pairs / (pairs - have) * 1.05) + 64
-        fresh = draw.bits(counter, want) % xp.uint64(pairs)
+        fresh = draw.bits(counter, want, mod=pairs)
         counter += want
-        chosen = _sorted_unique(xp, xp.concatenate([chosen, fresh]))
+        chosen = _sorted_unique(xp, _joined(xp, chosen, fresh))
         del fresh
     if chosen.shape[0] > k:
         keys = CounterRNG(xp, seed, _KEEP_STREAM).bits_at(chosen)
-        chosen = xp.sort(chosen[xp.argsort(keys)[:k]])
-    return chosen.astype(xp.int64)
+        if xp is np:
+            chosen = xp.sort(chosen[xp.argsort(keys)[:k]])
+        else:  # Thrust's sorts and the catalogue's gather
+            from ..backends.cuda import arrays
+
+            chosen = _sort(xp, arrays.take(chosen, arrays.argsort(keys, consume=True)[:k]))
+    if xp is np:
+        return chosen.astype(xp.int64)
+    from ..backends.cuda import arrays
+
+    return arrays.astype(chosen, np.int64)
+
+
+def _joined(xp, a, b):
+    """``concatenate([a, b])`` (on a GPU by two copies: CuPy's would compile a kernel)."""
+    if xp is np:
+        return xp.concatenate([a, b])
+    from ..backends.cuda import arrays
+
+    out = xp.empty(a.shape[0] + b.shape[0], dtype=a.dtype)
+    arrays.copy_into(a, out[:a.shape[0]])
+    arrays.copy_into(b, out[a.shape[0]:])
+    return out
+
+
+def _sort(xp, a):
+    """``a`` sorted in place (on a GPU by Thrust's sort, compiled into CuPy); returns it."""
+    if xp is np:
+        a.sort()
+    elif a.shape[0]:
+        from cupy.cuda import thrust
+
+        thrust.sort(a.dtype, a.data.ptr, 0, (a.shape[0],))
+    return a
 
 
 def _pair_numbers(xp, seed, pairs, k):
     """A uniformly random ``k``-set of pair numbers, sorted (via the complement past N/2)."""
     if 2 * k <= pairs:
         return _distinct(xp, seed, pairs, k)
+    if xp is not np:  # the catalogue's kernels
+        from ..backends.cuda import arrays
+
+        left_out = _distinct(xp, seed, pairs, pairs - k)
+        keep = arrays.put(arrays.full(pairs, 1, np.bool_), left_out,
+                          xp.zeros(left_out.shape[0], dtype=np.bool_))
+        return arrays.flatnonzero(keep)
     keep = xp.ones(pairs, dtype=bool)
     keep[_distinct(xp, seed, pairs, pairs - k)] = False
     return xp.flatnonzero(keep).astype(xp.int64)
@@ -91,6 +137,12 @@ def _pair_numbers(xp, seed, pairs, k):
 def _endpoints(xp, t, n, directed):
     """The ``(u, v)`` pair with number ``t``: ordered pairs row-major, or ``u > v`` lower
     triangle row by row (row ``u`` starts at ``u (u - 1) / 2``)."""
+    if xp is not np:  # one kernel of the catalogue (the same integers)
+        u = xp.empty(t.shape[0], dtype=xp.int32)
+        v = xp.empty(t.shape[0], dtype=xp.int32)
+        _device.launch("pair_endpoints", t.shape[0], (np.int64(t.shape[0]), t, np.int64(n),
+                                                      np.int32(directed), u, v))
+        return u, v
     if directed:
         u, r = t // (n - 1), t % (n - 1)
         return u.astype(xp.int32), (r + (r >= u)).astype(xp.int32)

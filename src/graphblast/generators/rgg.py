@@ -69,6 +69,8 @@ def _rgg_csr(n, radius, seed, device):
 
         # Cells at least `radius` wide; no more cells than points, as emptier ones only cost.
         cells = max(1, min(int(1.0 / radius) if radius > 0 else n, math.isqrt(max(n, 1))))
+        if xp is not np and n:
+            return _rgg_device(xp, n, radius, seed, cells)
         pos = to_unit(xp, CounterRNG(xp, seed, 0).bits(0, 2 * n)).reshape(n, 2)
         cx = xp.minimum((pos[:, 0] * cells).astype(xp.int64), cells - 1)
         cy = xp.minimum((pos[:, 1] * cells).astype(xp.int64), cells - 1)
@@ -103,6 +105,36 @@ def _rgg_csr(n, radius, seed, device):
         xp.cumsum(counts, out=indptr[1:])
         indices = xp.concatenate(cols_out) if cols_out else xp.zeros(0, dtype=xp.int32)
         return CSR(indptr, indices, None, n, n), pos
+
+
+def _rgg_device(cp, n, radius, seed, cells):
+    """:func:`_rgg_csr`'s steps on a GPU by kernels of the catalogue (``gbk_rgg_*``) around
+    Thrust's sort of the points' keys: the same graph and positions, nothing compiled at run
+    time.  A thread per point scans the 3 x 3 cells around its own twice, counting, then
+    writing its row (sorted in place)."""
+    from cupy.cuda import thrust
+
+    from ..backends.cuda import arrays
+
+    rng = CounterRNG(cp, seed, 0)
+    raw, keys = cp.empty(2 * n, dtype=cp.float64), cp.empty(n, dtype=cp.int64)
+    _device.launch("rgg_points", n, (np.int64(n), rng.key, np.int64(cells), raw, keys))
+    thrust.sort(keys.dtype, keys.data.ptr, 0, (n,))
+    cell, pos = cp.empty(n, dtype=cp.int64), cp.empty(2 * n, dtype=cp.float64)
+    x, y = cp.empty(n, dtype=cp.float64), cp.empty(n, dtype=cp.float64)
+    _device.launch("rgg_place", n, (np.int64(n), keys, raw, cell, pos, x, y))
+    del raw, keys
+    m = cells * cells + 1
+    starts = cp.empty(m, dtype=cp.int64)
+    _device.launch("rgg_cell_starts", m, (np.int64(m), cell, np.int64(n), starts))
+    indptr = cp.zeros(n + 1, dtype=cp.int64)
+    r2 = np.float64(radius * radius)
+    args = (np.int64(n), np.int64(cells), cell, starts, x, y, r2)
+    _device.launch("rgg_edges", n, (*args, np.int32(1), indptr, None))
+    arrays.inclusive_scan_(indptr[1:])
+    indices = cp.empty(int(indptr[-1].get()), dtype=cp.int32)
+    _device.launch("rgg_edges", n, (*args, np.int32(2), indptr, indices))
+    return CSR(indptr, indices, None, n, n), pos.reshape(n, 2)
 
 
 def _candidates(xp, p0, p1, cell, cells, cell_start):

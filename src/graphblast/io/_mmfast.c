@@ -44,7 +44,7 @@ typedef struct {
     int nindex;          /* index tokens per line: 2 (coordinate) or 0 (array) */
     int vkind;           /* V_*: the value token's grammar and conversion */
     int itemsize;        /* bytes per stored value (integer kinds) */
-    int skew;            /* skew-symmetric: no diagonal, no most-negative integer value */
+    int skew;            /* skew-symmetric: no most-negative integer value (its negation) */
     uint64_t nrows, ncols;
     int64_t lo;          /* V_INT: smallest value */
     uint64_t hi;         /* V_INT, V_UINT: largest value */
@@ -346,7 +346,6 @@ static void parse_chunk(Chunk *c) {
             }
             p = q;
         }
-        if (s->skew && s->nindex == 2 && index[0] == index[1]) goto reject;
         if (s->nindex == 2 && at > c->out_begin) {
             /* the order of the entries, for a CSR built without sorting */
             uint64_t r0 = (uint64_t)s->rows[at - 1] + 1, c0 = (uint64_t)s->cols[at - 1] + 1;

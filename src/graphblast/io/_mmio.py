@@ -2,8 +2,8 @@
 
 The reader is strict where SciPy is lenient: every byte of the body is checked, every token
 must be a complete number, entry counts must match, indices must be in range, symmetric files
-must be square, skew-symmetric ones must have an empty diagonal, and duplicate entries are an
-error unless ``dup_op`` combines them.  Line 1 must be the ``%%MatrixMarket`` banner (no
+must be square, and duplicate entries are an error unless ``dup_op`` combines them.  A
+diagonal entry of a skew-symmetric file is kept as given, as SciPy (and python-graphblas) read it.  Line 1 must be the ``%%MatrixMarket`` banner (no
 headerless files); the banner is parsed here, in Python, for both the compiled and the NumPy
 body parser.  Problems raise
 :class:`~graphblast.exceptions.InvalidValue` with the file name, the line and what is wrong.
@@ -601,13 +601,7 @@ def _expand_symmetric(rows, cols, values, lines, header, name):
         return rows, cols, values, lines
     off = rows != cols
     if header.symmetry == "skew-symmetric":
-        if not off.all():
-            if lines is None:
-                raise _NeedsLines
-            i = int(np.flatnonzero(~off)[0])
-            raise _fail(name, int(lines[i]), f"a skew-symmetric matrix has a zero diagonal, "
-                                             f"but entry ({int(rows[i]) + 1}, "
-                                             f"{int(cols[i]) + 1}) is on it")
+        # a diagonal entry is kept as given (SciPy's reading); the others are mirrored negated
         mirrored = values[off]
         if header.dtype.is_int:
             lowest = header.dtype.np_type.type(np.iinfo(header.dtype.np_type).min)
@@ -652,7 +646,8 @@ def mmread(source, engine="auto", *, dup_op=None, dtype=None, name=None, device=
     -------
     Matrix
         Pattern files give every stored entry the value 1; symmetric and skew-symmetric files
-        are expanded to both triangles; array files give a full Matrix.
+        are expanded to both triangles (a diagonal entry of a skew-symmetric file is kept as
+        given, as SciPy reads it); array files give a full Matrix.
 
     Raises
     ------

@@ -24,7 +24,7 @@ __all__ = [
 
 def _as_array(result, dtype):
     """Coerce a NumPy function's result to the operator's return type (no copy if exact)."""
-    return np.asarray(result).astype(dtype.np_type, copy=False)
+    return np.asarray(result).astype(dtype.storage_type, copy=False)
 
 
 class TypedOpBase:
@@ -51,6 +51,24 @@ class TypedOpBase:
 
     def __repr__(self):
         return f"{self.parent!r}[{self.type.name}]"
+
+    @property
+    def commutes_to(self):
+        """This type's operator with the arguments swapped (``binary.first[INT64]`` gives
+        ``binary.second[INT64]``), or None, as python-graphblas's."""
+        other = getattr(self.parent, "commutes_to", None)
+        if other is None:
+            return None
+        if other is self.parent:
+            return self
+        try:
+            return _typed_lookup(other, self.type)
+        except KeyError:
+            return None
+
+    @property
+    def is_commutative(self):
+        return bool(getattr(self.parent, "is_commutative", False))
 
     def __reduce__(self):
         return (_typed_lookup, (self.parent, self.type))
@@ -119,10 +137,6 @@ class TypedBinaryOp(TypedOpBase):
         if m is None or self.type not in m._typed:
             return None
         return m[self.type]
-
-    @property
-    def is_commutative(self):
-        return self.parent.is_commutative
 
 
 class TypedMonoid(TypedOpBase):
@@ -219,6 +233,9 @@ class OpBase:
     def __getitem__(self, type_):
         if isinstance(type_, TypedOpBase):
             type_ = type_.type
+        if isinstance(type_, tuple) and len(type_) == 2:  # op[t1, t2]: for two operand types
+            t1, t2 = (lookup_dtype(t) for t in type_)
+            return self[t1] if t1 is t2 else find_typed_op(self, t1, t2)
         dtype = lookup_dtype(type_)
         try:
             return self._typed[dtype]
@@ -226,13 +243,20 @@ class OpBase:
             if self.is_positional and UINT64 in self._typed:
                 # The value is ignored: python-graphblas answers with the UINT64 variant.
                 return self._typed[UINT64]
+            if dtype._is_udt:
+                from .udt import typed_for_udt
+
+                typed = typed_for_udt(self, dtype)
+                if typed is not None:
+                    return typed
             raise KeyError(f"{self.name} does not work with {dtype}") from None
 
     def __contains__(self, type_):
         try:
-            return lookup_dtype(type_) in self._typed
-        except (TypeError, ValueError):
+            self[type_]
+        except KeyError:
             return False
+        return True
 
     @property
     def types(self):
@@ -364,6 +388,11 @@ class Monoid(OpBase):
         if binaryop.monoid is None:
             binaryop.monoid = op
         return op
+
+    @property
+    def identities(self):
+        """``{input type: identity}`` (python-graphblas's ``Monoid.identities``)."""
+        return {t: m.identity for t, m in self._typed.items()}
 
     def __call__(self, left, right=None, *, left_default=None, right_default=None):
         from ..core.operations import call_binary
@@ -521,6 +550,15 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
             return typed
     if type1 is type2:
         return op[type1]
+    if (type1._is_udt or type2._is_udt) and op.is_positional:
+        return op[type1]  # the value is ignored
+    if type1._is_udt or type2._is_udt:  # first(udt, INT64) and friends: no unified type
+        from .udt import typed_for_udt
+
+        typed = typed_for_udt(op, type1, type2)
+        if typed is None:
+            raise KeyError(f"{op.name} does not work with {type1} and {type2}")
+        return typed
     return op[unify(type1, type2, is_left_scalar=is_left_scalar,
                     is_right_scalar=is_right_scalar)]
 
@@ -549,6 +587,19 @@ def _op_from_string(string, kind):
             + ", ".join(f'"{k}"' for k in _KINDS) + "."
         )
     return importlib.import_module(f".{kind}", __package__).from_string(string)
+
+
+def _dotted(kind, name):
+    """The operator at a nested name (``"numpy.fabs"``, ``"incr.plus_three"``) of namespace
+    ``kind``, or None."""
+    import importlib
+
+    target = importlib.import_module(f".{kind}", __package__)
+    for part in name.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target if isinstance(target, OpBase) else None
 
 
 def _builtin_op(func, kind):
@@ -594,6 +645,8 @@ def parse_op_string(string, kind, symbols, lookup, example):
                          f"Example usage: {example!r}")
     base = base.strip()
     op = symbols[base] if base in symbols else lookup(base)
+    if op is None and "." in base and kind in _KINDS:
+        op = _dotted(kind, base)
     if op is None:
         raise ValueError(f"Unknown {kind} string: {string!r}.  Example usage: {example!r}")
     return op[dtype] if dtype else op

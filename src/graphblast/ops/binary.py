@@ -671,6 +671,9 @@ _STRINGS = {
     "<": lt, ">": gt, "<=": le, ">=": ge, "!=": ne, "==": eq, "+": plus, "-": minus,
     "*": times, "/": truediv, "//": floordiv, "**": pow, "&": land, "|": lor, "^": lxor,
 }
+#: symbols and names that python-graphblas reads as NumPy's operators (made on first use)
+_NUMPY_STRINGS = {"%": "mod"}
+
 
 
 def from_string(string):
@@ -689,6 +692,8 @@ def _namespace_lookup(name):
     op = globals().get(name)
     if isinstance(op, BinaryOp):
         return op
+    if name in _NUMPY_STRINGS or name in numpy._binary_names:
+        return getattr(numpy, _NUMPY_STRINGS.get(name, name))
     if name.startswith("ss.") and hasattr(ss, name[3:]):
         return getattr(ss, name[3:])
     return None

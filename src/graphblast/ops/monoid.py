@@ -40,6 +40,8 @@ from . import binary
 from .base import Monoid, PerType, parse_op_string
 from .binary import UNSIGNED_TYPES
 
+_IMPORTS = frozenset(globals())  # this module's imports: no operators, left out of dir()
+
 
 def _float_or_int(float_value, int_value):
     return PerType(lambda t: float_value if t.is_float else int_value)
@@ -111,6 +113,12 @@ def _namespace_lookup(name):
 
 
 __all__ = sorted(name for name, obj in globals().items() if isinstance(obj, Monoid))
+
+
+def __dir__():
+    """The monoids and the namespaces (numpy, ss, register_new, ...), as python-graphblas
+    lists them: every monoid name is also a binary operator's."""
+    return sorted(name for name in globals() if name not in _IMPORTS)
 
 # python-graphblas's maps of deprecated names and of operators built on first use: graphblast
 # has neither (every operator is built at import)

@@ -31,6 +31,8 @@ from . import binary, monoid
 from .base import BinaryOp, Monoid, Semiring, TypedBinaryOp, TypedMonoid, parse_op_string
 from .binary import POSITION_COERCED_TYPES, UNSIGNED_TYPES
 
+_IMPORTS = frozenset(globals())  # this module's imports: no operators, left out of dir()
+
 _ARITH_MONOIDS = ("min", "max", "plus", "times", "any")
 _ARITH_MULTS = ("first", "second", "pair", "min", "max", "plus", "minus", "rminus", "times",
                 "cdiv", "rdiv", "iseq", "isne", "isgt", "islt", "isge", "isle", "lor", "land",
@@ -156,15 +158,34 @@ def get_semiring(add, mult, name=None):
         add, add_type = add.parent, add.type
     if isinstance(mult, TypedBinaryOp):
         mult, mult_type = mult.parent, mult.type
+    elif isinstance(mult, TypedMonoid):
+        mult, mult_type = mult.parent, mult.type
+    switched = False
+    if isinstance(add, BinaryOp) and add.monoid is not None:
+        # python-graphblas is forgiving: a binary operator with a monoid stands for it
+        add, switched = add.monoid, True
     if not isinstance(add, Monoid):
         raise TypeError(f"Expected a Monoid for the monoid argument.  Got type: {type(add)}")
+    if isinstance(mult, Monoid):
+        if switched:
+            raise TypeError(
+                "Got a BinaryOp for the monoid argument and a Monoid for the binaryop argument.  "
+                "Are the arguments switched?  Hint: you can do `mymonoid.binaryop` to get the "
+                "binaryop from a monoid.")
+        mult = mult.binaryop
     if not isinstance(mult, BinaryOp):
         raise TypeError(
             f"Expected a BinaryOp for the binaryop argument.  Got type: {type(mult)}")
-    canonical = f"{add.name}_{mult.name}"
+    canonical = f"{add.name}_{mult.name}".replace(".", "_")
     op = globals().get(canonical) if _has(canonical) else _built.get(canonical)
     if op is None or op.monoid is not add or op.binaryop is not mult:
-        op = _built[canonical] = Semiring.define(name or canonical, add, mult)
+        if add.is_udf or mult.is_udf:
+            from .user import _build_semiring
+
+            built = _build_semiring(name or canonical, add, mult, True)
+        else:
+            built = Semiring.define(name or canonical, add, mult)
+        op = _built[canonical] = built
     if mult_type is not None:
         return op[mult_type]
     if add_type is not None:
@@ -204,6 +225,11 @@ def _namespace_lookup(name):
 
 
 __all__ = sorted(name for name, obj in globals().items() if isinstance(obj, Semiring))
+
+
+def __dir__():
+    """The semirings and the namespaces, as python-graphblas lists them (not the imports)."""
+    return sorted(name for name in globals() if name not in _IMPORTS)
 
 # python-graphblas's maps of deprecated names and of operators built on first use: graphblast
 # has neither (every operator is built at import)

@@ -41,10 +41,12 @@ python-graphblas does); on the GPU it raises :class:`UdfParseError` naming the c
 
 import ast
 import builtins
+import dis
 import inspect
 import math
 import numbers
 import textwrap
+import types
 
 import numpy as np
 
@@ -484,34 +486,85 @@ def _source_tree(func):
                     [a.arg for a in node.args.args] == argnames:
                 return node
         raise _Unsupported(f"the definition of {func.__name__} could not be read")
-    # A lambda: among the lambdas of its lines, the one whose body starts where the code
-    # object's instructions say (line and column, Python 3.11's co_positions).
+    # A lambda: among the lambdas of its lines with its arguments, the one that compiles to
+    # the same instructions (any Python version); where several do (identical lambdas on one
+    # line, which translate alike), the first.  Where none does (a compiler's corner), the
+    # one whose body starts where the code's instructions say (co_positions, 3.11+).
     text = "".join(lines)
-    positions = {(p[0], p[2]) for p in code.co_positions() if p[0] is not None}
-    found = []
+    candidates = []
     for start in _find_all(text, "lambda"):
         tree = _parse_prefix(text[start:])
         nodes = [] if tree is None else [
             n for n in ast.walk(tree)
             if isinstance(n, ast.Lambda) and n.lineno == 1 and n.col_offset == 0]
-        if not nodes:
-            continue
-        node = nodes[0]
-        if [a.arg for a in node.args.args] != argnames:
-            continue
-        line = first + text.count("\n", 0, start)
-        col = start - (text.rfind("\n", 0, start) + 1)
-        body = node.body
-        body_line = line + body.lineno - 1
-        body_col = col + body.col_offset if body.lineno == 1 else body.col_offset
-        if (body_line, body_col) in positions:
-            found.append(node)
+        if nodes and [a.arg for a in nodes[0].args.args] == argnames:
+            candidates.append((start, nodes[0]))
+    wanted = _code_signature(code)
+    same = [node for _, node in candidates if _lambda_signature(node) == wanted]
+    if same:
+        return same[0]
+    found = [node for start, node in candidates if _body_starts_at(node, start, text, first, code)]
     if len(found) == 1:
         return found[0]
     if not found:
         raise _Unsupported("a lambda whose source could not be read")
     raise _Unsupported("a lambda that could not be told apart from another on its line "
                        "(define it with def)")
+
+
+# instructions that differ between a lambda compiled in its place and alone (cells, frees)
+_SCAFFOLD = frozenset({"RESUME", "COPY_FREE_VARS", "MAKE_CELL", "NOP", "CACHE", "PUSH_NULL",
+                       "EXTENDED_ARG"})
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs)
+_LOADS = {"LOAD_GLOBAL": "LOAD", "LOAD_DEREF": "LOAD", "LOAD_NAME": "LOAD",
+          "LOAD_CLASSDEREF": "LOAD", "LOAD_FROM_DICT_OR_DEREF": "LOAD",
+          "LOAD_FROM_DICT_OR_GLOBALS": "LOAD"}
+_RENAMED = {"LOAD_METHOD": "LOAD_ATTR"}  # 3.11 reads a global's method either way
+
+
+def _code_signature(code):
+    """What a lambda's code computes, without where its free names live (a global alone, a
+    closure's cell in place): its arguments and its instructions with their operands."""
+    ops = []
+    for ins in dis.get_instructions(code):
+        if ins.opname in _SCAFFOLD:
+            continue
+        arg = ins.argval
+        if ins.opcode in _JUMPS:
+            arg = None  # a target offset: it moves with the scaffolding
+        elif isinstance(arg, types.CodeType):
+            arg = _code_signature(arg)
+        elif ins.opname in _LOADS or ins.opname.startswith("LOAD_GLOBAL"):
+            arg = str(arg).split(" + ")[-1]  # "NULL + len" (3.11+) is len
+        elif isinstance(arg, (int, float, complex, str, bytes, bool, tuple, frozenset)) \
+                or arg is None:
+            arg = (type(arg).__name__, repr(arg))
+        else:
+            arg = None  # any other operand object: its instruction alone is compared
+        ops.append((_LOADS.get(ins.opname) or _RENAMED.get(ins.opname, ins.opname), arg))
+    return code.co_varnames[:code.co_argcount], tuple(ops)
+
+
+def _lambda_signature(node):
+    try:
+        expr = compile(ast.fix_missing_locations(ast.Expression(body=node)), "<udf>", "eval")
+    except (SyntaxError, ValueError):
+        return None
+    lambdas = [c for c in expr.co_consts if isinstance(c, types.CodeType)]
+    return _code_signature(lambdas[0]) if lambdas else None
+
+
+def _body_starts_at(node, start, text, first, code):
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return False
+    positions = {(p[0], p[2]) for p in positions() if p[0] is not None}
+    line = first + text.count("\n", 0, start)
+    col = start - (text.rfind("\n", 0, start) + 1)
+    body = node.body
+    body_line = line + body.lineno - 1
+    body_col = col + body.col_offset if body.lineno == 1 else body.col_offset
+    return (body_line, body_col) in positions
 
 
 def _find_all(text, word):

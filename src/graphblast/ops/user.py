@@ -149,15 +149,22 @@ _KINDS = {
 }
 
 
-def _fill(op, func, kind):
+def _fill(op, func, kind, is_udt=False):
     """Add ``op``'s typed variants: translated where the function is in the subset, else
-    compiled by numba (CPU only)."""
+    compiled by numba (CPU only).  ``is_udt``: a function meant for user-defined types may have
+    no built-in type (its variants for a user-defined type are made on first use)."""
     names, typed_cls, argtypes_of = _KINDS[kind]
     _check_function(func)
     try:
         translations = {t: udf.translate(func, argtypes_of(t), names) for t in udf.TYPE_ORDER}
     except UdfParseError as exc:
-        return _fill_numba(op, func, kind, str(exc))
+        try:
+            return _fill_numba(op, func, kind, str(exc))
+        except UdfParseError:
+            if not is_udt:
+                raise
+            op.c_name = _c_name(op.name, kind, id(func))
+            return op
     earlier = {}
     for t in udf.TYPE_ORDER:
         tr = translations[t]
@@ -330,8 +337,11 @@ def _install_getattr(module):
             return previous(name)
         raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
 
+    previous_dir = vars(module).get("__dir__")
+
     def __dir__():
-        return sorted(set(vars(module)) | set(_DELAYED.get(module.__name__, {})))
+        names = set(vars(module)) | set(_DELAYED.get(module.__name__, {}))
+        return names | set(previous_dir()) if previous_dir is not None else names
 
     __getattr__._udf_lazy = True
     module.__getattr__ = __getattr__
@@ -355,9 +365,15 @@ def _folder(kind, name, *, strict=True, root=None):
     return namespace, leaf
 
 
+# the kinds whose operators python-graphblas's ``op`` namespace holds too
+_OP_KINDS = ("unary", "binary", "monoid", "semiring")
+
+
 def _place(kind, name, obj):
     namespace, leaf = _folder(kind, name)
     setattr(namespace, leaf, obj)
+    if kind not in _OP_KINDS:
+        return
     ops = importlib.import_module("graphblast.ops")
     namespace, leaf = _folder(kind, name, strict=False, root=ops)
     if not _has(namespace, leaf):
@@ -373,6 +389,8 @@ def _delay(kind, name, builder, kwargs):
         builder(**kwargs)
         return
     _delayed_of(namespace)[leaf] = (builder, kwargs)
+    if kind not in _OP_KINDS:
+        return
     ops = importlib.import_module("graphblast.ops")
     namespace, leaf = _folder(kind, name, strict=False, root=ops)
     if _lazy_capable(namespace) and not _has(namespace, leaf):
@@ -396,17 +414,17 @@ def _lazy_capable(namespace):
 _CLASSES = {"unary": UserUnaryOp, "binary": UserBinaryOp, "indexunary": UserIndexUnaryOp}
 
 
-def _build(kind, name, func, anonymous):
+def _build(kind, name, func, anonymous, is_udt=False):
     _check_function(func)
     if name is None:
         name = getattr(func, "__name__", f"<anonymous_{kind}>")
     if kind == "select":
-        op = _build("indexunary", name, func, anonymous)
+        op = _build("indexunary", name, func, anonymous, is_udt)
         return _as_select(op)
     op = _CLASSES[kind](name)
     op.orig_func = func
     op._anonymous = anonymous
-    return _fill(op, func, kind)
+    return _fill(op, func, kind, is_udt)
 
 
 def _as_select(op):
@@ -426,8 +444,8 @@ def register_anonymous(kind, func, name=None, *, parameterized=False, is_udt=Fal
     """An operator of ``kind`` ("unary", "binary", "indexunary", "select") from ``func``,
     not placed in the namespace; ``name`` defaults to the function's name.
 
-    ``is_udt`` is accepted for python-graphblas compatibility; graphblast has no user-defined
-    types, so the operator is typed for the built-in types as usual.
+    ``is_udt``: the function is meant for user-defined types too, so it may fit no built-in
+    type (numba types it for a user-defined type on first use, ops/udt.py).
 
     Raises
     ------
@@ -440,7 +458,7 @@ def register_anonymous(kind, func, name=None, *, parameterized=False, is_udt=Fal
     """
     if parameterized:
         return ParameterizedUdf(kind, name, func, anonymous=True)
-    return _build(kind, name, func, anonymous=True)
+    return _build(kind, name, func, anonymous=True, is_udt=is_udt)
 
 
 def register_new(kind, name, func, *, parameterized=False, is_udt=False, lazy=False):
@@ -489,7 +507,7 @@ def register_new(kind, name, func, *, parameterized=False, is_udt=False, lazy=Fa
     elif parameterized:
         op = ParameterizedUdf(kind, name, func)
     else:
-        op = _build(kind, name, func, anonymous=False)
+        op = _build(kind, name, func, anonymous=False, is_udt=is_udt)
     _place(kind, name, op)
     return op
 
@@ -534,6 +552,7 @@ def _build_monoid(name, binaryop, identity, is_idempotent, anonymous):
         name = binaryop.name
     op = UserMonoid(name, binaryop, is_idempotent=is_idempotent)
     op._anonymous = anonymous
+    op._identity_spec = identity  # for the user-defined types it is typed for on first use
     if isinstance(identity, Mapping):
         identities = {lookup_dtype(k): v for k, v in identity.items()}
         explicit = True
@@ -542,6 +561,8 @@ def _build_monoid(name, binaryop, identity, is_idempotent, anonymous):
         explicit = False
     for t, ident in identities.items():
         bop = binaryop[t]
+        if not explicit and np.ndim(ident) != 0 and not t._is_udt:
+            continue  # a record's identity ((0, 0)): for user-defined types only
         if bop.return_type is not t or bop.type is not t:
             if explicit:
                 raise DomainMismatch(
@@ -696,9 +717,20 @@ class ParameterizedUdf:
     def _typed(self):
         return self()._typed
 
+    def _default(self):
+        """The operator of the default parameters, or None where a parameter has none."""
+        try:
+            inspect.signature(self.func if self.kind != "monoid" else self.binaryop.func).bind()
+        except TypeError:
+            return None
+        return self()
+
     @property
     def types(self):
-        return self().types
+        """The default operator's types; none where a parameter has no default (the types
+        then come with the parameters: ``op(2).types``)."""
+        default = self._default()
+        return {} if default is None else default.types
 
     @property
     def orig_func(self):
@@ -721,8 +753,13 @@ _PARAMETERIZED = {
 }
 
 
-class ParameterizedMonoid(ParameterizedUdf, Monoid):
+class ParameterizedMonoid(ParameterizedUdf, OpBase):
+    """A monoid of a parameterized binary operator (not itself a Monoid, as in
+    python-graphblas: ``pm(2)`` is one; used as an operator, the default parameters' is)."""
+
     kind_name = "monoid"
+    opclass = "Monoid"
+    _namespace = "monoid"
 
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
@@ -754,6 +791,11 @@ class ParameterizedMonoid(ParameterizedUdf, Monoid):
             # operators made from now on come with their monoid (those made before keep none,
             # as in python-graphblas)
             binaryop._made.clear()
+
+    @property
+    def identities(self):
+        default = self._default()
+        return {} if default is None else default.identities
 
     def _made_on(self, bop, key, args, kwargs):
         """Build (once) the monoid of ``bop``, the binary operator just made for ``key``; an

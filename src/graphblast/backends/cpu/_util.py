@@ -152,7 +152,7 @@ def apply_binary(op, x, y, rows_x=None, cols_x=None, rows_y=None, cols_y=None):
     """``op(x, y)`` for a typed binary operator, positional operators included."""
     if op.position is not None:
         return position_values(op.position, rows_x, cols_x, rows_y, cols_y).astype(
-            op.return_type.np_type, copy=False)
+            op.return_type.storage_type, copy=False)
     with np.errstate(all="ignore"):
         return op.np_func(cast(x, op.type), cast(y, op.type2))
 

@@ -74,10 +74,12 @@ def _sort_within_rows(indptr, cols, vals, nrows, ncols):
     ``vals`` are the caller's fresh arrays)."""
     import scipy.sparse as sp
 
-    S = sp.csr_array((vals, cols, indptr), shape=(nrows, ncols))
+    raw = vals if vals.dtype.kind == "V" else None  # a user-defined type: move positions
+    S = sp.csr_array((vals if raw is None else np.arange(vals.shape[0]), cols, indptr),
+                     shape=(nrows, ncols))
     S.has_sorted_indices = False
     S.sort_indices()
-    return S.indices.astype(INDEX, copy=False), S.data
+    return S.indices.astype(INDEX, copy=False), S.data if raw is None else raw[S.data]
 
 
 def extract_vector(u, index):
@@ -110,7 +112,7 @@ def assign_region(C, Z, rows, cols):
     new_c = J[zc] if cols.kind != "all" else zc
     r = np.concatenate([cr[keep], new_r])
     c = np.concatenate([cc[keep], new_c])
-    v = np.concatenate([cv[keep], zv.astype(C.dtype.np_type, copy=False)])
+    v = np.concatenate([cv[keep], zv.astype(C.dtype.storage_type, copy=False)])
     (keys,) = compressed_keys([r], [c], C.nrows, C.ncols)
     order = np.argsort(keys, kind="stable")
     keys, r, c, v = keys[order], r[order], c[order], v[order]
@@ -178,7 +180,7 @@ def scatter_vector(I, u, size, dtype, dup_op):
     if monoid is None or n == 0 or size > 8 * n:
         return vector_from_coo(size, dtype, targets, vals, dup_op)
     vals = cast(vals, dtype)
-    acc = np.zeros(size, dtype=dtype.np_type)
+    acc = np.zeros(size, dtype=dtype.storage_type)
     present = np.zeros(size, dtype=bool)
     present[targets] = True
     if monoid.parent.builtin_name in _IDEMPOTENT:
@@ -246,6 +248,6 @@ def pull_in_degree_order(A, min_hub_share, values=True):
     cols = rank[S.indices[src]]
     keep = np.lexsort((cols, rows))  # each row sorted by its new column names
     B = CSR(k, k, S.dtype, out_ptr, cols[keep],
-            S.values[src[keep]] if values else np.ones(keep.shape[0], dtype=S.dtype.np_type))
+            S.values[src[keep]] if values else np.ones(keep.shape[0], dtype=S.dtype.storage_type))
     return (B, SparseVector(k, UINT64, np.arange(k, dtype=INDEX), kept.astype(np.uint64)),
             SparseVector(n, UINT64, np.arange(n, dtype=INDEX), rank.astype(np.uint64)))

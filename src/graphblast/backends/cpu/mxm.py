@@ -60,6 +60,8 @@ def mxm(A, B, semiring, mask):
                 return _mxm_dot(A, BT, semiring, mask)
             return _mxm_pull(A, BT, semiring, mask)
         return _mxm_expand(A, B, semiring, mask)
+    if mask is None and at_most_one_per_row(B):
+        return _mxm_gather(A, B, semiring)
     kind = _scipy_kind(semiring) if mask is None else None
     if kind is not None:
         C = _mxm_scipy(A, B, semiring, kind)
@@ -189,7 +191,7 @@ def _mxm_pull(A, BT, semiring, mask):
         out_vals.append(segment_reduce(z, starts, add))
     if not out_pos:
         return CSR(nrows, ncols, t, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
-                   np.zeros(0, t.np_type))
+                   np.zeros(0, t.storage_type))
     keys = np.concatenate(out_pos)
     return CSR(nrows, ncols, t, indptr_from_rows(keys // ncols, nrows), keys % ncols,
                np.concatenate(out_vals))
@@ -251,7 +253,7 @@ def _mxm_dot(A, BT, semiring, mask):
         out_v.append(segment_reduce(z, starts, add))
     if not out_e:
         return CSR(nrows, ncols, t, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
-                   np.zeros(0, t.np_type))
+                   np.zeros(0, t.storage_type))
     e = np.concatenate(out_e)
     return CSR(nrows, ncols, t, indptr_from_rows(mrows[e], nrows), mcols[e],
                np.concatenate(out_v))
@@ -307,7 +309,7 @@ def _mxm_scipy(A, B, semiring, kind):
         numeric = (to_scipy(A, t) @ to_scipy(B, t)).tocsr()
     numeric.sort_indices()
     result = from_scipy_canonical(pattern, dtype)
-    vals = np.zeros(result.nvals, dtype=dtype.np_type)
+    vals = np.zeros(result.nvals, dtype=dtype.storage_type)
     if numeric.nnz:
         num = from_scipy_canonical(numeric, dtype)
         pkeys, nkeys = compressed_keys(
@@ -321,9 +323,49 @@ def _mxm_scipy(A, B, semiring, kind):
 def _ones(A, dtype=None):
     """A's structure with values 1 (BOOL by default: SciPy sums booleans with OR, so no entry
     cancels and the product is the exact structure)."""
-    np_type = bool if dtype is None else dtype.np_type
+    np_type = bool if dtype is None else dtype.storage_type
     return sp.csr_array((np.ones(A.nvals, dtype=np_type), A.indices, A.indptr),
                         shape=(A.nrows, A.ncols))
+
+
+def at_most_one_per_row(B):
+    """Whether every row of ``B`` holds at most one entry (a membership or selection matrix,
+    a diagonal): then ``A (+.x) B`` is a gather, :func:`_mxm_gather`."""
+    return B.nvals <= B.nrows and (B.nrows == 0 or int(np.diff(B.indptr).max()) <= 1)
+
+
+def _mxm_gather(A, B, semiring):
+    """C = A (+.x) B where each row of B holds at most one entry: each entry A(i, k) makes
+    the one product A(i, k) * B(k, col(k)), gathered at B's row k, and the products of a row
+    that land on one column are reduced by key within the row (SciPy's per-row
+    sort-and-sum for plus on numbers; a sort of the keys for the other monoids).  No
+    expansion, and no second product for the structure."""
+    mult, add = semiring.binaryop, semiring.monoid
+    dtype = semiring.return_type
+    start = B.indptr[A.indices]
+    keep = np.flatnonzero(start < B.indptr[A.indices + 1])
+    arows = row_ids(A.indptr, A.nrows)[keep]
+    ks, b_idx = A.indices[keep], start[keep]
+    cols = B.indices[b_idx]
+    z = cast(apply_binary(mult, A.values[keep], B.values[b_idx], arows, ks, ks, cols),
+             add.type)
+    indptr = indptr_from_rows(arows, A.nrows)
+    if (add.parent.builtin_name == "plus" and not dtype.is_bool and z.dtype.kind in "iuf"
+            and A.nrows < 2**31 and B.ncols < 2**31):
+        S = sp.csr_matrix((z, cols, indptr), shape=(A.nrows, B.ncols))
+        S.sum_duplicates()  # sorts each row and sums repeated columns, zeros kept
+        return CSR(A.nrows, B.ncols, dtype, S.indptr.astype(INDEX), S.indices.astype(INDEX),
+                   S.data.astype(dtype.np_type, copy=False))
+    if keys_fit(A.nrows, B.ncols):
+        keys = linear_keys(arows, cols, B.ncols)
+        order = np.argsort(keys, kind="stable")
+        starts = segment_starts(keys[order])
+    else:
+        order = np.lexsort((cols, arows))
+        starts = _run_starts(arows[order], cols[order])
+    rows = arows[order][starts]
+    return CSR(A.nrows, B.ncols, dtype, indptr_from_rows(rows, A.nrows), cols[order][starts],
+               segment_reduce(z[order], starts, add))
 
 
 def _mxm_expand(A, B, semiring, mask):
@@ -373,7 +415,7 @@ def _mxm_expand(A, B, semiring, mask):
     dtype = semiring.return_type
     if not out_rows:
         return CSR(nrows, ncols, dtype, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, INDEX),
-                   np.zeros(0, dtype.np_type))
+                   np.zeros(0, dtype.storage_type))
     rows = np.concatenate(out_rows)
     return CSR(nrows, ncols, dtype, indptr_from_rows(rows, nrows), np.concatenate(out_cols),
                np.concatenate(out_vals))
@@ -482,7 +524,7 @@ def _push(M, u, semiring, mask, vector_first):
     total = int(d.sum())
     if total == 0:
         return SparseVector(n, semiring.return_type, np.zeros(0, INDEX),
-                            np.zeros(0, semiring.return_type.np_type))
+                            np.zeros(0, semiring.return_type.storage_type))
     u_idx = np.repeat(np.arange(u.nvals, dtype=INDEX), d)
     first = np.cumsum(d) - d
     m_idx = np.repeat(starts_k - first, d) + np.arange(total, dtype=INDEX)

@@ -15,11 +15,11 @@ _MAX_DIM = 2**60
 def empty_matrix(nrows, ncols, dtype):
     check_rows(nrows, "Matrix")
     return CSR(nrows, ncols, dtype, np.zeros(nrows + 1, dtype=INDEX), np.zeros(0, dtype=INDEX),
-               np.zeros(0, dtype=dtype.np_type))
+               np.zeros(0, dtype=dtype.storage_type))
 
 
 def empty_vector(size, dtype):
-    return SparseVector(size, dtype, np.zeros(0, dtype=INDEX), np.zeros(0, dtype=dtype.np_type))
+    return SparseVector(size, dtype, np.zeros(0, dtype=INDEX), np.zeros(0, dtype=dtype.storage_type))
 
 
 def as_row(v):
@@ -119,10 +119,13 @@ def _canonical_csr(nrows, ncols, rows, cols, values):
     caller.
     """
     check_rows(nrows, "Matrix")
-    S = sp.coo_array((values, (rows, cols)), shape=(nrows, ncols)).tocsr()
+    raw = values if values.dtype.kind == "V" else None  # a user-defined type: positions
+    S = sp.coo_array((values if raw is None else np.arange(1, rows.shape[0] + 1),
+                      (rows, cols)), shape=(nrows, ncols)).tocsr()
     if S.nnz != rows.shape[0]:
         return None
-    return S.indptr.astype(INDEX, copy=False), S.indices.astype(INDEX, copy=False), S.data
+    return (S.indptr.astype(INDEX, copy=False), S.indices.astype(INDEX, copy=False),
+            S.data if raw is None else raw[S.data - 1])
 
 
 def indptr_from_rows(rows, nrows):
@@ -197,10 +200,13 @@ def transpose(A, cache=True):
     if A.nvals == 0:
         T = empty_matrix(A.ncols, A.nrows, A.dtype)
     else:
-        S = sp.csr_array((A.values, A.indices, A.indptr), shape=(A.nrows, A.ncols))
+        raw = A.values if A.values.dtype.kind == "V" else None  # user-defined type
+        S = sp.csr_array((A.values if raw is None else np.arange(1, A.nvals + 1), A.indices,
+                          A.indptr), shape=(A.nrows, A.ncols))
         C = S.tocsc()
         T = CSR(A.ncols, A.nrows, A.dtype, C.indptr.astype(INDEX, copy=False),
-                C.indices.astype(INDEX, copy=False), C.data)
+                C.indices.astype(INDEX, copy=False),
+                C.data if raw is None else raw[C.data - 1])
     if cache:
         A._transpose = T
         T._transpose = A
@@ -240,16 +246,16 @@ def matrix_column_as_vector(A):
 
 def full_like_pattern(data, value, dtype):
     """``data``'s structure with every value set to ``value``."""
-    return with_values(data, np.full(data.nvals, value, dtype=dtype.np_type), dtype)
+    return with_values(data, np.full(data.nvals, value, dtype=dtype.storage_type), dtype)
 
 
 def vector_full(size, value, dtype):
     return SparseVector(size, dtype, np.arange(size, dtype=INDEX),
-                        np.full(size, value, dtype=dtype.np_type))
+                        np.full(size, value, dtype=dtype.storage_type))
 
 
 def matrix_full(nrows, ncols, value, dtype):
     indptr = np.arange(nrows + 1, dtype=INDEX) * INDEX(ncols)
     indices = np.tile(np.arange(ncols, dtype=INDEX), nrows)
     return CSR(nrows, ncols, dtype, indptr, indices,
-               np.full(nrows * ncols, value, dtype=dtype.np_type))
+               np.full(nrows * ncols, value, dtype=dtype.storage_type))

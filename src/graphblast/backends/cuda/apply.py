@@ -102,6 +102,11 @@ WARP_SEGMENT = 8
 def reduce_segments(values, a_type, offsets, seg_ids, nseg, nvals, monoid):
     """The monoid over each non-empty segment ``offsets[k] : offsets[k + 1]``, k = seg_ids[s]
     (or s when seg_ids is None)."""
+    if nseg and getattr(monoid.parent, "in_order", False):
+        if seg_ids is not None:  # the non-empty segments' ranges are adjacent
+            last = seg_ids[-1:] + 1
+            offsets = cp.concatenate([offsets[seg_ids], offsets[last]])
+        return _fold(values, a_type, offsets, nseg, monoid)
     out = cp.empty(nseg, dtype=monoid.return_type.np_type)
     if nseg:
         warp = nvals >= WARP_SEGMENT * nseg
@@ -111,6 +116,19 @@ def reduce_segments(values, a_type, offsets, seg_ids, nseg, nvals, monoid):
             jit.launch_warps(fn, nseg, args)
         else:
             jit.launch(fn, nseg, args)
+    return out
+
+
+def _fold(values, a_type, offsets, nseg, monoid):
+    """Each segment folded left to right, one thread a segment: the reductions of a monoid
+    that is not exactly associative in floating point and reduces in NumPy's order
+    (``monoid.numpy.logaddexp``, ``hypot``: python-graphblas compares with NumPy's
+    ``ufunc.reduce``, a left fold)."""
+    t = monoid.return_type
+    vals = blocks.cast_values(values, a_type, t)
+    (fn,) = jit.compiled(programs.fold, monoid.binaryop, t).fns
+    out = cp.empty(nseg, dtype=t.np_type)
+    jit.launch(fn, nseg, (i64(nseg), offsets, vals, out))
     return out
 
 
@@ -135,6 +153,9 @@ def reduce_scalar(A, monoid, keep=False):
             return first.get()[0]
         # kept: its own copy, not a view of A's values (A may change in place later)
         return arrays.copy(first) if A.dtype is t else first
+    if getattr(monoid.parent, "in_order", False):
+        out = _fold(A.values, A.dtype, cp.asarray(np.array([0, n], dtype=INDEX)), 1, monoid)
+        return out if keep else out.get()[0]
     return reduce_values(A.values, A.dtype, None, monoid, keep)
 
 

@@ -80,9 +80,11 @@ def enumerated():
             for out32 in (True, False):
                 add(programs.permute_rows, idx32, out32, word)
                 add(programs.renumber_rows, idx32, out32, word)
-    for name in ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
-                 "gap_weights"):
+    for name in programs.GENERATOR_KERNELS:
         add(programs.generator_kernel, name)
+    for t in (dtypes.UINT8, dtypes.INT8, dtypes.UINT16, dtypes.INT16, dtypes.UINT32,
+              dtypes.INT32, dtypes.INT64, dtypes.FP64):  # grid2d's weight types
+        add(programs.grid_kernel, t)
     # arrays.py's helpers: every type, 32- and 64-bit indices
     index_types = [dtypes.INT32, dtypes.INT64]
     add(programs.array_kernel, "compact_positions")
@@ -116,6 +118,11 @@ def enumerated():
         for name in ("list_to_bitmap", "dense_to_list", "write_list", "write_dense",
                      "filter_list", "list_copy"):
             add(programs.vector_kernel, name, t)
+        # a device loop's round end, alone or with the next round's hoisted scalar assign
+        # into a bitmap of another type (BFS's levels(frontier.S) << depth)
+        add(programs.loop_next, t)
+        for c in (dtypes.BOOL, dtypes.INT32, dtypes.INT64, dtypes.FP32, dtypes.FP64):
+            add(programs.loop_next, t, c)
         accums = [None, binary.min[t], binary.plus[t] if arith else binary.lor[t],
                   binary.first[t], binary.second[t]]
         for accum in accums:
@@ -167,10 +174,21 @@ def enumerated():
         for vfirst in (False, True):
             add(programs.pull, s, t, t, vfirst, True)
             add(programs.push, s, t, t, vfirst, True, mode)
-            add(programs.mv_small, s, t, t, vfirst, vfirst)
+            for push in (False, True):  # a one-block product either way round
+                add(programs.mv_small, s, t, t, vfirst, push)
         if s.monoid.parent.name in ("plus", "min", "max"):
             add(programs.dot, s, t, t, True)
             add(programs.spgemm_hash, s, t, t)
+        add(programs.spgemm_gather, s, t, t)
+        if tname != "BOOL" and name.endswith(("_second", "_pair")):
+            # over a pattern (BOOL) matrix, whose values these products need not read: the
+            # algorithms' graphs (PageRank's pull over its degree-ordered copy, B c with
+            # plus_second over a BOOL B)
+            for vfirst in (False, True):
+                add(programs.pull, s, dtypes.BOOL, t, vfirst, True)
+                add(programs.mv_small, s, dtypes.BOOL, t, vfirst, vfirst)
+    # Louvain's and Leiden's products with one entry per row (the gains' shift by diag(tot))
+    add(programs.spgemm_gather, semiring.any_minus[dtypes.FP64], dtypes.FP64, dtypes.FP64)
     # the batched traversals' bitmaps (bitmap.py): multi-source BFS and betweenness
     # centrality over pattern (BOOL) graphs and graphs of their own type
     for t in types:

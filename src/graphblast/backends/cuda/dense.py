@@ -19,11 +19,12 @@ import cupy as cp
 import numpy as np
 
 from ... import plan
+from ...dtypes import ALL_TYPES
 from ..base import SparseVector, computed_under
-from . import arrays, blocks, jit, programs, storage
+from . import arrays, blocks, jit, programs, recording, storage
 from .apply import (
-    finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
-from .blocks import i64
+    _fold, finish_reduction, partials, reduce_values, thunk_param, value_range as _value_range)
+from .blocks import INDEX, i64
 from .vectors import (
     BitmapVector, Counters, DeviceVector, FullVector, ListVector, as_bitmap, cast,
     dense_mask, dense_of, is_dense, is_list, list_parts, mask_view, owned_by,
@@ -68,9 +69,15 @@ def assign_scalar(owner, C, value, mask, accum, replace):
         idx, vals, nm_ptr, cap = list_parts(mask.data)
         mkind = programs.mask_kind(mask)
         if cap:
-            jit.launch(fn, cap, (i64(cap), nm_ptr, idx, vals if mkind else None,
-                                 np.int32(mkind), value, has_accum, W.bits, W.vals,
-                                 W.counters.array))
+            args = (i64(cap), nm_ptr, idx, vals if mkind else None, np.int32(mkind), value,
+                    has_accum, W.bits, W.vals, W.counters.array)
+            rec = recording.thread.rec
+            # a recorded loop's round may leave it to the loop's last kernel (loops.py)
+            if rec is None or not rec.hoist_assign(
+                    fn, jit.grid_for(cap), jit.BLOCK, args, idx,
+                    accum is None and not mkind and any(C.dtype is t for t in ALL_TYPES),
+                    value, W):
+                jit.launch(fn, cap, args)
         W = _grown(W, _known(mask.data))
     else:
         W = _rewrite(W, fn, (*mask_view(mask), value, has_accum, np.int32(replace)))
@@ -361,6 +368,11 @@ def reduce_scalar(A, monoid, keep=False):
     if A.size == 0:
         return None
     bits, vals = A.dense()
+    if getattr(monoid.parent, "in_order", False):
+        if bits is not None:
+            return NotImplemented  # the list primitive folds the entries in order
+        out = _fold(vals, A.dtype, cp.asarray(np.array([0, A.size], dtype=INDEX)), 1, monoid)
+        return out if keep else out.get()[0]
     return reduce_values(vals, A.dtype, bits, monoid, keep)
 
 

@@ -99,7 +99,8 @@ def _widening(before, count, n):
 
 # How the last loop on this process ran: "mode" ("while", "replay" or "python"), "launches"
 # (graph launches), "rounds", "grown" (times the state grew mid-loop), "reason" (why a loop
-# did not run on the device, if so).
+# did not run on the device, if so), "round_kernels" (the names of the kernels each round of
+# the last captured graph launches, in order).
 stats = {}
 
 
@@ -144,7 +145,7 @@ class _Loop:
         self.state = self.xs = self.noted = self.token = self.wrap = None
         self.capacity = self.count = 0  # the state's capacity, and its count where known
         stats.clear()
-        stats.update(mode=None, launches=0, rounds=0, grown=0, reason=None)
+        stats.update(mode=None, launches=0, rounds=0, grown=0, reason=None, round_kernels=None)
 
     def done(self):
         return self.max_rounds is not None and self.rounds >= self.max_rounds
@@ -297,6 +298,8 @@ class _Loop:
         stream.wait_event(cp.cuda.get_current_stream().record())
         page = capture_page()  # the counters made in the graph (zeroed by gbk_loop_next)
         rec = recording.Recording("capture", self.token, self.noted, born=set(), page=page)
+        if FUSE_ASSIGN:
+            rec.hoist_from = (state, self.round)
         allocate = cp.cuda.get_allocator()
 
         def kept(size):  # every allocation the graph may refer to lives as long as the graph
@@ -326,7 +329,7 @@ class _Loop:
                     y = None
                     if not rec.complete():
                         raise recording.Refused("fewer launches than the dry rounds made")
-                _advance(state, parts, self.ctl, self.limit, cond, page, stamp)
+                _advance(state, parts, self.ctl, self.limit, cond, page, stamp, rec.hoisted)
                 parts = None
             except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
                 error = e
@@ -342,7 +345,8 @@ class _Loop:
             if cond is not None:
                 cond.close()
             return None
-        graph = _Graph(captured, stream, rec.keep, result, page)
+        graph = _Graph(captured, stream, rec.keep, result, page, rec.hoisted)
+        stats["round_kernels"] = _round_kernels(rec)
         if cond is not None:
             try:
                 cond.instantiate(captured)
@@ -369,6 +373,8 @@ class _Loop:
         stats["mode"] = "while" if graph.cond is not None else "replay"
         with stream:
             graph.page.zero()
+            if graph.hoisted is not None:  # the first round's hoisted step, as it would be
+                jit.run(*graph.hoisted.launch)
         while True:
             graph.launch()
             stats["launches"] += 1
@@ -405,15 +411,16 @@ class _Graph:
     """A captured round: its graph, the stream it runs on, what it refers to (kept alive),
     the round's result as the graph leaves it, and the WHILE node's graph if it has one."""
 
-    __slots__ = ("captured", "stream", "keep", "result", "page", "cond")
+    __slots__ = ("captured", "stream", "keep", "result", "page", "cond", "hoisted")
 
-    def __init__(self, captured, stream, keep, result, page):
+    def __init__(self, captured, stream, keep, result, page, hoisted):
         self.captured = captured
         self.stream = stream
         self.keep = keep
         self.result = result
         self.page = page  # the counters made in the round: zeroed before the first, and
         self.cond = None  # by each round's gbk_loop_next for the next
+        self.hoisted = hoisted  # the round's first step done by gbk_loop_next, or None
 
     def launch(self):
         if self.cond is not None:
@@ -575,17 +582,25 @@ def _copy_into(state, data):
     state.changed()
 
 
-def _advance(state, parts, ctl, limit, cond, page=None, stamp=None):
+def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None):
     """Queue ``gbk_loop_next``: the round's result ``parts`` (``as_list``'s) into ``state``,
     the round counted, ``cond``'s condition set (a _While, or None outside one) and, where
-    the loop goes on, the counter page ``page`` of a captured round zeroed for the next, and
-    with ``stamp`` the claims of the push whose output the result is reset.  Its launch is
-    the loop's, not the body's: the recording does not compare it."""
+    the loop goes on, the counter page ``page`` of a captured round zeroed for the next, with
+    ``stamp`` the claims of the push whose output the result is reset, and with ``hoisted``
+    (recording.Hoisted) the next round's first step done.  Its launch
+    is the loop's, not the body's: the recording does not compare it."""
     idx, vals, counters, cap = parts
-    (fn,) = jit.compiled(programs.vector_kernel, "loop_next", state.dtype).fns
+    if hoisted is None:
+        (fn,) = jit.compiled(programs.loop_next, state.dtype).fns
+        extra = (None, None, None, np.int32(0), np.uint8(0))
+    else:
+        target = hoisted.target
+        (fn,) = jit.compiled(programs.loop_next, state.dtype, target.dtype).fns
+        value = jit.scalar(0 if hoisted.from_counter else hoisted.value, target.dtype)
+        extra = (target.bits, target.vals, target.counters.array,
+                 np.int32(hoisted.from_counter), value)
     # a grid for what fits in the state (a result's capacity may be every position: a push's)
-    grid = max(1, min(-(-max(min(cap, state.idx.shape[0]), 1) // jit.BLOCK),
-                      jit.RECORDED_MAX_GRID))
+    grid = max(1, min(-(-max(min(cap, state.idx.shape[0]), 1) // jit.BLOCK), LOOP_NEXT_GRID))
     before = recording.current()
     recording.set_current(None)
     try:
@@ -594,7 +609,8 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None):
             i64(state.idx.shape[0]), state.idx, state.vals, state.counters.array, ctl,
             np.int64(limit), None if page is None else page.array,
             i64(0 if page is None else page.array.size), stamp,
-            np.uint64(0 if cond is None else cond.handle_value), np.int32(cond is not None)))
+            np.uint64(0 if cond is None else cond.handle_value), np.int32(cond is not None),
+            *extra))
     finally:
         recording.set_current(before)
     state.changed()
@@ -603,6 +619,24 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None):
 # The claims of a round's last push reset by gbk_loop_next where the round's result is that
 # push's output (False: by gbk_list_unclaim, a kernel of its own).
 FUSE_UNCLAIM = True
+# gbk_loop_next's blocks at most (each takes a ticket on one word, and the last zeroes the
+# round's counter page).
+LOOP_NEXT_GRID = jit.RECORDED_MAX_GRID
+# A captured round's first step, a plain scalar assign under the loop's state (BFS's
+# `levels(frontier.S) << depth`), done for the next round by gbk_loop_next as it copies the
+# round's result (False: a kernel of its own at the round's start).
+FUSE_ASSIGN = True
+
+
+def _round_kernels(rec):
+    """The names of a captured round's kernels, in order, its loop's own last one included:
+    what each round of the graph launches (``stats["round_kernels"]``)."""
+    names = []
+    for i, (fn, *_) in enumerate(rec.launches):
+        if i == 0 and rec.hoisted is not None:
+            continue
+        names.append(getattr(fn, "name", str(fn)).split("<")[0])
+    return names + ["gbk_loop_next"]
 
 
 def _unclaim_at(rec, parts):

@@ -33,7 +33,9 @@ def mxm(A, B, semiring, mask):
     expands every product, drops those the mask excludes and sorts and reduces the rest; pull
     computes only the outputs the mask allows (a plain mask: dot products against B'; a
     complemented one: :func:`_mxm_pull`'s gather against the dense frontier).  Without a
-    mask: plus_times on FP32/FP64 goes to cuSPARSE and rows of few products, for a monoid
+    mask: a B of at most one entry per row whose A has short rows is a gather
+    (:func:`_mxm_gather`); plus_times on FP32/FP64 goes to cuSPARSE and rows of few
+    products, for a monoid
     whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash); the rest is
     expanded, sorted and reduced."""
     if mask is not None and mask.complement and A.nrows * B.ncols <= BITMAP_POSITIONS:
@@ -46,6 +48,8 @@ def mxm(A, B, semiring, mask):
         BT = transpose(B, config["transpose_cache"])
         if mxm_direction(A, B, BT, semiring, mask) == "pull":
             return blocks.under_mask(_masked_pull(A, BT, semiring, mask), weakref.ref(mask))
+    if mask is None and _gather_applies(A, B):
+        return _mxm_gather(A, B, semiring)
     if mask is None and _cusparse_applies(A, B, semiring):
         return _mxm_cusparse(A, B, semiring)
     C = _mxm_expand(A, B, semiring, mask)
@@ -578,24 +582,55 @@ def _longest_row_products(A, wscan):
 def _mxm_hash(A, B, semiring):
     """C = A (+.x) B by the hash SpGEMM (spgemm.cuh), every row of at most
     plan.HASH_ROW_PRODUCTS products: a count pass, a scan, a fill pass; one read (C's size)."""
-    t = semiring.monoid.return_type
     count, fill = jit.compiled(programs.spgemm_hash, semiring, A.dtype, B.dtype).fns
+    return _count_and_fill(count, fill, HASH_WARPS, A, B, semiring.monoid.return_type)
+
+
+def _count_and_fill(count, fill, warps, A, B, t):
+    """C = A (+.x) B by a pair of kernels that take a warp per row of A (the hash SpGEMM, the
+    gather): ``count`` writes each row's entry count, a scan makes C's row pointers (one
+    read: C's size), ``fill`` writes each row's entries at its pointer."""
     n = A.nrows
     counts = cp.empty(n, dtype=INDEX)
-    grid = max(1, min(jit.MAX_GRID, -(-n // HASH_WARPS)))
+    grid = max(1, min(jit.MAX_GRID, -(-n // warps)))
     operands = (i64(n), A.indptr, A.indices, A.values, B.indptr, B.indices, B.values)
-    jit.run(count, grid, 32 * HASH_WARPS, operands + (counts, None, None, None))
+    jit.run(count, grid, 32 * warps, operands + (counts, None, None, None))
     indptr = blocks.exclusive_scan(counts)
     nnz = blocks.total(indptr)
     indices = cp.empty(nnz, dtype=INDEX)
     values = cp.empty(nnz, dtype=t.np_type)
     if nnz:
-        jit.run(fill, grid, 32 * HASH_WARPS, operands + (None, indptr, indices, values))
+        jit.run(fill, grid, 32 * warps, operands + (None, indptr, indices, values))
     return CSR(n, B.ncols, t, indptr, indices, values)
 
 
 # Warps a block of the hash SpGEMM (GBK_HASH_WARPS in spgemm.cuh).
 HASH_WARPS = 4
+# The longest row of A the gather takes, and its warps a block (GBK_GATHER_ROW and
+# GBK_GATHER_WARPS in spgemm.cuh).
+GATHER_ROW = 256
+GATHER_WARPS = 4
+
+
+def _gather_applies(A, B):
+    """Whether ``A (+.x) B`` is a gather (:func:`_mxm_gather`): every row of B holds at most
+    one entry (a membership or selection matrix, a diagonal) and no row of A holds more than
+    GATHER_ROW entries.  The longest rows are read once per matrix and kept with it
+    (mxv.row_stats); the check reads nothing when B has more entries than rows."""
+    from .mxv import row_stats
+
+    return (B.nvals <= B.nrows and A.nvals > 0 and row_stats(B)[0] <= 1
+            and row_stats(A)[0] <= GATHER_ROW)
+
+
+def _mxm_gather(A, B, semiring):
+    """C = A (+.x) B where each row of B holds at most one entry: a warp per row of A gathers
+    the row's products (one per entry of A) and reduces those that land on one column, in
+    A's order, for any monoid (gbk_spgemm_gather): a count pass, a scan, a fill pass; one read
+    (C's size).  Louvain's ``A P`` and products with a diagonal take it: no expansion, no
+    sort, and one product where cuSPARSE makes two (structure and values)."""
+    count, fill = jit.compiled(programs.spgemm_gather, semiring, A.dtype, B.dtype).fns
+    return _count_and_fill(count, fill, GATHER_WARPS, A, B, semiring.monoid.return_type)
 
 
 # -- kronecker -------------------------------------------------------------------------------

@@ -48,6 +48,14 @@ PUSH_CHUNK = 1024  # GBK_PUSH_CHUNK in spmspv.cuh
 # except for the monoids that stop a row early, whose rows keep one block.
 CHUNK = 4096
 _EARLY_EXIT = frozenset({"any", "lor", "land"})
+# The lanes a row at most where the pull stops a row at its first hit (the monoids above).
+# A BFS pull step's rows mostly hit within their first few in-neighbours (urand-22's first
+# pull: 990,191 of 4.2 million vertices in the frontier, so a row's first hit is about its
+# fourth in-neighbour), and each lane of a row's group tests one: a warp a row made 32
+# random reads of the frontier where about four decide, and half of urand-22's rows (degree
+# 32) are in the 32-lane bin.  A row with no hit is scanned whole either way (the same
+# reads; fewer lanes make it a longer chain).
+FIRST_HIT_LANES = 8
 # The light push's blocks in a recorded loop body: twice the other kernels' cap
 # (jit.RECORDED_MAX_GRID), its work being most of a replayed SSSP round's.  The
 # replayed rounds' frontiers are 16-65 thousand vertices (medians, grid-2048 and rgg-22), and
@@ -388,7 +396,7 @@ def _direction(A, push_m, pull_m, u, mask, n_out, semiring, rec=None):
     pull_work = nvals
     if mask is not None and n_out:
         m = mask.data
-        if isinstance(m, DeviceVector):
+        if isinstance(m, DeviceVector) and m.counters is not None:  # a full one has none
             # a count the host holds, else the bound in-place assigns keep (see Counters.peek)
             found = None if rec is not None else (m.counters.known or m.counters.peek())
             k = m.count_hi if found is None else found[0]
@@ -470,17 +478,20 @@ def _pull(M, u, semiring, mview, vfirst, n_out, dptr):
     counters = Counters()
     heavy = HEAVY if v.nheavy else _NO_HEAVY
     tail = (xv, xbits, mbits, mvals, mkind, mmode)
+    most = FIRST_HIT_LANES if semiring.monoid.parent.builtin_name in _EARLY_EXIT else 32
     if v.bins:
         obits = cp.zeros(n_out, dtype=cp.uint8)
         for rows, nrows, lanes in v.bins:
+            lanes = min(lanes, most)
             jit.launch(fns[0], nrows * lanes, (
                 i64(nrows), rows, M.indptr, v.col, *mvalues, *tail, np.int32(lanes),
                 i64(heavy), dptr, out, obits, counters.array))
     else:
         obits = cp.empty(n_out, dtype=cp.uint8)
+        width = min(v.width, most)
         if n_out:
-            jit.launch(fns[0], n_out * v.width, (
-                i64(n_out), None, M.indptr, v.col, *mvalues, *tail, np.int32(v.width),
+            jit.launch(fns[0], n_out * width, (
+                i64(n_out), None, M.indptr, v.col, *mvalues, *tail, np.int32(width),
                 i64(heavy), dptr, out, obits, counters.array))
     if v.nheavy and semiring.monoid.parent.builtin_name in _EARLY_EXIT:
         jit.run(fns[1], min(v.nheavy, jit.MAX_GRID), 256, (

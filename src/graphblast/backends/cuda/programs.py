@@ -225,9 +225,17 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):
-    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list, list_copy or
-    loop_next for values of ``dtype``."""
+    """list_to_bitmap, dense_to_list, write_list, write_dense, filter_list or list_copy for
+    values of ``dtype``."""
     return _one(("vector", name, dtype), ["vector.cuh"], [f"gbk_{name}<{dtype.c_type}>"])
+
+
+def loop_next(dtype, c_type=None):
+    """gbk_loop_next for a state of ``dtype``, with the next round's scalar assign into a
+    bitmap of ``c_type`` where given (loops.py's hoisted assign)."""
+    c = "" if c_type is None else f", {c_type.c_type}"
+    return _one(("loop_next", dtype, c_type), ["vector.cuh"],
+                [f"gbk_loop_next<{dtype.c_type}{c}>"])
 
 
 def list_degrees():
@@ -371,15 +379,27 @@ def spgemm(semiring, a_type, b_type):
 
 def spgemm_hash(semiring, a_type, b_type):
     """The hash SpGEMM of rows of few products: count pass, fill pass (spgemm.cuh)."""
+    return _warp_rows("spgemm_hash", "gbk_spgemm_hash", semiring, a_type, b_type)
+
+
+def spgemm_gather(semiring, a_type, b_type):
+    """The product with a right operand of at most one entry per row: count pass, fill pass
+    (gbk_spgemm_gather, spgemm.cuh)."""
+    return _warp_rows("spgemm_gather", "gbk_spgemm_gather", semiring, a_type, b_type)
+
+
+def _warp_rows(kind, kernel, semiring, a_type, b_type):
+    """A product of spgemm.cuh whose kernel takes a warp per row of A, in two passes (count,
+    then fill: the template's last argument)."""
     t = semiring.monoid.return_type
 
     def build():
         mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
         mon = jit.monoid_adapter(semiring.monoid)
         args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}"
-        return jit.Program(["spgemm.cuh"], [mul, mon], [f"gbk_spgemm_hash<{args}, 1>",
-                                                         f"gbk_spgemm_hash<{args}, 2>"])
-    return ("spgemm_hash", jit.op_key(semiring.binaryop), semiring.monoid, a_type, b_type), build
+        return jit.Program(["spgemm.cuh"], [mul, mon], [f"{kernel}<{args}, 1>",
+                                                         f"{kernel}<{args}, 2>"])
+    return (kind, jit.op_key(semiring.binaryop), semiring.monoid, a_type, b_type), build
 
 
 def kron(op, a_type, b_type):
@@ -411,9 +431,17 @@ def array_kernel(name, *types):
     return _one(("array", name, *types), ["arrays.cuh"], [expr])
 
 
+#: The kernels of generators.cuh (the generators' device steps), each a catalogue program.
+GENERATOR_KERNELS = ("mt19937_streams", "rmat", "gen_keys", "gen_firsts", "gen_compact",
+                     "gap_weights", "urand", "counter_bits_range", "counter_bits_at",
+                     "run_starts", "pair_endpoints", "graph500_rmat", "permutation_keys",
+                     "permutation_ids", "rgg_points", "rgg_place", "rgg_cell_starts",
+                     "rgg_edges")
+
+
 def generator_kernel(name):
-    """``gbk_<name>`` of generators.cuh: mt19937_streams, rmat, gen_keys, gen_firsts or
-    gen_compact (the generators' device steps)."""
+    """``gbk_<name>`` of generators.cuh, one of :data:`GENERATOR_KERNELS` (the generators'
+    device steps)."""
     return _one(("generator", name), ["generators.cuh"], [f"gbk_{name}"])
 
 
@@ -458,3 +486,9 @@ def mxm_bitmap(semiring, a_type, b_type, idx32):
             f"gbk_bitmapc_push<{args}>", f"gbk_bitmapc_push_chunks<{args}>",
             f"gbk_fill_empty<{mon.name}>"])
     return ("mxm_bitmap", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
+
+
+def grid_kernel(value_type):
+    """``gbk_grid`` of generators.cuh writing weights of ``value_type`` (a graphblast type;
+    a pattern grid uses UINT8's and writes none)."""
+    return _one(("grid", value_type), ["generators.cuh"], [f"gbk_grid<{value_type.c_type}>"])

@@ -60,7 +60,7 @@ class Recording:
     depth counter, would be frozen in the graph)."""
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
-                 "launched", "planning", "loop", "page", "unclaim")
+                 "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted")
 
     def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
@@ -74,6 +74,10 @@ class Recording:
         self.planning = False
         self.page = page  # capturing: the counter page of the counts made in the round
         self.unclaim = None  # a push's claims to clear: (capacity, counters, list, stamps)
+        # capturing: (the loop's state, its round counter) where the round's first step may
+        # be hoisted into the loop's last kernel (loops.py), and the Hoisted step if it was
+        self.hoist_from = None
+        self.hoisted = None
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose
@@ -104,6 +108,29 @@ class Recording:
             raise Refused("a launch unlike the dry rounds' (a value of the body that changes "
                           "from round to round)")
         self.launched += 1
+
+    def hoist_assign(self, fn, grid, block, args, mask_idx, plain, value, target):
+        """Whether the captured round's scalar assign ``fn`` (launched as ``grid``, ``block``,
+        ``args``) is left to the loop's last kernel, which does it for the next round as it
+        copies the round's result (``Hoisted``): so where it is the round's first launch,
+        under the loop's state's structure (``mask_idx`` its list), ``plain`` (no accumulator,
+        complement or replace: idempotent; a built-in type, to which the kernel casts the
+        round number) and its ``value`` a host scalar or the round counter itself.  ``target``: the bitmap vector assigned into.  It is compared with the
+        dry rounds' launch as if made, and not made."""
+        if (not self.capturing or self.hoist_from is None or self.hoisted is not None
+                or self.launched or not plain):
+            return False
+        state, counter = self.hoist_from
+        if mask_idx is not state.idx:
+            return False
+        from_counter = hasattr(value, "__cuda_array_interface__")
+        if from_counter and (value.dtype != np.int64
+                             or value.data.ptr != counter.data.ptr):
+            return False
+        self.launch(fn, grid, block, args)
+        self.hoisted = Hoisted((fn, grid, block, args), target, from_counter,
+                               None if from_counter else value)
+        return True
 
     def defer_unclaim(self, cap, counters, idx, stamp):
         """A push's claims at its output list ``idx`` (count in ``counters``), to reset to
@@ -141,6 +168,19 @@ class Recording:
     def complete(self):
         """Whether the captured round made every noted product and launch."""
         return self.taken == len(self.directions) and self.launched == len(self.launches)
+
+
+class Hoisted:
+    """A captured round's first step, a scalar assign under the loop's state, left to the
+    loop's last kernel (gbk_loop_next): its launch as the round would have made it
+    (the loop makes it once before the graph's first launch), the bitmap vector it assigns
+    into, and its value: the round counter (``from_counter``) or a host scalar."""
+
+    __slots__ = ("launch", "target", "from_counter", "value")
+
+    def __init__(self, launch, target, from_counter, value):
+        self.launch, self.target = launch, target
+        self.from_counter, self.value = from_counter, value
 
 
 def capturing():

@@ -102,7 +102,11 @@ def matrix_from_coo(nrows, ncols, dtype, rows, cols, values, dup_op):
         r = cp.asarray(rows)
         return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(r, nrows),
                    cp.asarray(cols), _values(values, dtype))
-    return coo_to_csr(nrows, ncols, dtype, cp.asarray(rows), cp.asarray(cols),
+    rows, cols = cp.asarray(rows), cp.asarray(cols)
+    if _rows_strictly_increase(rows):  # at most one entry a row, in order: nothing to sort
+        return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(rows, nrows), cols,
+                   _values(values, dtype))
+    return coo_to_csr(nrows, ncols, dtype, rows, cols,
                       _values(values, dtype), dup="error" if dup_op is None else dup_op)
 
 
@@ -139,6 +143,16 @@ def coo_to_csr(nrows, ncols, dtype, rows, cols, vals, dup):
             vals = _fold_duplicates(vals, offsets, nuniq, dup, dtype)
             rows, cols = take(rows, keep), take(cols, keep)
     return CSR(nrows, ncols, dtype, blocks.indptr_from_sorted_rows(rows, nrows), cols, vals)
+
+
+def _rows_strictly_increase(rows):
+    """Whether every row index is larger than the one before (a membership or selection
+    matrix built from Vectors, ``Matrix.from_coo(ids, labels, 1)``): one pass and one read,
+    against the sort it saves."""
+    if rows.shape[0] < 2:
+        return rows.shape[0] == 1
+    step = arrays.adjacent_diff(rows)
+    return int(blocks.read_small(arrays.pack(step.min()))[0]) > 0
 
 
 def _fold_duplicates(vals, offsets, nseg, dup_op, dtype):
@@ -274,8 +288,7 @@ def transpose(A, cache=True):
 
 def as_row(v):
     """A vector seen as a 1 x n CSR matrix (no copy of its arrays)."""
-    indptr = cp.zeros(2, dtype=INDEX)
-    indptr[1] = v.nvals
+    indptr = cp.asarray(np.array([0, v.nvals], dtype=INDEX))  # a copy, no kernel
     return CSR(1, v.size, v.dtype, indptr, v.indices, v.values)
 
 

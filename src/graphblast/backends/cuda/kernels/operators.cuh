@@ -361,4 +361,77 @@ template <class T> GB_DEVICE T gb_udf_shr(T x, int64_t k) {
     return (T)(x >> k);
 }
 
+// ---- NumPy's ufuncs without a GraphBLAS operator (graphblast.ops.numpy_names) ---------------
+
+template <class T> GB_DEVICE T gb_np_gcd(T a, T b) {
+    if (a < 0) a = (T)(-a);
+    if (b < 0) b = (T)(-b);
+    while (a != 0) { T c = a; a = (T)(b % a); b = c; }
+    return b;
+}
+template <class T> GB_DEVICE T gb_np_lcm(T a, T b) {
+    T g = gb_np_gcd<T>(a, b);
+    if (g == 0) return (T)0;
+    T r = (T)(a / g * b);
+    return r < 0 ? (T)(-r) : r;
+}
+template <class T> GB_DEVICE T gb_np_logaddexp(T x, T y) {
+    if (x == y) return x + (T)0.693147180559945309417232121458176568;
+    T d = x - y;
+    if (d > 0) return x + log1p(exp(-d));
+    if (d <= 0) return y + log1p(exp(d));
+    return d;  // NaN
+}
+template <class T> GB_DEVICE T gb_np_logaddexp2(T x, T y) {
+    if (x == y) return x + (T)1;
+    T d = x - y;
+    if (d > 0) return x + (T)1.442695040888963407359924681001892137 * log1p(exp2(-d));
+    if (d <= 0) return y + (T)1.442695040888963407359924681001892137 * log1p(exp2(d));
+    return d;  // NaN
+}
+
+// FP32 nextafter and spacing by their bits: CuPy compiles with -ftz=true, which would flush
+// their subnormal results (nextafter(0, 1), spacing(0)) to zero; moving bits flushes nothing.
+GB_DEVICE float gb_np_nextafterf(float x, float y) {
+    if (x != x || y != y) return x + y;
+    if (x == y) return y;
+    int ix = __float_as_int(x);
+    if ((ix & 0x7fffffff) == 0) return __int_as_float((__float_as_int(y) & 0x80000000) | 1);
+    ix += ((x < y) == (x > 0)) ? 1 : -1;  // away from zero, or toward it
+    return __int_as_float(ix);
+}
+GB_DEVICE float gb_np_spacingf(float x) {
+    int ix = __float_as_int(x);
+    int ax = ix & 0x7fffffff;
+    if (ax >= 0x7f800000) return __int_as_float(0x7fc00000);  // inf, NaN: NaN
+    if (ax == 0) return __int_as_float(1);  // of -0 too, as NumPy's
+    int sign = ix & 0x80000000;
+    if (ax == 0x7f7fffff) return __int_as_float(sign | 0x7f800000);  // the largest: inf
+    int e = ax >> 23;  // the biased exponent; the unit in the last place has 2^(e - 150)
+    return __int_as_float(sign | (e > 23 ? (e - 23) << 23 : 1 << (e > 0 ? e - 1 : 0)));
+}
+
+// hypot as NumPy's (the C library's, correctly rounded in nearly every case): x^2 + y^2 as
+// an exact double-length sum (fma), its square root corrected by one Newton step; scaled by
+// the larger magnitude's power of two so that nothing overflows or underflows.
+template <class T> GB_DEVICE T gb_np_hypot(T x, T y) {
+    x = fabs(x);
+    y = fabs(y);
+    if (isinf(x) || isinf(y)) return gb_inf(x);
+    if (x != x || y != y) return x + y;
+    T big = x > y ? x : y, small = x > y ? y : x;
+    if (big == 0) return big;
+    int e;
+    frexp(big, &e);
+    big = ldexp(big, -e);
+    small = ldexp(small, -e);
+    T a = big * big, al = fma(big, big, -a);
+    T b = small * small, bl = fma(small, small, -b);
+    T s = a + b, bb = s - a;
+    T lo = ((a - (s - bb)) + (b - bb)) + al + bl;
+    T r = sqrt(s + lo);
+    r += (fma(-r, r, s) + lo) / (2 * r);
+    return ldexp(r, e);
+}
+
 #endif  // GRAPHBLAST_OPERATORS_CUH

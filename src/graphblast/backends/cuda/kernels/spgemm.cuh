@@ -174,3 +174,75 @@ gbk_spgemm_hash(idx_t nrows, const idx_t* a_indptr, const idx_t* a_idx, const A*
         __syncwarp();
     }
 }
+
+// The product A (+.x) B where every row of B holds at most one entry (a membership matrix, a
+// diagonal): entry A(i, k) makes the one product A(i, k) * B(k, col(k)), and row i of C
+// reduces the products of row i of A that land on one column.  A warp per row of at most
+// GBK_GATHER_ROW entries (the host checks): the row's products are gathered into shared
+// memory in A's order, the first of each column is its run's leader, each leader folds the
+// products of its column in A's order (so the result does not depend on the schedule, for any
+// monoid, float sums included) and writes at its rank among the row's columns (C's rows come
+// out sorted).  PASS 1 writes each row's column count to counts[i]; PASS 2 writes the
+// entries at c_indptr[i].  O(L^2 / 32) compares a lane for a row of L entries, no sort, no
+// atomics.
+#define GBK_GATHER_ROW 256
+#define GBK_GATHER_WARPS 4
+
+template <class Mul, class M, class A, class B, int PASS>
+__global__ void __launch_bounds__(32 * GBK_GATHER_WARPS)
+gbk_spgemm_gather(idx_t nrows, const idx_t* a_indptr, const idx_t* a_idx, const A* a_vals,
+                  const idx_t* b_indptr, const idx_t* b_idx, const B* b_vals, idx_t* counts,
+                  const idx_t* c_indptr, idx_t* c_idx, typename M::t* c_vals) {
+    typedef typename M::t T;
+    __shared__ idx_t s_cols[GBK_GATHER_WARPS][GBK_GATHER_ROW];
+    __shared__ T s_vals[GBK_GATHER_WARPS][PASS == 2 ? GBK_GATHER_ROW : 1];
+    __shared__ unsigned char s_lead[GBK_GATHER_WARPS][GBK_GATHER_ROW];
+    Mul mul(0);
+    const int warp = threadIdx.x >> 5;
+    const int lane = gbk::lane();
+    idx_t* cols = s_cols[warp];
+    unsigned char* lead = s_lead[warp];
+    for (idx_t i = (idx_t)blockIdx.x * GBK_GATHER_WARPS + warp; i < nrows;
+         i += (idx_t)gridDim.x * GBK_GATHER_WARPS) {
+        const idx_t e0 = a_indptr[i];
+        const int len = (int)(a_indptr[i + 1] - e0);
+        for (int t = lane; t < len; t += 32) {
+            const idx_t k = a_idx[e0 + t];
+            const idx_t f = b_indptr[k];
+            const bool has = f < b_indptr[k + 1];
+            cols[t] = has ? b_idx[f] : (idx_t)-1;
+            if (PASS == 2 && has) s_vals[warp][t] = mul(a_vals[e0 + t], b_vals[f], i, k, k, b_idx[f]);
+        }
+        __syncwarp();
+        int leaders = 0;
+        for (int t = lane; t < len; t += 32) {
+            const idx_t j = cols[t];
+            bool first = j >= 0;
+            for (int u = 0; u < t && first; ++u) first = cols[u] != j;
+            lead[t] = first;
+            leaders += first;
+        }
+        __syncwarp();
+        if (PASS == 1) {
+            for (int d = 16; d > 0; d >>= 1)
+                leaders += __shfl_down_sync(GBK_ALL_LANES, leaders, d);
+            if (lane == 0) counts[i] = leaders;
+        } else {
+            const idx_t base = c_indptr[i];
+            for (int t = lane; t < len; t += 32) {
+                if (!lead[t]) continue;
+                const idx_t j = cols[t];
+                T acc = s_vals[warp][t];
+                int rank = 0;
+                for (int u = 0; u < len; ++u) {
+                    const idx_t c = cols[u];
+                    if (u > t && c == j) acc = M::combine(acc, s_vals[warp][u]);
+                    rank += lead[u] && c < j;
+                }
+                c_idx[base + rank] = j;
+                c_vals[base + rank] = acc;
+            }
+        }
+        __syncwarp();
+    }
+}

@@ -435,16 +435,31 @@ extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, un
 // as gbk_list_unclaim would (one kernel less a round).
 // `in_graph`: the kernel runs in the body of a conditional WHILE node whose condition is
 // `handle`.
-template <class T>
+// With `abits`, the round's first step is done here for the next round: `C(state's
+// structure) = value` (a scalar assign into the bitmap abits/avals, counted in acounts; the
+// value the next round's number where `acounter`, else `avalue`), hoisted from the next
+// round's start (loops.py, "the hoisted assign"): BFS's `levels(frontier.S) << depth` costs
+// no kernel of its own.  It is done wherever a next round would run (an entry, below
+// `max_rounds`), whether or not the result fits: a plain assign is idempotent, so a round
+// that runs it again (from Python, or a dry round after the state grew) changes nothing.
+template <class T, class C = unsigned char>
 __global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, const idx_t* idx,
                               const T* vals, idx_t cap, idx_t* out_idx, T* out_vals,
                               unsigned long long* out_counts, long long* ctl,
                               long long max_rounds, unsigned long long* page, idx_t page_words,
-                              long long* stamp, unsigned long long handle, int in_graph) {
+                              long long* stamp, unsigned long long handle, int in_graph,
+                              unsigned char* abits, C* avals, unsigned long long* acounts,
+                              int acounter, C avalue) {
     __shared__ int last;
     const idx_t n = counts ? (idx_t)counts[0] : cap_in;
     const unsigned long long deg = counts ? counts[1] : 0ull;
     const bool fits = n <= cap;
+    // read by every block before the last one counts the round (it takes its ticket last)
+    const long long r = ctl[0] + 1;
+    const bool more = n > 0 && (max_rounds < 0 || r < max_rounds);
+    const bool assign = abits != nullptr && more;
+    const C value = acounter ? (C)r : avalue;
+    unsigned long long added = 0;
     for (idx_t t = gbk::global_id(); t < n; t += gbk::grid_size()) {
         const idx_t i = idx[t];
         if (fits) {
@@ -452,7 +467,15 @@ __global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, co
             out_vals[t] = vals[t];
         }
         if (stamp) stamp[i] = 0x7fffffffffffffffLL;  // the push's claim reset (gbk_list_unclaim)
+        if (assign) {
+            if (!abits[i]) {
+                abits[i] = 1;
+                ++added;
+            }
+            avals[i] = value;
+        }
     }
+    if (abits != nullptr) gbk::add_counts(acounts, added, 0);  // block-uniform
     __syncthreads();  // this block has read the count
     if (threadIdx.x == 0) {
         __threadfence();
@@ -460,8 +483,7 @@ __global__ void gbk_loop_next(idx_t cap_in, const unsigned long long* counts, co
     }
     __syncthreads();
     if (!last) return;
-    const long long r = ctl[0] + 1;
-    const bool go = fits && n > 0 && (max_rounds < 0 || r < max_rounds);
+    const bool go = fits && more;
     if (go && page)
         for (idx_t w = threadIdx.x; w < page_words; w += blockDim.x) page[w] = 0ull;
     if (threadIdx.x == 0) {
