@@ -124,12 +124,13 @@ def is_bitmap(data):
 
 
 def transposed(B):
-    """B' sharing B's arrays (a bitmap by column becomes one by row, and back); B is never
-    updated in place again."""
+    """B' sharing B's arrays (a bitmap by column becomes one by row, and back); neither is
+    ever updated in place."""
     B._owner = _SHARED
-    iso = B.iso_bits
-    return BitmapMatrix(B.ncols, B.nrows, B.dtype, B.bits, B.vals, B.counters,
-                        iso_bits=iso, by_row=not B.by_row)
+    T = BitmapMatrix(B.ncols, B.nrows, B.dtype, B.bits, B.vals, B.counters,
+                     iso_bits=B.iso_bits, by_row=not B.by_row)
+    T._owner = _SHARED
+    return T
 
 
 # -- ownership (as vectors.adopt: only a bitmap that one Matrix holds is updated in place) ----
