@@ -258,22 +258,8 @@ def vector_format(size, nvals):
 
 # Matrices of at most MATRIX_BITMAP_POSITIONS positions may be held as bitmaps by column on
 # the GPU (a batched traversal's ns x n state: 2^28 positions for 64 sources over kron-22's 4
-# million vertices); a list matrix about to be updated in place becomes one once it holds
-# BITMAP_DENSITY of its positions.
+# million vertices).
 MATRIX_BITMAP_POSITIONS = 1 << 30
-
-
-def matrix_format(nrows, ncols, nvals):
-    """"bitmap" or "sparse" for a matrix about to be updated in place on the GPU."""
-    positions = nrows * ncols
-    if positions > MATRIX_BITMAP_POSITIONS:
-        return _log("matrix format", "sparse",
-                    f"{positions} positions > {MATRIX_BITMAP_POSITIONS}")
-    if nvals >= BITMAP_DENSITY * positions:
-        return _log("matrix format", "bitmap",
-                    f"{nvals} entries >= {BITMAP_DENSITY:g} of {positions} positions")
-    return _log("matrix format", "sparse",
-                f"{nvals} entries < {BITMAP_DENSITY:g} of {positions} positions")
 
 
 # SSSP's path doubling (algorithms/sssp.py): min(A, A min.+ A) holds for every pair the

@@ -23,7 +23,6 @@ import weakref
 import cupy as cp
 import numpy as np
 
-from ... import plan
 from ..base import CSR
 from . import blocks, jit, programs
 from .blocks import INDEX, i64
@@ -207,17 +206,15 @@ def _by_column_or_csr(A):
 
 
 def assign_scalar(owner, C, value, mask, accum, replace):
-    """``C(mask) << value`` for a whole matrix, in place, under a plain mask of C's shape:
-    a bitmap mask (one pass over the positions), or a list mask into a bitmap C, or into a
-    list C that ``plan.matrix_format`` turns into a bitmap (the mask's entries only); None
-    where that does not apply (the general assign)."""
+    """``C(mask) << value`` for a whole matrix, in place, under a plain mask of C's shape
+    where the mask or C is a bitmap by column (a batched traversal's state): one pass over
+    the positions under a bitmap mask, the mask's entries under a list one; None otherwise
+    (the general assign: a list target stays a list)."""
     if (mask is None or mask.complement or replace or accum is not None
             or jit.is_device_value(value) or C.nrows * C.ncols == 0):
         return None
     M = mask.data
-    if not is_bitmap(M) and not is_bitmap(C) and (
-            isinstance(C, BitmapMatrix) or plan.matrix_format(
-                C.nrows, C.ncols, C.nvals)[0] != "bitmap"):
+    if not is_bitmap(M) and not is_bitmap(C):
         return None
     W = _writable(owner, C)
     kernels = jit.compiled(programs.bitmap_make, C.dtype).fns
