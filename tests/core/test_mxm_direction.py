@@ -224,3 +224,27 @@ def test_hub_rows_and_columns(device, rng, semiring):
         assert C.nvals == len(er), direction  # the count the kernels added up
         if semiring != "any_pair":
             np.testing.assert_allclose(v, ev)
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_times", "min_plus", "plus_first"])
+def test_push_from_few_rows_over_long_rows(device, rng, semiring):
+    # a frontier with an entry in one or two of a tile's 32 rows at each column, over rows of
+    # B of about 100 entries: the GPU's bitmap push spreads the warp over each row of B
+    ns, n = 70, 300
+    a = _random(rng, ns, n, 0.01)
+    b = _random(rng, n, n, 0.33)
+    m = _random(rng, ns, n, 0.2)
+    expected = _both(graphblas, a, ns, n, False).mxm(
+        _both(graphblas, b, n, n, False), getattr(graphblas.semiring, semiring)
+    ).new(mask=~_both(graphblas, m, ns, n, False).S)
+    er, ec, ev = _coo(expected)
+    for direction in ("push", "auto"):
+        with gb.config.set(direction=direction):
+            F = _both(gb, a, ns, n, False, device)
+            C = F.mxm(_both(gb, b, n, n, False, device), getattr(gb.semiring, semiring)).new(
+                mask=~_both(gb, m, ns, n, False, device).S)
+        r, c, v = _coo(C)
+        assert np.array_equal(r, er) and np.array_equal(c, ec), direction
+        assert C.nvals == len(er), direction  # the count the kernels added up
+        if semiring != "any_pair":
+            np.testing.assert_allclose(v, ev)

@@ -211,15 +211,21 @@ __global__ void gbk_bitmapc_pull_heavy(idx_t rows, idx_t nheavy, const idx_t* he
 // coalesced write sit side by side, so the stores of a warp are one or two transactions.
 // Rows of B longer than heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).
 
+// A step of a spread push (32 claims at scattered columns) against one of the side-by-side
+// walk (the lanes' claims in consecutive bytes): the warp spreads over the range where its
+// rows with an entry times the range's 32-entry steps, times this, are at most the range.
+#define GBK_PUSH_SPREAD_COST 4
+
 namespace gbk {
 
+// Claims output (i, j) for the product F(i, k) * B(k, j) (`a` and entry e of B) where `mine`
+// and the mask allows it, folding the product into its value; whether the claim was new.
 template <class Mul, class M, class A, class B>
-__device__ __forceinline__ void push_entry(const Mul& mul, bool mine, A a, const B* b_vals,
+__device__ __forceinline__ bool push_claim(const Mul& mul, bool mine, A a, const B* b_vals,
                                            idx_t e, idx_t i, idx_t k, idx_t j, idx_t rows,
                                            const unsigned char* m_bits, const void* m_vals,
-                                           int mkind, int complement, const idx_t* deg_ptr,
-                                           unsigned char* c_bits, typename M::t* c_vals,
-                                           int write_vals, unsigned long long* counters) {
+                                           int mkind, int complement, unsigned char* c_bits,
+                                           typename M::t* c_vals, int write_vals) {
     const idx_t p = j * rows + i;
     bool fresh = false;
     if (mine && bitmap_allows(m_bits, m_vals, mkind, complement, p)) {
@@ -233,7 +239,24 @@ __device__ __forceinline__ void push_entry(const Mul& mul, bool mine, A a, const
             }
         }
     }
-    count_new(fresh, j, deg_ptr, counters);
+    return fresh;
+}
+
+// The warp's new entries (`fresh` on some lanes, each at its own column j) counted into
+// counters[0] and their degrees over deg_ptr into counters[1], by lane 0.
+__device__ __forceinline__ void count_new_columns(bool fresh, idx_t j, const idx_t* deg_ptr,
+                                                  unsigned long long* counters) {
+    const unsigned ballot = __ballot_sync(GBK_ALL_LANES, fresh);
+    if (!ballot) return;  // the same for the whole warp
+    unsigned long long d = (fresh && deg_ptr != nullptr)
+                               ? (unsigned long long)(deg_ptr[j + 1] - deg_ptr[j]) : 0ull;
+    if (deg_ptr != nullptr) {
+        for (int off = 16; off > 0; off >>= 1) d += __shfl_down_sync(GBK_ALL_LANES, d, off);
+    }
+    if (lane() == 0) {
+        atomicAdd(counters, (unsigned long long)__popc(ballot));
+        if (deg_ptr != nullptr) atomicAdd(counters + 1, d);
+    }
 }
 
 }  // namespace gbk
@@ -241,7 +264,12 @@ __device__ __forceinline__ void push_entry(const Mul& mul, bool mine, A a, const
 namespace gbk {
 
 // Entries [pb, eb) of row k of B pushed from the lanes whose row i of F has an entry at k
-// (and `ok`); every lane of the warp calls it with the same k and range.
+// (and `ok`); every lane of the warp calls it with the same k and range.  Where many of the
+// 32 rows have an entry, the lanes walk the range side by side, one entry a step, their
+// claims at one column j in consecutive bytes; where few have one (a frontier reached by few
+// sources at k: most of a traversal's pushes), a lane alone would walk the whole row while
+// the others wait, so the warp takes each of those rows in turn and its lanes 32 entries of
+// the range at a time (claims at 32 columns: scattered, but 32 times fewer steps).
 template <class Mul, class M, class A, class B, class IDX>
 __device__ __forceinline__ void push_range(const Mul& mul, bool ok, idx_t rows, idx_t i,
                                            idx_t k, idx_t pb, idx_t eb,
@@ -252,12 +280,34 @@ __device__ __forceinline__ void push_range(const Mul& mul, bool ok, idx_t rows, 
                                            unsigned char* c_bits, typename M::t* c_vals,
                                            int write_vals, unsigned long long* counters) {
     const bool mine = ok && i < rows && f_bits[k * rows + i];
-    if (!__any_sync(GBK_ALL_LANES, mine)) return;
+    const unsigned rows_with = __ballot_sync(GBK_ALL_LANES, mine);
+    if (!rows_with) return;
+    const idx_t len = eb - pb;
+    if ((idx_t)__popc(rows_with) * ((len + 31) >> 5) * GBK_PUSH_SPREAD_COST <= len) {
+        const idx_t base = i - lane();
+        for (unsigned left = rows_with; left; left &= left - 1) {
+            const idx_t is = base + (__ffs(left) - 1);
+            const A a = f_vals[k * rows + is];  // the same address on every lane
+            for (idx_t at = pb; at < eb; at += 32) {
+                const idx_t e = at + lane();
+                const bool in = e < eb;
+                const idx_t j = in ? (idx_t)b_idx[e] : 0;
+                const bool fresh = push_claim<Mul, M, A, B>(
+                    mul, in, a, b_vals, e, is, k, j, rows, m_bits, m_vals, mkind, complement,
+                    c_bits, c_vals, write_vals);
+                count_new_columns(fresh, j, deg_ptr, counters);
+            }
+        }
+        return;
+    }
     const A a = mine ? f_vals[k * rows + i] : A();
-    for (idx_t e = pb; e < eb; ++e)
-        push_entry<Mul, M, A, B>(mul, mine, a, b_vals, e, i, k, (idx_t)b_idx[e], rows, m_bits,
-                                 m_vals, mkind, complement, deg_ptr, c_bits, c_vals,
-                                 write_vals, counters);
+    for (idx_t e = pb; e < eb; ++e) {
+        const idx_t j = (idx_t)b_idx[e];
+        const bool fresh = push_claim<Mul, M, A, B>(mul, mine, a, b_vals, e, i, k, j, rows,
+                                                    m_bits, m_vals, mkind, complement, c_bits,
+                                                    c_vals, write_vals);
+        count_new(fresh, j, deg_ptr, counters);
+    }
 }
 
 }  // namespace gbk
