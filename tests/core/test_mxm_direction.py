@@ -238,3 +238,14 @@ def test_push_from_few_rows_over_long_rows(device, rng, semiring):
     _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, 0.01),
                                       _random(rng, n, n, 0.33), _random(rng, ns, n, 0.2),
                                       ns, n, ("push", "auto"))
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_times", "min_plus", "plus_first"])
+def test_pull_for_few_rows_over_long_columns(device, rng, semiring):
+    # a mask that allows about one of a tile's 32 rows at each column (4 draws a position: 98%
+    # of them masked), over columns of B of about 100 entries: the GPU's bitmap pull walks
+    # each column for those rows in turn
+    ns, n = 70, 300
+    _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, 0.3),
+                                      _random(rng, n, n, 0.33), _random(rng, ns, n, 4.0),
+                                      ns, n, ("pull", "auto"))

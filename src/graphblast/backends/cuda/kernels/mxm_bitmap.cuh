@@ -129,6 +129,13 @@ __global__ void gbk_bitmapc_accum(idx_t total, const unsigned char* t_bits, cons
     }
 }
 
+// A warp's step over 32 entries of one row of B or B' for one row of F (reads or claims at 32
+// scattered places) against a step of the 32 rows side by side at one entry (one coalesced
+// read or claim): a warp whose live rows times the entries' 32-entry steps, times this, are
+// at most the entries takes its live rows one at a time, 32 entries a step (pull and push
+// alike: a lone lane would walk the whole row while the others wait).
+#define GBK_SPREAD_COST 4
+
 // -- pull: C<!M> = F (+.x) B, a warp per (column j, 32 rows) ---------------------------------
 //
 // Lane l of warp w takes row i = 32 * (w / ncols) + l of column j = w % ncols and walks row j
@@ -156,6 +163,27 @@ __global__ void gbk_bitmapc_pull(idx_t rows, idx_t ncols, const unsigned char* m
         const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
         const bool live = i < rows && eb - pb <= heavy_min &&
                           gbk::bitmap_allows(m_bits, m_vals, mkind, complement, p);
+        const unsigned lanes_live = __ballot_sync(GBK_ALL_LANES, live);
+        if (lanes_live && (idx_t)__popc(lanes_live) * ((eb - pb + 31) >> 5) *
+                                  GBK_SPREAD_COST <= eb - pb) {
+            // few live rows: the warp walks column j for each of them in turn, 32 entries a
+            // step (gbk::pull_warp), lane 0 writing the result
+            if (i < rows && !live) c_bits[p] = 0;
+            const idx_t base = i - gbk::lane();
+            for (unsigned left = lanes_live; left; left &= left - 1) {
+                const idx_t is = base + (__ffs(left) - 1);
+                T acc = M::identity();
+                const bool have = gbk::pull_warp<Mul, M, A, B, IDX>(
+                    mul, f_bits + is, f_vals + is, rows, is, j, pb, eb, bt_idx, bt_vals, acc);
+                const bool found = gbk::lane() == 0 && have;
+                if (gbk::lane() == 0) {
+                    c_bits[j * rows + is] = have ? 1 : 0;
+                    if (have && write_vals) c_vals[j * rows + is] = acc;
+                }
+                gbk::count_new(found, j, deg_ptr, counters);
+            }
+            continue;
+        }
         T acc;
         const bool have = gbk::pull_tile<Mul, M, A, B, IDX>(
             mul, live, rows, i, i, j, pb, eb, f_bits, f_vals, bt_idx, bt_vals, acc);
@@ -211,10 +239,6 @@ __global__ void gbk_bitmapc_pull_heavy(idx_t rows, idx_t nheavy, const idx_t* he
 // coalesced write sit side by side, so the stores of a warp are one or two transactions.
 // Rows of B longer than heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).
 
-// A step of a spread push (32 claims at scattered columns) against one of the side-by-side
-// walk (the lanes' claims in consecutive bytes): the warp spreads over the range where its
-// rows with an entry times the range's 32-entry steps, times this, are at most the range.
-#define GBK_PUSH_SPREAD_COST 4
 
 namespace gbk {
 
@@ -283,7 +307,7 @@ __device__ __forceinline__ void push_range(const Mul& mul, bool ok, idx_t rows, 
     const unsigned rows_with = __ballot_sync(GBK_ALL_LANES, mine);
     if (!rows_with) return;
     const idx_t len = eb - pb;
-    if ((idx_t)__popc(rows_with) * ((len + 31) >> 5) * GBK_PUSH_SPREAD_COST <= len) {
+    if ((idx_t)__popc(rows_with) * ((len + 31) >> 5) * GBK_SPREAD_COST <= len) {
         const idx_t base = i - lane();
         for (unsigned left = rows_with; left; left &= left - 1) {
             const idx_t is = base + (__ffs(left) - 1);
