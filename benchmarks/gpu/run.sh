@@ -14,7 +14,9 @@ export PYTHONUNBUFFERED=1
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 PY=${PYTHON:-python3}
-if ls .whl/*.whl > /dev/null 2>&1; then
+# SETUP_DONE=1: the wheels and the compiled parts are in place already (other processes of the
+# same call may be using them: installing or copying them again under those would break them)
+if [ -z "${SETUP_DONE:-}" ] && ls .whl/*.whl > /dev/null 2>&1; then
   python3 -m pip install -q --no-index --no-deps --target .site .whl/*.whl > "$OUT/setup.log" 2>&1
 fi
 export PYTHONPATH=$PWD/.site:$PWD/src
@@ -37,7 +39,8 @@ export GRAPHBLAST_DATA=$PWD/tests/data  # the real graphs (the package itself ha
 # The compiled parts (setup.py): the kernel launcher is in every GPU call's path (without it,
 # launches go through CuPy and the record would measure that); the mmread fast path matters
 # to the tests and to mm.
-python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 || echo "build_ext failed" >> "$OUT/setup.log"
+[ -n "${SETUP_DONE:-}" ] || python3 setup.py build_ext --inplace -q >> "$OUT/setup.log" 2>&1 \
+  || echo "build_ext failed" >> "$OUT/setup.log"
 python3 -c "import graphblast.io._mmfast" >> "$OUT/setup.log" 2>&1 && echo "fast path built" >> "$OUT/setup.log"
 python3 -c "import graphblast.backends.cuda._launch" >> "$OUT/setup.log" 2>&1 \
   && echo "kernel launcher built" >> "$OUT/setup.log"
@@ -67,7 +70,8 @@ for stage in "$@"; do
       "tests/core/test_diff_ewise.py -k 'not (catalogue or combinations)'"
       "tests/core/test_diff_extract_assign.py tests/core/test_extract_permutation.py tests/core/test_vector_index.py"
       "tests/core/test_diff_apply_select.py tests/core/test_diff_reduce.py tests/core/test_masked_dot.py tests/core/test_diff_agg.py"
-      "tests/core/test_diff_udf.py tests/core/test_udt.py tests/core/test_pgb_semantics.py tests/ops"
+      "tests/core/test_diff_udf.py"
+      "tests/core/test_udt.py tests/core/test_pgb_semantics.py tests/ops"
       "tests/algorithms"
       "tests/cuda/test_engine.py"
       "tests/cuda --ignore=tests/cuda/test_engine.py"
@@ -85,7 +89,8 @@ for stage in "$@"; do
     for g in "${groups[@]}"; do
       # a group's -k expression is quoted inside its string (eval in a subshell: the stage
       # list in this script's own arguments stays as it is)
-      (eval "set -- $g"; exec timeout "${TEST_TIMEOUT:-400}" python3 -m pytest -q -rfE \
+      # SIGINT at the time limit: pytest stops and still prints what failed so far
+      (eval "set -- $g"; exec timeout -s INT -k 20 "${TEST_TIMEOUT:-400}" python3 -m pytest -q -rfE \
         -p no:cacheprovider --durations=8 --device cuda "$@") > /tmp/logs/group$(printf %02d $i).log 2>&1 &
       i=$((i + 1))
     done
@@ -170,7 +175,7 @@ for stage in "$@"; do
     algos-b) args=(--graphs $g_b --peers $peers --first-call none
                    --time-limit 240 --budget "${BUDGET:-6}" --deadline "${DEADLINE:-400}")
              limit=${STAGE_TIMEOUT:-545} ;;
-    prims)   args=(--algorithms none --primitives --graphs $g_k --peers cusparse
+    prims)   args=(--algorithms none --primitives "${PRIMS:-all}" --graphs $g_k --peers cusparse
                    --first-call $g_k --budget 10 --deadline "${DEADLINE:-200}")
              limit=${STAGE_TIMEOUT:-260} ;;
     # kron27: one timed run after the warm-up (CC alone is tens of seconds a run there);

@@ -56,9 +56,10 @@ def _parser():
                    help="directory for results.json, results.md and the plots")
     p.add_argument("--smoke", action="store_true",
                    help="tiny graphs and few runs (CI: under two minutes on two cores)")
-    p.add_argument("--primitives", action="store_true",
+    p.add_argument("--primitives", nargs="?", const="all", default=None, metavar="LIST",
                    help="also measure the primitives (SpMV, masked SpMV, push/pull, masked "
-                        "SpGEMM) into primitives.json")
+                        "SpGEMM, ...) into primitives.json; LIST selects some of them: "
+                        "spmv, udf, masked-spmv, direction, bfs-levels, spgemm, yardstick")
     p.add_argument("--breadth", action="store_true",
                    help="also run the breadth benchmark (core_number, k_truss, Louvain, "
                         "Leiden, CDLP, LCC, Katz, eigenvector, SCC against their peers) into "
@@ -151,6 +152,17 @@ def _names(text, known, what, aliases=None):
     return out
 
 
+def _primitive_sections(text):
+    """``--primitives``' sections: None where the option is absent, every one for a bare
+    ``--primitives`` (or ``all``)."""
+    from .primitives import SECTIONS
+
+    if text is None:
+        return None
+    return list(SECTIONS) if text.strip().lower() == "all" else _names(text, SECTIONS,
+                                                                        "primitive")
+
+
 def _device(text):
     from graphblast.backends import cuda_available, default_device, parse_device
 
@@ -195,7 +207,7 @@ def _options(args):
                            "name the earlier results.json with --resume")
     return {
         "smoke": args.smoke,
-        "primitives": args.primitives,
+        "primitives": _primitive_sections(args.primitives),
         "breadth": args.breadth or args.smoke,
         "graphs": specs,
         "algorithms": algorithms,
@@ -338,7 +350,7 @@ def run(options, command, progress_stream=None):
             time_limit=options["time_limit"], budget=options["budget"], deadline=deadline,
             data_dir=options["data_dir"], params=params, progress=progress, done=earlier,
             on_update=save, refresh=options.get("refresh", False))
-        progress.set_total(suite.steps() + 2 + int(options["primitives"]))
+        progress.set_total(suite.steps() + 2 + bool(options["primitives"]))
         for name, p in suite.peer_report.items():
             if not p["available"]:
                 progress.note(f"peer {name} not available: {p['note']}")
@@ -372,7 +384,8 @@ def run(options, command, progress_stream=None):
                 state["primitives"] = run_primitives(
                     kron, device, repeat=options["repeat"], warmup=options["warmup"],
                     time_limit=options["budget"], cusparse=cusparse, progress=progress,
-                    data_dir=options["data_dir"], bfs_graphs=[g for g in graphs.parse_graphs(
+                    data_dir=options["data_dir"], sections=options["primitives"],
+                    bfs_graphs=[g for g in graphs.parse_graphs(
                         None, smoke=smoke, scale_offset=options["scale_offset"]) if g.scalable])
             except Exception as e:  # noqa: BLE001 - the run keeps what it has
                 recover_memory(device)

@@ -57,12 +57,14 @@ from . import graphs
 from .check import dense
 from .runner import time_call
 
-__all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SUMMARY_KEYS", "run_primitives"]
+__all__ = ["FRONTIER_DENSITIES", "MASK_DENSITIES", "SECTIONS", "SUMMARY_KEYS", "run_primitives"]
 
 SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_times",
                 "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio",
                 "bfs_vs_naive_min", "udf_mxv_vs_builtin")
 MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
+# The measurements, by the name `--primitives LIST` selects them with, in the order they run.
+SECTIONS = ("spmv", "udf", "masked-spmv", "direction", "bfs-levels", "spgemm", "yardstick")
 FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
 #: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
 SPGEMM_BYTES_PER_PRODUCT = 16
@@ -517,7 +519,7 @@ def _masked_spgemm(graph, data_dir, timer, cusparse, progress, details, notes):
 
 
 def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progress,
-                   data_dir=None, bfs_graphs=()):
+                   data_dir=None, bfs_graphs=(), sections=SECTIONS):
     """Measure the primitives on the kron graph ``spec``; returns primitives.json's content.
 
     Parameters
@@ -534,6 +536,9 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     progress : Progress
     bfs_graphs : sequence of GraphSpec
         The graphs of the BFS comparison with the naive yardstick (the run's default graphs).
+    sections : sequence of str
+        Which of ``SECTIONS`` to measure; the summary keys of the others are noted as not
+        measured in this run.
     """
     from graphblast import Vector
     from graphblast.dtypes import FP32
@@ -553,6 +558,11 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
 
     def section(name, keys, fn):
         """Run one measurement; a failure is a note on its keys, and the rest goes on."""
+        if SECTION_OF[name] not in sections:
+            for key in keys:
+                notes.setdefault(key, f"not measured in this run (--primitives "
+                                      f"{','.join(sections)})")
+            return None
         progress.start(f"primitives: {name} on {graph.name}")
         try:
             return fn()
@@ -571,7 +581,7 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     summary.update(got or {})
     key = "udf_mxv_vs_builtin"
     ratio = section("user-defined SpMV", (key,), lambda: _udf_mxv(A32, x, timer, details))
-    if ratio is None:
+    if ratio is None:  # a failure's note, else:
         notes.setdefault(key, "the user-defined semiring's y differs from the built-in's")
     summary[key] = ratio
     yh = scipy_A @ xh.astype(np.float64)
@@ -580,7 +590,7 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
             lambda: _direction_sweep(graph, A32, scipy_A, timer, rng, details))
     key = "auto_direction_worst_level_ratio"
     worst = section("BFS levels", (key,), lambda: _bfs_levels(graph, timer, details))
-    if worst is None:
+    if worst is None:  # a failure's note, else:
         notes.setdefault(key, "a BFS level's output differs between push, pull and auto "
                               "(see details)")
     summary[key] = worst
@@ -617,6 +627,11 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
         "details": details,
     }
 
+
+# run_primitives' section names and what `--primitives LIST` calls them
+SECTION_OF = {"SpMV": "spmv", "user-defined SpMV": "udf", "masked SpMV": "masked-spmv",
+              "push/pull sweep": "direction", "BFS levels": "bfs-levels",
+              "masked SpGEMM": "spgemm", "BFS vs the naive yardstick": "yardstick"}
 
 YARDSTICK = ("benchmarks", "yardsticks", "naive_bfs.py")
 

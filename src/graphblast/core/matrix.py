@@ -914,7 +914,7 @@ def _device_index(x, name):
         stats.append((cp.mod(arr, 1) != 0).any().astype(arr.dtype))
     lo, hi, *fractional = cp.stack(stats).get().tolist()
     if is_float and fractional[0]:
-        raise ValueError(f"{name} must be integers, not {arr.dtype} (values with a fraction)")
+        raise ValueError(f"{name} must be integers, not {arr.dtype}")  # _host_index's words
     if lo < 0:
         raise IndexOutOfBound(f"{name} has a negative index ({int(lo)}); indices must be "
                               ">= 0")
