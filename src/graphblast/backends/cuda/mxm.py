@@ -43,7 +43,7 @@ def mxm(A, B, semiring, mask):
         if out is not None:
             return out
     if _bitmap_gather(A, B.ncols, mask):
-        return _bitmap_pull(A, transpose(B, config["transpose_cache"]), semiring, mask)
+        return _bitmap_masked(A, B, transpose(B, config["transpose_cache"]), semiring, mask)
     if mask is not None and (not mask.complement or A.nrows * B.ncols <= PULL_POSITIONS):
         BT = transpose(B, config["transpose_cache"])
         if mxm_direction(A, B, BT, semiring, mask) == "pull":
@@ -75,22 +75,8 @@ def _batched(A, B, semiring, mask):
     dense_in = bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)
     BT = transpose(B, config["transpose_cache"])
     positions = A.nrows * B.ncols
-    if bitmap.is_bitmap(A):
-        push_work = A.degree_sum(B.indptr)
-        if push_work is None:  # made over other row pointers: the average degree
-            push_work = A.nvals * B.nvals // max(B.nrows, 1)
-    else:
-        push_work = _degree_sum(A.indices, B.indptr)
-    if config["direction"] != "auto":
-        choice = plan.mxm_bitmap_direction(0, 0, 0)[0]
-    else:
-        allowed = max(positions - mask.data.nvals, 0)
-        visits = allowed * B.nvals / max(B.ncols, 1)
-        if semiring.monoid.parent.name in _ANY_MONOIDS:
-            visits = plan.first_hit_work(visits, push_work / max(A.nrows, 1), B.nvals, allowed)
-        choice = plan.mxm_bitmap_direction(push_work, visits, positions,
-                                           previous=_last_direction.get(B))[0]
-        _last_direction[B] = choice
+    choice, push_work = _bitmap_direction(A, B, semiring,
+                                          lambda: max(positions - mask.data.nvals, 0))
     if choice == "push" and not dense_in and (
             push_work <= positions * plan.MXM_LIST_PUSH_SHARE
             or not bitmap.push_applies(semiring)):
@@ -155,7 +141,7 @@ def mxm_bt(A, BT, semiring, mask):
     """C = A (+.x) BT': under a plain mask the dot product reads BT's rows as they are (no
     transpose is built for ``mxm(A, M.T)``: triangle counting's ``L @ L'``)."""
     if _bitmap_gather(A, BT.nrows, mask):
-        return _bitmap_pull(A, BT, semiring, mask)
+        return _bitmap_masked(A, BT if BT.symmetric else BT._transpose, BT, semiring, mask)
     if mask is not None and not mask.complement:
         B = BT if BT.symmetric else BT._transpose  # push is weighed only where B is at hand
         if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
@@ -224,17 +210,50 @@ def mxm_direction(A, B, BT, semiring, mask):
 
 
 def _bitmap_gather(A, ncols, mask):
-    """Whether C<M> = A (+.x) B under a plain mask is a pull over bitmaps: A or the mask is a
-    bitmap by column (a batch's state: betweenness centrality's backward sweep gathers the
-    dependencies of one level into the level below it)."""
+    """Whether C<M> = A (+.x) B under a plain mask is computed over bitmaps
+    (:func:`_bitmap_masked`): A or the mask is a bitmap by column (a batch's state:
+    betweenness centrality's backward sweep gathers the dependencies of one level into the
+    level below it)."""
     return (mask is not None and not mask.complement and A.nrows * ncols <= BITMAP_POSITIONS
             and (bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)))
 
 
-def _bitmap_pull(A, BT, semiring, mask):
-    C = bitmap.pull(A, BT, None, semiring, mask)
+def _bitmap_masked(A, B, BT, semiring, mask):
+    """C<M> = A (+.x) B under a plain mask where A or the mask is a bitmap by column: push
+    along B's rows or pull along its columns (BT's rows), by :func:`_bitmap_direction` with
+    the mask's entries as the outputs pull visits; pull where B is not at hand (``mxm_bt``
+    without a cached transpose) or push does not fold the monoid."""
+    choice = "pull"
+    if B is not None and bitmap.push_applies(semiring):
+        choice = _bitmap_direction(A, B, semiring, lambda: mask.data.nvals)[0]
+    C = (bitmap.push(A, B, semiring, mask) if choice == "push"
+         else bitmap.pull(A, BT, None, semiring, mask))
     C._under_mask = weakref.ref(mask)
     return C
+
+
+def _bitmap_direction(A, B, semiring, allowed):
+    """(plan.mxm_bitmap_direction's choice, push's products) for A (+.x) B over bitmaps:
+    push's products, the degree sum over B of A's entries (a bitmap's counters, added by the
+    kernel that made it, or its count times B's average degree; a list's, one gather);
+    pull's visits, ``allowed()`` outputs each scanning B's column (until its first product
+    for an "any" monoid)."""
+    if bitmap.is_bitmap(A):
+        push_work = A.degree_sum(B.indptr)
+        if push_work is None:  # made over other row pointers: the average degree
+            push_work = A.nvals * B.nvals // max(B.nrows, 1)
+    else:
+        push_work = _degree_sum(A.indices, B.indptr)
+    if config["direction"] != "auto":
+        return plan.mxm_bitmap_direction(0, 0, 0)[0], push_work
+    outputs = allowed()
+    visits = outputs * B.nvals / max(B.ncols, 1)
+    if semiring.monoid.parent.name in _ANY_MONOIDS:
+        visits = plan.first_hit_work(visits, push_work / max(A.nrows, 1), B.nvals, outputs)
+    choice = plan.mxm_bitmap_direction(push_work, visits, A.nrows * B.ncols,
+                                       previous=_last_direction.get(B))[0]
+    _last_direction[B] = choice
+    return choice, push_work
 
 
 def _degree_sum(indices, indptr):
