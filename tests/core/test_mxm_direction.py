@@ -249,3 +249,33 @@ def test_pull_for_few_rows_over_long_columns(device, rng, semiring):
     _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, 0.3),
                                       _random(rng, n, n, 0.33), _random(rng, ns, n, 4.0),
                                       ns, n, ("pull", "auto"))
+
+
+@pytest.mark.parametrize("semiring", ["plus_first", "any_pair", "min_plus"])
+def test_plain_masks_over_batch_state(device, rng, semiring):
+    # betweenness centrality's backward step: a product under a plain mask whose left operand
+    # or mask is a batch's state (a product under a complemented mask: a bitmap on a GPU),
+    # forced push, forced pull and auto, as python-graphblas computes it
+    ns, n = 40, 200
+    data = {"a": _random(rng, ns, n, 0.1), "b": _random(rng, n, n, 0.05),
+            "m": _random(rng, ns, n, 0.5), "c": _random(rng, ns, n, 0.2),
+            "keep": _random(rng, ns, n, 0.4)}
+
+    def products(lib, **kw):
+        sr = getattr(lib.semiring, semiring)
+        a, b, m, c, keep = (_both(lib, coo, n if name == "b" else ns, n, False, **kw)
+                            for name, coo in data.items())
+        state = a.mxm(b, sr).new(mask=~m.S)
+        return [state.mxm(b, sr).new(mask=keep.S), c.mxm(b, sr).new(mask=state.S),
+                state.mxm(b.T, sr).new(mask=keep.S)]
+
+    expected = [_coo(E) for E in products(graphblas)]
+    for direction in ("push", "pull", "auto"):
+        with gb.config.set(direction=direction):
+            got = products(gb, device=device)
+        for X, (er, ec, ev) in zip(got, expected):
+            r, c, v = _coo(X)
+            assert np.array_equal(r, er) and np.array_equal(c, ec), direction
+            assert X.nvals == len(er), direction
+            if semiring != "any_pair":
+                np.testing.assert_allclose(v, ev)
