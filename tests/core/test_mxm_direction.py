@@ -231,24 +231,16 @@ def _complemented_as_python_graphblas(device, semiring, a, b, m, ns, n, directio
 
 
 @pytest.mark.parametrize("semiring", ["any_pair", "plus_times", "min_plus", "plus_first"])
-def test_push_from_few_rows_over_long_rows(device, rng, semiring):
-    # a frontier with an entry in one or two of a tile's 32 rows at each column, over rows of
-    # B of about 100 entries: the GPU's bitmap push spreads the warp over each row of B
+@pytest.mark.parametrize("direction, frontier, masked", [("push", 0.01, 0.2), ("pull", 0.3, 4.0)])
+def test_few_rows_over_long_rows(device, rng, semiring, direction, frontier, masked):
+    # rows and columns of B of about 100 entries with one or two of a tile's 32 frontier rows
+    # at work: push from a frontier with that few entries at each column, pull under a mask
+    # that allows that few (4 draws a position: 98% of them masked).  The GPU's bitmap
+    # kernels then take the warp's working rows one at a time, 32 entries a step.
     ns, n = 70, 300
-    _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, 0.01),
-                                      _random(rng, n, n, 0.33), _random(rng, ns, n, 0.2),
-                                      ns, n, ("push", "auto"))
-
-
-@pytest.mark.parametrize("semiring", ["any_pair", "plus_times", "min_plus", "plus_first"])
-def test_pull_for_few_rows_over_long_columns(device, rng, semiring):
-    # a mask that allows about one of a tile's 32 rows at each column (4 draws a position: 98%
-    # of them masked), over columns of B of about 100 entries: the GPU's bitmap pull walks
-    # each column for those rows in turn
-    ns, n = 70, 300
-    _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, 0.3),
-                                      _random(rng, n, n, 0.33), _random(rng, ns, n, 4.0),
-                                      ns, n, ("pull", "auto"))
+    _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, frontier),
+                                      _random(rng, n, n, 0.33), _random(rng, ns, n, masked),
+                                      ns, n, (direction, "auto"))
 
 
 @pytest.mark.parametrize("semiring", ["plus_first", "any_pair", "min_plus"])
