@@ -24,7 +24,7 @@ import cupy as cp
 import numpy as np
 
 from ..base import CSR
-from . import blocks, jit, programs
+from . import arrays, blocks, jit, programs
 from .blocks import INDEX, i64
 from .vectors import BitmapVector, Counters, FullVector
 
@@ -292,8 +292,6 @@ def _idx(BT):
 
 
 def arrays_as_int32(A):
-    from . import arrays
-
     return arrays.astype(A.stored_indices, np.int32)
 
 
@@ -401,7 +399,7 @@ def _matrix(v, like):
     """The vector result ``v`` of a dense.py kernel as a bitmap shaped and laid out as
     ``like``."""
     if isinstance(v, FullVector):
-        bits = cp.ones(v.size, dtype=cp.uint8)
+        bits = arrays.full(v.size, 1, cp.uint8)  # a catalogue kernel (cp.ones compiles)
         return BitmapMatrix(like.nrows, like.ncols, v.dtype, bits, v.vals,
                             Counters(known=(v.size, 0)), by_row=like.by_row)
     return BitmapMatrix(like.nrows, like.ncols, v.dtype, v.bits, v.vals, v.counters,
