@@ -4,6 +4,9 @@ host reads), the host-read count, and a Python profile.  A development instrumen
 ``graphblast bench``; answers are checked against SciPy where cheap.
 
     python3 benchmarks/profiling/algorithm_primitives.py --out $OUT --graphs kron-22,urand-22 --algos cc,sssp
+
+Algorithms: bfs, cc, sssp, tc, pagerank, msbfs and bc (multi-source BFS and betweenness
+centrality from ``--sources`` vertices, also timed kernel by kernel into kernels.txt).
 """
 
 import argparse
@@ -20,7 +23,8 @@ from graphblast import algorithms
 from graphblast.backends import get_backend
 from graphblast.bench import graphs
 
-from engine_kernels import sync, timed, wall_and_reads  # this folder's engine_kernels.py
+from engine_kernels import (kernel_profile, sync, timed,  # this folder's engine_kernels.py
+                            wall_and_reads)
 
 
 def primitive_profile(backend, run, calls=None):
@@ -109,6 +113,8 @@ def main():
     p.add_argument("--sssp-delta-scales", default="1",
                    help="comma-separated multiples of sssp's default bucket width, for the "
                         "delta and auto methods (1: the default)")
+    p.add_argument("--sources", type=int, default=64,
+                   help="sources of msbfs and bc (the batched stage's connected vertices)")
     p.add_argument("--trace", action="store_true",
                    help="also list every primitive call in order with its time")
     args = p.parse_args()
@@ -148,6 +154,18 @@ def main():
         if "tc" in algos:
             report(f"{name} tc", lambda: algorithms.triangle_count(graph.A), backend, args.out,
                    args.trace)
+        if "msbfs" in algos or "bc" in algos:
+            from graphblast.bench.batched import _connected_sources
+
+            sources = _connected_sources(graph, args.sources, graphs.BENCH_SEED)
+            runs = {"msbfs": lambda: algorithms.bfs(graph.A, sources),
+                    "bc": lambda: algorithms.betweenness_centrality(graph.A, sources=sources,
+                                                                    normalized=False)}
+            for algo in ("msbfs", "bc"):
+                if algo in algos:
+                    label = f"{name} {algo} from {len(sources)} sources"
+                    report(label, runs[algo], backend, args.out, args.trace)
+                    kernel_profile(runs[algo], label, args.out)
         if "pagerank" in algos:
             report(f"{name} pagerank", lambda: algorithms.pagerank(graph.A, tol=None, max_iter=10),
                    backend, args.out)

@@ -174,6 +174,42 @@ def mxm_push_settled(push_work, positions, previous=None):
     return push_work * MXM_PUSH_COST * margin <= positions * MXM_PULL_POSITION_COST
 
 
+# The masked mxm over bitmaps by column (the GPU's batched traversals, backends/cuda/bitmap.py),
+# in units of one pushed product (a claimed byte and a folded value, a warp's lanes side by
+# side): pull pays MXM_BITMAP_VISIT_COST for each entry of B's columns an allowed output
+# scans (32 outputs of a column read each entry once), and both pay about the same pass over
+# the positions (push tests the frontier's byte at each, pull the mask's and writes the
+# result's), which cancels out.  After a pull, push must be MXM_BITMAP_HYSTERESIS times
+# cheaper.
+MXM_BITMAP_VISIT_COST = 0.25
+MXM_BITMAP_HYSTERESIS = 1.25
+# A push from a list frontier under a list mask expands, sorts and reduces its products into a
+# list (0.20 ns a product on an H100, above); into bitmaps it pays about four bytes a
+# position instead (the frontier laid out, the result's bytes zeroed and read: about 0.0016
+# ns a position at an H100's bandwidth).  The list push is taken while its products are at
+# most MXM_LIST_PUSH_SHARE of the positions.
+MXM_LIST_PUSH_SHARE = 1 / 128
+
+
+def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):
+    """("push" or "pull", reason) for ``C<!M> = F (+.x) B`` over bitmaps: ``push_work`` the
+    products push makes (the degree sum of F's entries, exact), ``pull_visits`` the entries
+    of B' the allowed outputs scan (see ``first_hit_work`` for an "any" monoid),
+    ``positions`` nrows(F) x ncols(B) (in the reason only).  ``config["direction"]`` forces
+    either."""
+    forced = config["direction"]
+    if forced != "auto":
+        return _log("mxm direction", forced, "forced by gb.config")
+    margin = MXM_BITMAP_HYSTERESIS if previous == "pull" else 1.0
+    pull_cost = pull_visits * MXM_BITMAP_VISIT_COST
+    choice = "push" if push_work * margin <= pull_cost else "pull"
+    return _log("mxm direction", choice, (
+        f"bitmaps of {positions} positions: push {push_work} products"
+        f"{f' x {margin:g} after a pull' if margin != 1 else ''} "
+        f"{'<=' if choice == 'push' else '>'} pull {pull_visits:.0f} visits x "
+        f"{MXM_BITMAP_VISIT_COST:g}"))
+
+
 # SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold
 # them in a hash table in shared memory, a warp per row (GBK_HASH_TABLE / 2 in spgemm.cuh);
 # otherwise every product is expanded, sorted and reduced.  The hash's atomics fold the
@@ -218,6 +254,12 @@ def vector_format(size, nvals):
     return _log("vector format", "sparse",
                 f"size {size} > {BITMAP_ALWAYS} and entries {nvals} below "
                 f"{BITMAP_DENSITY:g} of it (or not known)")
+
+
+# Matrices of at most MATRIX_BITMAP_POSITIONS positions may be held as bitmaps by column on
+# the GPU (a batched traversal's ns x n state: 2^28 positions for 64 sources over kron-22's 4
+# million vertices).
+MATRIX_BITMAP_POSITIONS = 1 << 30
 
 
 # SSSP's path doubling (algorithms/sssp.py): min(A, A min.+ A) holds for every pair the

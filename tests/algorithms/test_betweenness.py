@@ -134,6 +134,34 @@ def test_multi_source_bfs_against_scipy(device, rng, directed):
     np.testing.assert_array_equal(want[-1][idx], vals)
 
 
+def test_multi_source_bfs_reads_few_counts_a_level(device):
+    # the answer of each row is its source's single BFS; on a GPU the loop reads the
+    # frontier's count, and the direction rule the counts it needs (the frontier's degree
+    # sum, the visited count): at most three waits for the GPU a level
+    from graphblast import generators
+
+    def reads():
+        if not device.startswith("cuda"):
+            return 0
+        from graphblast.backends.cuda import blocks
+
+        return blocks.host_reads()
+
+    A = generators.kron(12, device=device)
+    sources = list(range(0, 4096, 256))
+    bfs(A, sources)  # compiles, builds the transpose's and the hubs' caches
+    before = reads()
+    L = bfs(A, sources)
+    waits = reads() - before
+    depth = int(L.reduce_scalar(gb.monoid.max).new().value) + 1
+    assert waits <= 3 * (depth + 1), (waits, depth)
+    r, c, v = (np.asarray(x) for x in L.to_coo())
+    for row in (0, 5, len(sources) - 1):
+        idx, vals = (np.asarray(x) for x in bfs(A, sources[row]).to_coo())
+        np.testing.assert_array_equal(c[r == row], idx)
+        np.testing.assert_array_equal(v[r == row], vals)
+
+
 def test_generated_kron_graph(device):
     from graphblast import generators
 

@@ -143,3 +143,131 @@ def test_batches_wider_than_a_tile(device, rng, semiring):
             assert np.array_equal(r, er) and np.array_equal(c, ec), (direction, complement)
             if semiring != "any_pair":
                 np.testing.assert_allclose(v, ev)
+
+
+def test_bitmap_rule_follows_the_work():
+    # over bitmaps (the GPU's batched state) push pays its products, pull its visits
+    assert plan.mxm_bitmap_direction(100, 10_000, 64 * 4096)[0] == "push"
+    assert plan.mxm_bitmap_direction(10**8, 10**6, 64 * 4096)[0] == "pull"
+    visits = 1.1 * 1000 / plan.MXM_BITMAP_VISIT_COST  # pull costs 1.1 x push
+    assert plan.mxm_bitmap_direction(1000, visits, 0)[0] == "push"
+    assert plan.mxm_bitmap_direction(1000, visits, 0, previous="pull")[0] == "pull"
+    with gb.config.set(direction="pull"):
+        assert plan.mxm_bitmap_direction(0, 10**9, 1) == ("pull", "forced by gb.config")
+
+
+@pytest.mark.parametrize("direction", ["push", "pull", "auto"])
+def test_batched_state_kept_in_place(device, rng, direction):
+    # a multi-source traversal's state, step by step in every direction, as the CPU computes
+    # it: levels updated in place under the frontier, the frontier under their complement,
+    # and the reads that go through other formats on the way (a transpose, a column
+    # reduction, element-wise operations with list matrices, a masked write-back)
+    n, ns = 300, 40
+    coo = _random(rng, n, n, 0.02)
+    sources = rng.integers(0, n, ns)
+    rest_coo = _random(rng, ns, n, 0.1)
+    results = []
+    for dev in ("cpu", device):
+        with gb.config.set(direction=direction):
+            A = gb.Matrix.from_coo(*coo, nrows=n, ncols=n, device=dev)
+            levels = gb.Matrix("INT64", ns, n, device=dev)
+            F = gb.Matrix.from_coo(np.arange(ns), sources, True, nrows=ns, ncols=n,
+                                   device=dev)
+            snapshots, depth = [], 0
+            while F.nvals:
+                levels(F.S) << depth
+                snapshots.append(levels.T.new())  # must not change with levels
+                depth += 1
+                F(~levels.S, replace=True) << F.mxm(A, gb.semiring.any_pair["BOOL"])
+            if dev != "cpu":  # the GPU keeps a batch's state as bitmaps by column
+                assert getattr(levels._data, "format", "csr") == "bitmapc"
+            paths = levels.apply(gb.unary.one["FP64"]).new()
+            paths(gb.binary.plus) << levels.apply(gb.binary.times["FP64"], right=0.5)
+            total = paths.reduce_columnwise(gb.monoid.plus).new()
+            rest = gb.Matrix.from_coo(*rest_coo[:2], 2.0, nrows=ns, ncols=n, device=dev)
+            mixed = paths.ewise_mult(rest, gb.binary.times).new()
+            mixed(~levels.S) << rest
+            results.append([_coo(levels), tuple(np.asarray(x) for x in total.to_coo()),
+                            _coo(mixed)]
+                           + [_coo(s) for s in snapshots])
+    cpu, dev = results
+    assert len(cpu) == len(dev)
+    for a, b in zip(cpu, dev):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_first"])
+def test_hub_rows_and_columns(device, rng, semiring):
+    # a hub whose row and column are longer than the GPU kernels' heavy thresholds (pull: a
+    # warp per output past 1,024 entries of a column; push: chunks of a row past 256)
+    ns, n, hub = 40, 1300, 5
+    rows, cols, vals = _random(rng, n, n, 0.002)
+    everyone = np.arange(n)
+    b = (np.concatenate([rows, everyone, np.full(n, hub)]),
+         np.concatenate([cols, np.full(n, hub), everyone]),
+         np.concatenate([vals, np.ones(2 * n)]))
+    keys = np.unique(b[0] * n + b[1], return_index=True)[1]
+    b = tuple(x[keys] for x in b)
+    _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, 0.05), b,
+                                      _random(rng, ns, n, 0.3), ns, n, ("push", "pull", "auto"))
+
+
+def _complemented_as_python_graphblas(device, semiring, a, b, m, ns, n, directions):
+    """C<!M> = A (+.x) B in each direction as python-graphblas computes it, and its count."""
+    expected = _both(graphblas, a, ns, n, False).mxm(
+        _both(graphblas, b, n, n, False), getattr(graphblas.semiring, semiring)
+    ).new(mask=~_both(graphblas, m, ns, n, False).S)
+    er, ec, ev = _coo(expected)
+    for direction in directions:
+        with gb.config.set(direction=direction):
+            C = _both(gb, a, ns, n, False, device).mxm(
+                _both(gb, b, n, n, False, device), getattr(gb.semiring, semiring)
+            ).new(mask=~_both(gb, m, ns, n, False, device).S)
+        r, c, v = _coo(C)
+        assert np.array_equal(r, er) and np.array_equal(c, ec), direction
+        assert C.nvals == len(er), direction  # the count the kernels added up
+        if semiring != "any_pair":
+            np.testing.assert_allclose(v, ev)
+
+
+@pytest.mark.parametrize("semiring", ["any_pair", "plus_times", "min_plus", "plus_first"])
+@pytest.mark.parametrize("direction, frontier, masked", [("push", 0.01, 0.2), ("pull", 0.3, 4.0)])
+def test_few_rows_over_long_rows(device, rng, semiring, direction, frontier, masked):
+    # rows and columns of B of about 100 entries with one or two of a tile's 32 frontier rows
+    # at work: push from a frontier with that few entries at each column, pull under a mask
+    # that allows that few (4 draws a position: 98% of them masked).  The GPU's bitmap
+    # kernels then take the warp's working rows one at a time, 32 entries a step.
+    ns, n = 70, 300
+    _complemented_as_python_graphblas(device, semiring, _random(rng, ns, n, frontier),
+                                      _random(rng, n, n, 0.33), _random(rng, ns, n, masked),
+                                      ns, n, (direction, "auto"))
+
+
+@pytest.mark.parametrize("semiring", ["plus_first", "any_pair", "min_plus"])
+def test_plain_masks_over_batch_state(device, rng, semiring):
+    # betweenness centrality's backward step: a product under a plain mask whose left operand
+    # or mask is a batch's state (a product under a complemented mask: a bitmap on a GPU),
+    # forced push, forced pull and auto, as python-graphblas computes it
+    ns, n = 40, 200
+    data = {"a": _random(rng, ns, n, 0.1), "b": _random(rng, n, n, 0.05),
+            "m": _random(rng, ns, n, 0.5), "c": _random(rng, ns, n, 0.2),
+            "keep": _random(rng, ns, n, 0.4)}
+
+    def products(lib, **kw):
+        sr = getattr(lib.semiring, semiring)
+        a, b, m, c, keep = (_both(lib, coo, n if name == "b" else ns, n, False, **kw)
+                            for name, coo in data.items())
+        state = a.mxm(b, sr).new(mask=~m.S)
+        return [state.mxm(b, sr).new(mask=keep.S), c.mxm(b, sr).new(mask=state.S),
+                state.mxm(b.T, sr).new(mask=keep.S)]
+
+    expected = [_coo(E) for E in products(graphblas)]
+    for direction in ("push", "pull", "auto"):
+        with gb.config.set(direction=direction):
+            got = products(gb, device=device)
+        for X, (er, ec, ev) in zip(got, expected):
+            r, c, v = _coo(X)
+            assert np.array_equal(r, er) and np.array_equal(c, ec), direction
+            assert X.nvals == len(er), direction
+            if semiring != "any_pair":
+                np.testing.assert_allclose(v, ev)

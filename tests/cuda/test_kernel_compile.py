@@ -173,10 +173,13 @@ def _template_programs(kinds):
             programs.dot(s, t, t2, False)[1](),
             programs.mxm_pull(s, t, t2, True)[1](),
             programs.mxm_pull(s, t, t2, False)[1](),
+            programs.mxm_bitmap(s, t, t2, True)[1](),
+            programs.mxm_bitmap(s, t, t2, False)[1](),
             programs.reduce_segments(m, m.type, True)[1](),
             programs.reduce_segments(m, m.type, False)[1](),
             programs.reduce_all(m, m.type)[1](),
             programs.reduce_list(m, m.type)[1](),
+            programs.bitmap_reduce_rows(m, m.type)[1](),
             programs.inner_dense(s, t, t2)[1](),
             programs.scatter_atomic(m)[1](),
         ]
@@ -197,6 +200,7 @@ def _template_programs(kinds):
             "list_copy")]
         progs += [programs.loop_next(t)[1](), programs.loop_next(BOOL, t)[1](),
                   programs.loop_next(t, INT64)[1]()]
+        progs += [programs.bitmap_make(t)[1](), programs.bitmap_accum(plus, t)[1]()]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
                   programs.assign_scalar("list", t, plus, True)[1](),

@@ -33,8 +33,10 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     Each batch of sources (``batch`` at a time) runs two sweeps over ns x n matrices:
     forward, the path counts of each level, ``frontier<!paths, replace> = frontier plus.first
     A``; backward, level by level, ``W = (1 + delta) / sigma`` on level ``d`` and
-    ``delta<level d-1> = (W plus.first A') .* sigma``.  The backend chooses push or pull for
-    each product (``plan.mxm_direction``).
+    ``delta<level d-1> = (W plus.first A') .* sigma``, computed as ``P = W plus.first A'``
+    under level d-1, ``delta = P .* sigma`` and the next ``W = P + 1 / sigma``.  The
+    backend chooses push or pull for each product (``plan.mxm_direction``;
+    ``plan.mxm_bitmap_direction`` over a GPU's bitmaps).
 
     Returns an FP64 Vector with an entry for every vertex.  Raises IndexOutOfBound for a
     source outside ``0 .. n-1`` and InvalidValue for an empty source list, ``k`` outside
@@ -66,7 +68,10 @@ def _arguments(A, sources, k, batch, seed, name, weighted):
 
 def _sweeps(A, batch, n):
     """For one batch of sources, deepest level first: (delta on level d-1, W on level d,
-    sigma on level d-1), level -1 being the sources themselves (delta None there)."""
+    sigma on level d-1), level -1 being the sources themselves (delta None there).  With
+    ``P = W plus.first A'`` on level d-1, ``delta = P .* sigma`` there and the next ``W =
+    (1 + delta) / sigma = P + 1 / sigma``: three passes over the batch a level besides the
+    product."""
     ns, plus_first = len(batch), semiring.plus_first[FP64]
     frontier = Matrix.from_coo(range(ns), batch, 1.0, FP64, nrows=ns, ncols=n,
                                device=A.device)
@@ -75,13 +80,13 @@ def _sweeps(A, batch, n):
         frontier = frontier.mxm(A, plus_first).new(mask=~paths.S)  # a new level's matrix
         paths(binary.plus) << frontier
         sigmas.append(frontier)
-    W = Matrix(FP64, ns, n, device=A.device)  # (1 + delta) / sigma on the level below
+    P = None
     for d in range(len(sigmas) - 2, 0, -1):
-        W(sigmas[d].S, replace=True) << W.ewise_add(sigmas[d].apply(unary.one), binary.plus)
-        W << W.ewise_mult(sigmas[d], binary.truediv)
+        W = sigmas[d].apply(unary.minv).new()
+        if P is not None:
+            W(binary.plus) << P
         delta = None
         if d > 1:  # the sources' own dependencies are not counted
-            delta = W.mxm(A.T, plus_first).new(mask=sigmas[d - 1].S)
-            delta << delta.ewise_mult(sigmas[d - 1], binary.times)
+            P = W.mxm(A.T, plus_first).new(mask=sigmas[d - 1].S)
+            delta = P.ewise_mult(sigmas[d - 1], binary.times).new()
         yield delta, W, sigmas[d - 1]
-        W = delta if delta is not None else W

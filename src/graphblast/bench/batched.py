@@ -176,7 +176,7 @@ def measure_msbfs(graph, nsources, sync, repeat):
 def measure_direction(graph, nsources, sync, repeat, stride=1):
     """Each step of the multi-source BFS timed forced push, forced pull and auto."""
     import graphblast as gb
-    from graphblast import Matrix, semiring
+    from graphblast import Matrix, Vector, binary, monoid, semiring, unary
     from graphblast.dtypes import BOOL, INT64
 
     sources = _connected_sources(graph, nsources, graphs.BENCH_SEED)
@@ -186,14 +186,17 @@ def measure_direction(graph, nsources, sync, repeat, stride=1):
                                device=A.device)
     any_pair = semiring.any_pair[BOOL]
     steps, depth = [], 0
-    degrees = graph.degrees
+    degrees = Vector.from_dense(np.asarray(graph.degrees, dtype=np.int64), device=A.device)
     handler = _Choices()
     logger = logging.getLogger("graphblast")
     while frontier.nvals:
         levels(frontier.S) << depth
         if depth % stride == 0:
-            rows, cols, _ = frontier.to_coo()
-            products = int(degrees[np.asarray(cols)].sum())
+            # push's products, the frontier's degree sum, on the device (a frontier's
+            # entries copied to the host took longer than the step)
+            counts = frontier.apply(unary.one[INT64]).new().reduce_columnwise(monoid.plus)
+            products = int(counts.new().ewise_mult(degrees, binary.times).new()
+                           .reduce(monoid.plus).new().value or 0)
             step = {"step": depth, "frontier": int(frontier.nvals), "push_products": products}
             for direction in ("pull", "push", "auto"):
                 if direction == "push" and products > PUSH_TIMED_PRODUCTS:

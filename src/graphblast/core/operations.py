@@ -299,7 +299,7 @@ def update(target, value, mask=None, accum=None, replace=False):
     if target.dtype._is_udt and isinstance(value, (tuple, list, np.ndarray, np.void)):
         value = Scalar.from_value(value, target.dtype)  # one value of the user-defined type
     if isinstance(value, Scalar) or np.isscalar(value) or _is_0d(value):
-        if target.ndim == 1 and _assign_scalar_fast(target, value, mask, accum, replace):
+        if _assign_scalar_fast(target, value, mask, accum, replace):
             return None
         indices = (slice(None),) * target.ndim
         return assign(target, value, indices, mask, accum, replace, subassign=False)
@@ -313,7 +313,8 @@ def _assign_scalar_fast(target, value, mask, accum, replace):
     """``v(mask, accum, replace) << scalar`` by the backend's own kernel where it has one
     (the GPU updates a bitmap in place at the mask's entries); False to take the general
     assign.  ``mask`` was checked when the output's arguments were parsed."""
-    fast = getattr(target._backend, "assign_scalar", None)
+    fast = getattr(target._backend,
+                   "assign_scalar" if target.ndim == 1 else "assign_scalar_matrix", None)
     if fast is None:
         return False
     Scalar = _types()[2]

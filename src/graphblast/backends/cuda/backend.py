@@ -6,6 +6,7 @@ import numpy as np
 from ...config import config
 from ..base import Backend
 from . import apply as _apply
+from . import bitmap as _bitmap
 from . import blocks as _blocks
 from . import dense as _dense
 from . import ewise as _ewise
@@ -19,7 +20,8 @@ from .memory import guarded
 
 
 def _dense_first(dense_fn, list_fn):
-    """The dense-format kernel where it applies (see dense.py), else the list primitive."""
+    """A format's own kernel where it applies (dense.py's vectors, bitmap.py's matrices),
+    else ``list_fn``."""
     def primitive(*args, **kwargs):
         out = dense_fn(*args, **kwargs)
         return list_fn(*args, **kwargs) if out is NotImplemented else out
@@ -27,7 +29,29 @@ def _dense_first(dense_fn, list_fn):
     return primitive
 
 
+def _accum_into(owner, C, T, accum):
+    out = _bitmap.accum_into(owner, C, T, accum)
+    return _dense.accum_into(owner, C, T, accum) if out is NotImplemented else out
+
+
+def _adopt(data, owner):
+    if isinstance(data, _bitmap.BitmapMatrix):
+        return _bitmap.adopt(data, owner)
+    return _vectors.adopt(data, owner)
+
+
+def _bitmap_ewise(kind):
+    return lambda A, B, op, *args, **kwargs: _bitmap.ewise(kind, A, B, op, *args, **kwargs)
+
+
+def _bitmap_union(A, B, op, left_default, right_default):
+    return _bitmap.ewise("union", A, B, op, None, left_default, right_default)
+
+
 def _mask_write_into(owner, C, Z, mask, replace):
+    out = _bitmap.mask_write(C, Z, mask, replace)
+    if out is not NotImplemented:
+        return out
     out = _dense.mask_write_into(owner, C, Z, mask, replace)
     return _ewise.mask_write(C, Z, mask, replace) if out is NotImplemented else out
 
@@ -50,7 +74,8 @@ _PRIMITIVES = {
     "vector_full": _storage.vector_full,
     "assign_scalar": _dense.assign_scalar,
     "mask_write_into": _mask_write_into,
-    "accum_into": _dense.accum_into,
+    "accum_into": _accum_into,
+    "assign_scalar_matrix": _bitmap.assign_scalar,
     "select_masked": _dense.select_masked,
     "matrix_full": _storage.matrix_full,
     "mxm": _mxm.mxm,
@@ -58,13 +83,17 @@ _PRIMITIVES = {
     "mxv": _mxv.mxv,
     "vxm": _mxv.vxm,
     "kronecker": _mxm.kronecker,
-    "ewise_add": _dense_first(_dense.ewise_add, _ewise.ewise_add),
-    "ewise_mult": _dense_first(_dense.ewise_mult, _ewise.ewise_mult),
-    "ewise_union": _dense_first(_dense.ewise_union, _ewise.ewise_union),
-    "mask_write": _dense_first(_dense.mask_write, _ewise.mask_write),
-    "apply": _dense_first(_dense.apply, _apply.apply),
+    "ewise_add": _dense_first(_bitmap_ewise("add"),
+                              _dense_first(_dense.ewise_add, _ewise.ewise_add)),
+    "ewise_mult": _dense_first(_bitmap_ewise("mult"),
+                               _dense_first(_dense.ewise_mult, _ewise.ewise_mult)),
+    "ewise_union": _dense_first(_bitmap_union,
+                                _dense_first(_dense.ewise_union, _ewise.ewise_union)),
+    "mask_write": _dense_first(_bitmap.mask_write,
+                               _dense_first(_dense.mask_write, _ewise.mask_write)),
+    "apply": _dense_first(_bitmap.apply, _dense_first(_dense.apply, _apply.apply)),
     "select": _dense_first(_dense.select, _apply.select),
-    "reduce_rowwise": _apply.reduce_rowwise,
+    "reduce_rowwise": _dense_first(_bitmap.reduce_rowwise, _apply.reduce_rowwise),
     "reduce_scalar": _dense_first(_dense.reduce_scalar, _apply.reduce_scalar),
     "value_range": _dense.value_range,
     "extract_matrix": _extract.extract_matrix,
@@ -78,6 +107,8 @@ _PRIMITIVES = {
 
 
 def _transpose(A):
+    if isinstance(A, _bitmap.BitmapMatrix):
+        return _bitmap.transposed(A)
     return _storage.transpose(A, cache=config["transpose_cache"])
 
 
@@ -159,7 +190,7 @@ class CUDABackend(Backend):
     def __repr__(self):
         return f"CUDABackend({self.name})"
 
-    adopt = staticmethod(_vectors.adopt)
+    adopt = staticmethod(_adopt)
 
     @staticmethod
     def to_host(array):

@@ -228,6 +228,19 @@ def enumerated():
             False)
     # Louvain's and Leiden's products with one entry per row (the gains' shift by diag(tot))
     add(programs.spgemm_gather, semiring.any_minus[dtypes.FP64], dtypes.FP64, dtypes.FP64)
+    # the batched traversals' bitmaps (bitmap.py): multi-source BFS and betweenness
+    # centrality over pattern (BOOL) graphs and graphs of their own type
+    for t in types:
+        add(programs.bitmap_make, t)
+        if t.name != "BOOL":
+            add(programs.bitmap_accum, binary.plus[t], t)
+            add(programs.bitmap_reduce_rows, monoid.plus[t], t)
+    for name, tname in (("any_pair", "BOOL"), ("plus_first", "FP64"), ("any_pair", "INT64"),
+                        ("plus_times", "FP64")):
+        t = getattr(dtypes, tname)
+        s = getattr(semiring, name)[t]
+        for b in dict.fromkeys((t, dtypes.BOOL)):
+            add(programs.mxm_bitmap, s, t, b, True)
     return calls
 
 

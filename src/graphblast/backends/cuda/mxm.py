@@ -15,7 +15,7 @@ import numpy as np
 from ... import plan
 from ...config import config
 from ..base import CSR
-from . import arrays, blocks, jit, programs
+from . import arrays, bitmap, blocks, jit, programs
 from .apply import reduce_segments
 from .blocks import INDEX, i64
 from .storage import empty_matrix, transpose
@@ -38,6 +38,12 @@ def mxm(A, B, semiring, mask):
     products, for a monoid
     whose fold does not depend on their order, to the hash SpGEMM (_mxm_hash); the rest is
     expanded, sorted and reduced."""
+    if mask is not None and mask.complement and A.nrows * B.ncols <= BITMAP_POSITIONS:
+        out = _batched(A, B, semiring, mask)
+        if out is not None:
+            return out
+    if _bitmap_gather(A, B.ncols, mask):
+        return _bitmap_masked(A, B, transpose(B, config["transpose_cache"]), semiring, mask)
     if mask is not None and (not mask.complement or A.nrows * B.ncols <= PULL_POSITIONS):
         BT = transpose(B, config["transpose_cache"])
         if mxm_direction(A, B, BT, semiring, mask) == "pull":
@@ -51,6 +57,36 @@ def mxm(A, B, semiring, mask):
 
 
 _INT32_MAX = 2**31 - 1
+
+# A product under a complemented mask of at most this many outputs is computed over bitmaps
+# by column (bitmap.py) where it pulls, or where its frontier or mask is one already.
+BITMAP_POSITIONS = plan.MATRIX_BITMAP_POSITIONS
+
+
+def _batched(A, B, semiring, mask):
+    """C<!M> = A (+.x) B over bitmaps by column (bitmap.py), or the expand-sort SpGEMM's list
+    where a list frontier under a list mask pushes few products (plan.MXM_LIST_PUSH_SHARE of
+    the positions) or a push the bitmaps do not take.  The direction is
+    plan.mxm_bitmap_direction's, from exact counts where the host has them: push's products
+    (the degree sum over B of A's entries: a bitmap's counters, added by the kernel that
+    made it; a list's, one gather), pull's visits (the outputs the mask allows, each
+    scanning B's column until its first product for an "any" monoid, or the whole
+    column)."""
+    dense_in = bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)
+    BT = transpose(B, config["transpose_cache"])
+    positions = A.nrows * B.ncols
+    choice, push_work = _bitmap_direction(A, B, semiring,
+                                          lambda: max(positions - mask.data.nvals, 0))
+    if choice == "push" and not dense_in and (
+            push_work <= positions * plan.MXM_LIST_PUSH_SHARE
+            or not bitmap.push_applies(semiring)):
+        return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
+    if choice == "push" and bitmap.push_applies(semiring):
+        C = bitmap.push(A, B, semiring, mask)
+    else:
+        C = bitmap.pull(A, BT, B.indptr, semiring, mask)
+    C._under_mask = weakref.ref(mask)
+    return C
 
 
 def _cusparse_applies(A, B, semiring):
@@ -104,6 +140,8 @@ DOT_WARP_MIN_WORK = 32
 def mxm_bt(A, BT, semiring, mask):
     """C = A (+.x) BT': under a plain mask the dot product reads BT's rows as they are (no
     transpose is built for ``mxm(A, M.T)``: triangle counting's ``L @ L'``)."""
+    if _bitmap_gather(A, BT.nrows, mask):
+        return _bitmap_masked(A, BT if BT.symmetric else BT._transpose, BT, semiring, mask)
     if mask is not None and not mask.complement:
         B = BT if BT.symmetric else BT._transpose  # push is weighed only where B is at hand
         if B is None or mxm_direction(A, B, BT, semiring, mask) == "pull":
@@ -169,6 +207,53 @@ def mxm_direction(A, B, BT, semiring, mask):
         nvals=B.nvals, rows=A.nrows, previous=previous)
     _last_direction[B] = choice
     return choice
+
+
+def _bitmap_gather(A, ncols, mask):
+    """Whether C<M> = A (+.x) B under a plain mask is computed over bitmaps
+    (:func:`_bitmap_masked`): A or the mask is a bitmap by column (a batch's state:
+    betweenness centrality's backward sweep gathers the dependencies of one level into the
+    level below it)."""
+    return (mask is not None and not mask.complement and A.nrows * ncols <= BITMAP_POSITIONS
+            and (bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)))
+
+
+def _bitmap_masked(A, B, BT, semiring, mask):
+    """C<M> = A (+.x) B under a plain mask where A or the mask is a bitmap by column: push
+    along B's rows or pull along its columns (BT's rows), by :func:`_bitmap_direction` with
+    the mask's entries as the outputs pull visits; pull where B is not at hand (``mxm_bt``
+    without a cached transpose) or push does not fold the monoid."""
+    choice = "pull"
+    if B is not None and bitmap.push_applies(semiring):
+        choice = _bitmap_direction(A, B, semiring, lambda: mask.data.nvals)[0]
+    C = (bitmap.push(A, B, semiring, mask) if choice == "push"
+         else bitmap.pull(A, BT, None, semiring, mask))
+    C._under_mask = weakref.ref(mask)
+    return C
+
+
+def _bitmap_direction(A, B, semiring, allowed):
+    """(plan.mxm_bitmap_direction's choice, push's products) for A (+.x) B over bitmaps:
+    push's products, the degree sum over B of A's entries (a bitmap's counters, added by the
+    kernel that made it, or its count times B's average degree; a list's, one gather);
+    pull's visits, ``allowed()`` outputs each scanning B's column (until its first product
+    for an "any" monoid)."""
+    if bitmap.is_bitmap(A):
+        push_work = A.degree_sum(B.indptr)
+        if push_work is None:  # made over other row pointers: the average degree
+            push_work = A.nvals * B.nvals // max(B.nrows, 1)
+    else:
+        push_work = _degree_sum(A.indices, B.indptr)
+    if config["direction"] != "auto":
+        return plan.mxm_bitmap_direction(0, 0, 0)[0], push_work
+    outputs = allowed()
+    visits = outputs * B.nvals / max(B.ncols, 1)
+    if semiring.monoid.parent.name in _ANY_MONOIDS:
+        visits = plan.first_hit_work(visits, push_work / max(A.nrows, 1), B.nvals, outputs)
+    choice = plan.mxm_bitmap_direction(push_work, visits, A.nrows * B.ncols,
+                                       previous=_last_direction.get(B))[0]
+    _last_direction[B] = choice
+    return choice, push_work
 
 
 def _degree_sum(indices, indptr):

@@ -466,6 +466,49 @@ def generator_kernel(name):
     return _one(("generator", name), ["generators.cuh"], [f"gbk_{name}"])
 
 
+def bitmap_make(t):
+    """Bitmap matrices by column (mxm_bitmap.cuh): CSR entries and a CSR mask scattered into
+    them, a scalar assigned under a bitmap mask and under a CSR one."""
+    return _one(("bitmap_make", t), ["mxm_bitmap.cuh"], [
+        f"gbk_bitmapc_scatter<{t.c_type}>", "gbk_bitmapc_scatter_mask",
+        f"gbk_bitmapc_assign_scalar<{t.c_type}>",
+        f"gbk_bitmapc_assign_scalar_list<{t.c_type}>"])
+
+
+def bitmap_reduce_rows(monoid, t):
+    """Each row of a bitmap matrix by row folded by ``monoid`` (mxm_bitmap.cuh)."""
+    def build():
+        mon = jit.monoid_adapter(monoid)
+        return jit.Program(["mxm_bitmap.cuh"], [mon],
+                           [f"gbk_bitmapr_reduce_rows<{mon.name}, {t.c_type}>"])
+    return ("bitmap_reduce_rows", monoid, t), build
+
+
+def bitmap_accum(op, t):
+    """C accum= T for two bitmap matrices by column of type ``t`` (mxm_bitmap.cuh)."""
+    def build():
+        fn = jit.mult_adapter(op, t, t, t)
+        return jit.Program(["mxm_bitmap.cuh"], [fn], [f"gbk_bitmapc_accum<{fn.name}, {t.c_type}>"])
+    return ("bitmap_accum", jit.op_key(op), t), build
+
+
+def mxm_bitmap(semiring, a_type, b_type, idx32):
+    """C<M> = F (+.x) B over bitmap matrices by column (mxm_bitmap.cuh): pull, its heavy
+    columns, push, its heavy rows' chunks, and the fill of push's values."""
+    monoid = semiring.monoid
+    t = monoid.return_type
+
+    def build():
+        mul = jit.mult_adapter(semiring.binaryop, a_type, b_type, t)
+        mon = jit.monoid_adapter(monoid)
+        args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}, {_idx(idx32)}"
+        return jit.Program(["mxm_bitmap.cuh"], [mul, mon], [
+            f"gbk_bitmapc_pull<{args}>", f"gbk_bitmapc_pull_heavy<{args}>",
+            f"gbk_bitmapc_push<{args}>", f"gbk_bitmapc_push_chunks<{args}>",
+            f"gbk_fill_empty<{mon.name}>"])
+    return ("mxm_bitmap", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
+
+
 def grid_kernel(value_type):
     """``gbk_grid`` of generators.cuh writing weights of ``value_type`` (a graphblast type;
     a pattern grid uses UINT8's and writes none)."""

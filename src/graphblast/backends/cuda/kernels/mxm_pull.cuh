@@ -227,6 +227,49 @@ __global__ void gbk_mxm_pull_entries_warp(idx_t nlong, const idx_t* long_e,
 
 #define GBK_PULL_AHEAD 4
 
+namespace gbk {
+
+// One lane's output of a tiled pull: row j of B' (entries [pb, eb), the same for the whole
+// warp) walked against the column-major frontier (entry k of the lane's row i at
+// k * rows + i) while the lane is `live`; whether it found a product (then in `acc`).  `row`
+// is the row index the multiplier sees.  Every lane of the warp must call it.
+template <class Mul, class M, class A, class B, class IDX>
+__device__ __forceinline__ bool pull_tile(const Mul& mul, bool live, idx_t rows, idx_t i,
+                                          idx_t row, idx_t j, idx_t pb, idx_t eb,
+                                          const unsigned char* present, const A* dense,
+                                          const IDX* bt_idx, const B* bt_vals,
+                                          typename M::t& acc) {
+    typedef typename M::t T;
+    acc = M::identity();
+    bool have = false;
+    while (pb < eb) {  // the same bounds for the whole warp
+        if (!__any_sync(GBK_ALL_LANES, live)) break;
+        idx_t ks[GBK_PULL_AHEAD];
+        unsigned char hit[GBK_PULL_AHEAD];
+        const int n = (int)((eb - pb) < GBK_PULL_AHEAD ? (eb - pb) : GBK_PULL_AHEAD);
+#pragma unroll
+        for (int u = 0; u < GBK_PULL_AHEAD; ++u)
+            ks[u] = u < n ? (idx_t)bt_idx[pb + u] : 0;
+#pragma unroll
+        for (int u = 0; u < GBK_PULL_AHEAD; ++u)
+            hit[u] = (u < n && live) ? present[ks[u] * rows + i] : 0;
+#pragma unroll
+        for (int u = 0; u < GBK_PULL_AHEAD; ++u) {
+            if (hit[u] && live) {
+                const idx_t k = ks[u];
+                T z = mul(dense[k * rows + i], bt_vals[pb + u], row, k, k, j);
+                acc = have ? M::combine(acc, z) : z;
+                have = true;
+                if (M::is_any || reached_terminal<M>(acc)) live = false;
+            }
+        }
+        pb += n;
+    }
+    return have;
+}
+
+}  // namespace gbk
+
 // A warp per (column j, 32 frontier rows): item w is column w % ncols of the rows
 // 32 * (w / ncols) onwards, lane l the row 32 * (w / ncols) + l.  Columns whose row of B' is
 // longer than heavy_min are left (flag 0) to gbk_mxm_pull_heavy_t, so that no warp walks a
@@ -245,34 +288,11 @@ __global__ void gbk_mxm_pull_tiled(idx_t rows, idx_t ncols, idx_t r0, const unsi
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t it = w / ncols, j = w - it * ncols;
         const idx_t i = (it << 5) + lane;
-        idx_t pb = bt_indptr[j];
-        const idx_t eb = bt_indptr[j + 1];
-        bool live = i < rows && eb - pb <= heavy_min && allow[j * rows + i];
-        T acc = M::identity();
-        bool have = false;
-        while (pb < eb) {  // the same bounds for the whole warp
-            if (!__any_sync(GBK_ALL_LANES, live)) break;
-            idx_t ks[GBK_PULL_AHEAD];
-            unsigned char hit[GBK_PULL_AHEAD];
-            const int n = (int)((eb - pb) < GBK_PULL_AHEAD ? (eb - pb) : GBK_PULL_AHEAD);
-#pragma unroll
-            for (int u = 0; u < GBK_PULL_AHEAD; ++u)
-                ks[u] = u < n ? (idx_t)bt_idx[pb + u] : 0;
-#pragma unroll
-            for (int u = 0; u < GBK_PULL_AHEAD; ++u)
-                hit[u] = (u < n && live) ? present[ks[u] * rows + i] : 0;
-#pragma unroll
-            for (int u = 0; u < GBK_PULL_AHEAD; ++u) {
-                if (hit[u] && live) {
-                    const idx_t k = ks[u];
-                    T z = mul(dense[k * rows + i], bt_vals[pb + u], r0 + i, k, k, j);
-                    acc = have ? M::combine(acc, z) : z;
-                    have = true;
-                    if (M::is_any || gbk::reached_terminal<M>(acc)) live = false;
-                }
-            }
-            pb += n;
-        }
+        const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
+        const bool live = i < rows && eb - pb <= heavy_min && allow[j * rows + i];
+        T acc;
+        const bool have = gbk::pull_tile<Mul, M, A, B, IDX>(
+            mul, live, rows, i, r0 + i, j, pb, eb, present, dense, bt_idx, bt_vals, acc);
         if (i < rows) {
             const idx_t p = i * ncols + j;
             flag[p] = have ? 1 : 0;
