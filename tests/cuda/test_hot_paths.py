@@ -37,6 +37,9 @@ NOT_RUN = {"catalogue_build.py", "codegen.py", "nvrtc.py"}
 
 #: (module, function) -> why a CuPy-compiled function may stay there.
 KNOWN = {
+    ("backends/cuda/bitmap.py", "_to_lists"):
+        "a column-major batch bitmap read as lists (a multi-source traversal's result, off the "
+        "five algorithms' paths), transposed by CuPy's strided copy",
     ("backends/cuda/jit.py", "_compile"):
         "cupy.RawModule is the run-time compile of a program the catalogue lacks",
     ("backends/cuda/backend.py", "searchsorted"):

@@ -109,7 +109,7 @@ def _to_lists(B):
     if n == 0 or m == 0:
         return cp.zeros(n + 1, dtype=INDEX), cp.empty(0, INDEX), cp.empty(0, B.dtype.np_type)
     by_row = B.bits if B.by_row else cp.ascontiguousarray(B.bits.reshape(m, n).T).reshape(-1)
-    pos = cp.flatnonzero(by_row).astype(INDEX)
+    pos = arrays.flatnonzero(by_row)
     rows = pos // m
     cols = pos - rows * m
     at = pos if B.by_row else cols * n + rows
@@ -359,7 +359,7 @@ def _heavy(BT):
     """(ids, count) of the rows of BT longer than PULL_HEAVY, found once per matrix."""
     found = _heavy_columns.get(BT)
     if found is None:
-        ids = cp.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_HEAVY).astype(INDEX)
+        ids = arrays.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_HEAVY)
         found = _heavy_columns[BT] = (ids, int(ids.shape[0]))
     return found
 
@@ -370,7 +370,7 @@ def _chunks(B):
     found = _heavy_chunks.get(B)
     if found is None:
         ptr = B.indptr
-        heavy = cp.flatnonzero(ptr[1:] - ptr[:-1] > PUSH_HEAVY)
+        heavy = arrays.flatnonzero(ptr[1:] - ptr[:-1] > PUSH_HEAVY)
         if heavy.shape[0] == 0:
             found = (None, None, 0)
         else:
