@@ -363,17 +363,23 @@ template <class T> GB_DEVICE T gb_udf_shr(T x, int64_t k) {
 
 // ---- NumPy's ufuncs without a GraphBLAS operator (graphblast.ops.numpy_names) ---------------
 
-template <class T> GB_DEVICE T gb_np_gcd(T a, T b) {
-    if (a < 0) a = (T)(-a);
-    if (b < 0) b = (T)(-b);
-    while (a != 0) { T c = a; a = (T)(b % a); b = c; }
-    return b;
+// gcd and lcm as NumPy's: of the magnitudes, in an unsigned type (gcd(-128, 6) of int8 is 2,
+// not -2), lcm wrapping there (lcm(127, 126) of int8 is -126), then back to T.
+template <class T> GB_DEVICE typename gb_limits<T>::wide_unsigned gb_np_magnitude(T a) {
+    typedef typename gb_limits<T>::wide_unsigned U;
+    return gb_negative(a) ? (U)0 - (U)a : (U)a;
 }
+template <class T> GB_DEVICE typename gb_limits<T>::wide_unsigned gb_np_gcdu(T a, T b) {
+    typedef typename gb_limits<T>::wide_unsigned U;
+    U x = gb_np_magnitude<T>(a), y = gb_np_magnitude<T>(b);
+    while (x != 0) { U c = x; x = y % x; y = c; }
+    return y;
+}
+template <class T> GB_DEVICE T gb_np_gcd(T a, T b) { return (T)gb_np_gcdu<T>(a, b); }
 template <class T> GB_DEVICE T gb_np_lcm(T a, T b) {
-    T g = gb_np_gcd<T>(a, b);
-    if (g == 0) return (T)0;
-    T r = (T)(a / g * b);
-    return r < 0 ? (T)(-r) : r;
+    typedef typename gb_limits<T>::wide_unsigned U;
+    U g = gb_np_gcdu<T>(a, b);
+    return g == 0 ? (T)0 : (T)(gb_np_magnitude<T>(a) / g * gb_np_magnitude<T>(b));
 }
 template <class T> GB_DEVICE T gb_np_logaddexp(T x, T y) {
     if (x == y) return x + (T)0.693147180559945309417232121458176568;
