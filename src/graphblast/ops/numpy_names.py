@@ -210,7 +210,11 @@ def _cuda_binary(name, ins, out, x="x", y="y"):
             return f"gb_udf_mod_f<{ct[0]}>({X}, {Y})"
         return f"(({R})gb_udf_mod_{'s' if signed else 'u'}<{ct[0]}>({X}, {Y}))"
     if name == "fmod":
-        return f"fmod({X}, {Y})" if flt else f"({Y} == 0 ? ({R})0 : ({R})({X} % {Y}))"
+        if flt:
+            return f"fmod({X}, {Y})"
+        # by 0: 0, as NumPy; by -1: 0 (the minimum's remainder overflows in C++)
+        zero = f"{Y} == 0 || {Y} == -1" if signed else f"{Y} == 0"
+        return f"(({zero}) ? ({R})0 : ({R})({X} % {Y}))"
     if name in ("power", "float_power"):
         if flt:
             return f"(({R})pow({X}, {Y}))"
