@@ -63,8 +63,11 @@ SUMMARY_KEYS = ("spmv_plus_times_fp32_vs_cusparse", "spmv_min_plus_fp32_vs_plus_
                 "masked_spgemm_vs_cusparse", "auto_direction_worst_level_ratio",
                 "bfs_vs_naive_min", "udf_mxv_vs_builtin")
 MASK_DENSITIES = (0.001, 0.01, 0.1, 0.5, 1.0)
-# The measurements, by the name `--primitives LIST` selects them with, in the order they run.
-SECTIONS = ("spmv", "udf", "masked-spmv", "direction", "bfs-levels", "spgemm", "yardstick")
+# The measurements, by the name `--primitives LIST` selects them with (and the name the
+# progress and the details' errors give them), in the order they run.
+SECTIONS = {"spmv": "SpMV", "udf": "user-defined SpMV", "masked-spmv": "masked SpMV",
+            "direction": "push/pull sweep", "bfs-levels": "BFS levels",
+            "spgemm": "masked SpGEMM", "yardstick": "BFS vs the naive yardstick"}
 FRONTIER_DENSITIES = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.3, 1.0)
 #: Bytes per entry of the unmasked SpGEMM's output (value, column, and workspace), to size it.
 SPGEMM_BYTES_PER_PRODUCT = 16
@@ -536,7 +539,7 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
     progress : Progress
     bfs_graphs : sequence of GraphSpec
         The graphs of the BFS comparison with the naive yardstick (the run's default graphs).
-    sections : sequence of str
+    sections : collection of str
         Which of ``SECTIONS`` to measure; the summary keys of the others are noted as not
         measured in this run.
     """
@@ -558,11 +561,12 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
 
     def section(name, keys, fn):
         """Run one measurement; a failure is a note on its keys, and the rest goes on."""
-        if SECTION_OF[name] not in sections:
+        if name not in sections:
             for key in keys:
                 notes.setdefault(key, f"not measured in this run (--primitives "
                                       f"{','.join(sections)})")
             return None
+        name = SECTIONS[name]
         progress.start(f"primitives: {name} on {graph.name}")
         try:
             return fn()
@@ -575,33 +579,33 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
                 notes.setdefault(key, f"{name} failed: {reason}")
             return None
 
-    got = section("SpMV", ("spmv_plus_times_fp32_vs_cusparse",
+    got = section("spmv", ("spmv_plus_times_fp32_vs_cusparse",
                            "spmv_min_plus_fp32_vs_plus_times"),
                   lambda: _spmv(graph, A32, x, xh, timer, cusparse, scipy_A, details, notes))
     summary.update(got or {})
     key = "udf_mxv_vs_builtin"
-    ratio = section("user-defined SpMV", (key,), lambda: _udf_mxv(A32, x, timer, details))
+    ratio = section("udf", (key,), lambda: _udf_mxv(A32, x, timer, details))
     if ratio is None:  # a failure's note, else:
         notes.setdefault(key, "the user-defined semiring's y differs from the built-in's")
     summary[key] = ratio
     yh = scipy_A @ xh.astype(np.float64)
-    section("masked SpMV", (), lambda: _masked_spmv(graph, A32, x, yh, timer, rng, details))
-    section("push/pull sweep", (),
+    section("masked-spmv", (), lambda: _masked_spmv(graph, A32, x, yh, timer, rng, details))
+    section("direction", (),
             lambda: _direction_sweep(graph, A32, scipy_A, timer, rng, details))
     key = "auto_direction_worst_level_ratio"
-    worst = section("BFS levels", (key,), lambda: _bfs_levels(graph, timer, details))
+    worst = section("bfs-levels", (key,), lambda: _bfs_levels(graph, timer, details))
     if worst is None:  # a failure's note, else:
         notes.setdefault(key, "a BFS level's output differs between push, pull and auto "
                               "(see details)")
     summary[key] = worst
     described = graph.describe()
     del A32, x, scipy_A
-    got = section("masked SpGEMM", ("masked_spgemm_vs_cusparse",),
+    got = section("spgemm", ("masked_spgemm_vs_cusparse",),
                   lambda: _masked_spgemm(graph, data_dir, timer, cusparse, progress, details,
                                          notes))
     summary.update(got or {})
     key = "bfs_vs_naive_min"
-    got = section("BFS vs the naive yardstick", (key,),
+    got = section("yardstick", (key,),
                   lambda: _naive_yardstick(bfs_graphs, device, data_dir, timer, details, notes))
     summary[key] = got
     progress.advance(f"primitives on {spec.name} done")
@@ -627,11 +631,6 @@ def run_primitives(spec, device, *, repeat, warmup, time_limit, cusparse, progre
         "details": details,
     }
 
-
-# run_primitives' section names and what `--primitives LIST` calls them
-SECTION_OF = {"SpMV": "spmv", "user-defined SpMV": "udf", "masked SpMV": "masked-spmv",
-              "push/pull sweep": "direction", "BFS levels": "bfs-levels",
-              "masked SpGEMM": "spgemm", "BFS vs the naive yardstick": "yardstick"}
 
 YARDSTICK = ("benchmarks", "yardsticks", "naive_bfs.py")
 
