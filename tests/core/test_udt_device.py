@@ -15,10 +15,32 @@ from graphblast.backends.cpu import CPUBackend
 from graphblast.core import base as core_base
 
 
+class _DeviceArrays:
+    """NumPy with the GPU's comparisons of entries (``xp.entries_equal``, ``count_unequal``),
+    whose kernels know the built-in types only."""
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    @staticmethod
+    def entries_equal(mine, theirs, np_type):
+        dtypes.lookup_dtype(np.dtype(np_type))  # raw bytes of a user-defined type: refused
+        return all(np.array_equal(x, y) for x, y in zip(mine, theirs))
+
+    @staticmethod
+    def count_unequal(bits_a, bits_b, a, b, np_type):
+        dtypes.lookup_dtype(np.dtype(np_type))
+        present = np.ones(a.shape[0], bool) if bits_a is None else bits_a != 0
+        other = np.ones(b.shape[0], bool) if bits_b is None else bits_b != 0
+        return int(np.count_nonzero((present != other) | (present & (a != b))))
+
+
 class CUDABackend(CPUBackend):
-    """The stand-in device: the CPU backend under the CUDA backend's class name."""
+    """The stand-in device: the CPU backend under the CUDA backend's class name, with the
+    GPU's comparisons of entries."""
 
     name = "cuda:0"
+    xp = _DeviceArrays()
 
 
 @pytest.fixture
@@ -74,6 +96,29 @@ def test_storage_is_bytes_on_the_device(gpu):
     assert back.device == "cpu"
     assert back.isequal(Vector.from_coo(idx, vals, size=4, device="cpu"))
     assert back.to_device(gpu).isequal(v)
+
+
+def test_isequal_on_the_device(gpu):
+    """Two collections of a user-defined type compared where they are: equal bytes, sparse
+    and dense, with and without the type's check."""
+    udt = _udt("DevRecordEq")
+    vals = np.array([(True, 2.5), (False, 1.0), (True, -4.0)], dtype=RECORD)
+    v = Vector.from_coo([0, 1, 3], vals, size=4, dtype=udt, device=gpu)
+    assert v.isequal(Vector.from_coo([0, 1, 3], vals, size=4, dtype=udt, device=gpu),
+                     check_dtype=True)
+    assert not v.isequal(Vector.from_coo([0, 1, 3], vals[::-1], size=4, dtype=udt,
+                                         device=gpu))
+    assert not v.isequal(Vector.from_coo([0, 1, 2], vals, size=4, dtype=udt, device=gpu))
+    full = Vector.from_scalar((True, 1.5), size=5, dtype=udt, device=gpu)
+    assert full.isequal(Vector.from_coo(np.arange(5), np.array([(True, 1.5)] * 5, RECORD),
+                                        dtype=udt, device=gpu))
+    A = Matrix.from_coo([0, 1], [1, 0], vals[:2], nrows=2, ncols=2, dtype=udt, device=gpu)
+    assert A.isequal(A.T.new().T.new()) and not A.isequal(A.T.new())
+    sub = np.arange(12, dtype=np.uint16).reshape(2, 2, 3)
+    S = Matrix.from_dense(sub, device=gpu)
+    assert S.isequal(Matrix.from_dense(sub.copy(), device=gpu))
+    sub[1, 1, 2] += 1
+    assert not S.isequal(Matrix.from_dense(sub, device=gpu))
 
 
 def test_structural_operations_match_the_cpu(gpu):

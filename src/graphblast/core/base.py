@@ -346,7 +346,9 @@ def entries_match(xp, mine, theirs, dtype, tolerance):
     abs_tol) and a float ``dtype``, within it.  One read of the answer from the device (a GPU
     reads one an array, from its own kernels: ``xp.entries_equal``)."""
     entries_equal = getattr(xp, "entries_equal", None)
-    if tolerance is None and entries_equal is not None:  # the GPU: its own kernels
+    # the GPU: its own kernels, which know the built-in types (a user-defined type's values
+    # are raw bytes there, compared below as on the host)
+    if tolerance is None and entries_equal is not None and not dtype._is_udt:
         return entries_equal(mine, theirs, dtype.storage_type)
     *mine, a = mine
     *theirs, b = theirs
@@ -364,7 +366,8 @@ def dense_entries_match(xp, mine, theirs, dtype, tolerance):
     only needs the values."""
     (bits_a, a), (bits_b, b) = mine, theirs
     count_unequal = getattr(xp, "count_unequal", None)
-    if tolerance is None and count_unequal is not None:  # the GPU: one kernel, one read
+    # the GPU: one kernel, one read (built-in types; a user-defined type's bytes below)
+    if tolerance is None and count_unequal is not None and not dtype._is_udt:
         return count_unequal(bits_a, bits_b, a, b, dtype.storage_type) == 0
     same = _values_equal(xp, a, b, dtype, tolerance)
     if bits_a is not None and bits_b is not None:
