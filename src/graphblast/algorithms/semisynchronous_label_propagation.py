@@ -58,6 +58,8 @@ def semisynchronous_label_propagation(A):
     priority = ids.dup()
     priority(binary.plus) << degree.apply(binary.rminus, top).new().apply(binary.times, n)
     colors = greedy_coloring(A, priority)
+    classes = [Matrix.from_diag(colors.select(select.valueeq, color).new())
+               for color in range((colors.reduce(monoid.max).new().value or 0) + 1)]
     labels, wide = ids, 2 * n
     while True:
         L = Matrix.from_coo(ids, labels, 1, INT64, nrows=n, ncols=n)
@@ -67,14 +69,13 @@ def semisynchronous_label_propagation(A):
         if most.ewise_union(own, binary.eq, 0, 0).new().reduce(monoid.land).new().value \
                 in (True, None):
             return labels
-        for color in range((colors.reduce(monoid.max).new().value or 0) + 1):
-            rows = Matrix.from_diag(colors.select(select.valueeq, color).new())
+        for rows in classes:
             L = Matrix.from_coo(ids, labels, 1, INT64, nrows=n, ncols=n)
             C = rows.mxm(S, semiring.any_second[INT64]).new().mxm(
                 L, semiring.plus_pair[INT64]).new()
-            key = C.apply(binary.times, wide).new()
-            key(binary.plus) << C.apply(indexunary.colindex).new(INT64)
-            key(L.S) << C.apply(binary.times, wide).new().apply(binary.plus, wide - 1)
+            scaled = C.apply(binary.times, wide).new()
+            key = scaled.ewise_add(C.apply(indexunary.colindex).new(INT64), binary.plus).new()
+            key(L.S) << scaled.apply(binary.plus, wide - 1)
             best, _ = _rows.argmax(key, top=False)
             labels = labels.dup()
             labels(best.S) << best
