@@ -271,12 +271,13 @@ MATRIX_BITMAP_POSITIONS = 1 << 30
 # (benchmarks/profiling/sssp_path_doubling.py): grid-2048 1,466 ms over A (about 4,500 rounds, 330 us each), 854 over its
 # square (13.0 entries a row, built in 27 ms from 67 million multiplies), 346 over the
 # square's square (40.9 a row, 163 ms from 708 million); rgg-22 491 ms over A and 275 over
-# its square (44.6 entries a row from 14.5, built in 203 ms).  Those rounds were each bucket's
-# loop of its own; delta-stepping is now one loop on the device, whose round is 15 kernels and
-# the loop's end (docs/algorithms.md), about 40 us at the 2-3 us a kernel of the BFS level's
-# (an estimate: to be measured), which squares grid-2048 once.  On a CPU a round costs its
-# work, which the square multiplies: it never squares by itself; nor on a group of devices,
-# whose rounds and memory are not measured.
+# its square (44.6 entries a row from 14.5, built in 203 ms), each bucket a loop of its own.
+# With delta-stepping one loop on the device a round is 15 kernels and the loop's end
+# (docs/algorithms.md): SQUARE_ROUND_SECONDS prices their latency, 2-3 us a kernel; the H100
+# measures 65 us a round with its work (grid-2048: 2,173 rounds in 141.7 ms), which makes the
+# same choices on the default graphs: grid-2048 squared once, rgg-22 not.  On a CPU a round
+# costs its work, which the square multiplies: it never squares by itself; nor on a group of
+# devices, whose rounds and memory are not measured.
 SQUARE_ROUND_SECONDS = 40e-6
 SQUARE_FIXED_SECONDS = 1e-3
 SQUARE_MULTIPLY_SECONDS = 0.25e-9

@@ -542,8 +542,8 @@ def find_typed_op(op, type1, type2=None, *, is_left_scalar=False, is_right_scala
                         f"expected a {kind or 'GraphBLAS operator'}, got {op!r}")
     if type2 is None:
         return op[type1]
-    if type1 is type2 and type1._is_udt:  # pair of a user-defined type reads no value
-        return op[type1]
+    if type1 is type2 and type1._is_udt:  # before the custom result types (pair's INT64 of
+        return op[type1]                    # two INT8), which are the built-in types' rules
     if (type1._is_udt or type2._is_udt) and op.is_positional:
         return op[type1]  # the value is ignored
     # Before the same-type shortcut, as python-graphblas: pair of two INT8 operands is INT64.
