@@ -90,11 +90,11 @@ for stage in "$@"; do
       done
     done
     groups+=("$rest")
-    # GROUPS="5 7 20": only those groups (by their number in the list, the last one the
+    # TEST_GROUPS="5 7 20": only those groups (by their number in the list, the last one the
     # catch-all), as after a run in which they failed or ran out of time
     i=0
     for g in "${groups[@]}"; do
-      case " ${GROUPS:-$i} " in *" $i "*) ;; *) i=$((i + 1)); continue ;; esac
+      case " ${TEST_GROUPS:-$i} " in *" $i "*) ;; *) i=$((i + 1)); continue ;; esac
       # a group's -k expression is quoted inside its string (eval in a subshell: the stage
       # list in this script's own arguments stays as it is)
       # SIGINT at the time limit: pytest stops and still prints what failed so far

@@ -844,11 +844,14 @@ def _stored_indices(data):
 
 
 def _values_view(data, xp):
-    """The values, where an iso matrix's are a broadcast of its one value (no array made)."""
+    """The values, where an iso matrix's are a broadcast of its one value (no array made).
+    The value goes over as a one-element array: CuPy makes a 0-d array by a fill kernel that
+    it compiles on its first use in a process."""
     iso = getattr(data, "pattern_value", None)
     if iso is None:
         return data.values
-    return xp.broadcast_to(xp.asarray(iso, dtype=data.dtype.storage_type), (data.nvals,))
+    one = xp.asarray(np.full(1, iso, dtype=data.dtype.storage_type))
+    return xp.broadcast_to(one, (data.nvals,))
 
 
 def _host_values(data, backend):

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..base import CSR, SparseVector
 from . import arrays, jit, programs
+from .memory import empty_pinned
 
 INDEX = np.int64
 I64 = np.int64
@@ -90,9 +91,7 @@ def read_small(arr):
     nbytes = arr.nbytes
     with _staging_lock:
         if _staging is None or _staging.nbytes < nbytes:
-            import cupyx
-
-            _staging = cupyx.empty_pinned(max(nbytes, 256), dtype=np.uint8)
+            _staging = empty_pinned(max(nbytes, 256), np.uint8)
         host = _staging[:nbytes].view(arr.dtype)
         arr.get(out=host)
         out = host.copy()

@@ -72,7 +72,7 @@ from .. import base as backend_base
 from ..base import issue_rounds
 from . import blocks, jit, programs, recording
 from .blocks import INDEX, i64
-from .memory import is_out_of_memory
+from .memory import empty_pinned, is_out_of_memory
 from .vectors import (
     _capture_pages, _pages, Counters, DeviceVector, ListVector, as_list, capture_page,
 )
@@ -545,10 +545,8 @@ class _Device:
     __slots__ = ("stream", "host", "lock")
 
     def __init__(self):
-        import cupyx
-
         self.stream = cp.cuda.Stream(non_blocking=True)
-        self.host = cupyx.empty_pinned(4, dtype=np.int64)
+        self.host = empty_pinned(4, np.int64)
         self.lock = threading.Lock()
 
 

@@ -11,8 +11,17 @@ so the memory is back in the pool for the next call.
 import functools
 
 import cupy as cp
+import numpy as np
 
 from ...exceptions import OutOfMemory
+
+
+def empty_pinned(size, dtype):
+    """A page-locked host array (``cupyx.empty_pinned``'s allocation without importing
+    ``cupyx``, whose import pulls in SciPy's sparse package: half a second of a first call)."""
+    dtype = np.dtype(dtype)
+    memory = cp.cuda.alloc_pinned_memory(size * dtype.itemsize)
+    return np.frombuffer(memory, dtype, size)
 
 
 def memory_status():

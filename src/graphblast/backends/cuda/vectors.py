@@ -38,7 +38,7 @@ import numpy as np
 from ..base import SparseVector
 from . import arrays, jit, programs, recording
 from .blocks import INDEX, count_host_read, i64
-from .memory import dropped_on_oom
+from .memory import dropped_on_oom, empty_pinned
 
 # -- counter pages ---------------------------------------------------------------------------
 
@@ -93,10 +93,8 @@ class _Page:
 
 def _pinned(size, dtype):
     """A page-locked host array, or None where none can be had (pageable copies then)."""
-    import cupyx
-
     try:
-        return cupyx.empty_pinned(size, dtype=dtype)
+        return empty_pinned(size, dtype)
     except Exception:  # noqa: BLE001 - page-locked memory is an optimization only
         return None
 
