@@ -185,6 +185,8 @@ class _Loop:
                 stats["rounds"] = self.rounds
                 stats["mode"] = stats["mode"] or "python"
                 return out
+            if self.widen():  # a round of one kernel needs a state of every position:
+                continue      # the dry rounds again, on it
             graph = self.capture()
             if graph is None:
                 return _python(self.body, self.xs, self.max_rounds, self.rounds,
@@ -233,6 +235,28 @@ class _Loop:
         self.capacity = cap
         self.xs = self.wrap(self.state)
 
+    def widen(self):
+        """Where the settled round is one push that gbk_push_loop can run with the loop's end
+        (the noted round's ``fusable``) under a WHILE node, a state with room for every
+        position, since the state and the push's output alternate as the round's input and
+        output: True if made (the dry rounds are then run again on it).  The capacity the
+        host keeps, which decides when the loop stops to grow or goes wide, is unchanged."""
+        state = self.state
+        if (not FUSE_ROUND or self.noted.fusable is None or state.idx.shape[0] >= state.size
+                or not _while_possible(self.mode)):
+            return False
+        try:
+            wide = ListVector(state.size, state.dtype, cp.empty(state.size, dtype=INDEX),
+                              cp.empty(state.size, dtype=state.dtype.np_type), Counters(),
+                              ordered=False)
+            _copy_into(wide, state)
+        except Exception as e:  # noqa: BLE001 - without room for it, the round is unfused
+            if not is_out_of_memory(e):
+                raise
+            return False
+        self.state, self.xs = wide, self.wrap(wide)
+        return True
+
     # -- 2. dry rounds ----------------------------------------------------------------------
     def dry_rounds(self):
         """Rounds issued from Python until two in a row record the same: None then (ready to
@@ -249,6 +273,8 @@ class _Loop:
                 if y.dtype == self.state.dtype:
                     parts = as_list(y._data)
                     stamp = _unclaim_at(rec, parts)
+                    if stamp is not None:
+                        rec.fusable = rec.round_push(parts[0], self.state.idx)
                 else:
                     rec.flush_unclaim()
             self.rounds += 1
@@ -307,6 +333,10 @@ class _Loop:
         rec = recording.Recording("capture", self.token, self.noted, born=set(), page=page)
         if FUSE_ASSIGN:
             rec.hoist_from = (state, self.round)
+        if (cond is not None and FUSE_ROUND and self.noted.fusable is not None
+                and state.idx.shape[0] >= state.size):
+            rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
+                                          self.limit, self.capacity, cond.handle_value)
         allocate = cp.cuda.get_allocator()
 
         def kept(size):  # every allocation the graph may refer to lives as long as the graph
@@ -332,11 +362,16 @@ class _Loop:
                         raise recording.Refused("a result whose count the host fixed")
                     result = y._data
                     parts = as_list(result)
-                    stamp = _unclaim_at(rec, parts)
+                    fused = rec.tail is not None and rec.tail.used
+                    if fused and parts[0] is not rec.tail.out[0]:
+                        raise recording.Refused("a round whose result is not its push's")
+                    stamp = None if fused else _unclaim_at(rec, parts)
                     y = None
                     if not rec.complete():
                         raise recording.Refused("fewer launches than the dry rounds made")
-                _advance(state, parts, self.ctl, self.limit, cond, page, stamp, rec.hoisted)
+                if not fused:  # else the push's last block ends the round (gbk_push_loop)
+                    _advance(state, parts, self.ctl, self.limit, cond, page, stamp,
+                             rec.hoisted)
                 parts = None
             except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
                 error = e
@@ -352,7 +387,8 @@ class _Loop:
             if cond is not None:
                 cond.close()
             return None
-        graph = _Graph(captured, stream, rec.keep, result, page, rec.hoisted)
+        graph = _Graph(captured, stream, rec.keep, result, page, rec.hoisted,
+                       rec.tail if fused else None)
         stats["round_kernels"] = _round_kernels(rec)
         if cond is not None:
             try:
@@ -391,18 +427,29 @@ class _Loop:
                                         8, cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
             stream.synchronize()
             blocks.count_host_read()
+            tail, ran = graph.tail, int(host[0]) - self.rounds
             self.rounds = int(host[0])
+            result, count = graph.result, host[3]
+            if tail is not None:  # one kernel a round: the state and the push's output
+                # alternate, the last round's result in the state after an even number of
+                # rounds; the claims were made with an epoch a round, now all used
+                tail.scratch.epoch += ran
+                count = host[2]
+                if ran % 2 == 0:
+                    result = self.state
             if host[1]:  # the result outgrew the state: grown, and the loop resumes
                 needed = int(host[2])
                 cp.cuda.runtime.memsetAsync(self.ctl.data.ptr + 8, 0, 16,
                                             cp.cuda.get_current_stream().ptr)
                 if _wide(needed, self.state.size):
-                    return graph.result
+                    return result
                 self.grow(self.state.size, self.state.dtype, needed)
-                _copy_into(self.state, graph.result)
+                _copy_into(self.state, result)
                 self.count = needed
                 return True
-            if not host[3] or self.done():
+            if tail is not None and result is graph.result:  # the push's list holds it
+                _copy_into(self.state, result)
+            if not count or self.done():
                 return None
 
 
@@ -418,9 +465,9 @@ class _Graph:
     """A captured round: its graph, the stream it runs on, what it refers to (kept alive),
     the round's result as the graph leaves it, and the WHILE node's graph if it has one."""
 
-    __slots__ = ("captured", "stream", "keep", "result", "page", "cond", "hoisted")
+    __slots__ = ("captured", "stream", "keep", "result", "page", "cond", "hoisted", "tail")
 
-    def __init__(self, captured, stream, keep, result, page, hoisted):
+    def __init__(self, captured, stream, keep, result, page, hoisted, tail=None):
         self.captured = captured
         self.stream = stream
         self.keep = keep
@@ -428,6 +475,7 @@ class _Graph:
         self.page = page  # the counters made in the round: zeroed before the first, and
         self.cond = None  # by each round's gbk_loop_next for the next
         self.hoisted = hoisted  # the round's first step done by gbk_loop_next, or None
+        self.tail = tail  # the LoopTail of a round that is one kernel (gbk_push_loop), or None
 
     def launch(self):
         if self.cond is not None:
@@ -623,6 +671,20 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None
     state.changed()
 
 
+# A captured round that is one first-claim push (BFS's level) run under a WHILE node as one
+# kernel, gbk_push_loop, which ends the round itself (False: the push and gbk_loop_next).
+FUSE_ROUND = True
+
+
+def _while_possible(mode):
+    """Whether a loop in ``mode`` would run under a WHILE node here (not asking twice)."""
+    if mode == "replay":
+        return False
+    if _While._support is None:
+        _While._support = _while_support()
+    return _While._support is True
+
+
 # The claims of a round's last push reset by gbk_loop_next where the round's result is that
 # push's output (False: by gbk_list_unclaim, a kernel of its own).
 FUSE_UNCLAIM = True
@@ -639,11 +701,15 @@ def _round_kernels(rec):
     """The names of a captured round's kernels, in order, its loop's own last one included:
     what each round of the graph launches (``stats["round_kernels"]``)."""
     names = []
+    fused = rec.tail is not None and rec.tail.used
     for i, (fn, *_) in enumerate(rec.launches):
         if i == 0 and rec.hoisted is not None:
             continue
+        if fused and i == rec.tail.at:
+            names.append("gbk_push_loop")
+            continue
         names.append(getattr(fn, "name", str(fn)).split("<")[0])
-    return names + ["gbk_loop_next"]
+    return names if fused else names + ["gbk_loop_next"]
 
 
 def _unclaim_at(rec, parts):

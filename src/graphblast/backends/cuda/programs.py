@@ -231,6 +231,18 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
     return _mv_key("push", semiring, m_type, u_type, vfirst, idx32, mode), build
 
 
+def push_loop(semiring, m_type, u_type, vfirst, idx32, c_type=None):
+    """gbk_push_loop: a device loop's round that is one first-claim push, the loop's end
+    fused into it (loops.py), with the next round's scalar assign into a bitmap of ``c_type``
+    where given."""
+    def build():
+        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
+        c = c_type.c_type if c_type is not None else "unsigned char"
+        return jit.Program(["spmspv.cuh"], [mul, mon],
+                           [f"gbk_push_loop<{args}, {_idx(idx32)}, {c}>"])
+    return _mv_key("push_loop", semiring, m_type, u_type, vfirst, idx32, c_type), build
+
+
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):

@@ -60,7 +60,8 @@ class Recording:
     depth counter, would be frozen in the graph)."""
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
-                 "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted")
+                 "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted",
+                 "pushed", "fusable", "tail")
 
     def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
@@ -78,6 +79,13 @@ class Recording:
         # be hoisted into the loop's last kernel (loops.py), and the Hoisted step if it was
         self.hoist_from = None
         self.hoisted = None
+        # the round's last push: (its output list, its input list, whether gbk_push_loop can
+        # be it, the launches made up to it); a dry round's ``fusable``: the launch at which
+        # the round is that one push (loops.py), else None; capturing: the LoopTail the push
+        # at that launch fuses the loop's end into, or None
+        self.pushed = None
+        self.fusable = None
+        self.tail = None
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose
@@ -132,6 +140,34 @@ class Recording:
                                None if from_counter else value)
         return True
 
+    def note_push(self, out_idx, in_idx, fusable):
+        """A push has made its launches, its output the list ``out_idx`` from ``in_idx``;
+        ``fusable``: one first-claim launch, which gbk_push_loop can make instead."""
+        made = self.launched if self.capturing else len(self.launches)
+        self.pushed = (out_idx, in_idx, fusable, made)
+
+    def round_push(self, result_idx, state_idx):
+        """The index of the launch that is the whole round (bar a first step left to the
+        round before, the hoisted assign), or None: the round's last launch is a fusable
+        push from ``state_idx`` whose output is the round's result ``result_idx``."""
+        if self.pushed is None:
+            return None
+        out_idx, in_idx, fusable, made = self.pushed
+        if (not fusable or out_idx is not result_idx or in_idx is not state_idx
+                or made != len(self.launches) or made > 2):
+            return None
+        return made - 1
+
+    def tail_here(self):
+        """Capturing: the LoopTail to fuse into the push about to launch, where it is the
+        round's noted fusable launch and every launch before it was hoisted; else None."""
+        tail = self.tail
+        if tail is None or tail.used or self.launched != tail.at:
+            return None
+        if tail.at and not (tail.at == 1 and self.hoisted is not None):
+            return None
+        return tail
+
     def defer_unclaim(self, cap, counters, idx, stamp):
         """A push's claims at its output list ``idx`` (count in ``counters``), to reset to
         "never claimed" before the next push claims (``flush_unclaim``), or by the loop's
@@ -181,6 +217,23 @@ class Hoisted:
     def __init__(self, launch, target, from_counter, value):
         self.launch, self.target = launch, target
         self.from_counter, self.value = from_counter, value
+
+
+class LoopTail:
+    """The end of a device loop's round fused into the round's one push (gbk_push_loop,
+    loops.py): the loop's state and control words, the round the graph's first launch runs
+    (``r0``), the round limit (-1: none), the state's capacity as the host keeps it, the WHILE
+    node's condition handle; filled by the push: ``used``, the stamps' owner (``scratch``,
+    whose epoch the host advances past the rounds run) and the push's output list."""
+
+    __slots__ = ("at", "state", "ctl", "r0", "limit", "capacity", "handle", "used", "scratch",
+                 "out")
+
+    def __init__(self, at, state, ctl, r0, limit, capacity, handle):
+        self.at, self.state, self.ctl, self.r0 = at, state, ctl, r0
+        self.limit, self.capacity, self.handle = limit, capacity, handle
+        self.used = False
+        self.scratch = self.out = None
 
 
 def capturing():

@@ -465,12 +465,6 @@ __global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, con
     gbk::add_counts(counters, 0, deg);
 }
 
-#ifdef __CUDACC_RTC__
-// NVRTC sees no runtime headers; the device runtime's builtin, resolved by ptxas (no -rdc, no
-// cudadevrt): sets the condition of a CUDA graph's conditional node (CUDA 12.4 and later).
-extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
-#endif
-
 // The end of a round of a device-side loop (loops.py): the round's result (a list of capacity
 // `cap_in`, its count at counts[0], or all of it where counts is null) copied into the loop's
 // state of capacity `cap`, the round number ctl[0] counted up, and the loop's test: go on while
