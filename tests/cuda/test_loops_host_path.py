@@ -63,13 +63,13 @@ def test_which_bodies_replay():
     assert outgrown["stats"]["grown"] == 1 and outgrown["replays"] == 2
     assert outgrown["stats"]["round_kernels"] == ["gbk_push_loop"]
     # delta-stepping's round is captured whole: the bucket's bound (the pending vertices'
-    # distances plus the width, their minimum by a reduction that reads the list's count on
-    # the device), the near and the waiting vertices, the relaxation, and the union of the
-    # waiting and the improved through a kept bitmap of marks: every kernel sized by the
-    # lists, none by the vertices
+    # distances plus the width, their minimum by one kernel that reads the list's count on
+    # the device and folds its blocks' partials in its last block), the near and the waiting
+    # vertices, the relaxation, and the union of the waiting and the improved through a kept
+    # bitmap of marks: every kernel sized by the lists, none by the vertices
     assert got["sssp bucket"]["said"] == ["repeat: the body replays as a CUDA graph"]
     assert got["sssp bucket"]["captured"]["launches"] == [
-        "gbk_ewise_list_dense", "gbk_reduce_list", "gbk_reduce_all", "gbk_select_list",
+        "gbk_ewise_list_dense", "gbk_reduce_list", "gbk_select_list",
         "gbk_select_list", "gbk_push", "gbk_push_gather", "gbk_ewise_list_dense",
         "gbk_accum_list", "gbk_list_to_bitmap", "gbk_filter_list", "gbk_list_unmark",
         "gbk_list_to_bitmap", "gbk_union_lists_b", "gbk_union_lists_a"]

@@ -227,8 +227,12 @@ class _Loop:
 
     def grow(self, n, dtype, count):
         """A new, empty state with room for ``count`` entries: the capacity doubled, at least
-        the first capacity (CAPACITY_FLOOR, CAPACITY_SHARE), at most every position."""
+        the first capacity (CAPACITY_FLOOR, CAPACITY_SHARE), at most every position; the
+        same state, its capacity raised, where it has the room (``widen``)."""
         cap = min(n, max(count, 2 * self.capacity, CAPACITY_FLOOR, n // CAPACITY_SHARE))
+        if self.state is not None and self.state.idx.shape[0] >= cap:
+            self.capacity = cap  # a state widened for gbk_push_loop has room already
+            return
         self.state = ListVector(n, dtype, cp.empty(max(cap, 1), dtype=INDEX),
                                 cp.empty(max(cap, 1), dtype=dtype.np_type), Counters(),
                                 ordered=False)
