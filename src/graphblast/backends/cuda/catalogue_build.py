@@ -219,6 +219,8 @@ def enumerated():
         if t.is_float:
             add(programs.ewise, "mult", binary.ne[t], t, t, dtypes.BOOL, False)
         add(programs.reduce_all, monoid.plus[dtypes.FP64], t)
+        # a recorded round's relaxation as one kernel (fusion.py)
+        add(programs.relax_list, monoid.min[t], ge, binary.min[t], t, dtypes.BOOL)
         add(programs.spgemm, semiring.min_plus[t], t, t)
         add(programs.fold, binary.min[t], t)
     s = semiring.min_plus[dtypes.INT64]

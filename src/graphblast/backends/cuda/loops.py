@@ -70,7 +70,7 @@ import numpy as np
 from ...config import config
 from .. import base as backend_base
 from ..base import issue_rounds
-from . import blocks, jit, programs, recording
+from . import blocks, fusion, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import is_out_of_memory
 from .vectors import (
@@ -337,6 +337,7 @@ class _Loop:
         rec = recording.Recording("capture", self.token, self.noted, born=set(), page=page)
         if FUSE_ASSIGN:
             rec.hoist_from = (state, self.round)
+        rec.fusions = fusion.plan(self.noted.launches)
         if (cond is not None and FUSE_ROUND and self.noted.fusable is not None
                 and state.idx.shape[0] >= state.size):
             rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
@@ -706,13 +707,20 @@ def _round_kernels(rec):
     what each round of the graph launches (``stats["round_kernels"]``)."""
     names = []
     fused = rec.tail is not None and rec.tail.used
+    sequences = {first: (length, name) for first, length, name in rec.fused}
+    skip = 0
     for i, (fn, *_) in enumerate(rec.launches):
-        if i == 0 and rec.hoisted is not None:
+        if skip:
+            skip -= 1
+        elif i == 0 and rec.hoisted is not None:
             continue
-        if fused and i == rec.tail.at:
+        elif fused and i == rec.tail.at:
             names.append("gbk_push_loop")
-            continue
-        names.append(getattr(fn, "name", str(fn)).split("<")[0])
+        elif i in sequences:
+            skip = sequences[i][0] - 1
+            names.append(fusion.KERNELS[sequences[i][1]])
+        else:
+            names.append(getattr(fn, "name", str(fn)).split("<")[0])
     return names if fused else names + ["gbk_loop_next"]
 
 

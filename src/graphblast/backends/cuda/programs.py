@@ -319,6 +319,19 @@ def ewise_list_dense(op, a_type, b_type, z_type, list_a):
     return ("ewise_list_dense", jit.op_key(op), a_type, b_type, z_type, list_a), build
 
 
+def relax_list(monoid, op, accum, dtype, z_type):
+    """gbk_relax_list: a folding push's gather, ``c = op(t, d)`` over t's entries, ``d(accum)
+    << t`` and t under a mask of c, in one kernel (fusion.py), for t and d of ``dtype`` and c
+    of ``z_type``."""
+    def build():
+        mon = jit.monoid_adapter(monoid)
+        zip_ = jit.zip_adapter("mult", op, dtype, dtype, z_type)
+        acc = jit.mult_adapter(accum, dtype, dtype, dtype)
+        return jit.Program(["vector.cuh"], [mon, zip_, acc], [
+            f"gbk_relax_list<{mon.name}, {zip_.name}, {acc.name}, {dtype.c_type}>"])
+    return ("relax_list", monoid, jit.op_key(op), jit.op_key(accum), dtype, z_type), build
+
+
 def union_lists(op, dtype):
     """gbk_union_lists_b and gbk_union_lists_a: ewise_add of two unsorted lists of
     ``dtype``, ``op`` typed to it, through a kept bitmap of marks (vector.cuh)."""

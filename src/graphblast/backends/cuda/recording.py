@@ -61,7 +61,7 @@ class Recording:
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
                  "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted",
-                 "pushed", "fusable", "tail")
+                 "pushed", "fusable", "tail", "fusions", "deferred", "fused")
 
     def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
@@ -86,6 +86,12 @@ class Recording:
         self.pushed = None
         self.fusable = None
         self.tail = None
+        # capturing: the sequences of launches to fuse (fusion.plan's, by their first
+        # launch), the launches of the one being collected (its plan, the launches), and
+        # the (first launch, length, fused kernel's name) of those fused
+        self.fusions = {}
+        self.deferred = None
+        self.fused = []
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose
@@ -104,18 +110,41 @@ class Recording:
         return choice
 
     def launch(self, fn, grid, block, args):
-        """Note a kernel launch of the round, or (capturing) compare it with the noted one."""
+        """Note a kernel launch of the round, or (capturing) compare it with the noted one.
+        True where the caller is not to make it: capturing, a launch of a sequence to fuse
+        (fusion.py), made with the sequence's last."""
         if self.planning:
-            return
+            return False
         seen = (fn, grid, block, tuple(_value_of(a) for a in args))
         if not self.capturing:
             self.launches.append(seen)
-            return
+            return False
         k = self.launched
         if k >= len(self.launches) or self.launches[k] != seen:
             raise Refused("a launch unlike the dry rounds' (a value of the body that changes "
                           "from round to round)")
         self.launched += 1
+        if self.deferred is None:
+            planned = self.fusions.get(k)
+            if planned is None:
+                return False
+            self.deferred = (k, planned, [])
+        first, (name, length, key), made = self.deferred
+        made.append((fn, grid, block, args))
+        if len(made) == length:
+            self.deferred = None
+            self._launch_fused(first, name, key, made)
+        return True
+
+    def _launch_fused(self, first, name, key, made):
+        from . import fusion  # (fusion imports jit, which imports this module)
+
+        before, thread.rec = thread.rec, None
+        try:
+            if fusion.launch(name, key, made):
+                self.fused.append((first, len(made), name))
+        finally:
+            thread.rec = before
 
     def hoist_assign(self, fn, grid, block, args, mask_idx, plain, value, target):
         """Whether the captured round's scalar assign ``fn`` (launched as ``grid``, ``block``,
@@ -202,7 +231,12 @@ class Recording:
         return self.directions == other.directions and self.launches == other.launches
 
     def complete(self):
-        """Whether the captured round made every noted product and launch."""
+        """Whether the captured round made every noted product and launch (a sequence to
+        fuse that the round left unfinished is made as it was)."""
+        if self.deferred is not None:
+            first, (name, _, key), made = self.deferred
+            self.deferred = None
+            self._launch_fused(first, None, key, made)
         return self.taken == len(self.directions) and self.launched == len(self.launches)
 
 

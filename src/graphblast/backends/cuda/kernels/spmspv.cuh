@@ -280,7 +280,10 @@ __global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_co
                 out_idx, (typename M::t*)out_vals, out_counts, deg, on_claim);
     }
     gbk::add_counts(out_counts, 0, deg);
-    if (assign) gbk::add_counts(acounts, added, 0);  // block-uniform
+    if (assign) {  // block-uniform
+        __syncthreads();  // add_counts's shared words are free again
+        gbk::add_counts(acounts, added, 0);
+    }
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();  // this block's outputs and counts before its ticket

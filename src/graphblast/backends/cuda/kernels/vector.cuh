@@ -560,3 +560,81 @@ __global__ void gbk_list_copy(idx_t cap, const unsigned long long* counts, const
         out_counts[1] = counts ? counts[1] : 0ull;
     }
 }
+
+// A relaxation after a folding push, in one kernel: the sequence a recorded round makes for
+// `t = u min.+ A; c = t >= d; d(min) << t; t<~c.V>` (SSSP's relaxation; backends/cuda/fusion.py
+// recognises it in the dry rounds' launches and the captured round launches this instead):
+//   gbk_push_gather   t's values taken from the push's fold accumulators (scratch, reset to
+//                     the monoid's empty value) and its claims reset (stamp, where given);
+//   gbk_ewise_list_dense   c = Zip(t, d) where d (the bitmap dbits/dvals) has an entry, as the
+//                     list c (c_idx, c_vals, counted in c_counts, degrees by c_dptr);
+//   gbk_accum_list    d(Acc) << t, d's count in d_counts;
+//   gbk_list_to_bitmap, gbk_filter_list, gbk_list_unmark   t's entries the mask (c read by
+//                     mkind/mmode, as gbk::vmask: c has an entry at j exactly where d had
+//                     one) allows, as the list out (degrees by dptr).
+// Each of t's positions is read and written by one thread only, so doing them in one pass
+// changes no result: the comparison reads d before this thread's accumulation writes it.
+// t's count is at t_counts[0]; its positions are distinct (a push's output).
+template <class M, class Zip, class Acc, class T>
+__global__ void gbk_relax_list(const unsigned long long* t_counts, const idx_t* t_idx,
+                               T* scratch, T* t_vals, long long* stamp, unsigned char* dbits,
+                               T* dvals, unsigned long long* d_counts,
+                               typename Zip::param_t p, typename Zip::param2_t p2,
+                               const idx_t* c_dptr, idx_t* c_idx, typename Zip::z_t* c_vals,
+                               unsigned long long* c_counts, int mkind, int mmode,
+                               const idx_t* dptr, idx_t* out_idx, T* out_vals,
+                               unsigned long long* counters) {
+    typedef typename Zip::z_t Z;
+    Zip f(p, p2);
+    Acc acc(0);
+    const idx_t n = (idx_t)t_counts[0];
+    unsigned long long added = 0, c_deg = 0, deg = 0;
+    // every lane runs the same number of iterations, so append_slot sees whole warps
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < n; base += gbk::grid_size()) {
+        const idx_t q = base + gbk::lane();
+        const bool in = q < n;
+        const idx_t j = in ? t_idx[q] : 0;
+        T v = T();
+        bool had = false;
+        Z z = Z();
+        if (in) {
+            v = scratch[j];
+            scratch[j] = M::empty();
+            if (stamp) stamp[j] = 0x7fffffffffffffffLL;
+            t_vals[q] = v;
+            had = dbits[j] != 0;
+            if (had) {
+                const T old = dvals[j];
+                z = f.both(v, old, j, 0);
+                dvals[j] = gbk::cast<T>(acc(old, v, j, 0, j, 0));
+            } else {
+                dbits[j] = 1;
+                dvals[j] = v;
+                ++added;
+            }
+        }
+        const long long cs = gbk::append_slot(&c_counts[0], in && had);
+        if (cs >= 0) {
+            c_idx[cs] = j;
+            c_vals[cs] = z;
+            if (c_dptr) c_deg += (unsigned long long)gbk::degree(c_dptr, j);
+        }
+        bool allowed = true;
+        if (mmode != 0) {
+            const Z zl = z;
+            const bool inside = had && gbk::mask_value(&zl, 0, mkind);
+            allowed = inside != (mmode == 2);
+        }
+        const long long slot = gbk::append_slot(&counters[0], in && allowed);
+        if (slot >= 0) {
+            out_idx[slot] = j;
+            out_vals[slot] = v;
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, j);
+        }
+    }
+    gbk::add_counts(d_counts, added, 0);
+    __syncthreads();  // add_counts's shared words are free again
+    gbk::add_counts(c_counts, 0, c_deg);
+    __syncthreads();
+    gbk::add_counts(counters, 0, deg);
+}
