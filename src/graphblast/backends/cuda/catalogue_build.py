@@ -143,6 +143,9 @@ def enumerated():
             add(programs.reduce_list, monoid.min[t], t)
             for s in ("valuele", "valuegt"):
                 add(programs.select_list, getattr(select_ops, s)[t], t, "thunk_device")
+            # both in one pass in a captured round (fusion.py)
+            add(programs.select_pair, select_ops.valuele[t], select_ops.valuegt[t], t,
+                "thunk_device", "thunk_device")
             add(programs.union_lists, binary.min[t], t)
         for z in types:
             if z is not t:

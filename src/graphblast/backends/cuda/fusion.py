@@ -6,9 +6,11 @@ The algorithms stay on the public API; here the backend recognises, in the launc
 dry rounds (recording.py), a sequence whose kernels each touch only the same list's
 positions, and the captured round launches one kernel instead:
 
-- ``relax``: a folding push's gather, ``c = t op d`` over the list t (a comparison with a
+- "relax": a folding push's gather, ``c = t op d`` over the list t (a comparison with a
   bitmap d), ``d(accum) << t`` and ``t<~c.V>`` (its list mask marked, filtered, unmarked):
-  SSSP's relaxation (algorithms/sssp.py ``_relax``), six kernels, as gbk_relax_list.
+  SSSP's relaxation (algorithms/sssp.py ``_relax``), six kernels, as gbk_relax_list;
+- "select pair": two selects of one list (delta-stepping's near and waiting vertices), as
+  gbk_select_pair.
 
 The plan comes from the dry rounds' kernels (which program made each, from jit's cache);
 while capturing, the launches of a planned sequence are compared as usual but not made,
@@ -26,76 +28,58 @@ from . import jit, programs
 # Fuse the known sequences of a captured round (False: every kernel as the body makes it).
 FUSE = True
 
-RELAX = "relax"
-KERNELS = {RELAX: "gbk_relax_list"}  # each sequence's fused kernel
-_SEQUENCES = {RELAX: ("push_gather", "ewise_list_dense", "accum_list", "list_to_bitmap",
-                      "filter_list", "list_unmark")}
-
 
 def _roles():
     """Each compiled kernel's (role, program arguments), from jit's cache of compiled calls:
-    the push's fold gather, a list-dense ewise_mult, a list accumulation, a list's marks,
-    a list filter, a list's unmarking."""
+    the push's fold gather, a list-dense ewise_mult, a list accumulation, a list's marks, a
+    list filter, a list's unmarking, a list select."""
     roles = {}
     for (_, program, args), kernels in list(jit._by_call.items()):
         fns = kernels.fns
         if program is programs.push and args[-1] == programs.PUSH_FOLD:
             roles[fns[2]] = ("push_gather", args)
-        elif program is programs.ewise_list_dense:
-            roles[fns[0]] = ("ewise_list_dense", args)
-        elif program is programs.accum_list:
-            roles[fns[0]] = ("accum_list", args)
         elif program is programs.vector_kernel and args[0] in ("list_to_bitmap",
                                                                 "filter_list"):
             roles[fns[0]] = (args[0], args)
-        elif program is programs.list_unmark:
-            roles[fns[0]] = ("list_unmark", args)
+        elif program in _ROLES:
+            roles[fns[0]] = (_ROLES[program], args)
     return roles
 
 
 def plan(launches):
     """{index of a sequence's first launch: (its name, its length, the fused program's
-    arguments)} for a dry round's ``launches`` ((fn, grid, block, args) as noted)."""
+    arguments)} for a dry round's ``launches`` ((fn, grid, block, args) as noted); the fused
+    kernels loaded (not while capturing)."""
     if not FUSE:
         return {}
     roles = _roles()
-    found = {}
     names = [roles.get(fn, (None, None)) for fn, *_ in launches]
-    for name, sequence in _SEQUENCES.items():
-        k = 0
-        while k + len(sequence) <= len(names):
-            if tuple(r for r, _ in names[k:k + len(sequence)]) == sequence:
-                key = _relax_key([a for _, a in names[k:k + len(sequence)]])
-                if key is not None:
-                    jit.compiled(programs.relax_list, *key)  # loaded before the capture
-                    found[k] = (name, len(sequence), key)
-                    k += len(sequence)
-                    continue
-            k += 1
+    found = {}
+    k = 0
+    while k < len(names):
+        for name, (sequence, key_of, program, _) in _SEQUENCES.items():
+            if tuple(r for r, _ in names[k:k + len(sequence)]) != sequence:
+                continue
+            key = key_of([a for _, a in names[k:k + len(sequence)]])
+            if key is not None:
+                jit.compiled(program, *key)
+                found[k] = (name, len(sequence), key)
+                k += len(sequence) - 1
+                break
+        k += 1
     return found
-
-
-def _relax_key(args):
-    """The arguments of programs.relax_list for a relax sequence's programs' arguments, or
-    None where its types do not line up (t, d and the fold one type; t the left operand)."""
-    (semiring, *_), (op, a_type, b_type, z_type, list_a), (c_type, u_type, accum), \
-        (_, mark_type), (_, filter_type), _ = args
-    t = semiring.monoid.return_type
-    if not list_a or not (a_type is b_type is c_type is u_type is filter_type is t) \
-            or mark_type is not z_type:
-        return None
-    return semiring.monoid, op, accum, t, z_type
 
 
 def launch(name, key, made):
     """Launch the fused kernel of the sequence ``name`` for its launches ``made`` ((fn,
-    grid, block, args) as the body made them), if their arguments are one data flow; else
-    launch them as they were.  Called with no recording current."""
-    if name == RELAX:
-        args = _relax_args(made)
+    grid, block, args) as the body made them) if their arguments are one data flow, and
+    return True; else launch them as they were.  Called with no recording current."""
+    if name is not None:
+        _, _, program, args_of = _SEQUENCES[name]
+        args = args_of(made)
         if args is not None:
-            (fn,) = jit.compiled(programs.relax_list, *key).fns
-            jit.run(fn, made[-2][1], jit.BLOCK, args)
+            (fn,) = jit.compiled(program, *key).fns
+            jit.run(fn, max(grid for _, grid, _, _ in made), jit.BLOCK, args)
             return True
     for fn, grid, block, args in made:
         jit.run(fn, grid, block, args)
@@ -112,9 +96,29 @@ def _same(a, b):
                       and _ptr(a) == _ptr(b))
 
 
+def _all_same(xs, ys):
+    return all(_same(a, b) for a, b in zip(xs, ys))
+
+
+# -- relax: a folding push's gather, t op d, d(accum) << t, t<~c.V> ------------------------------
+
+def _relax_key(args):
+    """programs.relax_list's arguments for a relax sequence's programs' arguments, or None
+    where its types do not line up (t, d and the fold one type; t the left operand)."""
+    (semiring, *_), (op, a_type, b_type, z_type, list_a), (c_type, u_type, accum), \
+        (_, mark_type), (_, filter_type), _ = args
+    t = semiring.monoid.return_type
+    if not list_a or not (a_type is b_type is c_type is u_type is filter_type is t) \
+            or mark_type is not z_type:
+        return None
+    return semiring.monoid, op, accum, t, z_type
+
+
 def _relax_args(made):
     """gbk_relax_list's arguments from a relax sequence's launches, or None where they are
-    not the relaxation's one data flow."""
+    not the relaxation's one data flow: the comparison, the accumulation and the filter
+    over the gather's list, the comparison and the accumulation on one bitmap, the mask the
+    comparison's list as marked, and that list unmarked."""
     gather, ewise, accum, mark, filt, unmark = (args for _, _, _, args in made)
     t_counts, t_idx, scratch, t_vals, stamp = gather
     _, l_ptr, l_idx, l_vals, dbits, dvals, p, p2, c_dptr, c_idx, c_vals, c_counts = ewise
@@ -125,17 +129,46 @@ def _relax_args(made):
     _, u_ptr, u_idx, u_marks = unmark
     t_list = (t_counts, t_idx, t_vals)
     c_list = (c_counts, c_idx, c_vals)
-    flows = (
-        all(_same(a, b) for a, b in zip(t_list, (l_ptr, l_idx, l_vals))),
-        all(_same(a, b) for a, b in zip(t_list, (z_ptr, z_idx, z_vals))),
-        all(_same(a, b) for a, b in zip(t_list, (f_ptr, f_idx, f_vals))),
-        dbits is not None and _same(dbits, bits) and _same(dvals, vals),
-        all(_same(a, b) for a, b in zip(c_list, (m_ptr, m_idx, m_vals))),
-        _same(marks, mbits) and (mvals is None or _same(marked, mvals)),
-        _same(c_counts, u_ptr) and _same(c_idx, u_idx) and _same(marks, u_marks),
-    )
-    if not all(flows):
+    if not (_all_same(t_list, (l_ptr, l_idx, l_vals)) and _all_same(t_list, (z_ptr, z_idx, z_vals))
+            and _all_same(t_list, (f_ptr, f_idx, f_vals))
+            and dbits is not None and _same(dbits, bits) and _same(dvals, vals)
+            and _all_same(c_list, (m_ptr, m_idx, m_vals))
+            and _same(marks, mbits) and (mvals is None or _same(marked, mvals))
+            and _all_same((c_counts, c_idx, marks), (u_ptr, u_idx, u_marks))):
         return None
     return (t_counts, t_idx, scratch, t_vals, stamp, dbits, dvals, d_counts, p, p2, c_dptr,
             c_idx, c_vals, c_counts, np.int32(mkind), np.int32(mmode), dptr, out_idx,
             out_vals, counters)
+
+
+# -- select pair: two selects of one list --------------------------------------------------------
+
+def _pair_key(args):
+    (op1, a_type, extra1), (op2, b_type, extra2) = args
+    return (op1, op2, a_type, extra1, extra2) if a_type is b_type else None
+
+
+def _pair_args(made):
+    """gbk_select_pair's arguments from two gbk_select_list launches over one list, or
+    None where their lists differ."""
+    (cap, n_ptr, idx, a, p1, *mask1, dptr1, idx1, vals1, c1), \
+        (cap2, n_ptr2, idx2, a2, p2, *mask2, dptr2, idx2_out, vals2, c2) = (
+            args for _, _, _, args in made)
+    if cap != cap2 or not _all_same((n_ptr, idx, a), (n_ptr2, idx2, a2)):
+        return None
+    return (cap, n_ptr, idx, a, p1, *mask1, p2, *mask2, dptr1, idx1, vals1, c1, dptr2,
+            idx2_out, vals2, c2)
+
+
+_ROLES = {programs.ewise_list_dense: "ewise_list_dense", programs.accum_list: "accum_list",
+          programs.list_unmark: "list_unmark", programs.select_list: "select_list"}
+
+# name: (the roles of its launches, the fused program's arguments from theirs, the fused
+# program, its launch's arguments from theirs)
+_SEQUENCES = {
+    "relax": (("push_gather", "ewise_list_dense", "accum_list", "list_to_bitmap",
+               "filter_list", "list_unmark"), _relax_key, programs.relax_list, _relax_args),
+    "select pair": (("select_list", "select_list"), _pair_key, programs.select_pair,
+                    _pair_args),
+}
+KERNELS = {"relax": "gbk_relax_list", "select pair": "gbk_select_pair"}

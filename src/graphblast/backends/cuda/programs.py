@@ -370,6 +370,16 @@ def select_list(op, a_type, extra):
     return ("select_list", jit.op_key(op), a_type, extra), build
 
 
+def select_pair(op1, op2, a_type, extra1, extra2):
+    """gbk_select_pair: two selects of one list in one pass (fusion.py)."""
+    def build():
+        ad1 = jit.map_adapter(op1, a_type, extra1)
+        ad2 = jit.map_adapter(op2, a_type, extra2)
+        return jit.Program(["vector.cuh"], [ad1] if ad2.name == ad1.name else [ad1, ad2],
+                           [f"gbk_select_pair<{ad1.name}, {ad2.name}, {a_type.c_type}>"])
+    return ("select_pair", jit.op_key(op1), jit.op_key(op2), a_type, extra1, extra2), build
+
+
 def dot_bins():
     """gbk_dot_bin_count and gbk_dot_bin_fill: the masked dot product's entries by work."""
     return _one(("dot_bins",), ["masked_spgemm.cuh"], ["gbk_dot_bin_count", "gbk_dot_bin_fill"])

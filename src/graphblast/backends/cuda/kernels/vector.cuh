@@ -638,3 +638,45 @@ __global__ void gbk_relax_list(const unsigned long long* t_counts, const idx_t* 
     __syncthreads();
     gbk::add_counts(counters, 0, deg);
 }
+
+// Two selects of one list in one pass (fusion.py: SSSP's near and waiting vertices,
+// `u.select(valuele, hi)` and `u.select(valuegt, hi)`): what gbk_select_list makes for each,
+// with its own operator, thunk and mask, the entry read once.  c1[0] and c2[0] must be zero.
+template <class Op1, class Op2, class A>
+__global__ void gbk_select_pair(idx_t nl, const unsigned long long* nl_ptr, const idx_t* idx,
+                                const A* a, typename Op1::param_t p1,
+                                const unsigned char* mbits1, const void* m_vals1, int mkind1,
+                                int mmode1, typename Op2::param_t p2,
+                                const unsigned char* mbits2, const void* m_vals2, int mkind2,
+                                int mmode2, const idx_t* dptr1, idx_t* out1_idx, A* out1_vals,
+                                unsigned long long* c1, const idx_t* dptr2, idx_t* out2_idx,
+                                A* out2_vals, unsigned long long* c2) {
+    Op1 op1(p1);
+    Op2 op2(p2);
+    const gbk::vmask mask1{mbits1, m_vals1, mkind1, mmode1};
+    const gbk::vmask mask2{mbits2, m_vals2, mkind2, mmode2};
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg1 = 0, deg2 = 0;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nl ? idx[t] : 0;
+        A v = t < nl ? a[t] : A();
+        bool keep1 = t < nl && mask1.allows(i) && gbk::cast<bool>(op1(v, i, 0));
+        bool keep2 = t < nl && mask2.allows(i) && gbk::cast<bool>(op2(v, i, 0));
+        long long s1 = gbk::append_slot(&c1[0], keep1);
+        long long s2 = gbk::append_slot(&c2[0], keep2);
+        if (keep1) {
+            out1_idx[s1] = i;
+            out1_vals[s1] = v;
+            if (dptr1) deg1 += (unsigned long long)gbk::degree(dptr1, i);
+        }
+        if (keep2) {
+            out2_idx[s2] = i;
+            out2_vals[s2] = v;
+            if (dptr2) deg2 += (unsigned long long)gbk::degree(dptr2, i);
+        }
+    }
+    gbk::add_counts(c1, 0, deg1);
+    __syncthreads();  // add_counts's shared words are free again
+    gbk::add_counts(c2, 0, deg2);
+}
