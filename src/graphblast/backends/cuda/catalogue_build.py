@@ -141,6 +141,7 @@ def enumerated():
             # by that bound left on the device, the union of the waiting and the improved
             add(programs.ewise_list_dense, binary.plus[t], t, t, t, True)
             add(programs.reduce_list, monoid.min[t], t)
+            add(programs.ewise_reduce_list, binary.plus[t], t, t, t, True, monoid.min[t])
             for s in ("valuele", "valuegt"):
                 add(programs.select_list, getattr(select_ops, s)[t], t, "thunk_device")
             # both in one pass in a captured round (fusion.py)

@@ -10,7 +10,9 @@ positions, and the captured round launches one kernel instead:
   bitmap d), ``d(accum) << t`` and ``t<~c.V>`` (its list mask marked, filtered, unmarked):
   SSSP's relaxation (algorithms/sssp.py ``_relax``), six kernels, as gbk_relax_list;
 - "select pair": two selects of one list (delta-stepping's near and waiting vertices), as
-  gbk_select_pair.
+  gbk_select_pair;
+- "ewise reduce": a list-dense ewise_mult and the reduction of its list (delta-stepping's
+  bucket bound, ``(pending + width).reduce(min)``), as gbk_ewise_reduce_list.
 
 The plan comes from the dry rounds' kernels (which program made each, from jit's cache);
 while capturing, the launches of a planned sequence are compared as usual but not made,
@@ -79,7 +81,8 @@ def launch(name, key, made):
         args = args_of(made)
         if args is not None:
             (fn,) = jit.compiled(program, *key).fns
-            jit.run(fn, max(grid for _, grid, _, _ in made), jit.BLOCK, args)
+            # the grid of the sequence's last launch (a reduction's partials are sized by it)
+            jit.run(fn, made[-1][1], jit.BLOCK, args)
             return True
     for fn, grid, block, args in made:
         jit.run(fn, grid, block, args)
@@ -160,8 +163,26 @@ def _pair_args(made):
             idx2_out, vals2, c2)
 
 
+# -- ewise reduce: a list-dense ewise_mult's list reduced ---------------------------------------
+
+def _ewise_reduce_key(args):
+    (op, a_type, b_type, z_type, list_a), (monoid, r_type) = args
+    return (op, a_type, b_type, z_type, list_a, monoid) if r_type is z_type else None
+
+
+def _ewise_reduce_args(made):
+    """gbk_ewise_reduce_list's arguments from a gbk_ewise_list_dense and a gbk_reduce_list
+    of its list, or None where the reduction's list is another."""
+    ewise, reduce = (args for _, _, _, args in made)
+    _, n_ptr, a, part, part_have, ticket, value, have = reduce
+    if not _all_same((n_ptr, a), (ewise[-1], ewise[-2])):
+        return None
+    return (*ewise, part, part_have, ticket, value, have)
+
+
 _ROLES = {programs.ewise_list_dense: "ewise_list_dense", programs.accum_list: "accum_list",
-          programs.list_unmark: "list_unmark", programs.select_list: "select_list"}
+          programs.list_unmark: "list_unmark", programs.select_list: "select_list",
+          programs.reduce_list: "reduce_list"}
 
 # name: (the roles of its launches, the fused program's arguments from theirs, the fused
 # program, its launch's arguments from theirs)
@@ -170,5 +191,8 @@ _SEQUENCES = {
                "filter_list", "list_unmark"), _relax_key, programs.relax_list, _relax_args),
     "select pair": (("select_list", "select_list"), _pair_key, programs.select_pair,
                     _pair_args),
+    "ewise reduce": (("ewise_list_dense", "reduce_list"), _ewise_reduce_key,
+                     programs.ewise_reduce_list, _ewise_reduce_args),
 }
-KERNELS = {"relax": "gbk_relax_list", "select pair": "gbk_select_pair"}
+KERNELS = {"relax": "gbk_relax_list", "select pair": "gbk_select_pair",
+           "ewise reduce": "gbk_ewise_reduce_list"}

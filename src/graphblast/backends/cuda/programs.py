@@ -319,6 +319,19 @@ def ewise_list_dense(op, a_type, b_type, z_type, list_a):
     return ("ewise_list_dense", jit.op_key(op), a_type, b_type, z_type, list_a), build
 
 
+def ewise_reduce_list(op, a_type, b_type, z_type, list_a, monoid):
+    """gbk_ewise_reduce_list: gbk_ewise_list_dense's list and its reduction by ``monoid`` in
+    one kernel (fusion.py)."""
+    def build():
+        zip_ = jit.zip_adapter("mult", op, a_type, b_type, z_type)
+        mon = jit.monoid_adapter(monoid)
+        return jit.Program(["vector.cuh"], [zip_, mon], [
+            f"gbk_ewise_reduce_list<{zip_.name}, {mon.name}, {a_type.c_type}, "
+            f"{b_type.c_type}, {'true' if list_a else 'false'}>"])
+    return ("ewise_reduce_list", jit.op_key(op), a_type, b_type, z_type, list_a,
+            monoid), build
+
+
 def relax_list(monoid, op, accum, dtype, z_type):
     """gbk_relax_list: a folding push's gather, ``c = op(t, d)`` over t's entries, ``d(accum)
     << t`` and t under a mask of c, in one kernel (fusion.py), for t and d of ``dtype`` and c

@@ -76,6 +76,37 @@ __device__ __forceinline__ void block_partial(typename M::t acc, bool have, type
     }
 }
 
+// After block_partial into out/out_have: the last block to finish (a ticket on *ticket, zero
+// before and reset after) folds every block's partial into result[0] and result_have[0], as
+// gbk_reduce_all run on the partials with one block would in a kernel of its own.  Every
+// thread of every block must call it.
+template <class M>
+__device__ __forceinline__ void fold_partials(const typename M::t* out,
+                                              const unsigned char* out_have,
+                                              unsigned long long* ticket, typename M::t* result,
+                                              unsigned char* result_have) {
+    typedef typename M::t T;
+    __shared__ int last;
+    if (threadIdx.x == 0) {
+        __threadfence();  // this block's partial before its ticket
+        last = atomicAdd(ticket, 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    T acc = M::identity();
+    bool have = false;
+    for (int b = threadIdx.x; b < (int)gridDim.x; b += blockDim.x) {
+        if (!((volatile const unsigned char*)out_have)[b]) continue;  // not this SM's L1 copy
+        const T v = ((volatile const T*)out)[b];
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
+    }
+    __syncthreads();  // block_partial's shared arrays are read again
+    block_partial<M>(acc, have, result, result_have, 0);
+    if (threadIdx.x == 0) *ticket = 0ull;
+}
+
 }  // namespace gbk
 
 // out[s] = the monoid over a[offsets[k] : offsets[k + 1]], k = seg_ids ? seg_ids[s] : s.
@@ -150,7 +181,6 @@ gbk_reduce_list(idx_t cap, const unsigned long long* n_ptr, const A* a, typename
                 unsigned char* out_have, unsigned long long* ticket, typename M::t* result,
                 unsigned char* result_have) {
     typedef typename M::t T;
-    __shared__ int last;
     const idx_t n = n_ptr ? (idx_t)*n_ptr : cap;
     T acc = M::identity();
     bool have = false;
@@ -160,24 +190,7 @@ gbk_reduce_list(idx_t cap, const unsigned long long* n_ptr, const A* a, typename
         have = true;
     }
     gbk::block_partial<M>(acc, have, out, out_have);
-    if (threadIdx.x == 0) {
-        __threadfence();  // this block's partial before its ticket
-        last = atomicAdd(ticket, 1ull) == (unsigned long long)gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    acc = M::identity();
-    have = false;
-    for (int b = threadIdx.x; b < (int)gridDim.x; b += blockDim.x) {
-        if (!((volatile unsigned char*)out_have)[b]) continue;  // not this SM's L1 copy
-        const T v = ((volatile T*)out)[b];
-        acc = have ? M::combine(acc, v) : v;
-        have = true;
-    }
-    __syncthreads();  // block_partial's shared arrays are read again
-    gbk::block_partial<M>(acc, have, result, result_have, 0);
-    if (threadIdx.x == 0) *ticket = 0ull;
+    gbk::fold_partials<M>(out, out_have, ticket, result, result_have);
 }
 
 // One pass of an inner product of two dense vectors, without the products' vector: block b

@@ -680,3 +680,48 @@ __global__ void gbk_select_pair(idx_t nl, const unsigned long long* nl_ptr, cons
     __syncthreads();  // add_counts's shared words are free again
     gbk::add_counts(c2, 0, deg2);
 }
+
+// A reduction of a list made by gbk_ewise_list_dense, in the same kernel (fusion.py:
+// delta-stepping's bucket bound, `(u + width).reduce(min)`): the list z = Zip(l, d) made as
+// gbk_ewise_list_dense makes it, and its values folded by the monoid M as gbk_reduce_list
+// folds them (each block's partial in out/out_have, the last block's fold in result and
+// result_have; ticket a zeroed word, left zeroed).
+template <class Zip, class M, class A, class B, bool LIST_A>
+__global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
+gbk_ewise_reduce_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* l_idx,
+                      const void* l_vals, const unsigned char* dbits, const void* d_vals,
+                      typename Zip::param_t p, typename Zip::param2_t p2, const idx_t* dptr,
+                      idx_t* out_idx, typename Zip::z_t* out_vals,
+                      unsigned long long* counters, typename M::t* out,
+                      unsigned char* out_have, unsigned long long* ticket,
+                      typename M::t* result, unsigned char* result_have) {
+    typedef typename M::t T;
+    Zip f(p, p2);
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg = 0;
+    T acc = M::identity();
+    bool have = false;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nl ? l_idx[t] : 0;
+        bool has = t < nl && (dbits == nullptr || dbits[i]);
+        long long slot = gbk::append_slot(&counters[0], has);
+        if (has) {
+            typename Zip::z_t z;
+            if (LIST_A)
+                z = f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0);
+            else
+                z = f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
+            out_idx[slot] = i;
+            out_vals[slot] = z;
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
+            const T v = gbk::cast<T>(z);
+            acc = have ? M::combine(acc, v) : v;
+            have = true;
+        }
+    }
+    gbk::add_counts(counters, 0, deg);
+    __syncthreads();  // add_counts's shared words are free again
+    gbk::block_partial<M>(acc, have, out, out_have);
+    gbk::fold_partials<M>(out, out_have, ticket, result, result_have);
+}
