@@ -202,7 +202,8 @@ def main():
     # rounds run again on it
     scratch = mxv._scratch_for(n)
 
-    def on_while(name, rounds=3, fuse=True, fuse_assign=True):
+    def on_while(name, rounds=3, fuse=True, fuse_assign=True, body=level, start=bfs_start,
+                 counter=True):
         support, create = loops._While._support, loops._While.create
         loops._While._support, loops._While.create = True, classmethod(
             lambda cls: (_While(), None))
@@ -211,7 +212,7 @@ def main():
         epoch = scratch.epoch
         try:
             with gb.config.set(device_loops="while"):
-                run(name, level, counter=True, start=bfs_start)
+                run(name, body, counter=counter, start=start)
         finally:
             loops._While._support, loops._While.create = support, create
             loops.FUSE_ROUND = loops.FUSE_ASSIGN = True
@@ -234,6 +235,13 @@ def main():
     overflow_at.append((1, 2 * loops.CAPACITY_FLOOR))
     on_while("bfs level, while, outgrows")
     del overflow_at[:]
+    # delta-stepping's round under a WHILE node: its union written into the state by its
+    # last kernels, the last of which ends the round
+    bucket = functools.partial(sssp._bucket_round, A=W, dist=dist, width=width,
+                               min_plus=semiring.min_plus[INT64])
+    on_while("sssp bucket, while", body=bucket, start=start, counter=False)
+    on_while("sssp bucket, while, unfused", body=bucket, start=start, counter=False,
+             fuse=False)
     loops._Loop.device_loop = device_loop
     run("reads a count", reads)
     counter = [0]

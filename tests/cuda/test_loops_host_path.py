@@ -76,10 +76,18 @@ def test_which_bodies_replay():
     # and in the captured round (fusion.py) the bound is one kernel, the near and the
     # waiting vertices one pass, and the relaxation's six kernels (the push's gather, the
     # comparison with the distances, their accumulation and the improved kept under the
-    # comparison's complement, marked and unmarked) one
+    # comparison's complement, marked and unmarked) one, which also marks the waiting
+    # vertices for the union
     assert got["sssp bucket"]["stats"]["round_kernels"] == [
         "gbk_ewise_reduce_list", "gbk_select_pair", "gbk_push", "gbk_relax_list",
-        "gbk_list_to_bitmap", "gbk_union_lists_b", "gbk_union_lists_a", "gbk_loop_next"]
+        "gbk_union_lists_b", "gbk_union_lists_a", "gbk_loop_next"]
+    # under a WHILE node the union writes the round's result into the state and its last
+    # kernel ends the round: six kernels
+    assert got["sssp bucket, while"]["stats"]["round_kernels"] == [
+        "gbk_ewise_reduce_list", "gbk_select_pair", "gbk_push", "gbk_relax_list",
+        "gbk_union_lists_b", "gbk_union_lists_a_loop"]
+    assert got["sssp bucket, while, unfused"]["stats"]["round_kernels"][-2:] == [
+        "gbk_union_lists_a", "gbk_loop_next"]
     # SSSP's relaxation has no such first step
     assert got["relax"]["stats"]["round_kernels"][-1] == "gbk_loop_next"
     # a count read inside the body breaks the capture: every round from Python

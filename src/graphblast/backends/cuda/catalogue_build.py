@@ -148,6 +148,7 @@ def enumerated():
             add(programs.select_pair, select_ops.valuele[t], select_ops.valuegt[t], t,
                 "thunk_device", "thunk_device")
             add(programs.union_lists, binary.min[t], t)
+            add(programs.union_lists_loop, binary.min[t], t)  # its last kernel ending a round
         for z in types:
             if z is not t:
                 add(programs.cast, t, z)

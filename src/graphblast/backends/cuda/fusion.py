@@ -8,7 +8,9 @@ positions, and the captured round launches one kernel instead:
 
 - "relax": a folding push's gather, ``c = t op d`` over the list t (a comparison with a
   bitmap d), ``d(accum) << t`` and ``t<~c.V>`` (its list mask marked, filtered, unmarked):
-  SSSP's relaxation (algorithms/sssp.py ``_relax``), six kernels, as gbk_relax_list;
+  SSSP's relaxation (algorithms/sssp.py ``_relax``), six kernels, as gbk_relax_list, with
+  the marking of an unrelated list that follows it ("relax, mark": delta-stepping's waiting
+  vertices marked for the union of the round's end);
 - "select pair": two selects of one list (delta-stepping's near and waiting vertices), as
   gbk_select_pair;
 - "ewise reduce": a list-dense ewise_mult and the reduction of its list (delta-stepping's
@@ -26,6 +28,7 @@ kernels go through ``jit.run``), so making them later changes nothing.
 import numpy as np
 
 from . import jit, programs
+from .blocks import i64
 
 # Fuse the known sequences of a captured round (False: every kernel as the body makes it).
 FUSE = True
@@ -107,12 +110,13 @@ def _all_same(xs, ys):
 
 def _relax_key(args):
     """programs.relax_list's arguments for a relax sequence's programs' arguments, or None
-    where its types do not line up (t, d and the fold one type; t the left operand)."""
+    where its types do not line up (t, d and the fold one type; t the left operand; a list
+    marked after it of that type too)."""
     (semiring, *_), (op, a_type, b_type, z_type, list_a), (c_type, u_type, accum), \
-        (_, mark_type), (_, filter_type), _ = args
+        (_, mark_type), (_, filter_type), _, *then = args
     t = semiring.monoid.return_type
     if not list_a or not (a_type is b_type is c_type is u_type is filter_type is t) \
-            or mark_type is not z_type:
+            or mark_type is not z_type or (then and then[0][1] is not t):
         return None
     return semiring.monoid, op, accum, t, z_type
 
@@ -121,7 +125,9 @@ def _relax_args(made):
     """gbk_relax_list's arguments from a relax sequence's launches, or None where they are
     not the relaxation's one data flow: the comparison, the accumulation and the filter
     over the gather's list, the comparison and the accumulation on one bitmap, the mask the
-    comparison's list as marked, and that list unmarked."""
+    comparison's list as marked, and that list unmarked; and a list marked after it, if one
+    is, none of whose arrays the relaxation touches."""
+    *made, then = made if len(made) == 7 else (*made, None)
     gather, ewise, accum, mark, filt, unmark = (args for _, _, _, args in made)
     t_counts, t_idx, scratch, t_vals, stamp = gather
     _, l_ptr, l_idx, l_vals, dbits, dvals, p, p2, c_dptr, c_idx, c_vals, c_counts = ewise
@@ -139,9 +145,16 @@ def _relax_args(made):
             and _same(marks, mbits) and (mvals is None or _same(marked, mvals))
             and _all_same((c_counts, c_idx, marks), (u_ptr, u_idx, u_marks))):
         return None
+    w = (i64(0), None, None, None, None, None)
+    if then is not None:
+        w = then[3]
+        touched = (scratch, t_vals, stamp, dbits, dvals, d_counts, c_idx, c_vals, c_counts,
+                   out_idx, out_vals, counters, marks, marked)
+        if any(_same(x, y) for x in w[1:] for y in touched):
+            return None
     return (t_counts, t_idx, scratch, t_vals, stamp, dbits, dvals, d_counts, p, p2, c_dptr,
             c_idx, c_vals, c_counts, np.int32(mkind), np.int32(mmode), dptr, out_idx,
-            out_vals, counters)
+            out_vals, counters, *w)
 
 
 # -- select pair: two selects of one list --------------------------------------------------------
@@ -180,19 +193,67 @@ def _ewise_reduce_args(made):
     return (*ewise, part, part_have, ticket, value, have)
 
 
+# -- the round's end: a union written into the loop's state -----------------------------------
+
+def round_end(launches):
+    """(index of the first launch, programs.union_lists_loop's arguments) where a dry
+    round's ``launches`` end with the two kernels of one union of lists (gbk_union_lists_b,
+    gbk_union_lists_a), which can write the round's result into the loop's state and end the
+    round (gbk_union_lists_a_loop); else None."""
+    if not FUSE or len(launches) < 2:
+        return None
+    unions = {}
+    for (_, program, args), kernels in list(jit._by_call.items()):
+        if program is programs.union_lists:
+            unions[kernels.fns[0]], unions[kernels.fns[1]] = ("b", args), ("a", args)
+    (fb, *_), (fa, *_) = launches[-2:]
+    b, a = unions.get(fb), unions.get(fa)
+    if b is None or a is None or b[0] != "b" or a[0] != "a" or b[1] != a[1]:
+        return None
+    jit.compiled(programs.union_lists_loop, *a[1])  # loaded before the capture
+    return len(launches) - 2, a[1]
+
+
+def end_round(key, held, state, loop):
+    """Launch a round's held union (``held``: its two launches as the body made them) into
+    the loop's ``state`` (a ListVector with room for every position), its last kernel ending
+    the round (``loop``: the control words, the round limit, the state's capacity as the host
+    keeps it, the counter page and its words, the WHILE node's condition handle), and return
+    True; or False (nothing launched) where the two are not one union whose lists are not
+    the state's.  Called with no recording current."""
+    if len(held) != 2:
+        return False
+    (fb, grid_b, block_b, b_args), (_, grid_a, _, a_args) = held
+    out = b_args[-3:]
+    if not _all_same(out, a_args[-3:]) or not _all_same(a_args[4:6], b_args[4:6]):
+        return False
+    mine = (state.idx, state.vals, state.counters.array)
+    if any(_same(x, y) for x in (*b_args, *a_args) for y in mine):
+        return False
+    counters = out[2]
+    jit.run(fb, grid_b, block_b, (*b_args[:-3], state.idx, state.vals, counters))
+    (fn,) = jit.compiled(programs.union_lists_loop, *key).fns
+    jit.run(fn, grid_a, jit.BLOCK, (*a_args[:-3], state.idx, state.vals, counters, *loop))
+    return True
+
+
 _ROLES = {programs.ewise_list_dense: "ewise_list_dense", programs.accum_list: "accum_list",
           programs.list_unmark: "list_unmark", programs.select_list: "select_list",
           programs.reduce_list: "reduce_list"}
 
 # name: (the roles of its launches, the fused program's arguments from theirs, the fused
 # program, its launch's arguments from theirs)
-_SEQUENCES = {
-    "relax": (("push_gather", "ewise_list_dense", "accum_list", "list_to_bitmap",
-               "filter_list", "list_unmark"), _relax_key, programs.relax_list, _relax_args),
+_RELAX = ("push_gather", "ewise_list_dense", "accum_list", "list_to_bitmap", "filter_list",
+          "list_unmark")
+_SEQUENCES = {  # the longer first where one begins another
+    "relax, mark": (_RELAX + ("list_to_bitmap",), _relax_key, programs.relax_list,
+                    _relax_args),
+    "relax": (_RELAX, _relax_key, programs.relax_list, _relax_args),
     "select pair": (("select_list", "select_list"), _pair_key, programs.select_pair,
                     _pair_args),
     "ewise reduce": (("ewise_list_dense", "reduce_list"), _ewise_reduce_key,
                      programs.ewise_reduce_list, _ewise_reduce_args),
 }
-KERNELS = {"relax": "gbk_relax_list", "select pair": "gbk_select_pair",
+KERNELS = {"relax": "gbk_relax_list", "relax, mark": "gbk_relax_list",
+           "select pair": "gbk_select_pair",
            "ewise reduce": "gbk_ewise_reduce_list"}

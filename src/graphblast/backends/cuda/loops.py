@@ -240,13 +240,15 @@ class _Loop:
         self.xs = self.wrap(self.state)
 
     def widen(self):
-        """Where the settled round is one push that gbk_push_loop can run with the loop's end
-        (the noted round's ``fusable``) under a WHILE node, a state with room for every
-        position, since the state and the push's output alternate as the round's input and
-        output: True if made (the dry rounds are then run again on it).  The capacity the
+        """Where the settled round's last kernel can end it under a WHILE node (a round that
+        is one push, the noted round's ``fusable``: gbk_push_loop; a round ending in a union:
+        fusion.round_end), a state with room for every position, since the state and the
+        push's output alternate as the round's input and output, or the union writes its
+        result into the state: True if made (the dry rounds are then run again on it).  The capacity the
         host keeps, which decides when the loop stops to grow or goes wide, is unchanged."""
         state = self.state
-        if (not FUSE_ROUND or self.noted.fusable is None or state.idx.shape[0] >= state.size
+        one_kernel = self.noted.fusable is not None or fusion.round_end(self.noted.launches)
+        if (not FUSE_ROUND or not one_kernel or state.idx.shape[0] >= state.size
                 or not _while_possible(self.mode)):
             return False
         try:
@@ -338,10 +340,15 @@ class _Loop:
         if FUSE_ASSIGN:
             rec.hoist_from = (state, self.round)
         rec.fusions = fusion.plan(self.noted.launches)
-        if (cond is not None and FUSE_ROUND and self.noted.fusable is not None
-                and state.idx.shape[0] >= state.size):
-            rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
-                                          self.limit, self.capacity, cond.handle_value)
+        end = None
+        if cond is not None and FUSE_ROUND and state.idx.shape[0] >= state.size:
+            if self.noted.fusable is not None:
+                rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
+                                              self.limit, self.capacity, cond.handle_value)
+            else:
+                end = fusion.round_end(self.noted.launches)
+                if end is not None:
+                    rec.end_at = end[0]
         allocate = cp.cuda.get_allocator()
 
         def kept(size):  # every allocation the graph may refer to lives as long as the graph
@@ -374,7 +381,11 @@ class _Loop:
                     y = None
                     if not rec.complete():
                         raise recording.Refused("fewer launches than the dry rounds made")
-                if not fused:  # else the push's last block ends the round (gbk_push_loop)
+                if rec.held:  # the round's last launches, a union: into the state?
+                    ended = self._end_in_state(rec, end[1], parts, stamp, cond, page)
+                    fused = ended is not None
+                    rec.tail = ended or rec.tail
+                if not fused:  # else the round's last kernel ends it
                     _advance(state, parts, self.ctl, self.limit, cond, page, stamp,
                              rec.hoisted)
                 parts = None
@@ -410,6 +421,31 @@ class _Loop:
             logger.debug("repeat: the body replays as a CUDA graph")
         return graph
 
+    def _end_in_state(self, rec, key, parts, stamp, cond, page):
+        """Launch the round's held last launches: a union whose output is the round's result
+        written into the state by gbk_union_lists_b and gbk_union_lists_a_loop, which ends
+        the round (fusion.end_round), where nothing else is left for gbk_loop_next (no
+        claims to reset, no hoisted step); else as they were.  The LoopTail, or None."""
+        held, rec.held = rec.held, []
+        state, out = self.state, held[-1][3][-3]
+        loop = (self.ctl, np.int64(self.limit), i64(self.capacity), state.counters.array,
+                page.array, i64(page.array.size), np.uint64(cond.handle_value))
+        before = recording.current()
+        recording.set_current(None)
+        try:
+            if (stamp is None and rec.hoisted is None and parts[0] is out
+                    and fusion.end_round(key, held, state, loop)):
+                tail = recording.LoopTail(rec.end_at, state, self.ctl, self.rounds,
+                                          self.limit, self.capacity, cond.handle_value,
+                                          alternates=False, kernel="gbk_union_lists_a_loop")
+                tail.at, tail.used = len(rec.launches) - 1, True
+                return tail
+            for fn, grid, block, args in held:
+                jit.run(fn, grid, block, args)
+        finally:
+            recording.set_current(before)
+        return None
+
     # -- 4. the loop ---------------------------------------------------------------------------
     def device_loop(self, graph):
         """Launch ``graph`` (once under a WHILE node, else once per round) until the state is
@@ -435,12 +471,14 @@ class _Loop:
             tail, ran = graph.tail, int(host[0]) - self.rounds
             self.rounds = int(host[0])
             result, count = graph.result, host[3]
-            if tail is not None:  # one kernel a round: the state and the push's output
-                # alternate, the last round's result in the state after an even number of
-                # rounds; the claims were made with an epoch a round, now all used
-                tail.scratch.epoch += ran
+            if tail is not None:  # the round's last kernel ended it: the result in the
+                # state, or (one push a round) the state and the push's output alternate, the
+                # last result in the state after an even number of rounds, and the claims
+                # were made with an epoch a round, now all used
                 count = host[2]
-                if ran % 2 == 0:
+                if tail.scratch is not None:
+                    tail.scratch.epoch += ran
+                if not tail.alternates or ran % 2 == 0:
                     result = self.state
             if host[1]:  # the result outgrew the state: grown, and the loop resumes
                 needed = int(host[2])
@@ -715,7 +753,7 @@ def _round_kernels(rec):
         elif i == 0 and rec.hoisted is not None:
             continue
         elif fused and i == rec.tail.at:
-            names.append("gbk_push_loop")
+            names.append(rec.tail.kernel)
         elif i in sequences:
             skip = sequences[i][0] - 1
             names.append(fusion.KERNELS[sequences[i][1]])

@@ -356,6 +356,15 @@ def union_lists(op, dtype):
     return ("union_lists", jit.op_key(op), dtype), build
 
 
+def union_lists_loop(op, dtype):
+    """gbk_union_lists_a_loop: the union's last kernel ending a device loop's round."""
+    def build():
+        ad = jit.zip_adapter("add", op, dtype, dtype, dtype)
+        return jit.Program(["vector.cuh"], [ad],
+                           [f"gbk_union_lists_a_loop<{ad.name}, {dtype.c_type}>"])
+    return ("union_lists_loop", jit.op_key(op), dtype), build
+
+
 def map_dense(op, a_type, extra):
     """apply on a dense vector (see :func:`map_op` for ``extra``)."""
     def build():

@@ -61,7 +61,8 @@ class Recording:
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
                  "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted",
-                 "pushed", "fusable", "tail", "fusions", "deferred", "fused")
+                 "pushed", "fusable", "tail", "fusions", "deferred", "fused", "end_at",
+                 "held")
 
     def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
@@ -92,6 +93,10 @@ class Recording:
         self.fusions = {}
         self.deferred = None
         self.fused = []
+        # capturing: the launch from which the round's last ones are held for the loop to
+        # make (a union written into its state: fusion.end_round), and those held
+        self.end_at = None
+        self.held = []
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose
@@ -124,6 +129,9 @@ class Recording:
             raise Refused("a launch unlike the dry rounds' (a value of the body that changes "
                           "from round to round)")
         self.launched += 1
+        if self.end_at is not None and k >= self.end_at:
+            self.held.append((fn, grid, block, args))
+            return True
         if self.deferred is None:
             planned = self.fusions.get(k)
             if planned is None:
@@ -254,20 +262,26 @@ class Hoisted:
 
 
 class LoopTail:
-    """The end of a device loop's round fused into the round's one push (gbk_push_loop,
-    loops.py): the loop's state and control words, the round the graph's first launch runs
-    (``r0``), the round limit (-1: none), the state's capacity as the host keeps it, the WHILE
-    node's condition handle; filled by the push: ``used``, the stamps' owner (``scratch``,
-    whose epoch the host advances past the rounds run) and the push's output list."""
+    """The end of a device loop's round fused into the round's last kernel (gbk_push_loop, a
+    round that is one push; gbk_union_lists_a_loop, a round ending in a union written into
+    the state: loops.py): the launch it replaces, the loop's state and control words, the
+    round the graph's first launch runs (``r0``), the round limit (-1: none), the state's
+    capacity as the host keeps it, the WHILE node's condition handle; filled by the push:
+    ``used``, the stamps' owner (``scratch``, whose epoch the host advances past the rounds
+    run) and the push's output list."""
 
     __slots__ = ("at", "state", "ctl", "r0", "limit", "capacity", "handle", "used", "scratch",
-                 "out")
+                 "out", "alternates", "kernel")
 
-    def __init__(self, at, state, ctl, r0, limit, capacity, handle):
+    def __init__(self, at, state, ctl, r0, limit, capacity, handle, alternates=True,
+                 kernel="gbk_push_loop"):
         self.at, self.state, self.ctl, self.r0 = at, state, ctl, r0
         self.limit, self.capacity, self.handle = limit, capacity, handle
         self.used = False
         self.scratch = self.out = None
+        # whether the state and the round's output list alternate (else the round writes
+        # its result into the state); the kernel that ends the round
+        self.alternates, self.kernel = alternates, kernel
 
 
 def capturing():

@@ -575,6 +575,9 @@ __global__ void gbk_list_copy(idx_t cap, const unsigned long long* counts, const
 // Each of t's positions is read and written by one thread only, so doing them in one pass
 // changes no result: the comparison reads d before this thread's accumulation writes it.
 // t's count is at t_counts[0]; its positions are distinct (a push's output).
+// With w_idx, the kernel also does the next launch of the round when it is an independent
+// gbk_list_to_bitmap (a list w of T, its count at w_ptr[0] or w_cap, marked into w_bits and
+// w_dense: delta-stepping's waiting vertices marked for the union that follows).
 template <class M, class Zip, class Acc, class T>
 __global__ void gbk_relax_list(const unsigned long long* t_counts, const idx_t* t_idx,
                                T* scratch, T* t_vals, long long* stamp, unsigned char* dbits,
@@ -583,7 +586,17 @@ __global__ void gbk_relax_list(const unsigned long long* t_counts, const idx_t* 
                                const idx_t* c_dptr, idx_t* c_idx, typename Zip::z_t* c_vals,
                                unsigned long long* c_counts, int mkind, int mmode,
                                const idx_t* dptr, idx_t* out_idx, T* out_vals,
-                               unsigned long long* counters) {
+                               unsigned long long* counters, idx_t w_cap,
+                               const unsigned long long* w_ptr, const idx_t* w_idx,
+                               const T* w_vals, unsigned char* w_bits, T* w_dense) {
+    if (w_idx) {
+        const idx_t nw = w_ptr ? (idx_t)*w_ptr : w_cap;
+        for (idx_t q = gbk::global_id(); q < nw; q += gbk::grid_size()) {
+            const idx_t i = w_idx[q];
+            w_bits[i] = 1;
+            w_dense[i] = w_vals[q];
+        }
+    }
     typedef typename Zip::z_t Z;
     Zip f(p, p2);
     Acc acc(0);
@@ -724,4 +737,64 @@ gbk_ewise_reduce_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* l
     __syncthreads();  // add_counts's shared words are free again
     gbk::block_partial<M>(acc, have, out, out_have);
     gbk::fold_partials<M>(out, out_have, ticket, result, result_have);
+}
+
+// gbk_union_lists_a as the last kernel of a device loop's round (loops.py, fusion.py: the
+// round's result, a union, written by gbk_union_lists_b and this kernel straight into the
+// loop's state, whose arrays the round no longer reads), with the loop's end that
+// gbk_loop_next would do in a kernel of its own, but no copy: the last block to finish (a
+// ticket on ctl[3]) reads the union's count (counters, a slot of the round's counter page),
+// puts it and the degree sum in the state's counters (s_counts) and its count in ctl[2],
+// counts the round (ctl[0]), sets ctl[1] where the count exceeds `cap` (the state's capacity
+// as the host keeps it; the state has room for every position, so the result is whole), and
+// where the loop goes on (an entry, below `max_rounds`, within `cap`) zeroes the counter page
+// for the next round; then the WHILE node's condition.
+template <class Zip, class T>
+__global__ void gbk_union_lists_a_loop(idx_t na, const unsigned long long* na_ptr,
+                                       const idx_t* a_idx, const T* a_vals,
+                                       unsigned char* marks, const T* vals,
+                                       typename Zip::param_t p, typename Zip::param2_t p2,
+                                       idx_t* out_idx, T* out_vals,
+                                       unsigned long long* counters, long long* ctl,
+                                       long long max_rounds, idx_t cap,
+                                       unsigned long long* s_counts, unsigned long long* page,
+                                       idx_t page_words, unsigned long long handle) {
+    __shared__ int last;
+    Zip f(p, p2);
+    if (na_ptr) na = (idx_t)*na_ptr;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < na; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < na ? a_idx[t] : 0;
+        long long slot = gbk::append_slot(&counters[0], t < na);
+        if (slot >= 0) {
+            out_idx[slot] = i;
+            out_vals[slot] = marks[i] == 2 ? vals[i] : f.only_a(a_vals[t], i, 0);
+            marks[i] = 0;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();  // this block's entries and count before its ticket
+        last = atomicAdd((unsigned long long*)&ctl[3], 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    const unsigned long long n = ((volatile unsigned long long*)counters)[0];
+    const unsigned long long deg = ((volatile unsigned long long*)counters)[1];
+    const long long r = ctl[0] + 1;
+    const bool more = n > 0 && (max_rounds < 0 || r < max_rounds);
+    const bool fits = (idx_t)n <= cap;
+    __syncthreads();  // every thread has read the count before the page is zeroed
+    if (fits && more && page)
+        for (idx_t w = threadIdx.x; w < page_words; w += blockDim.x) page[w] = 0ull;
+    if (threadIdx.x == 0) {
+        s_counts[0] = n;
+        s_counts[1] = deg;
+        if (!fits) ctl[1] = 1;
+        ctl[2] = (long long)n;
+        ctl[0] = r;
+        ctl[3] = 0;
+        cudaGraphSetConditional(handle, fits && more ? 1u : 0u);
+    }
 }
