@@ -34,6 +34,14 @@ GPU work, an SSSP light round about 190 us.  Here:
      round, each followed by one wait and a read of the same words;
    - "never": every round issued from Python (``issue_rounds``).
 
+Under a WHILE node a round costs about 4 us a kernel, so its last kernel ends it where it
+can (``FUSE_ROUND``): a round that is one first-claim push (BFS's level) is one kernel,
+gbk_push_loop (the state and the push's output alternating, the claims made with an epoch a
+round, the next level's assign as each output is claimed, the loop's end in its last
+block); a round that ends in a union of lists (delta-stepping's) writes its result into the
+state and ends in gbk_union_lists_a_loop.  Both need a state with room for every position
+(``widen``).  Known sequences of a captured round's kernels are fused (fusion.py).
+
 A result that outgrows the state stops the loop on the device with the state untouched (its
 round's other effects done); the host reads that, grows the state (doubling, at most the
 vector's size), copies the result, which the graph's kept allocations still hold, into it and
