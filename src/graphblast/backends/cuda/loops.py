@@ -252,8 +252,9 @@ class _Loop:
         is one push, the noted round's ``fusable``: gbk_push_loop; a round ending in a union:
         fusion.round_end), a state with room for every position, since the state and the
         push's output alternate as the round's input and output, or the union writes its
-        result into the state: True if made (the dry rounds are then run again on it).  The capacity the
-        host keeps, which decides when the loop stops to grow or goes wide, is unchanged."""
+        result into the state: True if made (the dry rounds are then run again on it).  The
+        capacity the host keeps, which decides when the loop stops to grow or goes wide, is
+        unchanged."""
         state = self.state
         one_kernel = self.noted.fusable is not None or fusion.round_end(self.noted.launches)
         if (not FUSE_ROUND or not one_kernel or state.idx.shape[0] >= state.size
