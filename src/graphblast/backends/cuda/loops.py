@@ -354,6 +354,7 @@ class _Loop:
             if self.noted.fusable is not None:
                 rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
                                               self.limit, self.capacity, cond.handle_value)
+                _load_push_loop(self.noted)
             else:
                 end = fusion.round_end(self.noted.launches)
                 if end is not None:
@@ -726,6 +727,19 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None
 # A captured round that is one first-claim push (BFS's level) run under a WHILE node as one
 # kernel, gbk_push_loop, which ends the round itself (False: the push and gbk_loop_next).
 FUSE_ROUND = True
+
+
+def _load_push_loop(noted):
+    """Load gbk_push_loop for the noted round's push, alone and with the assign its round
+    begins with (where it is one, which the capture may hoist), before the capture: no
+    kernel is loaded while a stream captures."""
+    key = noted.pushed[4]
+    jit.compiled(programs.push_loop, *key)
+    if noted.launches:
+        first = noted.launches[0][0]
+        for (_, program, args), kernels in list(jit._by_call.items()):
+            if program is programs.assign_scalar and first in kernels.fns:
+                jit.compiled(programs.push_loop, *key, args[1])
 
 
 def _while_possible(mode):

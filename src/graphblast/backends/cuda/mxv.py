@@ -613,7 +613,7 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
         # at the next push, or folded into the loop's end (loops.py)
         rec.defer_unclaim(cap, counters, out_idx, scratch.stamp)
     if rec is not None:
-        rec.note_push(out_idx, idx, fusable)
+        rec.note_push(out_idx, idx, fusable, (semiring, M.dtype, u.dtype, vfirst, v.idx32))
     counters.touch()
     return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=dptr)
 
@@ -630,7 +630,7 @@ def _push_loop(tail, hoisted, key, grid, product):
     if hoisted is None:
         (fn,) = jit.compiled(programs.push_loop, *key).fns
         extra = (None, None, None, np.int32(0), np.uint8(0))
-    else:
+    else:  # (both loaded before the capture: loops.py)
         target = hoisted.target
         (fn,) = jit.compiled(programs.push_loop, *key, target.dtype).fns
         value = jit.scalar(0 if hoisted.from_counter else hoisted.value, target.dtype)

@@ -177,11 +177,12 @@ class Recording:
                                None if from_counter else value)
         return True
 
-    def note_push(self, out_idx, in_idx, fusable):
+    def note_push(self, out_idx, in_idx, fusable, key):
         """A push has made its launches, its output the list ``out_idx`` from ``in_idx``;
-        ``fusable``: one first-claim launch, which gbk_push_loop can make instead."""
+        ``fusable``: one first-claim launch, which gbk_push_loop (programs.push_loop's
+        arguments ``key``, the assign's type left out) can make instead."""
         made = self.launched if self.capturing else len(self.launches)
-        self.pushed = (out_idx, in_idx, fusable, made)
+        self.pushed = (out_idx, in_idx, fusable, made, key)
 
     def round_push(self, result_idx, state_idx):
         """The index of the launch that is the whole round (bar a first step left to the
@@ -189,7 +190,7 @@ class Recording:
         push from ``state_idx`` whose output is the round's result ``result_idx``."""
         if self.pushed is None:
             return None
-        out_idx, in_idx, fusable, made = self.pushed
+        out_idx, in_idx, fusable, made, _ = self.pushed
         if (not fusable or out_idx is not result_idx or in_idx is not state_idx
                 or made != len(self.launches) or made > 2):
             return None
