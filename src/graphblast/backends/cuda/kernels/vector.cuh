@@ -384,25 +384,39 @@ __global__ void gbk_union_lists_b(idx_t nb, const unsigned long long* nb_ptr, co
     }
 }
 
-// The union's last kernel: every entry of a appended to the output, combined with b's where
+namespace gbk {
+
+// The union's last pass: every entry of a appended to the output, combined with b's where
 // gbk_union_lists_b marked it 2, and its mark cleared (the bitmap is zero between uses).
 template <class Zip, class T>
-__global__ void gbk_union_lists_a(idx_t na, const unsigned long long* na_ptr, const idx_t* a_idx,
-                                  const T* a_vals, unsigned char* marks, const T* vals,
-                                  typename Zip::param_t p, typename Zip::param2_t p2,
-                                  idx_t* out_idx, T* out_vals, unsigned long long* counters) {
-    Zip f(p, p2);
+__device__ __forceinline__ void union_a_entries(idx_t na, const unsigned long long* na_ptr,
+                                                const idx_t* a_idx, const T* a_vals,
+                                                unsigned char* marks, const T* vals,
+                                                const Zip& f, idx_t* out_idx, T* out_vals,
+                                                unsigned long long* counters) {
     if (na_ptr) na = (idx_t)*na_ptr;
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < na; base += gbk::grid_size()) {
-        idx_t t = base + gbk::lane();
+    for (idx_t base = global_id() - lane(); base < na; base += grid_size()) {
+        idx_t t = base + lane();
         idx_t i = t < na ? a_idx[t] : 0;
-        long long slot = gbk::append_slot(&counters[0], t < na);
+        long long slot = append_slot(&counters[0], t < na);
         if (slot >= 0) {
             out_idx[slot] = i;
             out_vals[slot] = marks[i] == 2 ? vals[i] : f.only_a(a_vals[t], i, 0);
             marks[i] = 0;
         }
     }
+}
+
+}  // namespace gbk
+
+// The union's last kernel (gbk::union_a_entries).
+template <class Zip, class T>
+__global__ void gbk_union_lists_a(idx_t na, const unsigned long long* na_ptr, const idx_t* a_idx,
+                                  const T* a_vals, unsigned char* marks, const T* vals,
+                                  typename Zip::param_t p, typename Zip::param2_t p2,
+                                  idx_t* out_idx, T* out_vals, unsigned long long* counters) {
+    const Zip f(p, p2);
+    gbk::union_a_entries(na, na_ptr, a_idx, a_vals, marks, vals, f, out_idx, out_vals, counters);
 }
 
 // apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.
@@ -760,18 +774,8 @@ __global__ void gbk_union_lists_a_loop(idx_t na, const unsigned long long* na_pt
                                        unsigned long long* s_counts, unsigned long long* page,
                                        idx_t page_words, unsigned long long handle) {
     __shared__ int last;
-    Zip f(p, p2);
-    if (na_ptr) na = (idx_t)*na_ptr;
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < na; base += gbk::grid_size()) {
-        idx_t t = base + gbk::lane();
-        idx_t i = t < na ? a_idx[t] : 0;
-        long long slot = gbk::append_slot(&counters[0], t < na);
-        if (slot >= 0) {
-            out_idx[slot] = i;
-            out_vals[slot] = marks[i] == 2 ? vals[i] : f.only_a(a_vals[t], i, 0);
-            marks[i] = 0;
-        }
-    }
+    const Zip f(p, p2);
+    gbk::union_a_entries(na, na_ptr, a_idx, a_vals, marks, vals, f, out_idx, out_vals, counters);
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();  // this block's entries and count before its ticket
