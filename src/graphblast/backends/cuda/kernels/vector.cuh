@@ -326,6 +326,58 @@ __global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* av
     if (counters) gbk::add_counts(counters, count, 0);
 }
 
+namespace gbk {
+
+// No fold of a list's values (ewise_list_entries without a reduction).
+struct no_fold {
+    template <class Z>
+    __device__ __forceinline__ void operator()(const Z&) const {}
+};
+
+// A thread's fold of a list's values by the monoid M (cast to its type).
+template <class M>
+struct fold_into {
+    typename M::t acc = M::identity();
+    bool have = false;
+    template <class Z>
+    __device__ __forceinline__ void operator()(const Z& z) {
+        const typename M::t v = cast<typename M::t>(z);
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
+    }
+};
+
+// ewise_mult of a list and a dense vector, a grid's share: op at the list's entries where the
+// dense vector has one, appended to out (counters[0]), each value also given to `fold`; the
+// kept entries' degree sum in dptr returned (LIST_A: the list is the left operand).
+template <class Zip, class A, class B, bool LIST_A, class Fold>
+__device__ __forceinline__ unsigned long long ewise_list_entries(
+        idx_t nl, const unsigned long long* nl_ptr, const idx_t* l_idx, const void* l_vals,
+        const unsigned char* dbits, const void* d_vals, const Zip& f, const idx_t* dptr,
+        idx_t* out_idx, typename Zip::z_t* out_vals, unsigned long long* counters,
+        Fold& fold) {
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg = 0;
+    for (idx_t base = global_id() - lane(); base < nl; base += grid_size()) {
+        idx_t t = base + lane();
+        idx_t i = t < nl ? l_idx[t] : 0;
+        bool has = t < nl && (dbits == nullptr || dbits[i]);
+        long long slot = append_slot(&counters[0], has);
+        if (has) {
+            const typename Zip::z_t z =
+                LIST_A ? f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0)
+                       : f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
+            out_idx[slot] = i;
+            out_vals[slot] = z;
+            fold(z);
+            if (dptr) deg += (unsigned long long)degree(dptr, i);
+        }
+    }
+    return deg;
+}
+
+}  // namespace gbk
+
 // ewise_mult of a list and a dense vector: op at the list's entries where the dense vector
 // has one, as a new (unsorted) list, touching only the list.  LIST_A: the list is the left
 // operand.  counters[0] must be zero; with dptr, counters[1] gets the kept entries' degree sum.
@@ -336,23 +388,10 @@ __global__ void gbk_ewise_list_dense(idx_t nl, const unsigned long long* nl_ptr,
                                      typename Zip::param_t p, typename Zip::param2_t p2,
                                      const idx_t* dptr, idx_t* out_idx,
                                      typename Zip::z_t* out_vals, unsigned long long* counters) {
-    Zip f(p, p2);
-    if (nl_ptr) nl = (idx_t)*nl_ptr;
-    unsigned long long deg = 0;
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
-        idx_t t = base + gbk::lane();
-        idx_t i = t < nl ? l_idx[t] : 0;
-        bool has = t < nl && (dbits == nullptr || dbits[i]);
-        long long slot = gbk::append_slot(&counters[0], has);
-        if (has) {
-            out_idx[slot] = i;
-            if (LIST_A)
-                out_vals[slot] = f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0);
-            else
-                out_vals[slot] = f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
-            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
-        }
-    }
+    const Zip f(p, p2);
+    gbk::no_fold none;
+    const unsigned long long deg = gbk::ewise_list_entries<Zip, A, B, LIST_A>(
+        nl, nl_ptr, l_idx, l_vals, dbits, d_vals, f, dptr, out_idx, out_vals, counters, none);
     gbk::add_counts(counters, 0, deg);
 }
 
@@ -722,34 +761,13 @@ gbk_ewise_reduce_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* l
                       unsigned long long* counters, typename M::t* out,
                       unsigned char* out_have, unsigned long long* ticket,
                       typename M::t* result, unsigned char* result_have) {
-    typedef typename M::t T;
-    Zip f(p, p2);
-    if (nl_ptr) nl = (idx_t)*nl_ptr;
-    unsigned long long deg = 0;
-    T acc = M::identity();
-    bool have = false;
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
-        idx_t t = base + gbk::lane();
-        idx_t i = t < nl ? l_idx[t] : 0;
-        bool has = t < nl && (dbits == nullptr || dbits[i]);
-        long long slot = gbk::append_slot(&counters[0], has);
-        if (has) {
-            typename Zip::z_t z;
-            if (LIST_A)
-                z = f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0);
-            else
-                z = f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
-            out_idx[slot] = i;
-            out_vals[slot] = z;
-            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
-            const T v = gbk::cast<T>(z);
-            acc = have ? M::combine(acc, v) : v;
-            have = true;
-        }
-    }
+    const Zip f(p, p2);
+    gbk::fold_into<M> fold;
+    const unsigned long long deg = gbk::ewise_list_entries<Zip, A, B, LIST_A>(
+        nl, nl_ptr, l_idx, l_vals, dbits, d_vals, f, dptr, out_idx, out_vals, counters, fold);
     gbk::add_counts(counters, 0, deg);
     __syncthreads();  // add_counts's shared words are free again
-    gbk::block_partial<M>(acc, have, out, out_have);
+    gbk::block_partial<M>(fold.acc, fold.have, out, out_have);
     gbk::fold_partials<M>(out, out_have, ticket, result, result_have);
 }
 
