@@ -172,6 +172,9 @@ def main():
                      "captured": dict(captured), "stats": dict(loops.stats)}
 
     run("relax", relax)
+    # Bellman-Ford's round (sssp's first rounds): the improved vertices, no bound
+    run("bellman-ford", functools.partial(sssp._relax, A=W, dist=dist,
+                                          min_plus=semiring.min_plus[INT64]))
     # delta-stepping's round (algorithms/sssp.py): the bucket's bound from the pending
     # vertices' minimum, left on the device, and the union of the waiting and the improved
     width = Vector.from_scalar(100, size=n, dtype=INT64, device="cuda")

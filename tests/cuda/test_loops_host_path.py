@@ -88,6 +88,9 @@ def test_which_bodies_replay():
         "gbk_union_lists_b", "gbk_union_lists_a_loop"]
     assert got["sssp bucket, while, unfused"]["stats"]["round_kernels"][-2:] == [
         "gbk_union_lists_a", "gbk_loop_next"]
+    # Bellman-Ford's round: the push, the relaxation as one kernel, the loop's end
+    assert got["bellman-ford"]["stats"]["round_kernels"] == [
+        "gbk_push", "gbk_relax_list", "gbk_loop_next"]
     # SSSP's relaxation has no such first step
     assert got["relax"]["stats"]["round_kernels"][-1] == "gbk_loop_next"
     # a count read inside the body breaks the capture: every round from Python
