@@ -127,6 +127,9 @@ def main():
     ap.add_argument("--loop-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
+    ap.add_argument("--sssp-unfused", action="store_true",
+                    help="also SSSP (auto) with its round's kernels unfused (fusion.FUSE and "
+                         "loops.FUSE_ROUND off)")
     ap.add_argument("--first-hit-lanes", default="",
                     help="also BFS (auto) with mxv.FIRST_HIT_LANES at each of these values, "
                          "comma-separated (the lanes a row of a first-hit pull)")
@@ -134,7 +137,7 @@ def main():
 
     import graphblast as gb
     from graphblast.algorithms import bfs, sssp
-    from graphblast.backends.cuda import blocks, jit, loops, mxv
+    from graphblast.backends.cuda import blocks, fusion, jit, loops, mxv
     from graphblast.bench import graphs
 
     results = []
@@ -202,7 +205,8 @@ def main():
                 print(f"{g.name}: SciPy BFS {row['scipy_bfs_ms']:.1f} ms", flush=True)
             # BFS (auto) with one of the loop's or the products' settings changed: what each
             # fusion and launch shape is worth, in the same process
-            variants = [(loops, "FUSE_UNCLAIM", False), (loops, "FUSE_ASSIGN", False)]
+            variants = [(loops, "FUSE_ROUND", False), (loops, "FUSE_UNCLAIM", False),
+                        (loops, "FUSE_ASSIGN", False)]
             variants += [(mxv, "RECORDED_PUSH_GRID", int(x))
                          for x in args.push_grid.split(",") if x]
             variants += [(loops, "LOOP_NEXT_GRID", int(x))
@@ -233,6 +237,7 @@ def main():
                               for x in args.sssp_bf_squarings.split(",") if x]
             sssp_variants += [("recorded_grid", int(x))
                               for x in args.recorded_grid.split(",") if x]
+            sssp_variants += [("unfused", 1)] if args.sssp_unfused else []
             grid_defaults = jit.grid_for.__defaults__
             delta_stepping = sssp_module._delta_stepping
 
@@ -249,6 +254,8 @@ def main():
                     sssp_module._delta_stepping = bellman_ford
                 if name == "recorded_grid":
                     jit.grid_for.__defaults__ = (value,)
+                if name == "unfused":
+                    fusion.FUSE = loops.FUSE_ROUND = False
                 setting = gb.config.set(sssp_squarings=value if "squarings" in name else "auto")
                 try:
                     with setting:
@@ -260,6 +267,7 @@ def main():
                     sssp_module.WIDTH.update(kept)
                     sssp_module._delta_stepping = delta_stepping
                     jit.grid_for.__defaults__ = grid_defaults
+                    fusion.FUSE = loops.FUSE_ROUND = True
                 same = None
                 if "sssp_auto" in row:
                     same = bool(np.allclose(dense_levels_f(out, g.n),

@@ -46,6 +46,33 @@ class _Graph:
             host[3] = 0
 
 
+class _While:
+    """A conditional WHILE graph stood in for: each launch is ``while_rounds[0]`` rounds, and
+    leaves the words the loop's last kernel would (the round, an overflow flag, the result's
+    count, the state's count: zero, the loop is over, unless ``overflow_at`` says so)."""
+
+    handle_value = 0
+    start = [0]  # the loop's round as the graph's launch begins (device_loop, patched)
+
+    def instantiate(self, captured):
+        pass
+
+    def launch(self, stream):
+        from graphblast.backends.cuda import loops
+
+        launches.append(1)
+        host = loops._devices[0].host
+        host[:] = [self.start[0] + while_rounds[0], 0, 0, 0]
+        if overflow_at and len(launches) == overflow_at[0][0]:
+            host[1], host[2], host[3] = 1, overflow_at[0][1], 1
+
+    def close(self):
+        pass
+
+
+while_rounds = [3]
+
+
 class _Stream:
     ptr = 0
 
@@ -90,7 +117,7 @@ def main():
     import graphblast as gb
     import hostpath
     from graphblast import Vector, semiring
-    from graphblast.backends.cuda import loops, recording, vectors
+    from graphblast.backends.cuda import loops, mxv, recording, vectors
     from graphblast.dtypes import BOOL, INT64
 
     # the stand-in's graphs are not CUDA graphs: no conditional node, even where
@@ -145,6 +172,9 @@ def main():
                      "captured": dict(captured), "stats": dict(loops.stats)}
 
     run("relax", relax)
+    # Bellman-Ford's round (sssp's first rounds): the improved vertices, no bound
+    run("bellman-ford", functools.partial(sssp._relax, A=W, dist=dist,
+                                          min_plus=semiring.min_plus[INT64]))
     # delta-stepping's round (algorithms/sssp.py): the bucket's bound from the pending
     # vertices' minimum, left on the device, and the union of the waiting and the improved
     width = Vector.from_scalar(100, size=n, dtype=INT64, device="cuda")
@@ -169,6 +199,53 @@ def main():
         t.nvals  # a count read to the host inside the body
         return t
 
+    # under a (stood-in) WHILE node BFS's level is one kernel, gbk_push_loop: the push, the
+    # next level's assign as it claims, and the loop's end in its last block; the state
+    # widened to every position first (it and the push's output alternate), so the dry
+    # rounds run again on it
+    scratch = mxv._scratch_for(n)
+
+    def on_while(name, rounds=3, fuse=True, fuse_assign=True, body=level, start=bfs_start,
+                 counter=True):
+        support, create = loops._While._support, loops._While.create
+        loops._While._support, loops._While.create = True, classmethod(
+            lambda cls: (_While(), None))
+        loops.FUSE_ROUND, loops.FUSE_ASSIGN = fuse, fuse_assign
+        while_rounds[0] = rounds
+        epoch = scratch.epoch
+        try:
+            with gb.config.set(device_loops="while"):
+                run(name, body, counter=counter, start=start)
+        finally:
+            loops._While._support, loops._While.create = support, create
+            loops.FUSE_ROUND = loops.FUSE_ASSIGN = True
+        out[name]["epochs"] = scratch.epoch - epoch
+        out[name]["state"] = int(widths[-1]) if widths else None
+
+    widths = []
+    device_loop = loops._Loop.device_loop
+
+    def noting_loop(self, graph):
+        _While.start[0] = self.rounds
+        widths.append(self.state.idx.shape[0])
+        return device_loop(self, graph)
+
+    loops._Loop.device_loop = noting_loop
+    on_while("bfs level, while")
+    on_while("bfs level, while, even", rounds=4)
+    on_while("bfs level, while, unfused", fuse=False)
+    on_while("bfs level, while, assign unfused", fuse_assign=False)
+    overflow_at.append((1, 2 * loops.CAPACITY_FLOOR))
+    on_while("bfs level, while, outgrows")
+    del overflow_at[:]
+    # delta-stepping's round under a WHILE node: its union written into the state by its
+    # last kernels, the last of which ends the round
+    bucket = functools.partial(sssp._bucket_round, A=W, dist=dist, width=width,
+                               min_plus=semiring.min_plus[INT64])
+    on_while("sssp bucket, while", body=bucket, start=start, counter=False)
+    on_while("sssp bucket, while, unfused", body=bucket, start=start, counter=False,
+             fuse=False)
+    loops._Loop.device_loop = device_loop
     run("reads a count", reads)
     counter = [0]
     stamp = Vector(INT64, n, device="cuda")

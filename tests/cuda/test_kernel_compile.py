@@ -146,7 +146,7 @@ def _template_programs(kinds):
     from graphblast.backends.cuda import programs
     from graphblast.dtypes import ALL_TYPES
     from graphblast.dtypes import BOOL, FP64, INT64
-    from graphblast.ops import binary, semiring
+    from graphblast.ops import binary, monoid, semiring
     from graphblast.ops import select as select_ops
 
     select_ge = select_ops.valuene
@@ -219,7 +219,16 @@ def _template_programs(kinds):
                   programs.select_dense(select_ge[t], t, "thunk")[1](),
                   programs.select_dense(select_ge[t], t, "thunk_device")[1](),
                   programs.select_list(select_ge[t], t, "thunk")[1](),
-                  programs.select_list(select_ge[t], t, "thunk_device")[1]()]
+                  programs.select_list(select_ge[t], t, "thunk_device")[1](),
+                  # a captured loop round's fused kernels (fusion.py, loops.py)
+                  programs.select_pair(select_ge[t], select_ops.valueeq[t], t, "thunk",
+                                       "thunk_device")[1](),
+                  programs.union_lists_loop(plus, t)[1]()]
+        if t in binary.min:
+            low = monoid.min[t] if t in monoid.min else monoid.lor[t]
+            progs += [programs.relax_list(low, binary.ge[t], binary.min[t], t, BOOL)[1](),
+                      programs.ewise_reduce_list(plus, t, t, plus.return_type, True,
+                                                 low)[1]()]
         progs += [programs.merge_kept(t)[1](),
                   programs.fold(binary.first[t], t)[1](), programs.kron(plus, t, t)[1]()]
         progs.append(programs.spgemm(semiring.plus_pair[t] if t in semiring.plus_pair
@@ -245,6 +254,10 @@ def _template_programs(kinds):
     # the any_pair push (a constant product): BFS's step
     progs.append(programs.push(semiring.any_pair[BOOL], BOOL, BOOL, True, True,
                                programs.PUSH_FIRST)[1]())
+    # BFS's level as one kernel of a device loop, with and without the levels' assign
+    for c in (None, INT64):
+        progs.append(programs.push_loop(semiring.any_pair[BOOL], BOOL, BOOL, True, True,
+                                        c)[1]())
     return progs
 
 

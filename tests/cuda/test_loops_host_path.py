@@ -40,17 +40,57 @@ def test_which_bodies_replay():
     assert got["bfs level"]["stats"]["round_kernels"] == ["gbk_push", "gbk_loop_next"]
     assert got["bfs level, assign unfused"]["stats"]["round_kernels"] == [
         "gbk_assign_list", "gbk_push", "gbk_loop_next"]
+    # under a WHILE node (stood in) the level is one kernel, gbk_push_loop: the push, the
+    # next level's assign as it claims, and the loop's end in its last block (the result's
+    # count, the next output's counters zeroed, the condition); its claims are not reset
+    # but made with an epoch a round, so the host moves the stamps' epoch past the rounds
+    # run (3 and 4 here, besides the one of the dry rounds and the first, settling round);
+    # the state has room for every position (the state and the push's output alternate)
+    for name, rounds in (("bfs level, while", 3), ("bfs level, while, even", 4)):
+        assert got[name]["stats"]["mode"] == "while"
+        assert got[name]["stats"]["round_kernels"] == ["gbk_push_loop"]
+        assert got[name]["replays"] == 1 and got[name]["epochs"] == rounds + 2
+        assert got[name]["state"] == 64 * 64
+    # unfused: the push and gbk_loop_next; with the assign a kernel of its own before the
+    # push, which reads the state, the state cannot alternate, so it is not fused either
+    assert got["bfs level, while, unfused"]["stats"]["round_kernels"] == [
+        "gbk_push", "gbk_loop_next"]
+    assert got["bfs level, while, unfused"]["epochs"] == 2
+    assert got["bfs level, while, assign unfused"]["stats"]["round_kernels"] == [
+        "gbk_assign_list", "gbk_push", "gbk_loop_next"]
+    # a fused round's result that outgrows the state's capacity: grown, fused again
+    outgrown = got["bfs level, while, outgrows"]
+    assert outgrown["stats"]["grown"] == 1 and outgrown["replays"] == 2
+    assert outgrown["stats"]["round_kernels"] == ["gbk_push_loop"]
     # delta-stepping's round is captured whole: the bucket's bound (the pending vertices'
-    # distances plus the width, their minimum by a reduction that reads the list's count on
-    # the device), the near and the waiting vertices, the relaxation, and the union of the
-    # waiting and the improved through a kept bitmap of marks: every kernel sized by the
-    # lists, none by the vertices
+    # distances plus the width, their minimum by one kernel that reads the list's count on
+    # the device and folds its blocks' partials in its last block), the near and the waiting
+    # vertices, the relaxation, and the union of the waiting and the improved through a kept
+    # bitmap of marks: every kernel sized by the lists, none by the vertices
     assert got["sssp bucket"]["said"] == ["repeat: the body replays as a CUDA graph"]
     assert got["sssp bucket"]["captured"]["launches"] == [
-        "gbk_ewise_list_dense", "gbk_reduce_list", "gbk_reduce_all", "gbk_select_list",
+        "gbk_ewise_list_dense", "gbk_reduce_list", "gbk_select_list",
         "gbk_select_list", "gbk_push", "gbk_push_gather", "gbk_ewise_list_dense",
         "gbk_accum_list", "gbk_list_to_bitmap", "gbk_filter_list", "gbk_list_unmark",
         "gbk_list_to_bitmap", "gbk_union_lists_b", "gbk_union_lists_a"]
+    # and in the captured round (fusion.py) the bound is one kernel, the near and the
+    # waiting vertices one pass, and the relaxation's six kernels (the push's gather, the
+    # comparison with the distances, their accumulation and the improved kept under the
+    # comparison's complement, marked and unmarked) one, which also marks the waiting
+    # vertices for the union
+    assert got["sssp bucket"]["stats"]["round_kernels"] == [
+        "gbk_ewise_reduce_list", "gbk_select_pair", "gbk_push", "gbk_relax_list",
+        "gbk_union_lists_b", "gbk_union_lists_a", "gbk_loop_next"]
+    # under a WHILE node the union writes the round's result into the state and its last
+    # kernel ends the round: six kernels
+    assert got["sssp bucket, while"]["stats"]["round_kernels"] == [
+        "gbk_ewise_reduce_list", "gbk_select_pair", "gbk_push", "gbk_relax_list",
+        "gbk_union_lists_b", "gbk_union_lists_a_loop"]
+    assert got["sssp bucket, while, unfused"]["stats"]["round_kernels"][-2:] == [
+        "gbk_union_lists_a", "gbk_loop_next"]
+    # Bellman-Ford's round: the push, the relaxation as one kernel, the loop's end
+    assert got["bellman-ford"]["stats"]["round_kernels"] == [
+        "gbk_push", "gbk_relax_list", "gbk_loop_next"]
     # SSSP's relaxation has no such first step
     assert got["relax"]["stats"]["round_kernels"][-1] == "gbk_loop_next"
     # a count read inside the body breaks the capture: every round from Python

@@ -7,7 +7,7 @@ from ...dtypes import INT64
 from ..base import CSR, RANGE_SELECTS, SparseVector
 from . import arrays, blocks, jit, programs, recording
 from .blocks import INDEX, i64
-from .vectors import ListVector
+from .vectors import Counters, ListVector
 
 
 def _map(A, op, extra, param):
@@ -170,13 +170,18 @@ def reduce_scalar(A, monoid, keep=False):
 
 def _reduce_list(A, monoid):
     """A kept reduction of a non-empty list in a loop's dry rounds, and of a list in its
-    captured round (the same kernels): its count is read on the device, never by the host, so
-    a replay whose list is empty gives the monoid's identity rather than no value."""
+    captured round (the same kernel, gbk_reduce_list, whose last block folds the partials):
+    its count is read on the device, never by the host, so a replay whose list is empty
+    gives the monoid's identity rather than no value."""
     cap = A.idx.shape[0]
-    nblocks, part, part_have, result = partials(monoid.return_type, cap)
+    t = monoid.return_type
+    nblocks, part, part_have, result = partials(t, cap)
+    ticket = Counters()  # a zeroed word (the graph's while capturing), left zeroed
     (fn,) = jit.compiled(programs.reduce_list, monoid, A.dtype).fns
-    jit.run(fn, nblocks, jit.BLOCK, (i64(cap), A.counters.array, A.vals, part, part_have))
-    return finish_reduction(monoid, nblocks, part, part_have, result, True)
+    value = result[:t.np_type.itemsize].view(t.np_type)
+    jit.run(fn, nblocks, jit.BLOCK, (i64(cap), A.counters.array, A.vals, part, part_have,
+                                     ticket.array, value, result[8:]))
+    return value
 
 
 def reduce_values(values, a_type, present, monoid, keep=False):

@@ -141,9 +141,14 @@ def enumerated():
             # by that bound left on the device, the union of the waiting and the improved
             add(programs.ewise_list_dense, binary.plus[t], t, t, t, True)
             add(programs.reduce_list, monoid.min[t], t)
+            add(programs.ewise_reduce_list, binary.plus[t], t, t, t, True, monoid.min[t])
             for s in ("valuele", "valuegt"):
                 add(programs.select_list, getattr(select_ops, s)[t], t, "thunk_device")
+            # both in one pass in a captured round (fusion.py)
+            add(programs.select_pair, select_ops.valuele[t], select_ops.valuegt[t], t,
+                "thunk_device", "thunk_device")
             add(programs.union_lists, binary.min[t], t)
+            add(programs.union_lists_loop, binary.min[t], t)  # its last kernel ending a round
         for z in types:
             if z is not t:
                 add(programs.cast, t, z)
@@ -198,6 +203,12 @@ def enumerated():
                 add(programs.push, s, dtypes.BOOL, t, vfirst, True, mode)
                 for push in (False, True):
                     add(programs.mv_small, s, dtypes.BOOL, t, vfirst, push)
+    # BFS's level as one kernel of a device loop (gbk_push_loop), over the graphs' usual
+    # types, with the next level's assign into INT64 levels (algorithms.bfs) and without
+    any_pair = semiring.any_pair[dtypes.BOOL]
+    for m in (dtypes.BOOL, dtypes.UINT8, dtypes.INT64, dtypes.FP64):
+        for c in (None, dtypes.INT64):
+            add(programs.push_loop, any_pair, m, dtypes.BOOL, True, True, c)
     # SSSP on its distance types (INT64 for integer and BOOL weights, FP32, FP64; the recorded
     # graphs have integer weights): a round's comparison t >= dist (lists and dense vectors),
     # the NaN check of float weights (A != A), delta-stepping's default width (a sum in FP64),
@@ -213,6 +224,8 @@ def enumerated():
         if t.is_float:
             add(programs.ewise, "mult", binary.ne[t], t, t, dtypes.BOOL, False)
         add(programs.reduce_all, monoid.plus[dtypes.FP64], t)
+        # a recorded round's relaxation as one kernel (fusion.py)
+        add(programs.relax_list, monoid.min[t], ge, binary.min[t], t, dtypes.BOOL)
         add(programs.spgemm, semiring.min_plus[t], t, t)
         add(programs.fold, binary.min[t], t)
     s = semiring.min_plus[dtypes.INT64]

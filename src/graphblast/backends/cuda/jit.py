@@ -520,8 +520,8 @@ def run(fn, grid, block, args):
     built."""
     global _current_stream
     rec = recording.thread.rec
-    if rec is not None:  # a loop body recorded for replay: its launches compared
-        rec.launch(fn, grid, block, args)
+    if rec is not None and rec.launch(fn, grid, block, args):
+        return  # a loop body recorded for replay: its launches compared (made later, fused)
     if _driver is None or _setting("kernel_launch") == "cupy":
         fn((grid,), (block,), args)
         return

@@ -34,6 +34,14 @@ GPU work, an SSSP light round about 190 us.  Here:
      round, each followed by one wait and a read of the same words;
    - "never": every round issued from Python (``issue_rounds``).
 
+Under a WHILE node a round costs about 4 us a kernel, so its last kernel ends it where it
+can (``FUSE_ROUND``): a round that is one first-claim push (BFS's level) is one kernel,
+gbk_push_loop (the state and the push's output alternating, the claims made with an epoch a
+round, the next level's assign as each output is claimed, the loop's end in its last
+block); a round that ends in a union of lists (delta-stepping's) writes its result into the
+state and ends in gbk_union_lists_a_loop.  Both need a state with room for every position
+(``widen``).  Known sequences of a captured round's kernels are fused (fusion.py).
+
 A result that outgrows the state stops the loop on the device with the state untouched (its
 round's other effects done); the host reads that, grows the state (doubling, at most the
 vector's size), copies the result, which the graph's kept allocations still hold, into it and
@@ -70,7 +78,7 @@ import numpy as np
 from ...config import config
 from .. import base as backend_base
 from ..base import issue_rounds
-from . import blocks, jit, programs, recording
+from . import blocks, fusion, jit, programs, recording
 from .blocks import INDEX, i64
 from .memory import empty_pinned, is_out_of_memory
 from .vectors import (
@@ -185,6 +193,8 @@ class _Loop:
                 stats["rounds"] = self.rounds
                 stats["mode"] = stats["mode"] or "python"
                 return out
+            if self.widen():  # a round of one kernel needs a state of every position:
+                continue      # the dry rounds again, on it
             graph = self.capture()
             if graph is None:
                 return _python(self.body, self.xs, self.max_rounds, self.rounds,
@@ -225,13 +235,42 @@ class _Loop:
 
     def grow(self, n, dtype, count):
         """A new, empty state with room for ``count`` entries: the capacity doubled, at least
-        the first capacity (CAPACITY_FLOOR, CAPACITY_SHARE), at most every position."""
+        the first capacity (CAPACITY_FLOOR, CAPACITY_SHARE), at most every position; the
+        same state, its capacity raised, where it has the room (``widen``)."""
         cap = min(n, max(count, 2 * self.capacity, CAPACITY_FLOOR, n // CAPACITY_SHARE))
+        if self.state is not None and self.state.idx.shape[0] >= cap:
+            self.capacity = cap  # a state widened for gbk_push_loop has room already
+            return
         self.state = ListVector(n, dtype, cp.empty(max(cap, 1), dtype=INDEX),
                                 cp.empty(max(cap, 1), dtype=dtype.np_type), Counters(),
                                 ordered=False)
         self.capacity = cap
         self.xs = self.wrap(self.state)
+
+    def widen(self):
+        """Where the settled round's last kernel can end it under a WHILE node (a round that
+        is one push, the noted round's ``fusable``: gbk_push_loop; a round ending in a union:
+        fusion.round_end), a state with room for every position, since the state and the
+        push's output alternate as the round's input and output, or the union writes its
+        result into the state: True if made (the dry rounds are then run again on it).  The
+        capacity the host keeps, which decides when the loop stops to grow or goes wide, is
+        unchanged."""
+        state = self.state
+        one_kernel = self.noted.fusable is not None or fusion.round_end(self.noted.launches)
+        if (not FUSE_ROUND or not one_kernel or state.idx.shape[0] >= state.size
+                or not _while_possible(self.mode)):
+            return False
+        try:
+            wide = ListVector(state.size, state.dtype, cp.empty(state.size, dtype=INDEX),
+                              cp.empty(state.size, dtype=state.dtype.np_type), Counters(),
+                              ordered=False)
+            _copy_into(wide, state)
+        except Exception as e:  # noqa: BLE001 - without room for it, the round is unfused
+            if not is_out_of_memory(e):
+                raise
+            return False
+        self.state, self.xs = wide, self.wrap(wide)
+        return True
 
     # -- 2. dry rounds ----------------------------------------------------------------------
     def dry_rounds(self):
@@ -249,6 +288,8 @@ class _Loop:
                 if y.dtype == self.state.dtype:
                     parts = as_list(y._data)
                     stamp = _unclaim_at(rec, parts)
+                    if stamp is not None:
+                        rec.fusable = rec.round_push(parts[0], self.state.idx)
                 else:
                     rec.flush_unclaim()
             self.rounds += 1
@@ -307,6 +348,17 @@ class _Loop:
         rec = recording.Recording("capture", self.token, self.noted, born=set(), page=page)
         if FUSE_ASSIGN:
             rec.hoist_from = (state, self.round)
+        rec.fusions = fusion.plan(self.noted.launches)
+        end = None
+        if cond is not None and FUSE_ROUND and state.idx.shape[0] >= state.size:
+            if self.noted.fusable is not None:
+                rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
+                                              self.limit, self.capacity, cond.handle_value)
+                _load_push_loop(self.noted)
+            else:
+                end = fusion.round_end(self.noted.launches)
+                if end is not None:
+                    rec.end_at = end[0]
         allocate = cp.cuda.get_allocator()
 
         def kept(size):  # every allocation the graph may refer to lives as long as the graph
@@ -332,11 +384,20 @@ class _Loop:
                         raise recording.Refused("a result whose count the host fixed")
                     result = y._data
                     parts = as_list(result)
-                    stamp = _unclaim_at(rec, parts)
+                    fused = rec.tail is not None and rec.tail.used
+                    if fused and parts[0] is not rec.tail.out[0]:
+                        raise recording.Refused("a round whose result is not its push's")
+                    stamp = None if fused else _unclaim_at(rec, parts)
                     y = None
                     if not rec.complete():
                         raise recording.Refused("fewer launches than the dry rounds made")
-                _advance(state, parts, self.ctl, self.limit, cond, page, stamp, rec.hoisted)
+                if rec.held:  # the round's last launches, a union: into the state?
+                    ended = self._end_in_state(rec, end[1], parts, stamp, cond, page)
+                    fused = ended is not None
+                    rec.tail = ended or rec.tail
+                if not fused:  # else the round's last kernel ends it
+                    _advance(state, parts, self.ctl, self.limit, cond, page, stamp,
+                             rec.hoisted)
                 parts = None
             except Exception as e:  # noqa: BLE001 - any step the graph cannot hold
                 error = e
@@ -352,7 +413,8 @@ class _Loop:
             if cond is not None:
                 cond.close()
             return None
-        graph = _Graph(captured, stream, rec.keep, result, page, rec.hoisted)
+        graph = _Graph(captured, stream, rec.keep, result, page, rec.hoisted,
+                       rec.tail if fused else None)
         stats["round_kernels"] = _round_kernels(rec)
         if cond is not None:
             try:
@@ -368,6 +430,31 @@ class _Loop:
         else:
             logger.debug("repeat: the body replays as a CUDA graph")
         return graph
+
+    def _end_in_state(self, rec, key, parts, stamp, cond, page):
+        """Launch the round's held last launches: a union whose output is the round's result
+        written into the state by gbk_union_lists_b and gbk_union_lists_a_loop, which ends
+        the round (fusion.end_round), where nothing else is left for gbk_loop_next (no
+        claims to reset, no hoisted step); else as they were.  The LoopTail, or None."""
+        held, rec.held = rec.held, []
+        state, out = self.state, held[-1][3][-3]
+        loop = (self.ctl, np.int64(self.limit), i64(self.capacity), state.counters.array,
+                page.array, i64(page.array.size), np.uint64(cond.handle_value))
+        before = recording.current()
+        recording.set_current(None)
+        try:
+            if (stamp is None and rec.hoisted is None and parts[0] is out
+                    and fusion.end_round(key, held, state, loop)):
+                tail = recording.LoopTail(rec.end_at, state, self.ctl, self.rounds,
+                                          self.limit, self.capacity, cond.handle_value,
+                                          alternates=False, kernel="gbk_union_lists_a_loop")
+                tail.at, tail.used = len(rec.launches) - 1, True
+                return tail
+            for fn, grid, block, args in held:
+                jit.run(fn, grid, block, args)
+        finally:
+            recording.set_current(before)
+        return None
 
     # -- 4. the loop ---------------------------------------------------------------------------
     def device_loop(self, graph):
@@ -391,18 +478,31 @@ class _Loop:
                                         8, cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
             stream.synchronize()
             blocks.count_host_read()
+            tail, ran = graph.tail, int(host[0]) - self.rounds
             self.rounds = int(host[0])
+            result, count = graph.result, host[3]
+            if tail is not None:  # the round's last kernel ended it: the result in the
+                # state, or (one push a round) the state and the push's output alternate, the
+                # last result in the state after an even number of rounds, and the claims
+                # were made with an epoch a round, now all used
+                count = host[2]
+                if tail.scratch is not None:
+                    tail.scratch.epoch += ran
+                if not tail.alternates or ran % 2 == 0:
+                    result = self.state
             if host[1]:  # the result outgrew the state: grown, and the loop resumes
                 needed = int(host[2])
                 cp.cuda.runtime.memsetAsync(self.ctl.data.ptr + 8, 0, 16,
                                             cp.cuda.get_current_stream().ptr)
                 if _wide(needed, self.state.size):
-                    return graph.result
+                    return result
                 self.grow(self.state.size, self.state.dtype, needed)
-                _copy_into(self.state, graph.result)
+                _copy_into(self.state, result)
                 self.count = needed
                 return True
-            if not host[3] or self.done():
+            if tail is not None and result is graph.result:  # the push's list holds it
+                _copy_into(self.state, result)
+            if not count or self.done():
                 return None
 
 
@@ -418,9 +518,9 @@ class _Graph:
     """A captured round: its graph, the stream it runs on, what it refers to (kept alive),
     the round's result as the graph leaves it, and the WHILE node's graph if it has one."""
 
-    __slots__ = ("captured", "stream", "keep", "result", "page", "cond", "hoisted")
+    __slots__ = ("captured", "stream", "keep", "result", "page", "cond", "hoisted", "tail")
 
-    def __init__(self, captured, stream, keep, result, page, hoisted):
+    def __init__(self, captured, stream, keep, result, page, hoisted, tail=None):
         self.captured = captured
         self.stream = stream
         self.keep = keep
@@ -428,6 +528,7 @@ class _Graph:
         self.page = page  # the counters made in the round: zeroed before the first, and
         self.cond = None  # by each round's gbk_loop_next for the next
         self.hoisted = hoisted  # the round's first step done by gbk_loop_next, or None
+        self.tail = tail  # the LoopTail of a round that is one kernel (gbk_push_loop), or None
 
     def launch(self):
         if self.cond is not None:
@@ -621,6 +722,33 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None
     state.changed()
 
 
+# A captured round that is one first-claim push (BFS's level) run under a WHILE node as one
+# kernel, gbk_push_loop, which ends the round itself (False: the push and gbk_loop_next).
+FUSE_ROUND = True
+
+
+def _load_push_loop(noted):
+    """Load gbk_push_loop for the noted round's push, alone and with the assign its round
+    begins with (where it is one, which the capture may hoist), before the capture: no
+    kernel is loaded while a stream captures."""
+    key = noted.pushed[4]
+    jit.compiled(programs.push_loop, *key)
+    if noted.launches:
+        first = noted.launches[0][0]
+        for (_, program, args), kernels in list(jit._by_call.items()):
+            if program is programs.assign_scalar and first in kernels.fns:
+                jit.compiled(programs.push_loop, *key, args[1])
+
+
+def _while_possible(mode):
+    """Whether a loop in ``mode`` would run under a WHILE node here (not asking twice)."""
+    if mode == "replay":
+        return False
+    if _While._support is None:
+        _While._support = _while_support()
+    return _While._support is True
+
+
 # The claims of a round's last push reset by gbk_loop_next where the round's result is that
 # push's output (False: by gbk_list_unclaim, a kernel of its own).
 FUSE_UNCLAIM = True
@@ -637,11 +765,22 @@ def _round_kernels(rec):
     """The names of a captured round's kernels, in order, its loop's own last one included:
     what each round of the graph launches (``stats["round_kernels"]``)."""
     names = []
+    fused = rec.tail is not None and rec.tail.used
+    sequences = {first: (length, name) for first, length, name in rec.fused}
+    skip = 0
     for i, (fn, *_) in enumerate(rec.launches):
-        if i == 0 and rec.hoisted is not None:
+        if skip:
+            skip -= 1
+        elif i == 0 and rec.hoisted is not None:
             continue
-        names.append(getattr(fn, "name", str(fn)).split("<")[0])
-    return names + ["gbk_loop_next"]
+        elif fused and i == rec.tail.at:
+            names.append(rec.tail.kernel)
+        elif i in sequences:
+            skip = sequences[i][0] - 1
+            names.append(fusion.KERNELS[sequences[i][1]])
+        else:
+            names.append(getattr(fn, "name", str(fn)).split("<")[0])
+    return names if fused else names + ["gbk_loop_next"]
 
 
 def _unclaim_at(rec, parts):

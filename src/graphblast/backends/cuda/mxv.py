@@ -582,13 +582,24 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     width = np.int32(v.width)
     light_grid = jit.grid_for(cap_in * v.width, recorded_max=RECORDED_PUSH_GRID)
     passes = (1, 2) if mode == programs.PUSH_SMALLEST else (1,)
+    # one first-claim launch: in a device loop's round that is this push alone, the
+    # loop's end is fused into it (gbk_push_loop)
+    fusable = mode == programs.PUSH_FIRST and not heavy_blocks and cap_in > 0 and t == u.dtype
+    tail = rec.tail_here() if fusable and rec is not None and rec.capturing else None
     for p in passes:
         light, heavy_fn = fns[2 * (p - 1)], fns[2 * (p - 1) + 1]
         if cap_in:
-            jit.run(light, light_grid, jit.BLOCK, (
-                i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, *mvalues, mbits, mvals, mkind,
-                mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
-                heavy_list, out_idx, out_vals, counters.array))
+            args = (i64(cap_in), nu_ptr, idx, vals, M.indptr, v.col, *mvalues, mbits, mvals,
+                    mkind, mmode, width, i64(heavy), scratch.stamp, epoch, posmap, fold, dptr,
+                    heavy_list, out_idx, out_vals, counters.array)
+            if tail is not None and idx is tail.state.idx:
+                rec.launch(light, light_grid, jit.BLOCK, args)  # compared as the dry rounds'
+                tail.scratch, tail.out = scratch, (out_idx, out_vals, counters)
+                _push_loop(tail, rec.hoisted, (semiring, M.dtype, u.dtype, vfirst, v.idx32),
+                           light_grid, (M.indptr, v.col, *mvalues, mbits, mvals, mkind, mmode,
+                                        width, scratch.stamp, epoch, dptr))
+            else:
+                jit.run(light, light_grid, jit.BLOCK, args)
         if heavy_blocks:
             jit.run(heavy_fn, heavy_blocks, 256, (
                 idx, vals, M.indptr, v.col, *mvalues, mbits, mvals, mkind, mmode, scratch.stamp,
@@ -598,10 +609,43 @@ def _push(M, u, semiring, mview, vfirst, n_out, square):
     if mode == programs.PUSH_FOLD:
         jit.launch(fns[2], cap, (counters.array, out_idx, fold, out_vals,
                                  None if rec is None else scratch.stamp))
-    elif rec is not None:  # at the next push, or folded into the loop's end (loops.py)
+    elif rec is not None and not (tail is not None and tail.used):
+        # at the next push, or folded into the loop's end (loops.py)
         rec.defer_unclaim(cap, counters, out_idx, scratch.stamp)
+    if rec is not None:
+        rec.note_push(out_idx, idx, fusable, (semiring, M.dtype, u.dtype, vfirst, v.idx32))
     counters.touch()
     return ListVector(n_out, t, out_idx, out_vals, counters, ordered=False, deg_of=dptr)
+
+
+def _push_loop(tail, hoisted, key, grid, product):
+    """Launch gbk_push_loop, the captured round of a device loop that is one first-claim
+    push (``product``: the push's matrix, mask and claim arguments), in place of the push's
+    light kernel: the loop's state and the push's output list alternate as its input and
+    output, and the loop's end (gbk_loop_next's work) is done by its last block
+    (spmspv.cuh).  ``hoisted``: the round's first step, a scalar assign, done as each output
+    is claimed, or None.  Its launch is the loop's, not the body's (not compared)."""
+    state = tail.state
+    out_idx, out_vals, counters = tail.out
+    if hoisted is None:
+        (fn,) = jit.compiled(programs.push_loop, *key).fns
+        extra = (None, None, None, np.int32(0), np.uint8(0))
+    else:  # (both loaded before the capture: loops.py)
+        target = hoisted.target
+        (fn,) = jit.compiled(programs.push_loop, *key, target.dtype).fns
+        value = jit.scalar(0 if hoisted.from_counter else hoisted.value, target.dtype)
+        extra = (target.bits, target.vals, target.counters.array,
+                 np.int32(hoisted.from_counter), value)
+    rec = recording.thread.rec
+    recording.set_current(None)
+    try:
+        jit.run(fn, grid, jit.BLOCK, (
+            state.idx, state.vals, state.counters.array, out_idx, out_vals, counters.array,
+            *product, tail.ctl, np.int64(tail.r0), np.int64(tail.limit), i64(tail.capacity),
+            np.uint64(tail.handle), *extra))
+    finally:
+        recording.set_current(rec)
+    tail.used = True
 
 
 # -- small matrices -----------------------------------------------------------------------------

@@ -231,6 +231,18 @@ def push(semiring, m_type, u_type, vfirst, idx32, mode):
     return _mv_key("push", semiring, m_type, u_type, vfirst, idx32, mode), build
 
 
+def push_loop(semiring, m_type, u_type, vfirst, idx32, c_type=None):
+    """gbk_push_loop: a device loop's round that is one first-claim push, the loop's end
+    fused into it (loops.py), with the next round's scalar assign into a bitmap of ``c_type``
+    where given."""
+    def build():
+        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
+        c = c_type.c_type if c_type is not None else "unsigned char"
+        return jit.Program(["spmspv.cuh"], [mul, mon],
+                           [f"gbk_push_loop<{args}, {_idx(idx32)}, {c}>"])
+    return _mv_key("push_loop", semiring, m_type, u_type, vfirst, idx32, c_type), build
+
+
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):
@@ -307,6 +319,32 @@ def ewise_list_dense(op, a_type, b_type, z_type, list_a):
     return ("ewise_list_dense", jit.op_key(op), a_type, b_type, z_type, list_a), build
 
 
+def ewise_reduce_list(op, a_type, b_type, z_type, list_a, monoid):
+    """gbk_ewise_reduce_list: gbk_ewise_list_dense's list and its reduction by ``monoid`` in
+    one kernel (fusion.py)."""
+    def build():
+        zip_ = jit.zip_adapter("mult", op, a_type, b_type, z_type)
+        mon = jit.monoid_adapter(monoid)
+        return jit.Program(["vector.cuh"], [zip_, mon], [
+            f"gbk_ewise_reduce_list<{zip_.name}, {mon.name}, {a_type.c_type}, "
+            f"{b_type.c_type}, {'true' if list_a else 'false'}>"])
+    return ("ewise_reduce_list", jit.op_key(op), a_type, b_type, z_type, list_a,
+            monoid), build
+
+
+def relax_list(monoid, op, accum, dtype, z_type):
+    """gbk_relax_list: a folding push's gather, ``c = op(t, d)`` over t's entries, ``d(accum)
+    << t`` and t under a mask of c, in one kernel (fusion.py), for t and d of ``dtype`` and c
+    of ``z_type``."""
+    def build():
+        mon = jit.monoid_adapter(monoid)
+        zip_ = jit.zip_adapter("mult", op, dtype, dtype, z_type)
+        acc = jit.mult_adapter(accum, dtype, dtype, dtype)
+        return jit.Program(["vector.cuh"], [mon, zip_, acc], [
+            f"gbk_relax_list<{mon.name}, {zip_.name}, {acc.name}, {dtype.c_type}>"])
+    return ("relax_list", monoid, jit.op_key(op), jit.op_key(accum), dtype, z_type), build
+
+
 def union_lists(op, dtype):
     """gbk_union_lists_b and gbk_union_lists_a: ewise_add of two unsorted lists of
     ``dtype``, ``op`` typed to it, through a kept bitmap of marks (vector.cuh)."""
@@ -316,6 +354,15 @@ def union_lists(op, dtype):
             f"gbk_union_lists_b<{ad.name}, {dtype.c_type}>",
             f"gbk_union_lists_a<{ad.name}, {dtype.c_type}>"])
     return ("union_lists", jit.op_key(op), dtype), build
+
+
+def union_lists_loop(op, dtype):
+    """gbk_union_lists_a_loop: the union's last kernel ending a device loop's round."""
+    def build():
+        ad = jit.zip_adapter("add", op, dtype, dtype, dtype)
+        return jit.Program(["vector.cuh"], [ad],
+                           [f"gbk_union_lists_a_loop<{ad.name}, {dtype.c_type}>"])
+    return ("union_lists_loop", jit.op_key(op), dtype), build
 
 
 def map_dense(op, a_type, extra):
@@ -343,6 +390,16 @@ def select_list(op, a_type, extra):
         return jit.Program(["vector.cuh"], [ad],
                            [f"gbk_select_list<{ad.name}, {a_type.c_type}>"])
     return ("select_list", jit.op_key(op), a_type, extra), build
+
+
+def select_pair(op1, op2, a_type, extra1, extra2):
+    """gbk_select_pair: two selects of one list in one pass (fusion.py)."""
+    def build():
+        ad1 = jit.map_adapter(op1, a_type, extra1)
+        ad2 = jit.map_adapter(op2, a_type, extra2)
+        return jit.Program(["vector.cuh"], [ad1] if ad2.name == ad1.name else [ad1, ad2],
+                           [f"gbk_select_pair<{ad1.name}, {ad2.name}, {a_type.c_type}>"])
+    return ("select_pair", jit.op_key(op1), jit.op_key(op2), a_type, extra1, extra2), build
 
 
 def dot_bins():

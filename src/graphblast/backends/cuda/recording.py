@@ -60,7 +60,9 @@ class Recording:
     depth counter, would be frozen in the graph)."""
 
     __slots__ = ("mode", "capturing", "keep", "born", "directions", "launches", "taken",
-                 "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted")
+                 "launched", "planning", "loop", "page", "unclaim", "hoist_from", "hoisted",
+                 "pushed", "fusable", "tail", "fusions", "deferred", "fused", "end_at",
+                 "held")
 
     def __init__(self, mode, loop, noted=None, born=None, page=None):
         self.mode = mode
@@ -78,6 +80,23 @@ class Recording:
         # be hoisted into the loop's last kernel (loops.py), and the Hoisted step if it was
         self.hoist_from = None
         self.hoisted = None
+        # the round's last push: (its output list, its input list, whether gbk_push_loop can
+        # be it, the launches made up to it); a dry round's ``fusable``: the launch at which
+        # the round is that one push (loops.py), else None; capturing: the LoopTail the push
+        # at that launch fuses the loop's end into, or None
+        self.pushed = None
+        self.fusable = None
+        self.tail = None
+        # capturing: the sequences of launches to fuse (fusion.plan's, by their first
+        # launch), the launches of the one being collected (its plan, the launches), and
+        # the (first launch, length, fused kernel's name) of those fused
+        self.fusions = {}
+        self.deferred = None
+        self.fused = []
+        # capturing: the launch from which the round's last ones are held for the loop to
+        # make (a union written into its state: fusion.end_round), and those held
+        self.end_at = None
+        self.held = []
 
     def direction(self, planned):
         """The direction of the round's next product (``planned()`` asks the planner, whose
@@ -96,18 +115,44 @@ class Recording:
         return choice
 
     def launch(self, fn, grid, block, args):
-        """Note a kernel launch of the round, or (capturing) compare it with the noted one."""
+        """Note a kernel launch of the round, or (capturing) compare it with the noted one.
+        True where the caller is not to make it: capturing, a launch of a sequence to fuse
+        (fusion.py), made with the sequence's last."""
         if self.planning:
-            return
+            return False
         seen = (fn, grid, block, tuple(_value_of(a) for a in args))
         if not self.capturing:
             self.launches.append(seen)
-            return
+            return False
         k = self.launched
         if k >= len(self.launches) or self.launches[k] != seen:
             raise Refused("a launch unlike the dry rounds' (a value of the body that changes "
                           "from round to round)")
         self.launched += 1
+        if self.end_at is not None and k >= self.end_at:
+            self.held.append((fn, grid, block, args))
+            return True
+        if self.deferred is None:
+            planned = self.fusions.get(k)
+            if planned is None:
+                return False
+            self.deferred = (k, planned, [])
+        first, (name, length, key), made = self.deferred
+        made.append((fn, grid, block, args))
+        if len(made) == length:
+            self.deferred = None
+            self._launch_fused(first, name, key, made)
+        return True
+
+    def _launch_fused(self, first, name, key, made):
+        from . import fusion  # (fusion imports jit, which imports this module)
+
+        before, thread.rec = thread.rec, None
+        try:
+            if fusion.launch(name, key, made):
+                self.fused.append((first, len(made), name))
+        finally:
+            thread.rec = before
 
     def hoist_assign(self, fn, grid, block, args, mask_idx, plain, value, target):
         """Whether the captured round's scalar assign ``fn`` (launched as ``grid``, ``block``,
@@ -131,6 +176,35 @@ class Recording:
         self.hoisted = Hoisted((fn, grid, block, args), target, from_counter,
                                None if from_counter else value)
         return True
+
+    def note_push(self, out_idx, in_idx, fusable, key):
+        """A push has made its launches, its output the list ``out_idx`` from ``in_idx``;
+        ``fusable``: one first-claim launch, which gbk_push_loop (programs.push_loop's
+        arguments ``key``, the assign's type left out) can make instead."""
+        made = self.launched if self.capturing else len(self.launches)
+        self.pushed = (out_idx, in_idx, fusable, made, key)
+
+    def round_push(self, result_idx, state_idx):
+        """The index of the launch that is the whole round (bar a first step left to the
+        round before, the hoisted assign), or None: the round's last launch is a fusable
+        push from ``state_idx`` whose output is the round's result ``result_idx``."""
+        if self.pushed is None:
+            return None
+        out_idx, in_idx, fusable, made, _ = self.pushed
+        if (not fusable or out_idx is not result_idx or in_idx is not state_idx
+                or made != len(self.launches) or made > 2):
+            return None
+        return made - 1
+
+    def tail_here(self):
+        """Capturing: the LoopTail to fuse into the push about to launch, where it is the
+        round's noted fusable launch and every launch before it was hoisted; else None."""
+        tail = self.tail
+        if tail is None or tail.used or self.launched != tail.at:
+            return None
+        if tail.at and not (tail.at == 1 and self.hoisted is not None):
+            return None
+        return tail
 
     def defer_unclaim(self, cap, counters, idx, stamp):
         """A push's claims at its output list ``idx`` (count in ``counters``), to reset to
@@ -166,7 +240,12 @@ class Recording:
         return self.directions == other.directions and self.launches == other.launches
 
     def complete(self):
-        """Whether the captured round made every noted product and launch."""
+        """Whether the captured round made every noted product and launch (a sequence to
+        fuse that the round left unfinished is made as it was)."""
+        if self.deferred is not None:
+            first, (name, _, key), made = self.deferred
+            self.deferred = None
+            self._launch_fused(first, None, key, made)
         return self.taken == len(self.directions) and self.launched == len(self.launches)
 
 
@@ -181,6 +260,29 @@ class Hoisted:
     def __init__(self, launch, target, from_counter, value):
         self.launch, self.target = launch, target
         self.from_counter, self.value = from_counter, value
+
+
+class LoopTail:
+    """The end of a device loop's round fused into the round's last kernel (gbk_push_loop, a
+    round that is one push; gbk_union_lists_a_loop, a round ending in a union written into
+    the state: loops.py): the launch it replaces, the loop's state and control words, the
+    round the graph's first launch runs (``r0``), the round limit (-1: none), the state's
+    capacity as the host keeps it, the WHILE node's condition handle; filled by the push:
+    ``used``, the stamps' owner (``scratch``, whose epoch the host advances past the rounds
+    run) and the push's output list."""
+
+    __slots__ = ("at", "state", "ctl", "r0", "limit", "capacity", "handle", "used", "scratch",
+                 "out", "alternates", "kernel")
+
+    def __init__(self, at, state, ctl, r0, limit, capacity, handle, alternates=True,
+                 kernel="gbk_push_loop"):
+        self.at, self.state, self.ctl, self.r0 = at, state, ctl, r0
+        self.limit, self.capacity, self.handle = limit, capacity, handle
+        self.used = False
+        self.scratch = self.out = None
+        # whether the state and the round's output list alternate (else the round writes
+        # its result into the state); the kernel that ends the round
+        self.alternates, self.kernel = alternates, kernel
 
 
 def capturing():

@@ -10,6 +10,13 @@
 
 #define GBK_NONE 9223372036854775807LL
 
+#ifdef __CUDACC_RTC__
+// NVRTC sees no runtime headers; the device runtime's builtin, resolved by ptxas (no -rdc, no
+// cudadevrt): sets the condition of a CUDA graph's conditional node (CUDA 12.4 and later).
+// The end of a device loop's round calls it (gbk_loop_next, gbk_push_loop).
+extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
+#endif
+
 namespace gbk {
 
 // u(k) * A(k, o) for vxm (VFIRST), A(o, k) * u(k) for mxv, with the positions a positional

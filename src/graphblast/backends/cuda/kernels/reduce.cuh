@@ -46,12 +46,12 @@ __device__ __forceinline__ bool fold_product(typename M::t& acc, bool& have, idx
 
 #define GBK_REDUCE_BLOCK 256
 
-// A block's (acc, have) pairs combined into its partial, out[blockIdx.x] and
-// out_have[blockIdx.x] (one pass of a whole-array reduction; blocks of at most
+// A block's (acc, have) pairs combined into its partial, out[at] and out_have[at], at the
+// block's index unless given (one pass of a whole-array reduction; blocks of at most
 // GBK_REDUCE_BLOCK threads).  Not spmv.cuh's block_fold, which keeps `any`'s first entry.
 template <class M>
 __device__ __forceinline__ void block_partial(typename M::t acc, bool have, typename M::t* out,
-                                              unsigned char* out_have) {
+                                              unsigned char* out_have, int at = -1) {
     typedef typename M::t T;
     __shared__ T wacc[GBK_REDUCE_BLOCK / 32];
     __shared__ int whave[GBK_REDUCE_BLOCK / 32];
@@ -70,9 +70,41 @@ __device__ __forceinline__ void block_partial(typename M::t acc, bool have, type
             r = h ? M::combine(r, wacc[k]) : wacc[k];
             h = true;
         }
-        out[blockIdx.x] = r;
-        out_have[blockIdx.x] = h;
+        if (at < 0) at = blockIdx.x;
+        out[at] = r;
+        out_have[at] = h;
     }
+}
+
+// After block_partial into out/out_have: the last block to finish (a ticket on *ticket, zero
+// before and reset after) folds every block's partial into result[0] and result_have[0], as
+// gbk_reduce_all run on the partials with one block would in a kernel of its own.  Every
+// thread of every block must call it.
+template <class M>
+__device__ __forceinline__ void fold_partials(const typename M::t* out,
+                                              const unsigned char* out_have,
+                                              unsigned long long* ticket, typename M::t* result,
+                                              unsigned char* result_have) {
+    typedef typename M::t T;
+    __shared__ int last;
+    if (threadIdx.x == 0) {
+        __threadfence();  // this block's partial before its ticket
+        last = atomicAdd(ticket, 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    T acc = M::identity();
+    bool have = false;
+    for (int b = threadIdx.x; b < (int)gridDim.x; b += blockDim.x) {
+        if (!((volatile const unsigned char*)out_have)[b]) continue;  // not this SM's L1 copy
+        const T v = ((volatile const T*)out)[b];
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
+    }
+    __syncthreads();  // block_partial's shared arrays are read again
+    block_partial<M>(acc, have, result, result_have, 0);
+    if (threadIdx.x == 0) *ticket = 0ull;
 }
 
 }  // namespace gbk
@@ -137,13 +169,17 @@ gbk_reduce_all(idx_t n, const A* a, const unsigned char* a_have, typename M::t* 
     gbk::block_partial<M>(acc, have, out, out_have);
 }
 
-// The first pass of a whole-list reduction whose count is on the device (a loop's recorded
-// round, whose lists the host does not count): gbk_reduce_all over the first *n_ptr entries
-// of a (cap entries where n_ptr is null), finished by gbk_reduce_all on the partials.
+// A whole-list reduction whose count is on the device (a loop's recorded round, whose lists
+// the host does not count), in one kernel: each block folds its share of the first *n_ptr
+// entries of a (cap entries where n_ptr is null) into its partial, out[blockIdx.x] and
+// out_have[blockIdx.x]; the last block to finish (a ticket on *ticket, zero before and reset
+// after) folds the partials into *result and *result_have, as gbk_reduce_all on the partials
+// would in a second kernel (one kernel less in each round of delta-stepping).
 template <class M, class A>
 __global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
 gbk_reduce_list(idx_t cap, const unsigned long long* n_ptr, const A* a, typename M::t* out,
-                unsigned char* out_have) {
+                unsigned char* out_have, unsigned long long* ticket, typename M::t* result,
+                unsigned char* result_have) {
     typedef typename M::t T;
     const idx_t n = n_ptr ? (idx_t)*n_ptr : cap;
     T acc = M::identity();
@@ -154,6 +190,7 @@ gbk_reduce_list(idx_t cap, const unsigned long long* n_ptr, const A* a, typename
         have = true;
     }
     gbk::block_partial<M>(acc, have, out, out_have);
+    gbk::fold_partials<M>(out, out_have, ticket, result, result_have);
 }
 
 // One pass of an inner product of two dense vectors, without the products' vector: block b

@@ -23,7 +23,14 @@
 
 namespace gbk {
 
-template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS>
+// What a claim does besides the output list's entry: nothing, except in a device loop's
+// fused round (gbk_push_loop: the next round's scalar assign).
+struct no_claim {
+    __device__ __forceinline__ void operator()(idx_t) const {}
+};
+
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS,
+          class Claim = no_claim>
 __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e,
                                           const IDX* col, const MV* mvals, int miso,
                                           const vmask& mask,
@@ -31,7 +38,8 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
                                           typename M::t* scratch, const idx_t* dptr,
                                           idx_t* out_idx, typename M::t* out_vals,
                                           unsigned long long* counters,
-                                          unsigned long long& deg) {
+                                          unsigned long long& deg,
+                                          const Claim& on_claim = Claim()) {
     typedef mv_reads<Mul, VFIRST> reads;
     idx_t j = (idx_t)ld_stream(&col[e]);  // read once: the stamps and the mask keep L2
     bool ok = mask.allows(j);
@@ -58,6 +66,7 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
             out_vals[slot] = mv_call<VFIRST>::run(
                 mul, reads::matrix ? matrix_value(mvals, miso, e) : MV(), u, j, k);
         if (MODE == 1) posmap[j] = slot;
+        on_claim(j);
     }
     if (MODE == 2 && ok) {
         typename M::t z = mv_call<VFIRST>::run(
@@ -183,3 +192,114 @@ __global__ void gbk_push_gather(const unsigned long long* counters, const idx_t*
     }
 }
 
+
+// -- a device loop's round in one kernel ----------------------------------------------------
+//
+// A recorded round that is one first-claim push (BFS's level: `any` with a constant product,
+// no heavy row, its output the round's result) run under a conditional WHILE node
+// (backends/cuda/loops.py, "one kernel a level"): this kernel is the whole round, the push and
+// the loop's end that gbk_loop_next would do in a kernel of its own.
+//
+// - Two lists alternate as the loop's state: the state (s_*) and the push's own output list
+//   (o_*), both of at least the size's capacity.  Round r reads one and appends to the other,
+//   by the parity of r - r0 (r0: the round the graph's first launch runs): nothing is copied.
+// - The claims are not reset: round r claims with the epoch `epoch` lowered by r - r0 (a
+//   stamp holds the epoch in its high 32 bits, and a smaller epoch is a later call's), so an
+//   earlier round's claims are simply older; the host advances its epoch past the rounds run.
+// - The next round's first step, a plain scalar assign under the next frontier's structure
+//   (abits/avals, counted in acounts; the value the next round's number where `acounter`,
+//   else `avalue`), is done as each output is claimed, wherever a next round would run
+//   (below `max_rounds`).  Only a first-claim push may: its claimer is the one thread that
+//   touches an output's value, so a mask that is the assigned bitmap (BFS's ~levels.S) only
+//   turns away threads whose claim would fail anyway.
+// - The last block to finish (a ticket on ctl[3], taken after each block's counts are in)
+//   reads the output's count and degree sum, zeroes the counters of the round's input (the
+//   next round's output), counts the round (ctl[0]), puts the result's count in ctl[2], sets
+//   ctl[1] where it exceeds `cap` (the state's capacity as the host keeps it: the loop stops,
+//   the result intact, and the host grows it or goes on from Python), and sets the WHILE
+//   node's condition: an entry, below `max_rounds`, within `cap`.
+namespace gbk {
+
+template <class C>
+struct loop_assign {
+    unsigned char* bits;
+    C* vals;
+    C value;
+    unsigned long long* added;  // the thread's count of positions newly set
+    __device__ __forceinline__ void operator()(idx_t j) const {
+        if (bits == nullptr) return;
+        if (!bits[j]) {
+            bits[j] = 1;
+            ++*added;
+        }
+        vals[j] = value;
+    }
+};
+
+}  // namespace gbk
+
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, class C>
+__global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts,
+                              idx_t* o_idx, UV* o_vals, unsigned long long* o_counts,
+                              const idx_t* ptr, const IDX* col, const MV* mvals, int miso,
+                              const unsigned char* mbits, const void* mvals_k, int mkind,
+                              int mmode, int width, long long* stamp, long long epoch,
+                              const idx_t* dptr, long long* ctl, long long r0,
+                              long long max_rounds, idx_t cap, unsigned long long handle,
+                              unsigned char* abits, C* avals, unsigned long long* acounts,
+                              int acounter, C avalue) {
+    typedef gbk::mv_reads<Mul, VFIRST> reads;
+    __shared__ int last;
+    Mul mul(0);
+    const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
+    // read by every block before the last one counts the round (it takes its ticket last)
+    const long long r = ctl[0];
+    const bool odd = ((r - r0) & 1) != 0;
+    const idx_t* u_idx = odd ? o_idx : s_idx;
+    const UV* u_vals = odd ? o_vals : s_vals;
+    unsigned long long* in_counts = odd ? o_counts : s_counts;
+    idx_t* out_idx = odd ? s_idx : o_idx;
+    UV* out_vals = odd ? s_vals : o_vals;
+    unsigned long long* out_counts = odd ? s_counts : o_counts;
+    const long long ep = epoch - ((r - r0) << 32);
+    const bool assign = abits != nullptr && (max_rounds < 0 || r + 1 < max_rounds);
+    unsigned long long added = 0;
+    const gbk::loop_assign<C> on_claim{assign ? abits : nullptr, avals,
+                                       acounter ? (C)(r + 1) : avalue, &added};
+    const idx_t nu = (idx_t)in_counts[0];
+    const int sub = gbk::lane() & (width - 1);
+    const idx_t ngroups = gbk::grid_size() / width;
+    unsigned long long deg = 0;
+    for (idx_t t = gbk::global_id() / width; t < nu; t += ngroups) {
+        idx_t k = u_idx[t];
+        idx_t lo = ptr[k], hi = ptr[k + 1];
+        UV u = reads::vector ? u_vals[t] : UV();
+        for (idx_t e = lo + sub; e < hi; e += width)
+            gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C> >(
+                mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr, dptr,
+                out_idx, (typename M::t*)out_vals, out_counts, deg, on_claim);
+    }
+    gbk::add_counts(out_counts, 0, deg);
+    if (assign) {  // block-uniform
+        __syncthreads();  // add_counts's shared words are free again
+        gbk::add_counts(acounts, added, 0);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();  // this block's outputs and counts before its ticket
+        last = atomicAdd((unsigned long long*)&ctl[3], 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last || threadIdx.x != 0) return;
+    __threadfence();
+    const idx_t n = (idx_t)__ldcg(&out_counts[0]);
+    const long long r1 = r + 1;
+    const bool more = n > 0 && (max_rounds < 0 || r1 < max_rounds);
+    const bool fits = n <= cap;
+    in_counts[0] = in_counts[1] = in_counts[2] = 0ull;  // every block has read its count
+    if (!fits) ctl[1] = 1;
+    ctl[2] = (long long)n;
+    ctl[0] = r1;
+    ctl[3] = 0;
+    cudaGraphSetConditional(handle, fits && more ? 1u : 0u);
+}

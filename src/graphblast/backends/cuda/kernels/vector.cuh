@@ -326,6 +326,58 @@ __global__ void gbk_ewise_dense(idx_t n, const unsigned char* abits, const A* av
     if (counters) gbk::add_counts(counters, count, 0);
 }
 
+namespace gbk {
+
+// No fold of a list's values (ewise_list_entries without a reduction).
+struct no_fold {
+    template <class Z>
+    __device__ __forceinline__ void operator()(const Z&) const {}
+};
+
+// A thread's fold of a list's values by the monoid M (cast to its type).
+template <class M>
+struct fold_into {
+    typename M::t acc = M::identity();
+    bool have = false;
+    template <class Z>
+    __device__ __forceinline__ void operator()(const Z& z) {
+        const typename M::t v = cast<typename M::t>(z);
+        acc = have ? M::combine(acc, v) : v;
+        have = true;
+    }
+};
+
+// ewise_mult of a list and a dense vector, a grid's share: op at the list's entries where the
+// dense vector has one, appended to out (counters[0]), each value also given to `fold`; the
+// kept entries' degree sum in dptr returned (LIST_A: the list is the left operand).
+template <class Zip, class A, class B, bool LIST_A, class Fold>
+__device__ __forceinline__ unsigned long long ewise_list_entries(
+        idx_t nl, const unsigned long long* nl_ptr, const idx_t* l_idx, const void* l_vals,
+        const unsigned char* dbits, const void* d_vals, const Zip& f, const idx_t* dptr,
+        idx_t* out_idx, typename Zip::z_t* out_vals, unsigned long long* counters,
+        Fold& fold) {
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg = 0;
+    for (idx_t base = global_id() - lane(); base < nl; base += grid_size()) {
+        idx_t t = base + lane();
+        idx_t i = t < nl ? l_idx[t] : 0;
+        bool has = t < nl && (dbits == nullptr || dbits[i]);
+        long long slot = append_slot(&counters[0], has);
+        if (has) {
+            const typename Zip::z_t z =
+                LIST_A ? f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0)
+                       : f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
+            out_idx[slot] = i;
+            out_vals[slot] = z;
+            fold(z);
+            if (dptr) deg += (unsigned long long)degree(dptr, i);
+        }
+    }
+    return deg;
+}
+
+}  // namespace gbk
+
 // ewise_mult of a list and a dense vector: op at the list's entries where the dense vector
 // has one, as a new (unsorted) list, touching only the list.  LIST_A: the list is the left
 // operand.  counters[0] must be zero; with dptr, counters[1] gets the kept entries' degree sum.
@@ -336,23 +388,10 @@ __global__ void gbk_ewise_list_dense(idx_t nl, const unsigned long long* nl_ptr,
                                      typename Zip::param_t p, typename Zip::param2_t p2,
                                      const idx_t* dptr, idx_t* out_idx,
                                      typename Zip::z_t* out_vals, unsigned long long* counters) {
-    Zip f(p, p2);
-    if (nl_ptr) nl = (idx_t)*nl_ptr;
-    unsigned long long deg = 0;
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
-        idx_t t = base + gbk::lane();
-        idx_t i = t < nl ? l_idx[t] : 0;
-        bool has = t < nl && (dbits == nullptr || dbits[i]);
-        long long slot = gbk::append_slot(&counters[0], has);
-        if (has) {
-            out_idx[slot] = i;
-            if (LIST_A)
-                out_vals[slot] = f.both(((const A*)l_vals)[t], ((const B*)d_vals)[i], i, 0);
-            else
-                out_vals[slot] = f.both(((const A*)d_vals)[i], ((const B*)l_vals)[t], i, 0);
-            if (dptr) deg += (unsigned long long)gbk::degree(dptr, i);
-        }
-    }
+    const Zip f(p, p2);
+    gbk::no_fold none;
+    const unsigned long long deg = gbk::ewise_list_entries<Zip, A, B, LIST_A>(
+        nl, nl_ptr, l_idx, l_vals, dbits, d_vals, f, dptr, out_idx, out_vals, counters, none);
     gbk::add_counts(counters, 0, deg);
 }
 
@@ -384,25 +423,39 @@ __global__ void gbk_union_lists_b(idx_t nb, const unsigned long long* nb_ptr, co
     }
 }
 
-// The union's last kernel: every entry of a appended to the output, combined with b's where
+namespace gbk {
+
+// The union's last pass: every entry of a appended to the output, combined with b's where
 // gbk_union_lists_b marked it 2, and its mark cleared (the bitmap is zero between uses).
 template <class Zip, class T>
-__global__ void gbk_union_lists_a(idx_t na, const unsigned long long* na_ptr, const idx_t* a_idx,
-                                  const T* a_vals, unsigned char* marks, const T* vals,
-                                  typename Zip::param_t p, typename Zip::param2_t p2,
-                                  idx_t* out_idx, T* out_vals, unsigned long long* counters) {
-    Zip f(p, p2);
+__device__ __forceinline__ void union_a_entries(idx_t na, const unsigned long long* na_ptr,
+                                                const idx_t* a_idx, const T* a_vals,
+                                                unsigned char* marks, const T* vals,
+                                                const Zip& f, idx_t* out_idx, T* out_vals,
+                                                unsigned long long* counters) {
     if (na_ptr) na = (idx_t)*na_ptr;
-    for (idx_t base = gbk::global_id() - gbk::lane(); base < na; base += gbk::grid_size()) {
-        idx_t t = base + gbk::lane();
+    for (idx_t base = global_id() - lane(); base < na; base += grid_size()) {
+        idx_t t = base + lane();
         idx_t i = t < na ? a_idx[t] : 0;
-        long long slot = gbk::append_slot(&counters[0], t < na);
+        long long slot = append_slot(&counters[0], t < na);
         if (slot >= 0) {
             out_idx[slot] = i;
             out_vals[slot] = marks[i] == 2 ? vals[i] : f.only_a(a_vals[t], i, 0);
             marks[i] = 0;
         }
     }
+}
+
+}  // namespace gbk
+
+// The union's last kernel (gbk::union_a_entries).
+template <class Zip, class T>
+__global__ void gbk_union_lists_a(idx_t na, const unsigned long long* na_ptr, const idx_t* a_idx,
+                                  const T* a_vals, unsigned char* marks, const T* vals,
+                                  typename Zip::param_t p, typename Zip::param2_t p2,
+                                  idx_t* out_idx, T* out_vals, unsigned long long* counters) {
+    const Zip f(p, p2);
+    gbk::union_a_entries(na, na_ptr, a_idx, a_vals, marks, vals, f, out_idx, out_vals, counters);
 }
 
 // apply on a dense vector: z(i) = op(a(i), i, 0) where a has an entry.
@@ -464,12 +517,6 @@ __global__ void gbk_list_degrees(idx_t nu, const unsigned long long* nu_ptr, con
         deg += (unsigned long long)gbk::degree(dptr, idx[t]);
     gbk::add_counts(counters, 0, deg);
 }
-
-#ifdef __CUDACC_RTC__
-// NVRTC sees no runtime headers; the device runtime's builtin, resolved by ptxas (no -rdc, no
-// cudadevrt): sets the condition of a CUDA graph's conditional node (CUDA 12.4 and later).
-extern "C" __device__ void cudaGraphSetConditional(unsigned long long handle, unsigned int value);
-#endif
 
 // The end of a round of a device-side loop (loops.py): the round's result (a list of capacity
 // `cap_in`, its count at counts[0], or all of it where counts is null) copied into the loop's
@@ -564,5 +611,212 @@ __global__ void gbk_list_copy(idx_t cap, const unsigned long long* counts, const
     if (gbk::global_id() == 0) {
         out_counts[0] = (unsigned long long)n;
         out_counts[1] = counts ? counts[1] : 0ull;
+    }
+}
+
+// A relaxation after a folding push, in one kernel: the sequence a recorded round makes for
+// `t = u min.+ A; c = t >= d; d(min) << t; t<~c.V>` (SSSP's relaxation; backends/cuda/fusion.py
+// recognises it in the dry rounds' launches and the captured round launches this instead):
+//   gbk_push_gather   t's values taken from the push's fold accumulators (scratch, reset to
+//                     the monoid's empty value) and its claims reset (stamp, where given);
+//   gbk_ewise_list_dense   c = Zip(t, d) where d (the bitmap dbits/dvals) has an entry, as the
+//                     list c (c_idx, c_vals, counted in c_counts, degrees by c_dptr);
+//   gbk_accum_list    d(Acc) << t, d's count in d_counts;
+//   gbk_list_to_bitmap, gbk_filter_list, gbk_list_unmark   t's entries the mask (c read by
+//                     mkind/mmode, as gbk::vmask: c has an entry at j exactly where d had
+//                     one) allows, as the list out (degrees by dptr).
+// Each of t's positions is read and written by one thread only, so doing them in one pass
+// changes no result: the comparison reads d before this thread's accumulation writes it.
+// t's count is at t_counts[0]; its positions are distinct (a push's output).
+// With w_idx, the kernel also does the next launch of the round when it is an independent
+// gbk_list_to_bitmap (a list w of T, its count at w_ptr[0] or w_cap, marked into w_bits and
+// w_dense: delta-stepping's waiting vertices marked for the union that follows).
+template <class M, class Zip, class Acc, class T>
+__global__ void gbk_relax_list(const unsigned long long* t_counts, const idx_t* t_idx,
+                               T* scratch, T* t_vals, long long* stamp, unsigned char* dbits,
+                               T* dvals, unsigned long long* d_counts,
+                               typename Zip::param_t p, typename Zip::param2_t p2,
+                               const idx_t* c_dptr, idx_t* c_idx, typename Zip::z_t* c_vals,
+                               unsigned long long* c_counts, int mkind, int mmode,
+                               const idx_t* dptr, idx_t* out_idx, T* out_vals,
+                               unsigned long long* counters, idx_t w_cap,
+                               const unsigned long long* w_ptr, const idx_t* w_idx,
+                               const T* w_vals, unsigned char* w_bits, T* w_dense) {
+    if (w_idx) {
+        const idx_t nw = w_ptr ? (idx_t)*w_ptr : w_cap;
+        for (idx_t q = gbk::global_id(); q < nw; q += gbk::grid_size()) {
+            const idx_t i = w_idx[q];
+            w_bits[i] = 1;
+            w_dense[i] = w_vals[q];
+        }
+    }
+    typedef typename Zip::z_t Z;
+    Zip f(p, p2);
+    Acc acc(0);
+    const idx_t n = (idx_t)t_counts[0];
+    unsigned long long added = 0, c_deg = 0, deg = 0;
+    // every lane runs the same number of iterations, so append_slot sees whole warps
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < n; base += gbk::grid_size()) {
+        const idx_t q = base + gbk::lane();
+        const bool in = q < n;
+        const idx_t j = in ? t_idx[q] : 0;
+        T v = T();
+        bool had = false;
+        Z z = Z();
+        if (in) {
+            v = scratch[j];
+            scratch[j] = M::empty();
+            if (stamp) stamp[j] = 0x7fffffffffffffffLL;
+            t_vals[q] = v;
+            had = dbits[j] != 0;
+            if (had) {
+                const T old = dvals[j];
+                z = f.both(v, old, j, 0);
+                dvals[j] = gbk::cast<T>(acc(old, v, j, 0, j, 0));
+            } else {
+                dbits[j] = 1;
+                dvals[j] = v;
+                ++added;
+            }
+        }
+        const long long cs = gbk::append_slot(&c_counts[0], in && had);
+        if (cs >= 0) {
+            c_idx[cs] = j;
+            c_vals[cs] = z;
+            if (c_dptr) c_deg += (unsigned long long)gbk::degree(c_dptr, j);
+        }
+        bool allowed = true;
+        if (mmode != 0) {
+            const Z zl = z;
+            const bool inside = had && gbk::mask_value(&zl, 0, mkind);
+            allowed = inside != (mmode == 2);
+        }
+        const long long slot = gbk::append_slot(&counters[0], in && allowed);
+        if (slot >= 0) {
+            out_idx[slot] = j;
+            out_vals[slot] = v;
+            if (dptr) deg += (unsigned long long)gbk::degree(dptr, j);
+        }
+    }
+    gbk::add_counts(d_counts, added, 0);
+    __syncthreads();  // add_counts's shared words are free again
+    gbk::add_counts(c_counts, 0, c_deg);
+    __syncthreads();
+    gbk::add_counts(counters, 0, deg);
+}
+
+// Two selects of one list in one pass (fusion.py: SSSP's near and waiting vertices,
+// `u.select(valuele, hi)` and `u.select(valuegt, hi)`): what gbk_select_list makes for each,
+// with its own operator, thunk and mask, the entry read once.  c1[0] and c2[0] must be zero.
+template <class Op1, class Op2, class A>
+__global__ void gbk_select_pair(idx_t nl, const unsigned long long* nl_ptr, const idx_t* idx,
+                                const A* a, typename Op1::param_t p1,
+                                const unsigned char* mbits1, const void* m_vals1, int mkind1,
+                                int mmode1, typename Op2::param_t p2,
+                                const unsigned char* mbits2, const void* m_vals2, int mkind2,
+                                int mmode2, const idx_t* dptr1, idx_t* out1_idx, A* out1_vals,
+                                unsigned long long* c1, const idx_t* dptr2, idx_t* out2_idx,
+                                A* out2_vals, unsigned long long* c2) {
+    Op1 op1(p1);
+    Op2 op2(p2);
+    const gbk::vmask mask1{mbits1, m_vals1, mkind1, mmode1};
+    const gbk::vmask mask2{mbits2, m_vals2, mkind2, mmode2};
+    if (nl_ptr) nl = (idx_t)*nl_ptr;
+    unsigned long long deg1 = 0, deg2 = 0;
+    for (idx_t base = gbk::global_id() - gbk::lane(); base < nl; base += gbk::grid_size()) {
+        idx_t t = base + gbk::lane();
+        idx_t i = t < nl ? idx[t] : 0;
+        A v = t < nl ? a[t] : A();
+        bool keep1 = t < nl && mask1.allows(i) && gbk::cast<bool>(op1(v, i, 0));
+        bool keep2 = t < nl && mask2.allows(i) && gbk::cast<bool>(op2(v, i, 0));
+        long long s1 = gbk::append_slot(&c1[0], keep1);
+        long long s2 = gbk::append_slot(&c2[0], keep2);
+        if (keep1) {
+            out1_idx[s1] = i;
+            out1_vals[s1] = v;
+            if (dptr1) deg1 += (unsigned long long)gbk::degree(dptr1, i);
+        }
+        if (keep2) {
+            out2_idx[s2] = i;
+            out2_vals[s2] = v;
+            if (dptr2) deg2 += (unsigned long long)gbk::degree(dptr2, i);
+        }
+    }
+    gbk::add_counts(c1, 0, deg1);
+    __syncthreads();  // add_counts's shared words are free again
+    gbk::add_counts(c2, 0, deg2);
+}
+
+// A reduction of a list made by gbk_ewise_list_dense, in the same kernel (fusion.py:
+// delta-stepping's bucket bound, `(u + width).reduce(min)`): the list z = Zip(l, d) made as
+// gbk_ewise_list_dense makes it, and its values folded by the monoid M as gbk_reduce_list
+// folds them (each block's partial in out/out_have, the last block's fold in result and
+// result_have; ticket a zeroed word, left zeroed).
+template <class Zip, class M, class A, class B, bool LIST_A>
+__global__ void __launch_bounds__(GBK_REDUCE_BLOCK)
+gbk_ewise_reduce_list(idx_t nl, const unsigned long long* nl_ptr, const idx_t* l_idx,
+                      const void* l_vals, const unsigned char* dbits, const void* d_vals,
+                      typename Zip::param_t p, typename Zip::param2_t p2, const idx_t* dptr,
+                      idx_t* out_idx, typename Zip::z_t* out_vals,
+                      unsigned long long* counters, typename M::t* out,
+                      unsigned char* out_have, unsigned long long* ticket,
+                      typename M::t* result, unsigned char* result_have) {
+    const Zip f(p, p2);
+    gbk::fold_into<M> fold;
+    const unsigned long long deg = gbk::ewise_list_entries<Zip, A, B, LIST_A>(
+        nl, nl_ptr, l_idx, l_vals, dbits, d_vals, f, dptr, out_idx, out_vals, counters, fold);
+    gbk::add_counts(counters, 0, deg);
+    __syncthreads();  // add_counts's shared words are free again
+    gbk::block_partial<M>(fold.acc, fold.have, out, out_have);
+    gbk::fold_partials<M>(out, out_have, ticket, result, result_have);
+}
+
+// gbk_union_lists_a as the last kernel of a device loop's round (loops.py, fusion.py: the
+// round's result, a union, written by gbk_union_lists_b and this kernel straight into the
+// loop's state, whose arrays the round no longer reads), with the loop's end that
+// gbk_loop_next would do in a kernel of its own, but no copy: the last block to finish (a
+// ticket on ctl[3]) reads the union's count (counters, a slot of the round's counter page),
+// puts it and the degree sum in the state's counters (s_counts) and its count in ctl[2],
+// counts the round (ctl[0]), sets ctl[1] where the count exceeds `cap` (the state's capacity
+// as the host keeps it; the state has room for every position, so the result is whole), and
+// where the loop goes on (an entry, below `max_rounds`, within `cap`) zeroes the counter page
+// for the next round; then the WHILE node's condition.
+template <class Zip, class T>
+__global__ void gbk_union_lists_a_loop(idx_t na, const unsigned long long* na_ptr,
+                                       const idx_t* a_idx, const T* a_vals,
+                                       unsigned char* marks, const T* vals,
+                                       typename Zip::param_t p, typename Zip::param2_t p2,
+                                       idx_t* out_idx, T* out_vals,
+                                       unsigned long long* counters, long long* ctl,
+                                       long long max_rounds, idx_t cap,
+                                       unsigned long long* s_counts, unsigned long long* page,
+                                       idx_t page_words, unsigned long long handle) {
+    __shared__ int last;
+    const Zip f(p, p2);
+    gbk::union_a_entries(na, na_ptr, a_idx, a_vals, marks, vals, f, out_idx, out_vals, counters);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();  // this block's entries and count before its ticket
+        last = atomicAdd((unsigned long long*)&ctl[3], 1ull) == (unsigned long long)gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    const unsigned long long n = ((volatile unsigned long long*)counters)[0];
+    const unsigned long long deg = ((volatile unsigned long long*)counters)[1];
+    const long long r = ctl[0] + 1;
+    const bool more = n > 0 && (max_rounds < 0 || r < max_rounds);
+    const bool fits = (idx_t)n <= cap;
+    __syncthreads();  // every thread has read the count before the page is zeroed
+    if (fits && more && page)
+        for (idx_t w = threadIdx.x; w < page_words; w += blockDim.x) page[w] = 0ull;
+    if (threadIdx.x == 0) {
+        s_counts[0] = n;
+        s_counts[1] = deg;
+        if (!fits) ctl[1] = 1;
+        ctl[2] = (long long)n;
+        ctl[0] = r;
+        ctl[3] = 0;
+        cudaGraphSetConditional(handle, fits && more ? 1u : 0u);
     }
 }
