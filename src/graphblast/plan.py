@@ -210,6 +210,33 @@ def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):
         f"{MXM_BITMAP_VISIT_COST:g}"))
 
 
+# A structural product (pair under any or lor, BOOL) over packed bitmaps (a bit a position,
+# one 64-bit word a column for 64 rows: backends/cuda/packed.py) costs an 8-byte word a
+# visited entry of B either way: push reads the rows of B of the frontier's nonzero words and
+# ORs into the result's words (atomics, skipped where the word has the bits already), pull
+# reads the columns of B of the words with an allowed bit, stopping once all are found.  Push
+# is taken where its entries times MXM_PACKED_PUSH_COST are at most pull's (an atomic against
+# a plain read); after a pull, push must also win by MXM_BITMAP_HYSTERESIS.
+MXM_PACKED_PUSH_COST = 1.0
+
+
+def mxm_packed_direction(push_edges, pull_edges, positions, *, previous=None):
+    """("push" or "pull", reason) for a structural ``C<M> = F (+.x) B`` over packed bitmaps:
+    ``push_edges`` the entries of B the frontier's nonzero words push along (their degree
+    sum), ``pull_edges`` those the allowed words' columns hold (an estimate: the words with
+    an allowed bit times B's average degree), ``positions`` nrows(F) x ncols(B) (in the
+    reason only).  ``config["direction"]`` forces either."""
+    forced = config["direction"]
+    if forced != "auto":
+        return _log("mxm direction", forced, "forced by gb.config")
+    margin = MXM_BITMAP_HYSTERESIS if previous == "pull" else 1.0
+    choice = "push" if push_edges * MXM_PACKED_PUSH_COST * margin <= pull_edges else "pull"
+    return _log("mxm direction", choice, (
+        f"packed bitmaps of {positions} positions: push {push_edges} entries"
+        f"{f' x {margin:g} after a pull' if margin != 1 else ''} "
+        f"{'<=' if choice == 'push' else '>'} pull {pull_edges:.0f} entries"))
+
+
 # SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold
 # them in a hash table in shared memory, a warp per row (GBK_HASH_TABLE / 2 in spgemm.cuh);
 # otherwise every product is expanded, sorted and reduced.  The hash's atomics fold the

@@ -214,6 +214,10 @@ def assign_scalar(owner, C, value, mask, accum, replace):
             or jit.is_device_value(value) or C.nrows * C.ncols == 0):
         return None
     M = mask.data
+    from .packed import PackedBitmap, assign_scalar as packed_assign
+
+    if isinstance(M, PackedBitmap):  # a multi-source BFS's frontier
+        return packed_assign(owner, C, value, mask)
     if not is_bitmap(M) and not is_bitmap(C):
         return None
     W = _writable(owner, C)
