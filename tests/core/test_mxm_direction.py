@@ -156,6 +156,17 @@ def test_bitmap_rule_follows_the_work():
         assert plan.mxm_bitmap_direction(0, 10**9, 1) == ("pull", "forced by gb.config")
 
 
+def test_packed_rule_follows_the_entries():
+    # over packed bitmaps (a structural batch) both directions pay the entries of B they walk
+    assert plan.mxm_packed_direction(100, 10_000, 64 * 4096)[0] == "push"
+    assert plan.mxm_packed_direction(10**8, 10**6, 64 * 4096)[0] == "pull"
+    pull = 1.1 * 1000 * plan.MXM_PACKED_PUSH_COST  # pull walks 1.1 x push's entries
+    assert plan.mxm_packed_direction(1000, pull, 0)[0] == "push"
+    assert plan.mxm_packed_direction(1000, pull, 0, previous="pull")[0] == "pull"
+    with gb.config.set(direction="push"):
+        assert plan.mxm_packed_direction(10**9, 0, 1) == ("push", "forced by gb.config")
+
+
 @pytest.mark.parametrize("direction", ["push", "pull", "auto"])
 def test_batched_state_kept_in_place(device, rng, direction):
     # a multi-source traversal's state, step by step in every direction, as the CPU computes

@@ -23,8 +23,8 @@ def bfs_batch(A, sources):
     The backend chooses push (a sparse product over the frontier's entries) or pull (each
     unreached pair looks for an in-neighbour in its source's frontier, stopping at the
     first) per step, from the frontier's degree sum and the mask's size
-    (``plan.mxm_direction``; on a GPU, whose batch state is kept as bitmaps,
-    ``plan.mxm_bitmap_direction``).
+    (``plan.mxm_direction``; the product being structural, the GPU keeps the frontier as
+    packed bitmaps, the 64 sources of a vertex in one word, ``plan.mxm_packed_direction``).
 
     Parameters
     ----------
