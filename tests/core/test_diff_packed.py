@@ -55,8 +55,20 @@ def test_structural_product(diff, ns, mask, direction):
         L(Y.V) << 6
         W = gb.Matrix("FP64", ns, N)
         W(Z.S) << 1.5
+        # a visited set as a BFS keeps it: packed once as a mask, then kept up to date by
+        # the assigns under packed frontiers, dropped when it changes otherwise
+        V = m.dup()
+        V(X.S) << 1
+        P = _structural(gb, X, b, ~V.S, direction)
+        V(P.S) << 2
+        Q = _structural(gb, P, b, ~V.S, direction)
+        V(Q.S) << 3
+        R = _structural(gb, Q, b, ~V.S, direction)
+        V(gb.binary.plus) << R.apply(gb.unary.one["INT64"])
+        V(a.S) << 4
+        S = _structural(gb, R, b, ~V.S, direction)
         return [X, Y, Z, L, W, X.nvals, Y.T.new(), Z.reduce_rowwise(gb.monoid.lor).new(),
                 X[ns - 1, :].new(), Y.ewise_mult(m, gb.binary.second).new(),
-                m.mxm(b, gb.semiring.min_plus).new(mask=~Y.S)]
+                m.mxm(b, gb.semiring.min_plus).new(mask=~Y.S), V, P, Q, R, S]
 
     diff.check(body, a, b, m)

@@ -40,6 +40,7 @@ class PackedBitmap(BitmapMatrix):
         self.nrows, self.ncols, self.dtype = nrows, ncols, BOOL
         self.words, self.counters, self.word_deg_of = words, counters, word_deg_of
         self.deg_of, self.iso_bits, self.by_row = None, True, False
+        self.packed = words
         self._owner = self._lists = self._under_mask = self._bytes = None
         self.iso_value = self._wide = self._transpose = None
         self._view = self._stats = self._plans = None
@@ -103,10 +104,12 @@ def _unpack(P):
 
 
 def _pack(X, m_vals, mkind):
-    """The words of X (a packed bitmap as it is; a byte bitmap by column or a CSR matrix
-    packed, its entries counted by ``mkind``, a mask's kind, reading ``m_vals``)."""
-    if isinstance(X, PackedBitmap):
-        return X.words
+    """The words of X (a packed bitmap's as they are; a byte bitmap by column or a CSR
+    matrix packed, its entries counted by ``mkind``, a mask's kind, reading ``m_vals``).  A
+    byte bitmap keeps its structure's words (``packed``) until it changes: the visited set
+    of a multi-source BFS is packed once, then kept up to date by :func:`assign_scalar`."""
+    if bitmap.is_bitmap(X) and mkind == 0 and X.packed is not None:
+        return X.packed
     W = _width(X.nrows)
     fns = _kernels()
     if bitmap.is_bitmap(X):
@@ -115,6 +118,8 @@ def _pack(X, m_vals, mkind):
             jit.launch_warps(fns[1], words.shape[0],
                              (i64(X.nrows), i64(X.ncols), i64(W), X.bits, m_vals,
                               np.int32(mkind), words))
+        if mkind == 0:
+            X.packed = words
         return words
     X = bitmap._by_column_or_csr(X)
     words = cp.zeros(X.ncols * W, dtype=cp.uint64)
@@ -207,13 +212,17 @@ def assign_scalar(owner, C, value, mask):
     """``C(M.S) << value`` (or ``M.V``: every entry of a packed bitmap is True) for a packed
     mask M of C's shape, into C as a byte bitmap by column, in place where ``owner`` alone
     holds it (bitmap._writable): a pass over the mask's words, 64 positions written side by
-    side for each nonzero one."""
+    side for each nonzero one; C's packed structure, where it has one, ORed with the mask's
+    words by the same pass."""
     M = mask.data
-    W = bitmap._writable(owner, C)
+    out = bitmap._writable(owner, C)
+    words = out.packed  # C's structure packed (kept up to date here), if made
     total = C.ncols * _width(C.nrows)
     if total:
         (fn,) = jit.compiled(programs.packed_assign, C.dtype).fns
         jit.launch(fn, total, (i64(C.nrows), i64(C.ncols), i64(_width(C.nrows)), M.words,
-                               W.bits, W.vals, jit.scalar(value, C.dtype), W.counters.array))
-    W.changed()
-    return W
+                               out.bits, out.vals, jit.scalar(value, C.dtype), words,
+                               out.counters.array))
+    out.changed()
+    out.packed = words
+    return out

@@ -262,17 +262,20 @@ __global__ void gbk_packed_finish(idx_t rows, idx_t ncols, idx_t W,
 // C(M) = value at the bits of a packed mask (M: not complemented), into the byte bitmap by
 // column C in place, a lane a word: the warp takes its nonzero words in turn, its lanes
 // writing rows g*64 + lane and + 32 of the word's column side by side (64 bytes and
-// values, coalesced).  Positions new to C counted into counters[0].
+// values, coalesced); C's structure packed (c_words, where given) ORed with the mask's
+// words.  Positions new to C counted into counters[0].
 template <class T>
 __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
                                          const unsigned long long* m_words,
                                          unsigned char* c_bits, T* c_vals, T value,
+                                         unsigned long long* c_words,
                                          unsigned long long* counters) {
     const idx_t total = ncols * W;
     const idx_t span = (total + 31) & ~(idx_t)31;
     for (idx_t w = gbk::global_id(); w < span; w += gbk::grid_size()) {
         const gbk::pword_t m =
             w < total ? m_words[w] & gbk::packed_valid(rows, w - (w / W) * W) : 0ull;
+        if (m && c_words != nullptr) c_words[w] |= m;
         unsigned fresh = 0;
         for (unsigned left = __ballot_sync(GBK_ALL_LANES, m != 0ull); left; left &= left - 1) {
             const int s = __ffs(left) - 1;
