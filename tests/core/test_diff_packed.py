@@ -22,13 +22,15 @@ def _without(M, rows=(), cols=()):
     return MatrixData(M.dtype, M.nrows, M.ncols, M.rows[keep], M.cols[keep], M.values[keep])
 
 
-def _structural(gb, a, b, mask, direction):
+def _structural(gb, a, b, mask, direction, packed=None):
+    """``a any.pair b`` under ``mask``; on a GPU a packed bitmap where ``packed`` (by default
+    under a complemented mask)."""
     sr = gb.semiring.any_pair["BOOL"]
     if gb.name != "graphblast":
         return a.mxm(b, sr).new(mask=mask)
     with gb.config.set(direction=direction):
         X = a.mxm(b, sr).new(mask=mask)
-    if str(X.device).startswith("cuda") and mask.complement:
+    if str(X.device).startswith("cuda") and (mask.complement if packed is None else packed):
         from graphblast.backends.cuda.packed import PackedBitmap
 
         assert isinstance(X._data, PackedBitmap), X._data  # what the test is about
@@ -55,6 +57,9 @@ def test_structural_product(diff, ns, mask, direction):
         L(Y.V) << 6
         W = gb.Matrix("FP64", ns, N)
         W(Z.S) << 1.5
+        # plain masks over a packed frontier: packed too
+        U = _structural(gb, Y, b, Z.S, direction, packed=True)
+        T = _structural(gb, Y, b, L.V, direction, packed=True)
         # a visited set as a BFS keeps it: packed once as a mask, then kept up to date by
         # the assigns under packed frontiers, dropped when it changes otherwise
         V = m.dup()
@@ -69,6 +74,6 @@ def test_structural_product(diff, ns, mask, direction):
         S = _structural(gb, R, b, ~V.S, direction)
         return [X, Y, Z, L, W, X.nvals, Y.T.new(), Z.reduce_rowwise(gb.monoid.lor).new(),
                 X[ns - 1, :].new(), Y.ewise_mult(m, gb.binary.second).new(),
-                m.mxm(b, gb.semiring.min_plus).new(mask=~Y.S), V, P, Q, R, S]
+                m.mxm(b, gb.semiring.min_plus).new(mask=~Y.S), V, P, Q, R, S, U, T]
 
     diff.check(body, a, b, m)
