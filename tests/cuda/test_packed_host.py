@@ -20,9 +20,23 @@ KERNEL = os.path.join(os.path.dirname(HERE), "..", "..", "src", "graphblast", "b
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not on PATH")
 
 
+def _mask_value():
+    """The text of common.cuh's mask_value (its braces balanced from its signature on)."""
+    with open(os.path.join(os.path.dirname(KERNEL), "common.cuh")) as f:
+        text = f.read()
+    start = text.index("__device__ __forceinline__ bool mask_value(")
+    depth, at = 0, text.index("{", start)
+    for at in range(at, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[at], 0)
+        if depth == 0:
+            return text[start:at + 1] + "\n"
+    raise AssertionError("common.cuh: mask_value's braces do not close")
+
+
 def test_packed_kernels_on_the_host(tmp_path):
     for path in (KERNEL, os.path.join(HERE, "common.cuh"), os.path.join(HERE, "packed_host.cpp")):
         shutil.copy(path, tmp_path)  # the stand-in common.cuh beside the kernel it serves
+    (tmp_path / "mask_value.inc").write_text(_mask_value())
     exe = str(tmp_path / "packed_host")
     subprocess.run(["g++", "-std=c++20", "-O1", "-pthread", "-Wall", "-Werror", "-o", exe,
                     str(tmp_path / "packed_host.cpp")], check=True, capture_output=True,
