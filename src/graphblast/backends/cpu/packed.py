@@ -40,12 +40,52 @@ def _mask_words(mask, nrows, ncols, W):
     return words
 
 
-def _or_rows(G, starts, lengths, nout):
-    """(nout, W): row r the OR of G's rows [starts[r], starts[r] + lengths[r])."""
-    out = np.zeros((nout, G.shape[1]), dtype=np.uint64)
-    some = lengths > 0
-    if some.any():
-        out[some] = np.bitwise_or.reduceat(G, starts[some], axis=0)
+# entries of B gathered at once (each a frontier word of 8 * W bytes)
+_CHUNK = 1 << 22
+
+
+def _spans(ptr, lo, hi):
+    """[a, b) ranges covering rows lo..hi of the row pointers ``ptr``, each of at most
+    _CHUNK entries (a longer row alone)."""
+    while lo < hi:
+        b = int(np.searchsorted(ptr, ptr[lo] + _CHUNK, side="right")) - 1
+        b = min(max(b, lo + 1), hi)
+        yield lo, b
+        lo = b
+
+
+def _pull(F, BT, ncols):
+    """(ncols, W): column j the OR of F's words at the entries of row j of BT."""
+    out = np.zeros((ncols, F.shape[1]), dtype=np.uint64)
+    ptr = BT.indptr
+    for a, b in _spans(ptr, 0, ncols):
+        starts = ptr[a:b] - ptr[a]
+        some = np.diff(ptr[a:b + 1]) > 0
+        if some.any():
+            G = F[BT.indices[ptr[a]:ptr[b]]]
+            out[a:b][some] = np.bitwise_or.reduceat(G, starts[some], axis=0)
+    return out
+
+
+def _push(F, B, ncols):
+    """(ncols, W): F's nonzero rows ORed into the words of their rows' columns in B."""
+    out = np.zeros((ncols, F.shape[1]), dtype=np.uint64)
+    ks = np.flatnonzero(F.any(axis=1))
+    deg = B.indptr[ks + 1] - B.indptr[ks]
+    cum = np.concatenate([[0], np.cumsum(deg)])
+    for a, b in _spans(cum, 0, ks.shape[0]):
+        d = deg[a:b]
+        first = cum[a:b] - cum[a]
+        e = (np.repeat(B.indptr[ks[a:b]] - first, d)
+             + np.arange(int(cum[b] - cum[a]), dtype=INDEX))
+        targets = B.indices[e]
+        order = np.argsort(targets, kind="stable")
+        targets = targets[order]
+        if targets.shape[0] == 0:
+            continue
+        G = F[np.repeat(ks[a:b], d)[order]]
+        heads = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]])
+        out[targets[heads]] |= np.bitwise_or.reduceat(G, heads, axis=0)
     return out
 
 
@@ -55,22 +95,7 @@ def product(A, B, BT, choice, mask):
     W = max(1, -(-nrows // 64))
     rows, cols, _ = coo_of(A)
     F = _words(rows, cols, A.ncols, W)
-    if choice == "pull":
-        out = _or_rows(F[BT.indices], BT.indptr[:-1], np.diff(BT.indptr), ncols)
-    else:
-        ks = np.flatnonzero(F.any(axis=1))
-        deg = B.indptr[ks + 1] - B.indptr[ks]
-        first = np.cumsum(deg) - deg
-        e = np.repeat(B.indptr[ks] - first, deg) + np.arange(int(deg.sum()), dtype=INDEX)
-        targets = B.indices[e]
-        order = np.argsort(targets, kind="stable")
-        targets = targets[order]
-        G = F[np.repeat(ks, deg)[order]]
-        heads = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]]) if targets.size \
-            else np.zeros(0, dtype=INDEX)
-        out = np.zeros((ncols, W), dtype=np.uint64)
-        if heads.size:
-            out[targets[heads]] = np.bitwise_or.reduceat(G, heads, axis=0)
+    out = _pull(F, BT, ncols) if choice == "pull" else _push(F, B, ncols)
     out &= _mask_words(mask, nrows, ncols, W)
     bits = np.unpackbits(out.astype("<u8").view(np.uint8), axis=1, bitorder="little")
     r, c = np.nonzero(bits[:, :nrows].T)
