@@ -75,7 +75,7 @@ def _batched(A, B, semiring, mask):
     dense_in = bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)
     BT = transpose(B, config["transpose_cache"])
     positions = A.nrows * B.ncols
-    if packed.applies(semiring):  # a structural product: a bit a position (packed.py)
+    if packed.applies(semiring, A.nrows, B.ncols):  # structural: a bit a position
         listed = None if dense_in else _degree_sum(A.indices, B.indptr)
         if (listed is not None and config["direction"] != "pull"
                 and listed <= positions * plan.MXM_LIST_PUSH_SHARE):
@@ -237,7 +237,7 @@ def _bitmap_masked(A, B, BT, semiring, mask):
     along B's rows or pull along its columns (BT's rows), by :func:`_bitmap_direction` with
     the mask's entries as the outputs pull visits; pull where B is not at hand (``mxm_bt``
     without a cached transpose) or push does not fold the monoid."""
-    if B is not None and packed.applies(semiring):
+    if B is not None and packed.applies(semiring, A.nrows, B.ncols):
         return _packed(A, B, BT, mask)
     choice = "pull"
     if B is not None and bitmap.push_applies(semiring):

@@ -84,10 +84,18 @@ def _width(nrows):
     return -(-nrows // 64)
 
 
-def applies(semiring):
-    """Whether ``C<M> = F (+.x) B`` is structural: a BOOL result of a pair product under
-    ``any`` or ``lor`` (every entry True; F's and B's values never read)."""
-    return bitmap._iso(semiring)
+# Words of at most this many bytes are taken whatever the batch's size; beyond, only where
+# they are no larger than a byte a position (a batch of fewer than 8 rows over a huge graph
+# keeps byte bitmaps: 8 bytes a column would be more).
+PACKED_ANY_BYTES = 1 << 26
+
+
+def applies(semiring, nrows, ncols):
+    """Whether ``C<M> = F (+.x) B`` (``nrows x ncols``) is computed over packed bitmaps: a
+    structural product, a BOOL result of a pair product under ``any`` or ``lor`` (every
+    entry True; F's and B's values never read), whose words are not larger than bytes."""
+    words = ncols * _width(nrows) * 8
+    return bitmap._iso(semiring) and (words <= PACKED_ANY_BYTES or words <= nrows * ncols)
 
 
 def _kernels(idx32=True):
