@@ -220,6 +220,26 @@ def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):
 MXM_PACKED_PUSH_COST = 1.0
 
 
+# A list frontier under a list mask (a traversal's first step) could push as a list instead
+# (expand, sort, reduce: 0.20 ns a product) rather than over packed words (about five passes
+# over the ncols x W words: 40 bytes a word, 0.013 ns at an H100's 3 TB/s, and five launches).
+# The list's own steps wait for the GPU three times (the products' count, the runs' count):
+# on kron-22 a 64-source BFS's first step took 1.2 ms as a list for 4,756 products
+# (profiled, every primitive synchronized), where its words (4.2 million) cost about 0.1 ms.
+# The list push is taken where its products and that fixed cost are cheaper than the words.
+MXM_LIST_PRODUCT_NS = 0.20
+MXM_LIST_FIXED_NS = 1_000_000
+MXM_PACKED_WORD_NS = 0.013
+MXM_PACKED_FIXED_NS = 25_000
+
+
+def mxm_packed_list_push(products, words):
+    """Whether a structural product of ``products`` products from a list frontier under a
+    list mask pushes as a list rather than over ``words`` packed words."""
+    return (products * MXM_LIST_PRODUCT_NS + MXM_LIST_FIXED_NS
+            < words * MXM_PACKED_WORD_NS + MXM_PACKED_FIXED_NS)
+
+
 def mxm_packed_direction(push_edges, pull_edges, positions, *, previous=None):
     """("push" or "pull", reason) for a structural ``C<M> = F (+.x) B`` over packed bitmaps:
     ``push_edges`` the entries of B the frontier's nonzero words push along (their degree

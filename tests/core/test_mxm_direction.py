@@ -165,6 +165,10 @@ def test_packed_rule_follows_the_entries():
     assert plan.mxm_packed_direction(1000, pull, 0, previous="pull")[0] == "pull"
     with gb.config.set(direction="push"):
         assert plan.mxm_packed_direction(10**9, 0, 1) == ("push", "forced by gb.config")
+    # a first step's list frontier: packed words unless they outweigh the list's fixed cost
+    assert not plan.mxm_packed_list_push(4756, 2**22)  # kron-22, 64 sources
+    assert plan.mxm_packed_list_push(100, 2**27)
+    assert not plan.mxm_packed_list_push(10**8, 2**27)
 
 
 @pytest.mark.parametrize("direction", ["push", "pull", "auto"])

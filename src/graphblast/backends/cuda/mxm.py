@@ -71,14 +71,15 @@ def _batched(A, B, semiring, mask):
     (the degree sum over B of A's entries: a bitmap's counters, added by the kernel that
     made it; a list's, one gather), pull's visits (the outputs the mask allows, each
     scanning B's column until its first product for an "any" monoid, or the whole
-    column)."""
+    column).  A structural product (packed.applies) is computed over packed bitmaps instead
+    (:func:`_packed`), or as a list where plan.mxm_packed_list_push finds that cheaper."""
     dense_in = bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)
     BT = transpose(B, config["transpose_cache"])
     positions = A.nrows * B.ncols
     if packed.applies(semiring, A.nrows, B.ncols):  # structural: a bit a position
         listed = None if dense_in else _degree_sum(A.indices, B.indptr)
         if (listed is not None and config["direction"] != "pull"
-                and listed <= positions * plan.MXM_LIST_PUSH_SHARE):
+                and plan.mxm_packed_list_push(listed, B.ncols * packed.width(A.nrows))):
             return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
         return _packed(A, B, BT, mask, listed)
     choice, push_work = _bitmap_direction(A, B, semiring,

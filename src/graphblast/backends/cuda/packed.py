@@ -76,11 +76,11 @@ class PackedBitmap(BitmapMatrix):
         return "bitmapc"
 
     def __repr__(self):
-        return f"PackedBitmap({self.nrows}x{self.ncols}, BOOL, {_width(self.nrows)} words)"
+        return f"PackedBitmap({self.nrows}x{self.ncols}, BOOL, {width(self.nrows)} words)"
 
 
-def _width(nrows):
-    """Words a column."""
+def width(nrows):
+    """Words a column of ``nrows`` rows."""
     return -(-nrows // 64)
 
 
@@ -94,7 +94,7 @@ def applies(semiring, nrows, ncols):
     """Whether ``C<M> = F (+.x) B`` (``nrows x ncols``) is computed over packed bitmaps: a
     structural product, a BOOL result of a pair product under ``any`` or ``lor`` (every
     entry True; F's and B's values never read), whose words are not larger than bytes."""
-    words = ncols * _width(nrows) * 8
+    words = ncols * width(nrows) * 8
     return bitmap._iso(semiring) and (words <= PACKED_ANY_BYTES or words <= nrows * ncols)
 
 
@@ -107,7 +107,7 @@ def _unpack(P):
     out = cp.empty(total, dtype=cp.uint8)
     if total:
         jit.launch(_kernels()[2], total,
-                   (i64(P.nrows), i64(total), i64(_width(P.nrows)), P.words, out))
+                   (i64(P.nrows), i64(total), i64(width(P.nrows)), P.words, out))
     return out
 
 
@@ -118,7 +118,7 @@ def _pack(X, m_vals, mkind):
     of a multi-source BFS is packed once, then kept up to date by :func:`assign_scalar`."""
     if bitmap.is_bitmap(X) and mkind == 0 and X.packed is not None:
         return X.packed
-    W = _width(X.nrows)
+    W = width(X.nrows)
     fns = _kernels()
     if bitmap.is_bitmap(X):
         words = cp.empty(X.ncols * W, dtype=cp.uint64)
@@ -164,7 +164,7 @@ def direction(A, B, mask, push=None):
         push = (_degree_sum(A.indices, B.indptr) if not bitmap.is_bitmap(A)
                 else A.nvals * B.nvals // max(B.nrows, 1))
     allowed = positions - mask.data.nvals if mask.complement else mask.data.nvals
-    words = min(B.ncols * _width(A.nrows), max(allowed, 0))
+    words = min(B.ncols * width(A.nrows), max(allowed, 0))
     pull = words * B.nvals / max(B.ncols, 1)
     choice = plan.mxm_packed_direction(push, pull, positions,
                                        previous=_last_direction.get(B))[0]
@@ -177,7 +177,7 @@ def product(A, B, BT, choice, mask):
     by push (along B's rows) or pull (along BT's rows, B's columns); the result's entries and
     its nonzero words' degrees over B's row pointers (a square B) counted."""
     nrows, ncols = A.nrows, B.ncols
-    W = _width(nrows)
+    W = width(nrows)
     total = ncols * W
     f_words = _pack(A, None, 0)
     m_words = _mask_words(mask)
@@ -225,10 +225,10 @@ def assign_scalar(owner, C, value, mask):
     M = mask.data
     out = bitmap._writable(owner, C)
     words = out.packed  # C's structure packed (kept up to date here), if made
-    total = C.ncols * _width(C.nrows)
+    total = C.ncols * width(C.nrows)
     if total:
         (fn,) = jit.compiled(programs.packed_assign, C.dtype).fns
-        jit.launch(fn, total, (i64(C.nrows), i64(C.ncols), i64(_width(C.nrows)), M.words,
+        jit.launch(fn, total, (i64(C.nrows), i64(C.ncols), i64(width(C.nrows)), M.words,
                                out.bits, out.vals, jit.scalar(value, C.dtype), words,
                                out.counters.array))
     out.changed()
