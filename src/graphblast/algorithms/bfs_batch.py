@@ -1,6 +1,6 @@
 """Multi-source breadth-first search: the levels from many sources at once."""
 
-from graphblast import Matrix, semiring
+from graphblast import Matrix, binary, semiring
 from graphblast.dtypes import BOOL, INT64
 
 from . import _sources, _validate
@@ -41,12 +41,12 @@ def bfs_batch(A, sources):
     n = _validate.square_matrix(A, "bfs")
     sources = _sources.source_list(sources, n, "bfs")
     ns = len(sources)
-    levels = Matrix(INT64, ns, n, device=A.device)
     frontier = Matrix.from_coo(range(ns), sources, True, BOOL, nrows=ns, ncols=n,
                                device=A.device)
+    levels = frontier.apply(binary.second[INT64], right=0).new()  # the sources: level 0
     depth = 0
     while frontier.nvals:
-        levels(frontier.S) << depth
         depth += 1
         frontier(~levels.S, replace=True) << frontier.mxm(A, semiring.any_pair[BOOL])
+        levels(frontier.S) << depth
     return levels
