@@ -165,6 +165,14 @@ def test_packed_rule_follows_the_entries():
     assert plan.mxm_packed_direction(1000, pull, 0, previous="pull")[0] == "pull"
     with gb.config.set(direction="push"):
         assert plan.mxm_packed_direction(10**9, 0, 1) == ("push", "forced by gb.config")
+    # a frontier dense among the allowed positions pulls (its scans stop early), with
+    # hysteresis; a sparse one weighs the entries
+    dense = plan.MXM_PACKED_PULL_DENSITY * 10**6
+    assert plan.mxm_packed_direction(10, 10**9, 0, frontier=dense, allowed=10**6)[0] == "pull"
+    assert plan.mxm_packed_direction(10, 10**9, 0, frontier=dense * 0.6,
+                                     allowed=10**6)[0] == "push"
+    assert plan.mxm_packed_direction(10, 10**9, 0, frontier=dense * 0.6, allowed=10**6,
+                                     previous="pull")[0] == "pull"
     # a first step's list frontier: packed words unless they outweigh the list's fixed cost
     assert not plan.mxm_packed_list_push(4756, 2**22)  # kron-22, 64 sources
     assert plan.mxm_packed_list_push(100, 2**27)

@@ -150,7 +150,8 @@ def direction(A, B, mask, push=None):
     degree sum of A's nonzero words (counted by the kernel that made a packed A; for another
     A, the degree sum of its entries, at most 64 times as many, or ``push`` where the caller
     has it); pull's, the words with an allowed bit (at most the allowed positions) times B's
-    average degree."""
+    average degree; and the frontier's density among the allowed positions (A's entries and
+    the mask's, counts the loop has read)."""
     from .mxm import _degree_sum, _last_direction
 
     positions = A.nrows * B.ncols
@@ -163,11 +164,11 @@ def direction(A, B, mask, push=None):
     if push is None:
         push = (_degree_sum(A.indices, B.indptr) if not bitmap.is_bitmap(A)
                 else A.nvals * B.nvals // max(B.nrows, 1))
-    allowed = positions - mask.data.nvals if mask.complement else mask.data.nvals
-    words = min(B.ncols * width(A.nrows), max(allowed, 0))
+    allowed = max(positions - mask.data.nvals if mask.complement else mask.data.nvals, 0)
+    words = min(B.ncols * width(A.nrows), allowed)
     pull = words * B.nvals / max(B.ncols, 1)
-    choice = plan.mxm_packed_direction(push, pull, positions,
-                                       previous=_last_direction.get(B))[0]
+    choice = plan.mxm_packed_direction(push, pull, positions, frontier=A.nvals,
+                                       allowed=allowed, previous=_last_direction.get(B))[0]
     _last_direction[B] = choice
     return choice
 
