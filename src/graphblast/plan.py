@@ -210,6 +210,66 @@ def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):
         f"{MXM_BITMAP_VISIT_COST:g}"))
 
 
+# A structural product (pair under any or lor, BOOL) over packed bitmaps (a bit a position,
+# one 64-bit word a column for 64 rows: backends/cuda/packed.py) costs an 8-byte word a
+# visited entry of B either way: push reads the rows of B of the frontier's nonzero words and
+# ORs into the result's words (atomics, skipped where the word has the bits already), pull
+# reads the columns of B of the words with an allowed bit, stopping once all are found.  Where
+# the frontier holds at least MXM_PACKED_PULL_DENSITY of the allowed positions (half that
+# after a pull), pull: most allowed bits are found within a few entries (a 64-source BFS on
+# kron-18, simulated: at 6.8%, 49% and 28% of the allowed positions pull visits 3.9 million,
+# 0.19 million and 8,600 entries where push walks 7.5, 7.6 and 2.1 million).  Below it, pull's
+# scans mostly run to the end: push is taken where its entries times MXM_PACKED_PUSH_COST are
+# at most the allowed words' entries (an atomic against a plain read); after a pull, push
+# must also win by MXM_BITMAP_HYSTERESIS.
+MXM_PACKED_PULL_DENSITY = 0.05
+MXM_PACKED_PUSH_COST = 1.0
+
+
+def mxm_packed_direction(push_edges, pull_edges, positions, *, frontier=0, allowed=0,
+                         previous=None):
+    """("push" or "pull", reason) for a structural ``C<M> = F (+.x) B`` over packed bitmaps:
+    ``push_edges`` the entries of B the frontier's nonzero words push along (their degree
+    sum), ``pull_edges`` those the allowed words' columns hold (an estimate: the words with
+    an allowed bit times B's average degree), ``frontier`` F's entries and ``allowed`` the
+    positions the mask allows, ``positions`` nrows(F) x ncols(B) (in the reason only).
+    ``config["direction"]`` forces either."""
+    forced = config["direction"]
+    if forced != "auto":
+        return _log("mxm direction", forced, "forced by gb.config")
+    density = MXM_PACKED_PULL_DENSITY * (0.5 if previous == "pull" else 1.0)
+    if allowed and frontier >= density * allowed:
+        return _log("mxm direction", "pull", (
+            f"packed bitmaps of {positions} positions: frontier {frontier} >= {density:g} x "
+            f"{allowed} allowed"))
+    margin = MXM_BITMAP_HYSTERESIS if previous == "pull" else 1.0
+    choice = "push" if push_edges * MXM_PACKED_PUSH_COST * margin <= pull_edges else "pull"
+    return _log("mxm direction", choice, (
+        f"packed bitmaps of {positions} positions: push {push_edges} entries"
+        f"{f' x {margin:g} after a pull' if margin != 1 else ''} "
+        f"{'<=' if choice == 'push' else '>'} pull {pull_edges:.0f} entries"))
+
+
+# A list frontier under a list mask (a traversal's first step) could push as a list instead
+# (expand, sort, reduce: 0.20 ns a product) rather than over packed words (about five passes
+# over the ncols x W words: 40 bytes a word, 0.013 ns at an H100's 3 TB/s, and five launches).
+# The list's own steps wait for the GPU three times (the products' count, the runs' count):
+# on kron-22 a 64-source BFS's first step took 1.2 ms as a list for 4,756 products
+# (profiled, every primitive synchronized), where its words (4.2 million) cost about 0.1 ms.
+# The list push is taken where its products and that fixed cost are cheaper than the words.
+MXM_LIST_PRODUCT_NS = 0.20
+MXM_LIST_FIXED_NS = 1_000_000
+MXM_PACKED_WORD_NS = 0.013
+MXM_PACKED_FIXED_NS = 25_000
+
+
+def mxm_packed_list_push(products, words):
+    """Whether a structural product of ``products`` products from a list frontier under a
+    list mask pushes as a list rather than over ``words`` packed words."""
+    return (products * MXM_LIST_PRODUCT_NS + MXM_LIST_FIXED_NS
+            < words * MXM_PACKED_WORD_NS + MXM_PACKED_FIXED_NS)
+
+
 # SpGEMM (mxm without a mask) on the GPU: rows of at most HASH_ROW_PRODUCTS products fold
 # them in a hash table in shared memory, a warp per row (GBK_HASH_TABLE / 2 in spgemm.cuh);
 # otherwise every product is expanded, sorted and reduced.  The hash's atomics fold the

@@ -134,6 +134,32 @@ def test_multi_source_bfs_against_scipy(device, rng, directed):
     np.testing.assert_array_equal(want[-1][idx], vals)
 
 
+@pytest.mark.parametrize("ns", [1, 63, 64, 65, 130])
+def test_multi_source_bfs_batch_sizes(device, rng, ns):
+    # batches about the 64 sources of a packed word (backends/cuda/packed.py), on a directed
+    # graph with vertices of no out-edges and no in-edges, repeated sources among them
+    n = 150
+    M = sp.random_array((n, n), density=0.02, rng=rng, format="lil")
+    M[:, 7] = 0  # no in-edges
+    M[9, :] = 0  # no out-edges
+    M = sp.csr_array(M)
+    A = gb.Matrix.from_coo(*sp.coo_array(M).coords, True, nrows=n, ncols=n, device=device)
+    sources = [int(s) for s in rng.integers(n, size=ns)]
+    sources[0] = 7
+    sources[-1] = 9
+    if ns > 2:
+        sources[1] = sources[-1]
+    dist = shortest_path(M, unweighted=True, directed=True, indices=sources)
+    want = np.where(np.isinf(dist), -1, dist).astype(np.int64).reshape(ns, n)
+    for direction in ("auto", "push", "pull"):
+        with gb.config.set(direction=direction):
+            L = bfs(A, sources)
+        got = np.full((ns, n), -1, dtype=np.int64)
+        r, c, v = (np.asarray(x) for x in L.to_coo())
+        got[r, c] = v
+        np.testing.assert_array_equal(got, want)
+
+
 def test_multi_source_bfs_reads_few_counts_a_level(device):
     # the answer of each row is its source's single BFS; on a GPU the loop reads the
     # frontier's count, and the direction rule the counts it needs (the frontier's degree

@@ -156,6 +156,29 @@ def test_bitmap_rule_follows_the_work():
         assert plan.mxm_bitmap_direction(0, 10**9, 1) == ("pull", "forced by gb.config")
 
 
+def test_packed_rule_follows_the_entries():
+    # over packed bitmaps (a structural batch) both directions pay the entries of B they walk
+    assert plan.mxm_packed_direction(100, 10_000, 64 * 4096)[0] == "push"
+    assert plan.mxm_packed_direction(10**8, 10**6, 64 * 4096)[0] == "pull"
+    pull = 1.1 * 1000 * plan.MXM_PACKED_PUSH_COST  # pull walks 1.1 x push's entries
+    assert plan.mxm_packed_direction(1000, pull, 0)[0] == "push"
+    assert plan.mxm_packed_direction(1000, pull, 0, previous="pull")[0] == "pull"
+    with gb.config.set(direction="push"):
+        assert plan.mxm_packed_direction(10**9, 0, 1) == ("push", "forced by gb.config")
+    # a frontier dense among the allowed positions pulls (its scans stop early), with
+    # hysteresis; a sparse one weighs the entries
+    dense = plan.MXM_PACKED_PULL_DENSITY * 10**6
+    assert plan.mxm_packed_direction(10, 10**9, 0, frontier=dense, allowed=10**6)[0] == "pull"
+    assert plan.mxm_packed_direction(10, 10**9, 0, frontier=dense * 0.6,
+                                     allowed=10**6)[0] == "push"
+    assert plan.mxm_packed_direction(10, 10**9, 0, frontier=dense * 0.6, allowed=10**6,
+                                     previous="pull")[0] == "pull"
+    # a first step's list frontier: packed words unless they outweigh the list's fixed cost
+    assert not plan.mxm_packed_list_push(4756, 2**22)  # kron-22, 64 sources
+    assert plan.mxm_packed_list_push(100, 2**27)
+    assert not plan.mxm_packed_list_push(10**8, 2**27)
+
+
 @pytest.mark.parametrize("direction", ["push", "pull", "auto"])
 def test_batched_state_kept_in_place(device, rng, direction):
     # a multi-source traversal's state, step by step in every direction, as the CPU computes

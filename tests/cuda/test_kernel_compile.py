@@ -200,7 +200,8 @@ def _template_programs(kinds):
             "list_copy")]
         progs += [programs.loop_next(t)[1](), programs.loop_next(BOOL, t)[1](),
                   programs.loop_next(t, INT64)[1]()]
-        progs += [programs.bitmap_make(t)[1](), programs.bitmap_accum(plus, t)[1]()]
+        progs += [programs.bitmap_make(t)[1](), programs.bitmap_accum(plus, t)[1](),
+                  programs.packed_assign(t)[1]()]
         progs += [programs.assign_scalar("list", t, None)[1](),
                   programs.assign_scalar("dense", t, plus)[1](),
                   programs.assign_scalar("list", t, plus, True)[1](),
@@ -240,6 +241,7 @@ def _template_programs(kinds):
                  "gbk_degree_classes_fill"):
         progs.append(programs.structure(name)[1]())
     progs.append(programs.list_degrees()[1]())
+    progs += [programs.mxm_packed(idx32)[1]() for idx32 in (True, False)]
     progs.append(programs.list_unmark()[1]())
     progs.append(programs.list_unclaim()[1]())
     progs.append(programs.dot_bins()[1]())

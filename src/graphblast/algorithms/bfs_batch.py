@@ -1,6 +1,6 @@
 """Multi-source breadth-first search: the levels from many sources at once."""
 
-from graphblast import Matrix, semiring
+from graphblast import Matrix, binary, semiring
 from graphblast.dtypes import BOOL, INT64
 
 from . import _sources, _validate
@@ -23,8 +23,8 @@ def bfs_batch(A, sources):
     The backend chooses push (a sparse product over the frontier's entries) or pull (each
     unreached pair looks for an in-neighbour in its source's frontier, stopping at the
     first) per step, from the frontier's degree sum and the mask's size
-    (``plan.mxm_direction``; on a GPU, whose batch state is kept as bitmaps,
-    ``plan.mxm_bitmap_direction``).
+    (``plan.mxm_direction``; the product being structural, the GPU keeps the frontier as
+    packed bitmaps, the 64 sources of a vertex in one word, ``plan.mxm_packed_direction``).
 
     Parameters
     ----------
@@ -41,12 +41,12 @@ def bfs_batch(A, sources):
     n = _validate.square_matrix(A, "bfs")
     sources = _sources.source_list(sources, n, "bfs")
     ns = len(sources)
-    levels = Matrix(INT64, ns, n, device=A.device)
     frontier = Matrix.from_coo(range(ns), sources, True, BOOL, nrows=ns, ncols=n,
                                device=A.device)
+    levels = frontier.apply(binary.second[INT64], right=0).new()  # the sources: level 0
     depth = 0
     while frontier.nvals:
-        levels(frontier.S) << depth
         depth += 1
         frontier(~levels.S, replace=True) << frontier.mxm(A, semiring.any_pair[BOOL])
+        levels(frontier.S) << depth
     return levels

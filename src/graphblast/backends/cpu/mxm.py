@@ -13,6 +13,7 @@ from ... import plan
 from ...config import config
 from ...dtypes import cast
 from ..base import CSR, SparseVector
+from . import packed
 from ._util import (
     INDEX, apply_binary, compressed_keys, coo_of, keys_fit, linear_keys, mask_allowed, row_ids,
     segment_reduce, segment_starts,
@@ -54,7 +55,10 @@ def mxm(A, B, semiring, mask):
     if mask is not None and keys_fit(max(A.nrows, B.ncols), A.ncols) and (
             not mask.complement or A.nrows * B.ncols <= _PULL_POSITIONS):
         BT = _transposed(B)
-        if mxm_direction(A, B, BT, semiring, mask) == "pull":
+        choice = mxm_direction(A, B, BT, semiring, mask)
+        if _packed_applies(semiring):  # a structural product: a bit a position
+            return packed.product(A, B, BT, choice, mask)
+        if choice == "pull":
             if not mask.complement and not _dense_pull(A):
                 return _mxm_dot(A, BT, semiring, mask)
             return _mxm_pull(A, BT, semiring, mask)
@@ -137,6 +141,14 @@ def mxm_direction(A, B, BT, semiring, mask):
         nvals=B.nvals, rows=A.nrows, previous=previous)
     _last_direction[B] = choice
     return choice
+
+
+def _packed_applies(semiring):
+    """Whether the product is structural: a BOOL result of a pair product under any or lor
+    (every entry True), computed over packed words (packed.py) as the GPU computes it."""
+    mult, add = semiring.binaryop, semiring.monoid
+    return (add.return_type.is_bool and add.parent.name in ("any", "lor")
+            and mult.parent.builtin_name in ("pair", "oneb"))
 
 
 def _mxm_pull(A, BT, semiring, mask):

@@ -38,7 +38,7 @@ class BitmapMatrix(CSR):
     ``bits`` itself (a BOOL result of a pair product)."""
 
     __slots__ = ("bits", "vals", "counters", "deg_of", "iso_bits", "by_row", "_owner",
-                 "_lists", "_under_mask")
+                 "_lists", "_under_mask", "packed")
 
     def __init__(self, nrows, ncols, dtype, bits, vals, counters, deg_of=None, iso_bits=False,
                  by_row=False):
@@ -46,6 +46,7 @@ class BitmapMatrix(CSR):
         self.bits, self.vals, self.counters = bits, vals, counters
         self.deg_of, self.iso_bits, self.by_row = deg_of, iso_bits, by_row
         self._owner = self._lists = self._under_mask = None
+        self.packed = None  # its structure packed a bit a position (packed.py), once made
         self.iso_value = self._wide = self._transpose = None
         self._view = self._stats = self._plans = None
         self.symmetric = False
@@ -86,7 +87,7 @@ class BitmapMatrix(CSR):
     def changed(self):
         """After an in-place update."""
         self.counters.touch()
-        self._lists = self.deg_of = None
+        self._lists = self.deg_of = self.packed = None
         self._transpose = self._view = self._stats = self._plans = None
 
     @property
@@ -214,6 +215,10 @@ def assign_scalar(owner, C, value, mask, accum, replace):
             or jit.is_device_value(value) or C.nrows * C.ncols == 0):
         return None
     M = mask.data
+    from .packed import PackedBitmap, assign_scalar as packed_assign
+
+    if isinstance(M, PackedBitmap):  # a multi-source BFS's frontier
+        return packed_assign(owner, C, value, mask)
     if not is_bitmap(M) and not is_bitmap(C):
         return None
     W = _writable(owner, C)

@@ -245,6 +245,7 @@ def enumerated():
     # centrality over pattern (BOOL) graphs and graphs of their own type
     for t in types:
         add(programs.bitmap_make, t)
+        add(programs.packed_assign, t)  # levels(frontier.S) << depth, a packed frontier
         if t.name != "BOOL":
             add(programs.bitmap_accum, binary.plus[t], t)
             add(programs.bitmap_reduce_rows, monoid.plus[t], t)
@@ -254,6 +255,7 @@ def enumerated():
         s = getattr(semiring, name)[t]
         for b in dict.fromkeys((t, dtypes.BOOL)):
             add(programs.mxm_bitmap, s, t, b, True)
+    add(programs.mxm_packed, True)  # structural products over packed bitmaps (packed.py)
     return calls
 
 

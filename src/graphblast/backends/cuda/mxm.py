@@ -15,7 +15,7 @@ import numpy as np
 from ... import plan
 from ...config import config
 from ..base import CSR
-from . import arrays, bitmap, blocks, jit, programs
+from . import arrays, bitmap, blocks, jit, packed, programs
 from .apply import reduce_segments
 from .blocks import INDEX, i64
 from .storage import empty_matrix, transpose
@@ -71,10 +71,17 @@ def _batched(A, B, semiring, mask):
     (the degree sum over B of A's entries: a bitmap's counters, added by the kernel that
     made it; a list's, one gather), pull's visits (the outputs the mask allows, each
     scanning B's column until its first product for an "any" monoid, or the whole
-    column)."""
+    column).  A structural product (packed.applies) is computed over packed bitmaps instead
+    (:func:`_packed`), or as a list where plan.mxm_packed_list_push finds that cheaper."""
     dense_in = bitmap.is_bitmap(A) or bitmap.is_bitmap(mask.data)
     BT = transpose(B, config["transpose_cache"])
     positions = A.nrows * B.ncols
+    if packed.applies(semiring, A.nrows, B.ncols):  # structural: a bit a position
+        listed = None if dense_in else _degree_sum(A.indices, B.indptr)
+        if (listed is not None and config["direction"] != "pull"
+                and plan.mxm_packed_list_push(listed, B.ncols * packed.width(A.nrows))):
+            return blocks.under_mask(_mxm_expand(A, B, semiring, mask), weakref.ref(mask))
+        return _packed(A, B, BT, mask, listed)
     choice, push_work = _bitmap_direction(A, B, semiring,
                                           lambda: max(positions - mask.data.nvals, 0))
     if choice == "push" and not dense_in and (
@@ -85,6 +92,14 @@ def _batched(A, B, semiring, mask):
         C = bitmap.push(A, B, semiring, mask)
     else:
         C = bitmap.pull(A, BT, B.indptr, semiring, mask)
+    C._under_mask = weakref.ref(mask)
+    return C
+
+
+def _packed(A, B, BT, mask, push=None):
+    """C<M> = A (+.x) B for a structural semiring over packed bitmaps (packed.py), pushed or
+    pulled as packed.direction chooses (``push``: A's degree sum where already counted)."""
+    C = packed.product(A, B, BT, packed.direction(A, B, mask, push), mask)
     C._under_mask = weakref.ref(mask)
     return C
 
@@ -223,6 +238,8 @@ def _bitmap_masked(A, B, BT, semiring, mask):
     along B's rows or pull along its columns (BT's rows), by :func:`_bitmap_direction` with
     the mask's entries as the outputs pull visits; pull where B is not at hand (``mxm_bt``
     without a cached transpose) or push does not fold the monoid."""
+    if B is not None and packed.applies(semiring, A.nrows, B.ncols):
+        return _packed(A, B, BT, mask)
     choice = "pull"
     if B is not None and bitmap.push_applies(semiring):
         choice = _bitmap_direction(A, B, semiring, lambda: mask.data.nvals)[0]

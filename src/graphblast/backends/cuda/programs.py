@@ -570,3 +570,21 @@ def grid_kernel(value_type):
     """``gbk_grid`` of generators.cuh writing weights of ``value_type`` (a graphblast type;
     a pattern grid uses UINT8's and writes none)."""
     return _one(("grid", value_type), ["generators.cuh"], [f"gbk_grid<{value_type.c_type}>"])
+
+
+def mxm_packed(idx32):
+    """C<M> = F any.pair B over packed bitmaps by column (mxm_packed.cuh): packing and
+    unpacking, pull and its heavy columns' chunks, push and its heavy rows' chunks, the
+    masked count of the result."""
+    idx = _idx(idx32)
+    return _one(("mxm_packed", idx32), ["mxm_packed.cuh"], [
+        "gbk_packed_from_list", "gbk_packed_from_bitmap", "gbk_packed_to_bitmap",
+        f"gbk_packed_pull<{idx}>", f"gbk_packed_pull_chunks<{idx}>",
+        f"gbk_packed_push<{idx}>", f"gbk_packed_push_chunks<{idx}>", "gbk_packed_finish"])
+
+
+def packed_assign(t):
+    """A scalar of type ``t`` assigned under a packed mask into a byte bitmap by column
+    (mxm_packed.cuh)."""
+    return _one(("packed_assign", t), ["mxm_packed.cuh"],
+                [f"gbk_packed_assign_scalar<{t.c_type}>"])
