@@ -1,7 +1,7 @@
 """The gains of Louvain's and Leiden's local moves: the graph rescaled once per level, and a
 step's products over its active vertices."""
 
-from graphblast import Matrix, binary, monoid, select, semiring, unary
+from graphblast import Matrix, binary, indexunary, monoid, select, semiring, unary
 from graphblast.dtypes import FP64, INT64
 
 from . import _rows
@@ -36,14 +36,19 @@ def rescaled(A, resolution, two_m):
     return k, ks, O, bound, loops - base
 
 
-def products(O, P, E, I):
-    """A step's products over the active rows ``I`` (a Vector of vertex ids): the selector
-    ``R`` (``R[r, I[r]] = 1``: row ``r`` is vertex ``I[r]``), ``K = O[I, :] P`` and each
-    active vertex's weight to its own community, by vertex."""
-    R = E[I, :].new()
-    K = O[I, :].new().mxm(P, semiring.plus_times[FP64]).new()
-    own = K.ewise_mult(P[I, :].new(), binary.first).new().reduce_rowwise(monoid.plus).new()
-    return R, K, own.vxm(R, semiring.any_first[FP64]).new()
+def products(O, P, E, active):
+    """A step's products over the rows of the ``active`` vertices: the selector ``R``
+    (``R[r, I[r]] = 1``: row ``r`` is vertex ``I[r]``, ``I`` the Vector of their ids), ``K =
+    O[I, :] P`` and each active vertex's weight to its own community, by vertex.  Where at
+    least half the vertices are active every row is taken (``R`` is None: rows are
+    vertices), which costs less than taking half of them out."""
+    R, Pa = None, P
+    if 2 * active.nvals < active.size:
+        I = active.apply(indexunary.rowindex).new(INT64)
+        R, O, Pa = E[I, :].new(), O[I, :].new(), P[I, :].new()
+    K = O.mxm(P, semiring.plus_times[FP64]).new()
+    own = K.ewise_mult(Pa, binary.first).new().reduce_rowwise(monoid.plus).new()
+    return R, K, own if R is None else own.vxm(R, semiring.any_first[FP64]).new()
 
 
 def targets(R, K, tot, bound):
@@ -51,4 +56,4 @@ def targets(R, K, tot, bound):
     nothing beats staying), by vertex."""
     gain = K.mxm(Matrix.from_diag(tot), semiring.any_minus[FP64]).new()
     target = _rows.argmax(gain, bound=bound, top=False)[0]
-    return target.vxm(R, semiring.any_first[INT64]).new()
+    return target if R is None else target.vxm(R, semiring.any_first[INT64]).new()

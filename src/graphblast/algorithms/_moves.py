@@ -1,8 +1,8 @@
 """Local moving for Louvain and Leiden: every vertex moves at once to its best community, and
 a step looks again only at the vertices whose neighbourhood changed."""
 
-from graphblast import Matrix, Vector, binary, indexunary, select, semiring
-from graphblast.dtypes import BOOL, FP64, INT64
+from graphblast import Matrix, Vector, binary, select, semiring
+from graphblast.dtypes import BOOL, FP64
 
 from . import _gains
 from ._modularity import ids
@@ -46,7 +46,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
     best, best_q, stale, tries, lost = comm, -float("inf"), 0, 0, 0
     for _ in range(2 * max_iter + 2):
         P = Matrix.from_coo(rows, comm, 1.0, FP64, nrows=n, ncols=n)
-        R, K, mine = _gains.products(O, P, E, active.apply(indexunary.rowindex).new(INT64))
+        R, K, mine = _gains.products(O, P, E, active)
         own(mine.S) << mine
         tot = k.vxm(P, semiring.plus_times[FP64]).new()
         inside = (own.inner(ks, semiring.plus_times[FP64]).new().value or 0.0) + offset
