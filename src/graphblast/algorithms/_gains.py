@@ -45,7 +45,8 @@ def products(O, P, E, active):
     R, Pa = None, P
     if 2 * active.nvals < active.size:
         I = active.apply(indexunary.rowindex).new(INT64)
-        R, O, Pa = E[I, :].new(), O[I, :].new(), P[I, :].new()
+        R, O = E[I, :].new(), O[I, :].new()
+        Pa = R.mxm(P, semiring.any_first[FP64]).new()     # P[I, :], with no second check of I
     K = O.mxm(P, semiring.plus_times[FP64]).new()
     own = K.ewise_mult(Pa, binary.first).new().reduce_rowwise(monoid.plus).new()
     return R, K, own if R is None else own.vxm(R, semiring.any_first[FP64]).new()
