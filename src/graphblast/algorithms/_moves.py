@@ -11,7 +11,7 @@ __all__ = ["move"]
 
 # A moving step counts as stalled when it gains less than this share of the modularity
 # reached (or the caller's threshold, if larger).
-STALL = 1e-3
+STALL = 1e-4
 
 
 def move(A, comm, resolution, threshold, max_iter, two_m):
