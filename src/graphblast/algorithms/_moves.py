@@ -67,5 +67,6 @@ def move(A, comm, resolution, threshold, max_iter, two_m):
         comm, tries = comm.dup(), tries + 1
         comm(moved.S) << target
         active = target.ewise_mult(best, binary.ne).new().select(select.valueeq, True).new()
-        active(binary.lor) << moved.vxm(O, semiring.any_pair[BOOL])
+        # A, not O: a graph known to be symmetric is its own transpose (a pull builds none)
+        active(binary.lor) << moved.vxm(A, semiring.any_pair[BOOL])
     return best, best_q
