@@ -1,8 +1,5 @@
 """Louvain modularity communities with all vertices moving at once (a GPU-parallel Louvain)."""
 
-from graphblast import Matrix, indexunary, monoid, semiring
-from graphblast.dtypes import FP64, INT64
-
 from . import _modularity, _moves
 
 __all__ = ["louvain"]
@@ -67,19 +64,7 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
                               max_iter, two_m, later=level > 0)
         if q - last < threshold:
             break
-        W, comm = _contract(W, comm)
+        W, comm, _ = _modularity.contract(W, comm)
         member, last = comm[member].new(), q
     return _modularity.smallest_ids(member)
 
-
-def _contract(A, comm):
-    """``(A', new)``: each community of ``comm`` one vertex of ``A' = S' A S``, numbered
-    ``0..c-1`` in the order of the labels (``c`` communities), and each vertex's new
-    community.  ``S = P C``: ``P`` the membership matrix and ``C`` the identity's columns at
-    the labels in use (``C = E[:, L]``, ``L`` the Vector of those labels), one entry a row."""
-    P = _modularity.membership(comm)
-    used = P.reduce_columnwise(monoid.any).new().apply(indexunary.rowindex).new(INT64)
-    C = Matrix.from_diag(_modularity.ids(A.nrows, A.device))[:, used].new()
-    S = P.mxm(C, semiring.any_first[FP64]).new()
-    new = S.apply(indexunary.colindex).new(INT64).reduce_rowwise(monoid.any).new()
-    return A.mxm(S, semiring.plus_times[FP64]).new().T.mxm(S, semiring.plus_times[FP64]).new(), new
