@@ -5,8 +5,9 @@ host reads), the host-read count, and a Python profile.  A development instrumen
 
     python3 benchmarks/profiling/algorithm_primitives.py --out $OUT --graphs kron-22,urand-22 --algos cc,sssp
 
-Algorithms: bfs, cc, sssp, tc, pagerank, msbfs and bc (multi-source BFS and betweenness
-centrality from ``--sources`` vertices, also timed kernel by kernel into kernels.txt).
+Algorithms: bfs, cc, sssp, tc, pagerank, louvain, msbfs and bc (multi-source BFS and
+betweenness centrality from ``--sources`` vertices, also timed kernel by kernel into
+kernels.txt).
 """
 
 import argparse
@@ -166,6 +167,8 @@ def main():
                     label = f"{name} {algo} from {len(sources)} sources"
                     report(label, runs[algo], backend, args.out, args.trace)
                     kernel_profile(runs[algo], label, args.out)
+        if "louvain" in algos:
+            report(f"{name} louvain", lambda: algorithms.louvain(graph.A), backend, args.out)
         if "pagerank" in algos:
             report(f"{name} pagerank", lambda: algorithms.pagerank(graph.A, tol=None, max_iter=10),
                    backend, args.out)

@@ -14,7 +14,7 @@ MODULES = ["bfs", "sssp", "pagerank", "connected_components", "triangle_count",
            "strongly_connected_components", "maximal_independent_set", "jaccard", "louvain",
            "leiden", "_rows", "_moves", "_modularity", "bfs_batch", "betweenness",
            "edge_betweenness", "betweenness_weighted", "_loops", "greedy_coloring",
-           "semisynchronous_label_propagation"]
+           "semisynchronous_label_propagation", "_gains"]
 
 
 def logic_lines(path):

@@ -1,13 +1,12 @@
 """What Louvain and Leiden share besides the moves: the membership matrix, modularity,
-aggregation of communities into vertices, and labels."""
+contraction of communities into vertices, and labels."""
 
-from graphblast import Matrix, Vector, binary, indexunary, monoid, select, semiring
+from graphblast import Matrix, Vector, binary, indexunary, monoid, semiring
 from graphblast.dtypes import FP64, INT64
 
 from . import _validate
 
-__all__ = ["ids", "membership", "aggregate", "same_ends", "modularity",
-           "smallest_ids", "arguments"]
+__all__ = ["ids", "membership", "contract", "modularity", "smallest_ids", "arguments"]
 
 
 def ids(n, device):
@@ -32,21 +31,21 @@ def modularity(A, comm, resolution, two_m):
             - resolution * spread / two_m) / two_m
 
 
-def aggregate(A, comm):
-    """``P' A P``: one vertex per community (at the community's label; other rows empty).
-
-    ``A`` is symmetric, so ``P' A P = (A P)' P``: two products with ``P``, which holds one
-    entry per row (each a gather reduced within rows, no expansion), and one transpose."""
+def contract(A, comm):
+    """``(A', new, S)``: each community of ``comm`` one vertex of ``A' = S' A S``, numbered
+    ``0..c-1`` in the order of the labels (``c`` communities), each vertex's new community
+    ``new`` and ``S[i, new[i]] = 1``.  ``S = P C``: ``P`` the membership matrix and ``C``
+    the identity's columns at the labels in use (``E[:, L]``, ``L`` the Vector of those
+    labels); ``A`` is symmetric, so ``S' A S = (A S)' S``: two products with ``S``, which
+    holds one entry per row (each a gather reduced within rows, no expansion), and one
+    transpose."""
     P = membership(comm)
-    return A.mxm(P, semiring.plus_times[FP64]).new().T.mxm(P, semiring.plus_times[FP64]).new()
-
-
-def same_ends(A, comm):
-    """The edges of ``A`` whose two ends have the same ``comm``."""
-    D = Matrix.from_diag(comm)
-    E = D.mxm(A, semiring.max_first).new().ewise_mult(
-        A.mxm(D, semiring.max_second).new(), binary.eq).new()
-    return A.dup(mask=E.select(select.valueeq, True).new().S)
+    used = P.reduce_columnwise(monoid.any).new().apply(indexunary.rowindex).new(INT64)
+    S = P.mxm(Matrix.from_diag(ids(A.nrows, A.device))[:, used].new(),
+              semiring.any_first[FP64]).new()
+    new = S.apply(indexunary.colindex).new(INT64).reduce_rowwise(monoid.any).new()
+    AS = A.mxm(S, semiring.plus_times[FP64]).new()
+    return AS.T.mxm(S, semiring.plus_times[FP64]).new(), new, S
 
 
 def smallest_ids(member):

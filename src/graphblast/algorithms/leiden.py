@@ -2,7 +2,7 @@
 connected, and aggregation of the refined partition."""
 
 from graphblast import Matrix, binary, indexunary, monoid, select, semiring
-from graphblast.dtypes import BOOL, FP64
+from graphblast.dtypes import BOOL, FP64, INT64
 
 from . import _modularity, _moves, _rows
 from .connected_components import connected_components
@@ -61,17 +61,26 @@ def leiden(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
         if q - last < threshold:
             break
         last, k = q, W.reduce_rowwise(monoid.plus[FP64]).new()
-        E = _modularity.same_ends(select.offdiag(W).new(), comm)
+        E = _same_ends(select.offdiag(W).new(), comm)
         cost = Matrix.from_diag(k.apply(binary.times, right=resolution / two_m).new()).mxm(
             E, semiring.max_first).new().ewise_mult(
             E.mxm(Matrix.from_diag(k), semiring.max_second).new(), binary.times).new()
         gain = E.ewise_mult(cost, binary.minus).new().select(select.valuegt, 0.0).new()
         join, _ = _rows.argmax(gain)
         refined = connected_components(Matrix.from_coo(
-            join.apply(indexunary.rowindex).new(), join, True, BOOL, nrows=n, ncols=n))
-        first = _modularity.membership(refined, comm).reduce_columnwise(monoid.min).new()
-        start = _modularity.ids(n, A.device)
-        start(first.S) << first
-        member, W = refined[member].new(), _modularity.aggregate(W, refined)
+            join.apply(indexunary.rowindex).new(), join, True, BOOL, nrows=W.nrows,
+            ncols=W.nrows))
+        W, new, S = _modularity.contract(W, refined)
+        first = _modularity.membership(comm, new).reduce_columnwise(monoid.min).new()
+        start = first[comm].new().vxm(S, semiring.min_first[INT64]).new()
+        member = new[member].new()
     final = start[member].new()
-    return connected_components(_modularity.same_ends(A.dup(BOOL), final))
+    return connected_components(_same_ends(A.dup(BOOL), final))
+
+
+def _same_ends(A, comm):
+    """The edges of ``A`` whose two ends have the same ``comm``."""
+    D = Matrix.from_diag(comm)
+    E = D.mxm(A, semiring.max_first).new().ewise_mult(
+        A.mxm(D, semiring.max_second).new(), binary.eq).new()
+    return A.dup(mask=E.select(select.valueeq, True).new().S)

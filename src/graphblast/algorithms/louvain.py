@@ -59,11 +59,12 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
     if not two_m:
         return member
     last = _modularity.modularity(W, comm, resolution, two_m)
-    for _ in range(max_level or n):
-        comm, q = _moves.move(W, _modularity.ids(n, A.device), resolution, threshold,
-                              max_iter, two_m)
+    for level in range(max_level or n):
+        comm, q = _moves.move(W, _modularity.ids(W.nrows, A.device), resolution, threshold,
+                              max_iter, two_m, later=level > 0)
         if q - last < threshold:
             break
+        W, comm, _ = _modularity.contract(W, comm)
         member, last = comm[member].new(), q
-        W = _modularity.aggregate(W, comm)
     return _modularity.smallest_ids(member)
+

