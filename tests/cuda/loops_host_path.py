@@ -23,7 +23,6 @@ sys.path.insert(0, os.path.join(ROOT, "src"))
 os.environ["GRAPHBLAST_KERNEL_LAUNCH"] = "cupy"
 
 import cupy as cp  # noqa: E402 - the stand-in
-import cupyx  # noqa: E402
 import numpy as np  # noqa: E402
 
 REPLAYS_TO_EMPTY = 3
@@ -106,7 +105,6 @@ def _stand_in():
     cp.cuda.get_current_stream = lambda: _Stream()
     cp.cuda.using_allocator = lambda _: contextlib.nullcontext()
     cp.cuda.get_allocator = lambda: (lambda size: None)
-    cupyx.empty_pinned = lambda n, dtype: np.zeros(n, dtype=dtype)
     cp.cuda.runtime.memcpyAsync = lambda *_: None
     cp.cuda.runtime.memsetAsync = lambda *_: None
     cp.cuda.runtime.memcpyDeviceToHost = 2

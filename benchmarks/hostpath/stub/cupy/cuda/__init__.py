@@ -17,6 +17,11 @@ def get_current_stream():
     return _stream
 
 
+def alloc_pinned_memory(nbytes):
+    """Page-locked memory: ordinary host bytes, zeroed."""
+    return bytearray(nbytes)
+
+
 class Device:
     def __init__(self, device_id=0):
         self.id = device_id
