@@ -1,5 +1,7 @@
 """GraphBLAS data types: python-graphblas's names, NumPy interop and result-type rules."""
 
+import functools
+
 import numpy as np
 
 __all__ = [
@@ -365,15 +367,44 @@ def udt_array(values, dtype):
         if len(lead) != 1:
             lead = (int(np.prod(lead)),)
         out = np.ascontiguousarray(arr).reshape(lead + (-1,)).view(st)
+        if _padding(npdt).any():  # records inside: a copy of the user's array, padding zero
+            out = _zero_padding(out.copy(), npdt)
         return out.reshape(lead)
     arr = np.asarray(values, dtype=npdt) if not (isinstance(values, np.ndarray)
                                                  and values.dtype.names is None
                                                  and values.dtype.kind != "V") \
         else values.astype(npdt)
     arr = arr.reshape(-1)
-    out = np.zeros(arr.shape[0], npdt)  # padding bytes zero: equal values, equal bytes
-    out[...] = arr
-    return out.view(st)
+    out = np.empty(arr.shape[0], npdt)
+    out[...] = arr  # a copy of one record type to itself copies its padding bytes too
+    return _zero_padding(out, npdt).view(st)
+
+
+@functools.lru_cache(maxsize=None)
+def _padding(npdt):
+    """The bytes of one ``npdt`` value that belong to no field (a record's alignment
+    padding, nested records' and subarrays' included), as a boolean mask."""
+    if npdt.subdtype is not None:
+        base, shape = npdt.subdtype
+        return np.tile(_padding(base), int(np.prod(shape)))
+    if npdt.names is None:
+        return np.zeros(npdt.itemsize, bool)
+    pad = np.ones(npdt.itemsize, bool)
+    for name in npdt.names:
+        field, offset = npdt.fields[name][:2]
+        pad[offset:offset + field.itemsize] = _padding(field)
+    return pad
+
+
+def _zero_padding(values, npdt):
+    """``values`` (a contiguous array of ``npdt`` values, or of their raw storage) with
+    their padding bytes zeroed in place: where values are compared as bytes (on a GPU, and
+    ``binary.eq`` of raw values), equal records must have equal bytes, and NumPy leaves
+    padding as it finds it (``np.ones`` of a record type, a copy from such an array)."""
+    pad = _padding(npdt)
+    if pad.any() and values.size:
+        values.view(np.uint8).reshape(-1, npdt.itemsize)[:, pad] = 0
+    return values
 
 
 def udt_scalar(value, dtype):

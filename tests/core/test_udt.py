@@ -73,6 +73,31 @@ def test_records_in_a_vector(device):
     assert select.rowle(v, 1).new().nvals == 2
 
 
+def test_padding_is_not_part_of_a_value(device):
+    """Records equal field by field are equal values whatever their padding bytes held (a
+    GPU compares values as bytes): python-graphblas's test_udt builds them with np.ones."""
+    udt = dtypes.lookup_dtype(RECORD)
+    garbage = np.ones(3, RECORD)
+    garbage.view(np.uint8).reshape(3, RECORD.itemsize)[:, 1:8] = 0xA5  # the padding
+    v = Vector.from_coo([0, 1, 2], garbage, dtype=udt, device=device)
+    w = Vector.from_coo([0, 1, 2], [(True, 1.0)] * 3, dtype=udt, device=device)
+    assert v.isequal(w)
+    assert v.ewise_mult(w, binary.eq).new().reduce(monoid.land).new().value
+    assert garbage.view(np.uint8)[1] == 0xA5  # the user's array is left as it was
+    # records inside a subarray type, and a Scalar
+    pair = dtypes.register_anonymous(np.dtype((RECORD, (2,))), "padded_pair")
+    rows = np.ones((1, 2), RECORD)
+    rows.view(np.uint8)[:] = 0x5A
+    rows["x"], rows["y"] = True, 2.0
+    m = Matrix.from_coo([0], [0], rows, dtype=pair, nrows=1, ncols=1, device=device)
+    n = Matrix.from_coo([0], [0], [[(True, 2.0), (True, 2.0)]], dtype=pair, nrows=1,
+                        ncols=1, device=device)
+    assert m.isequal(n)
+    s = Scalar(udt)
+    s.value = garbage[0]
+    assert s == Scalar.from_value((True, 1.0), udt)
+
+
 def test_subarray_matrix(device):
     a = np.arange(12, dtype=np.uint16).reshape(2, 2, 3)
     A = Matrix.from_dense(a, device=device)
