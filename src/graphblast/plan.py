@@ -221,9 +221,13 @@ def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):
 # 0.19 million and 8,600 entries where push walks 7.5, 7.6 and 2.1 million).  Below it, pull's
 # scans mostly run to the end: push is taken where its entries times MXM_PACKED_PUSH_COST are
 # at most the allowed words' entries (an atomic against a plain read); after a pull, push
-# must also win by MXM_BITMAP_HYSTERESIS.
+# must also win by MXM_BITMAP_HYSTERESIS.  An H100's 64-source BFS on kron-22 (the record's
+# batched-direction/): push 15.2 ps an entry at step 2 (125 million entries, 1.90 ms), a full
+# pull 13.0 ps an estimated entry at step 1 (128 million, 1.67 ms), and at step 2, where the
+# frontier holds 2% of the allowed positions, pull's early stops bring it to 1.41 ms: push
+# costs 1.3 times pull an entry there.
 MXM_PACKED_PULL_DENSITY = 0.05
-MXM_PACKED_PUSH_COST = 1.0
+MXM_PACKED_PUSH_COST = 1.3
 
 
 def mxm_packed_direction(push_edges, pull_edges, positions, *, frontier=0, allowed=0,

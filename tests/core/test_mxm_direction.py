@@ -169,6 +169,13 @@ def test_packed_rule_follows_the_entries():
     assert plan.mxm_packed_direction(1000, pull, 0, previous="pull")[0] == "pull"
     with gb.config.set(direction="push"):
         assert plan.mxm_packed_direction(10**9, 0, 1) == ("push", "forced by gb.config")
+    # kron-22's 64-source BFS as an H100 timed it: step 1 pushes (0.55 ms against a pull of
+    # 1.67), step 2 pulls (1.41 ms against a push of 1.90), their entries nearly equal
+    positions, full_pull = 268_435_328, 128_311_450
+    assert plan.mxm_packed_direction(13_438_367, full_pull, positions, frontier=4756,
+                                     allowed=positions - 4820)[0] == "push"
+    assert plan.mxm_packed_direction(125_093_174, full_pull, positions, frontier=5_481_632,
+                                     allowed=positions - 5_486_452, previous="push")[0] == "pull"
     # a frontier dense among the allowed positions pulls (its scans stop early), with
     # hysteresis; a sparse one weighs the entries
     dense = plan.MXM_PACKED_PULL_DENSITY * 10**6
