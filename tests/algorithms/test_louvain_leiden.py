@@ -106,3 +106,10 @@ def test_bad_arguments(device, name):
         algorithm(gb.Matrix(bool, 2, 3, device=device))
     with pytest.raises(TypeError):
         algorithm(gb.Matrix(bool, 2, 2, device=device), max_iter=1.5)
+    # modularity's weights are shares of a finite positive total
+    for bad, match in ((-1.0, "negative"), (float("nan"), "NaN"), (float("inf"), "infinite")):
+        W = gb.Matrix.from_coo([0, 1, 1, 2], [1, 0, 2, 1], [bad, bad, 2.0, 2.0], nrows=3,
+                               ncols=3, device=device)
+        with pytest.raises(InvalidValue, match=match):
+            algorithm(W)
+        assert algorithm(W, weighted=False).size == 3

@@ -414,6 +414,26 @@ def test_dijkstra_negative_weights_fall_back():
         assert nx.single_source_dijkstra_path_length(G, 0) == {0: 0, 1: 2.0, 2: 1.0}
 
 
+def test_modularity_with_bad_weights_falls_back():
+    # NetworkX's Louvain computes with negative weights; graphblast's moves need shares of a
+    # finite positive total, so NetworkX runs those calls
+    for bad in (-1.0, math.nan, math.inf):
+        G = nx.Graph()
+        G.add_weighted_edges_from([(0, 1, bad), (1, 2, 3.0), (2, 3, 1.0), (3, 0, 2.0)])
+        with pytest.raises(NotImplementedError):
+            nx.community.louvain_communities(G, seed=1, backend="graphblast")
+        with pytest.raises(NotImplementedError, match="weights"):
+            algorithms.IMPLEMENTATIONS["louvain_communities"](G)
+        if bad < 0:
+            with nx.config(backend_priority=["graphblast"]), \
+                    nx.config.backends.graphblast(min_edges=0):
+                assert nx.community.louvain_communities(G, seed=1) == \
+                    nx.community.louvain_communities(G, seed=1, backend="networkx")
+        # weight=None reads every edge as 1: graphblast runs it
+        parts = nx.community.louvain_communities(G, weight=None, backend="graphblast")
+        assert sorted(v for p in parts for v in p) == [0, 1, 2, 3]
+
+
 def test_weighted_betweenness_zero_weights_fall_back():
     # With zero-weight edges NetworkX's counts depend on its heap's order of equal distances.
     G = nx.Graph()

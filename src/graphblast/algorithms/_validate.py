@@ -104,9 +104,15 @@ def positive_weights(A, algorithm):
             "weights > 0 (a zero-weight cycle has infinitely many shortest paths): drop those "
             "entries or give them a small positive weight"
         )
+    finite_weights(A, algorithm, "an infinite weight is no path")
+
+
+def finite_weights(A, algorithm, why):
+    """Check that no value of ``A`` is +inf (call after :func:`edge_weights`, which refuses
+    NaN and, where asked, negative values)."""
     if A.dtype.np_type.kind == "f" and A.select(select.valueeq, math.inf).new().nvals:
         raise InvalidValue(f"{algorithm}: the matrix holds infinite weights; drop those "
-                           "entries (an infinite weight is no path)")
+                           f"entries ({why})")
 
 
 def choice(value, name, options, algorithm):

@@ -39,7 +39,8 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
     max_iter : int, default 100
         Most moving steps in a level.
     weighted : bool, default True
-        Read ``A``'s values as weights.
+        Read ``A``'s values as weights: finite and at least 0 (``InvalidValue`` for a
+        negative, NaN or infinite one).
 
     Returns
     -------

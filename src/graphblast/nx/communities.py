@@ -21,8 +21,10 @@ import networkx as nx
 import numpy as np
 
 from graphblast import algorithms as gba
+from graphblast.algorithms import _validate
 from graphblast import binary
 from graphblast.dtypes import FP64
+from graphblast.exceptions import InvalidValue
 
 from .algorithms import _graph, _implements, _weight_rule
 
@@ -39,8 +41,16 @@ def _directed_rule(arguments):
 
 def _weights(G, weight):
     """The weights as NetworkX's modularity reads them: parallel edges summed, and a
-    self-loop counted twice in its node's degree (its matrix entry doubled)."""
+    self-loop counted twice in its node's degree (its matrix entry doubled).  Weights that
+    are negative, NaN or infinite make NetworkX run the call (NotImplementedError): NetworkX
+    computes with them, graphblast's moves need shares of a finite positive total."""
     W = G.edge_matrix(weight, 1, "sum").dup(FP64)
+    try:
+        _validate.edge_weights(W, "modularity", allow_negative=False,
+                               negative_hint="graphblast's moves need weights >= 0")
+        _validate.finite_weights(W, "modularity", "graphblast's moves need a finite total")
+    except InvalidValue as e:
+        raise NotImplementedError(str(e)) from None
     loops = W.diag()
     if loops.nvals:
         W = W.dup()
