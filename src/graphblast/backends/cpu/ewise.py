@@ -21,18 +21,26 @@ def _rebuild(like, rows, cols, vals, dtype):
 
 
 def _match(A, B):
-    """COO of A and B, plus where A's keys occur in B: (inb, posb)."""
+    """COO of A and B, plus where A's keys occur in B: (inb, posb; posb only where inb).
+    Each operand's keys are sorted and distinct, so the shorter one is searched in the
+    longer: an accumulation of a few entries into many (SSSP's distances) costs the few."""
     nrows, ncols = shape_of(A)
     ar, ac, av = coo_of(A)
     br, bc, bv = coo_of(B)
     ka, kb = compressed_keys([ar, br], [ac, bc], nrows, ncols)
-    if kb.shape[0] == 0 or ka.shape[0] == 0:
-        inb = np.zeros(ka.shape[0], dtype=bool)
-        posb = np.zeros(ka.shape[0], dtype=INDEX)
-    else:
-        posb = np.searchsorted(kb, ka)
-        posb[posb == kb.shape[0]] = 0
-        inb = kb[posb] == ka
+    na, nb = ka.shape[0], kb.shape[0]
+    inb = np.zeros(na, dtype=bool)
+    posb = np.zeros(na, dtype=INDEX)
+    if na and nb:
+        if nb <= na:
+            at = np.minimum(np.searchsorted(ka, kb), na - 1)
+            found = ka[at] == kb
+            inb[at[found]] = True
+            posb[at[found]] = np.flatnonzero(found)
+        else:
+            posb = np.searchsorted(kb, ka)
+            posb[posb == nb] = 0
+            inb = kb[posb] == ka
     return (ar, ac, av, ka), (br, bc, bv, kb), inb, posb
 
 
@@ -127,11 +135,18 @@ def _union(A, B, op, dtype, left_default, right_default):
                                 aj[only_a], ai[only_a], aj[only_a]), dtype)
         z_b = cast(apply_binary(op, np.full(nb, left_default), bv[only_b], bi[only_b],
                                 bj[only_b], bi[only_b], bj[only_b]), dtype)
-    keys = np.concatenate([ka[both_a], ka[only_a], kb[only_b]])
-    order = np.argsort(keys, kind="stable")
-    rows = np.concatenate([ar[both_a], ar[only_a], br[only_b]])[order]
-    cols = np.concatenate([ac[both_a], ac[only_a], bc[only_b]])[order]
-    vals = np.concatenate([z_both, z_a, z_b])[order]
+    # the result is A's keys merged with B's others, two sorted runs: a key's place is its
+    # rank in its run plus the other run's keys below it (no sort)
+    na, nb = ka.shape[0], only_b.shape[0]
+    before_a = np.searchsorted(ka, kb[only_b])  # each B-only key goes before this A entry
+    at_b = before_a + np.arange(nb, dtype=INDEX)
+    at_a = np.arange(na, dtype=INDEX) + np.cumsum(np.bincount(before_a, minlength=na + 1)[:na])
+    rows = np.empty(na + nb, dtype=ar.dtype)
+    cols = np.empty(na + nb, dtype=ac.dtype)
+    vals = np.empty(na + nb, dtype=np.result_type(z_both, z_a, z_b))
+    rows[at_a], rows[at_b] = ar, br[only_b]
+    cols[at_a], cols[at_b] = ac, bc[only_b]
+    vals[at_a[both_a]], vals[at_a[only_a]], vals[at_b] = z_both, z_a, z_b
     return _rebuild(A, rows, cols, vals, dtype)
 
 
