@@ -32,6 +32,8 @@ def compressed_keys(rows_list, cols_list, nrows, ncols):
     Uses ``row * ncols + col`` when that fits in int64, else ranks the columns that occur (a
     matrix too wide for linear keys still has few distinct columns).
     """
+    if nrows == 1:  # a row (a vector's storage): its columns are its keys
+        return [c.astype(INDEX, copy=False) for c in cols_list]
     if keys_fit(nrows, ncols):
         return [linear_keys(r, c, ncols) for r, c in zip(rows_list, cols_list)]
     allcols = np.concatenate(cols_list)

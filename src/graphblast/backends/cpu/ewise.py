@@ -116,7 +116,6 @@ def _union(A, B, op, dtype, left_default, right_default):
     (ar, ac, av, ka), (br, bc, bv, kb), inb, posb = _match(A, B)
     both_a = np.flatnonzero(inb)
     both_b = posb[both_a]
-    only_a = np.flatnonzero(~inb)
     in_a = np.zeros(kb.shape[0], dtype=bool)
     in_a[both_b] = True
     only_b = np.flatnonzero(~in_a)
@@ -127,27 +126,34 @@ def _union(A, B, op, dtype, left_default, right_default):
                                bj[both_b]), dtype)
     if left_default is None:
         # an entry in one operand only is copied (its value, also for positional operators)
-        z_a = cast(av[only_a], dtype)
+        z_a = np.array(cast(av, dtype), copy=True)  # A's values, op's where B has one too
         z_b = cast(bv[only_b], dtype)
     else:
-        na, nb = only_a.shape[0], only_b.shape[0]
-        z_a = cast(apply_binary(op, av[only_a], np.full(na, right_default), ai[only_a],
-                                aj[only_a], ai[only_a], aj[only_a]), dtype)
+        only_a = np.flatnonzero(~inb)
+        nb = only_b.shape[0]
+        z_a = np.empty(ka.shape[0], dtype=z_both.dtype)
+        z_a[only_a] = cast(apply_binary(op, av[only_a], np.full(only_a.shape[0], right_default),
+                                        ai[only_a], aj[only_a], ai[only_a], aj[only_a]), dtype)
         z_b = cast(apply_binary(op, np.full(nb, left_default), bv[only_b], bi[only_b],
                                 bj[only_b], bi[only_b], bj[only_b]), dtype)
-    # the result is A's keys merged with B's others, two sorted runs: a key's place is its
-    # rank in its run plus the other run's keys below it (no sort)
-    na, nb = ka.shape[0], only_b.shape[0]
-    before_a = np.searchsorted(ka, kb[only_b])  # each B-only key goes before this A entry
-    at_b = before_a + np.arange(nb, dtype=INDEX)
-    at_a = np.arange(na, dtype=INDEX) + np.cumsum(np.bincount(before_a, minlength=na + 1)[:na])
-    rows = np.empty(na + nb, dtype=ar.dtype)
-    cols = np.empty(na + nb, dtype=ac.dtype)
-    vals = np.empty(na + nb, dtype=np.result_type(z_both, z_a, z_b))
-    rows[at_a], rows[at_b] = ar, br[only_b]
-    cols[at_a], cols[at_b] = ac, bc[only_b]
-    vals[at_a[both_a]], vals[at_a[only_a]], vals[at_b] = z_both, z_a, z_b
-    return _rebuild(A, rows, cols, vals, dtype)
+    z_a[both_a] = z_both
+    if not only_b.shape[0]:  # A's keys are the result's
+        return _rebuild(A, ar, ac, z_a, dtype)
+    # A's keys merged with B's others, two sorted runs: B's key goes before the A entry
+    # where a search of A's keys puts it, so its place is that plus its rank in its run
+    at_b = np.searchsorted(ka, kb[only_b]) + np.arange(only_b.shape[0], dtype=INDEX)
+    from_b = np.zeros(ka.shape[0] + only_b.shape[0], dtype=bool)
+    from_b[at_b] = True
+    from_a = ~from_b
+
+    def merged(a, b, dtype):
+        out = np.empty(from_b.shape[0], dtype=dtype)
+        out[from_a], out[at_b] = a, b
+        return out
+
+    rows = None if isinstance(A, SparseVector) else merged(ar, br[only_b], ar.dtype)
+    return _rebuild(A, rows, merged(ac, bc[only_b], ac.dtype),
+                    merged(z_a, z_b, np.result_type(z_a, z_b)), dtype)
 
 
 def mask_write(C, Z, mask, replace):
