@@ -69,10 +69,7 @@ def arguments(A, resolution, threshold, max_iter, weighted, algorithm):
     W = _validate.symmetric(A, algorithm).dup(FP64)
     if not _validate.flag(weighted, "weighted", algorithm):
         W = W.apply(binary.second, 1.0).new()
-    else:  # modularity's weights: a share of the total, which must be finite and positive
-        _validate.edge_weights(A, algorithm, allow_negative=False,
-                               negative_hint="modularity needs weights >= 0 (or pass "
-                               "weighted=False to weigh every edge 1)")
-        _validate.finite_weights(A, algorithm, "modularity needs a finite total weight")
+    else:
+        _validate.modularity_weights(A, algorithm)
     two_m = W.reduce_scalar(monoid.plus[FP64]).new().value or 0.0
     return n, W, two_m, resolution, threshold, max_iter

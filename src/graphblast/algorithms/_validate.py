@@ -107,6 +107,16 @@ def positive_weights(A, algorithm):
     finite_weights(A, algorithm, "an infinite weight is no path")
 
 
+def modularity_weights(A, algorithm, unweighted="weighted=False"):
+    """Check ``A``'s values as modularity's weights: shares of a total that must be finite
+    and positive, so no NaN, no negative and no infinite value (``unweighted``: the
+    argument that weighs every edge 1, for the message)."""
+    edge_weights(A, algorithm, allow_negative=False,
+                 negative_hint=f"modularity needs weights >= 0 (or pass {unweighted} to "
+                 "weigh every edge 1)")
+    finite_weights(A, algorithm, "modularity needs a finite total weight")
+
+
 def finite_weights(A, algorithm, why):
     """Check that no value of ``A`` is +inf (call after :func:`edge_weights`, which refuses
     NaN and, where asked, negative values)."""

@@ -46,9 +46,7 @@ def _weights(G, weight):
     computes with them, graphblast's moves need shares of a finite positive total."""
     W = G.edge_matrix(weight, 1, "sum").dup(FP64)
     try:
-        _validate.edge_weights(W, "modularity", allow_negative=False,
-                               negative_hint="graphblast's moves need weights >= 0")
-        _validate.finite_weights(W, "modularity", "graphblast's moves need a finite total")
+        _validate.modularity_weights(W, "modularity", unweighted="weight=None")
     except InvalidValue as e:
         raise NotImplementedError(str(e)) from None
     loops = W.diag()
