@@ -126,7 +126,9 @@ def _union(A, B, op, dtype, left_default, right_default):
                                bj[both_b]), dtype)
     if left_default is None:
         # an entry in one operand only is copied (its value, also for positional operators)
-        z_a = np.array(cast(av, dtype), copy=True)  # A's values, op's where B has one too
+        z_a = cast(av, dtype)  # A's values, op's written below where B has one too
+        if z_a is av:  # cast to its own type returns the array: A's storage is not ours
+            z_a = av.copy()
         z_b = cast(bv[only_b], dtype)
     else:
         only_a = np.flatnonzero(~inb)
