@@ -36,6 +36,11 @@ class _Pointer:
 
 
 class ndarray(_np.ndarray):
+    def __getitem__(self, key):
+        out = super().__getitem__(key)
+        # CuPy indexes down to a 0-d array (with .get()), never to a NumPy scalar
+        return _np.asarray(out).view(ndarray) if isinstance(out, _np.generic) else out
+
     @property
     def data(self):
         return _Pointer(self)
