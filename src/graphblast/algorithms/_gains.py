@@ -15,7 +15,7 @@ def rescaled(A, resolution, two_m):
     The graph becomes ``O = diag(1 / ks) offdiag(A) + diag(k)`` (``ks = g k /
     2m``): a row scaled so that a step compares ``(O P)[i, c] - tot_c`` with no row factor,
     and the diagonal ``k_i`` turns the own community's entry into the value of staying,
-    ``K_s[i, own] - (tot_own - k_i)`` (plus two quanta of the argmax's keys, so that a move
+    ``K_s[i, own] - (tot_own - k_i)`` (plus three quanta of the argmax's keys, so that a move
     must gain more than the keys resolve: no vertex moves on a tie).  The entries are at
     most ``2m (2 + 1 / resolution)``, the bound the argmax needs for its one-pass keys.
 
@@ -30,7 +30,7 @@ def rescaled(A, resolution, two_m):
     O = Matrix.from_diag(ks.apply(unary.minv).new()).mxm(select.offdiag(A).new(),
                                                          semiring.any_times[FP64]).new()
     bound = two_m * (2 + 1 / resolution)
-    stay = k.dup(mask=ks.S).apply(binary.plus, right=2 * _rows.quantum(A.nrows, bound)).new()
+    stay = k.dup(mask=ks.S).apply(binary.plus, right=3 * _rows.quantum(A.nrows, bound)).new()
     O = O.ewise_add(Matrix.from_diag(stay), binary.plus).new()
     base = ks.inner(stay, semiring.plus_times[FP64]).new().value or 0.0
     return k, ks, O, bound, loops - base
@@ -56,7 +56,20 @@ def products(O, P, E, active):
 
 def targets(R, K, tot, bound):
     """Each active vertex's community of largest gain ``K[i, c] - tot_c`` (its own when
-    nothing beats staying), by vertex."""
-    gain = K.mxm(Matrix.from_diag(tot), semiring.any_minus[FP64]).new()
-    target = _rows.argmax(gain, bound=bound, top=False)[0]
+    nothing beats staying), by vertex: the one-pass argmax of ``_rows.argmax`` with the
+    shift folded into its keys.  ``K`` is quantized, ``q = floor(K s) n`` (``n`` columns),
+    and one gather with ``diag(ceil(tot s) n + c)`` makes the key ``q[i, c] - ceil(tot_c s)
+    n - c`` of every entry: the gain in quanta (rounded down by at most one, the margin the
+    diagonal's three quanta leave) and then the smaller column, so one max by row finds the
+    move, with no pass for the columns and no merge of two matrices that shifting the floats
+    first and keying them after would take."""
+    n, step = K.ncols, _rows.quantum(K.ncols, bound)                # 1 / s
+    q = K.apply(binary.floordiv, right=step).new(INT64).apply(binary.times, right=n).new()
+    up = tot.apply(binary.floordiv, right=-step).new(INT64)        # -ceil(tot s)
+    shift = up.apply(binary.times, right=-n).new()
+    shift(binary.plus) << shift.apply(indexunary.rowindex).new(INT64)
+    key = q.mxm(Matrix.from_diag(shift), semiring.any_minus[INT64]).new()
+    key = key.reduce_rowwise(monoid.max).new()                  # q n - column
+    best = key.apply(binary.plus, right=n - 1).new().apply(binary.floordiv, right=n).new()
+    target = best.apply(binary.times, right=n).new().ewise_mult(key, binary.minus).new()
     return target if R is None else target.vxm(R, semiring.any_first[INT64]).new()

@@ -239,8 +239,8 @@ def enumerated():
         add(programs.spgemm_hash, s, m, m)
         add(programs.ewise, "add", binary.min[dtypes.INT64], m, dtypes.INT64, dtypes.INT64,
             False)
-    # Louvain's and Leiden's products with one entry per row (the gains' shift by diag(tot))
-    add(programs.spgemm_gather, semiring.any_minus[dtypes.FP64], dtypes.FP64, dtypes.FP64)
+    # Louvain's and Leiden's products with one entry per row (the shift of the gains' keys)
+    add(programs.spgemm_gather, semiring.any_minus[dtypes.INT64], dtypes.INT64, dtypes.INT64)
     # the batched traversals' bitmaps (bitmap.py): multi-source BFS and betweenness
     # centrality over pattern (BOOL) graphs and graphs of their own type
     for t in types:
