@@ -1,7 +1,7 @@
 """The gains of Louvain's and Leiden's local moves: the graph rescaled once per level, and a
 step's products over its active vertices."""
 
-from graphblast import Matrix, binary, indexunary, monoid, select, semiring, unary
+from graphblast import Matrix, binary, indexunary, monoid, select, semiring
 from graphblast.dtypes import FP64, INT64
 
 from . import _rows
@@ -10,30 +10,35 @@ __all__ = ["rescaled", "products", "targets"]
 
 
 def rescaled(A, resolution, two_m):
-    """``(k, ks, O, bound, offset)`` for the local moves on ``A``.
+    """``(k, ku, O, keys, offset)`` for the local moves on ``A``.
 
-    The graph becomes ``O = diag(1 / ks) offdiag(A) + diag(k)`` (``ks = g k /
-    2m``): a row scaled so that a step compares ``(O P)[i, c] - tot_c`` with no row factor,
-    and the diagonal ``k_i`` turns the own community's entry into the value of staying,
-    ``K_s[i, own] - (tot_own - k_i)`` (plus three quanta of the argmax's keys, so that a move
-    must gain more than the keys resolve: no vertex moves on a tie).  The entries are at
-    most ``2m (2 + 1 / resolution)``, the bound the argmax needs for its one-pass keys.
+    The graph becomes ``O = u diag(1 / ks) offdiag(A) + u diag(k)`` (``ks = g k / 2m``):
+    a row scaled so that a step compares ``(O P)[i, c] - u tot_c`` with no row factor, and
+    the diagonal ``k_i`` turns the own community's entry into the value of staying,
+    ``K_s[i, own] - (tot_own - k_i)`` (plus three quanta of the argmax's keys, so that a
+    move must gain more than the keys resolve: no vertex moves on a tie).  The entries are
+    at most ``2m (2 + 1 / resolution)`` before the factor ``u = N s``: ``s`` the keys' scale
+    for that bound (``1 / _rows.quantum``) and ``N`` the power of two at least the
+    vertex count, both powers of two (the factor changes no rounding), so that the integer
+    part of an entry of ``O P`` holds its quanta above the low ``log2 N`` bits
+    (:func:`targets`).
 
-    ``k`` are the weighted degrees, ``ks = g k / 2m``, ``bound`` the argmax's bound and
-    ``offset`` what turns ``own . ks`` (``own[i]``: the entry of ``O P`` at ``i``'s own
-    community) into the weight inside communities: the self-loops, less the diagonal's
-    ``ks . stay``."""
+    ``k`` are the weighted degrees, ``ku = ks / u``, ``keys = (N, 1 / s)`` and ``offset``
+    what turns ``own . ku`` (``own[i]``: the entry of ``O P`` at ``i``'s own community)
+    into the weight inside communities: the self-loops, less the diagonal's share."""
     k = A.reduce_rowwise(monoid.plus[FP64]).new()
     loops = A.diag().reduce(monoid.plus[FP64]).new().value or 0.0
     ks = k.select(select.valuegt, 0.0).new().apply(binary.times, right=resolution / two_m)
     ks = ks.new()
-    O = Matrix.from_diag(ks.apply(unary.minv).new()).mxm(select.offdiag(A).new(),
-                                                         semiring.any_times[FP64]).new()
-    bound = two_m * (2 + 1 / resolution)
-    stay = k.dup(mask=ks.S).apply(binary.plus, right=3 * _rows.quantum(A.nrows, bound)).new()
-    O = O.ewise_add(Matrix.from_diag(stay), binary.plus).new()
+    wide = 1 << max(A.nrows - 1, 0).bit_length()
+    step = _rows.quantum(wide, two_m * (2 + 1 / resolution))
+    u = wide / step
+    O = Matrix.from_diag(ks.apply(binary.truediv, left=u).new()).mxm(
+        select.offdiag(A).new(), semiring.any_times[FP64]).new()
+    stay = k.dup(mask=ks.S).apply(binary.plus, right=3 * step).new()
+    O = O.ewise_add(Matrix.from_diag(stay.apply(binary.times, right=u).new()), binary.plus).new()
     base = ks.inner(stay, semiring.plus_times[FP64]).new().value or 0.0
-    return k, ks, O, bound, loops - base
+    return k, ks.apply(binary.times, right=1 / u).new(), O, (wide, step), loops - base
 
 
 def products(O, P, E, active):
@@ -54,22 +59,21 @@ def products(O, P, E, active):
     return R, K, own if R is None else own.vxm(R, semiring.any_first[FP64]).new()
 
 
-def targets(R, K, tot, bound):
-    """Each active vertex's community of largest gain ``K[i, c] - tot_c`` (its own when
-    nothing beats staying), by vertex: the one-pass argmax of ``_rows.argmax`` with the
-    shift folded into its keys.  ``K`` is quantized, ``q = floor(K s) n`` (``n`` columns),
-    and one gather with ``diag(ceil(tot s) n + c)`` makes the key ``q[i, c] - ceil(tot_c s)
-    n - c`` of every entry: the gain in quanta (rounded down by at most one, the margin the
-    diagonal's three quanta leave) and then the smaller column, so one max by row finds the
-    move, with no pass for the columns and no merge of two matrices that shifting the floats
-    first and keying them after would take."""
-    n, step = K.ncols, _rows.quantum(K.ncols, bound)                # 1 / s
-    q = K.apply(binary.floordiv, right=step).new(INT64).apply(binary.times, right=n).new()
-    up = tot.apply(binary.floordiv, right=-step).new(INT64)        # -ceil(tot s)
-    shift = up.apply(binary.times, right=-n).new()
+def targets(R, K, tot, keys):
+    """Each active vertex's community of largest gain ``K[i, c] - u tot_c`` (its own when
+    nothing beats staying), by vertex, in one pass of integer keys (``_rows.argmax``'s,
+    with the shift folded in).  ``K``'s entries, ``N s`` times the gains' scale, become
+    integers with their low ``log2 N`` bits cleared, ``N floor(K s)``, in one cast; one
+    gather with ``diag(N ceil(tot s) + c)`` makes each entry's key ``N q - c``, ``q`` the gain
+    in quanta (rounded down by at most one, within the diagonal's margin of three), so one
+    max by row finds the largest gain and then the smallest column, whose number is the
+    key's low bits: ``c = -key mod N``."""
+    wide, step = keys
+    q = K.apply(binary.band[INT64], right=-wide).new()              # N floor(K s)
+    shift = tot.apply(binary.floordiv, right=-step).new(INT64)      # -ceil(tot s)
+    shift = shift.apply(binary.times, right=-wide).new()
     shift(binary.plus) << shift.apply(indexunary.rowindex).new(INT64)
     key = q.mxm(Matrix.from_diag(shift), semiring.any_minus[INT64]).new()
-    key = key.reduce_rowwise(monoid.max).new()                  # q n - column
-    best = key.apply(binary.plus, right=n - 1).new().apply(binary.floordiv, right=n).new()
-    target = best.apply(binary.times, right=n).new().ewise_mult(key, binary.minus).new()
+    key = key.reduce_rowwise(monoid.max).new().apply(binary.rminus, right=0).new()
+    target = key.apply(binary.band, right=wide - 1).new()
     return target if R is None else target.vxm(R, semiring.any_first[INT64]).new()

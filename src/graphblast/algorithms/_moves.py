@@ -43,7 +43,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
     Returns the partition and its modularity."""
     n = comm.size
     rows = ids(n, comm.device)
-    k, ks, O, bound, offset = _gains.rescaled(A, resolution, two_m)
+    k, ku, O, keys, offset = _gains.rescaled(A, resolution, two_m)
     every = Vector.from_scalar(True, n, BOOL, device=comm.device)
     active, own, E = every, Vector(FP64, n, device=comm.device), Matrix.from_diag(rows)
     best, best_q, stale, tries, lost = comm, -float("inf"), 0, 0, 0
@@ -52,7 +52,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
         R, K, mine = _gains.products(O, P, E, active)
         own(mine.S) << mine
         tot = k.vxm(P, semiring.plus_times[FP64]).new()
-        inside = (own.inner(ks, semiring.plus_times[FP64]).new().value or 0.0) + offset
+        inside = (own.inner(ku, semiring.plus_times[FP64]).new().value or 0.0) + offset
         q = (inside - resolution *
              tot.inner(tot, semiring.plus_times[FP64]).new().value / two_m) / two_m
         if q < best_q:              # they lost modularity: start again from the best
@@ -65,7 +65,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
         best, best_q = comm, q
         if stale == 2 or tries == max_iter or lost == 2:   # both directions lose: no move
             break                                          # from here can gain
-        target = _gains.targets(R, K, tot, bound)
+        target = _gains.targets(R, K, tot, keys)
         way = target.ewise_mult(comm, binary.lt if tries % 2 == 0 else binary.gt).new()
         moved = way.select(select.valueeq, True).new()
         comm, tries = comm.dup(), tries + 1
