@@ -55,7 +55,8 @@ def products(O, P, E, active):
         R, O = E[I, :].new(), O[I, :].new()
         Pa = R.mxm(P, semiring.any_first[FP64]).new()     # P[I, :], with no second check of I
     K = O.mxm(P, semiring.plus_times[FP64]).new()
-    own = K.ewise_mult(Pa, binary.first).new().reduce_rowwise(monoid.plus).new()
+    # Pa first: the intersection looks up Pa's entries (one a row) in K's rows, not K's in Pa
+    own = Pa.ewise_mult(K, binary.second).new().reduce_rowwise(monoid.plus).new()
     return R, K, own if R is None else own.vxm(R, semiring.any_first[FP64]).new()
 
 
