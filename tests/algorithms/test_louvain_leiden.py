@@ -113,3 +113,67 @@ def test_bad_arguments(device, name):
         with pytest.raises(InvalidValue, match=match):
             algorithm(W)
         assert algorithm(W, weighted=False).size == 3
+
+
+def _moves_oracle(W, comm, resolution):
+    """Each vertex's best community by the gains written out in NumPy: the neighbouring
+    community of largest ``w_ic - g k_i tot_c / 2m`` (the smallest label among equal ones)
+    if it beats staying, ``w_i,own - g k_i (tot_own - k_i) / 2m``, else its own; None where
+    the best two choices are too close for the keys to tell apart."""
+    n = W.shape[0]
+    k, two_m = W.sum(axis=1), W.sum()
+    tot = np.bincount(comm, weights=k, minlength=n)
+    out = []
+    for i in range(n):
+        w = np.bincount(comm, weights=np.where(np.arange(n) == i, 0.0, W[i]), minlength=n)
+        near = {int(c) for c in comm[(W[i] != 0) & (np.arange(n) != i)]}
+        stay = w[comm[i]] - resolution * k[i] * (tot[comm[i]] - k[i]) / two_m
+        gains = sorted((-(w[c] - resolution * k[i] * tot[c] / two_m), c)
+                       for c in near if c != comm[i])
+        if not gains or -gains[0][0] < stay - 1e-9 * two_m:
+            out.append(comm[i])
+        elif -gains[0][0] > stay + 1e-9 * two_m and (
+                len(gains) == 1 or gains[1][0] - gains[0][0] > 1e-9 * two_m
+                or gains[1][0] == gains[0][0]):
+            out.append(gains[0][1])
+        else:
+            out.append(None)
+    return out
+
+
+@pytest.mark.parametrize("resolution", [0.5, 1.0, 3.0])
+def test_the_moves_gains(device, resolution):
+    """A step's targets (the integer keys of _gains.targets) against the gains in NumPy:
+    on weighted graphs with random partitions, and on a path whose middle vertex sees two
+    equal communities (the smaller label wins) and three dense blocks, where most vertices
+    stay; where a move gains exactly nothing, the vertex stays."""
+    from graphblast import Matrix, semiring
+    from graphblast.algorithms import _gains
+    from graphblast.dtypes import FP64
+
+    rng = np.random.default_rng(5)
+    cases = [(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], float), np.array([0, 1, 2]))]
+    for n in (30, 90):
+        W = np.triu(rng.integers(1, 9, (n, n)) * (rng.random((n, n)) < 0.15), 1).astype(float)
+        cases.append((W + W.T, rng.choice(rng.choice(n, 6, replace=False), n)))
+    G = nx.random_partition_graph([10, 10, 10], 0.8, 0.05, seed=2)  # most vertices stay
+    cases.append((nx.to_numpy_array(G, nodelist=range(30)), np.arange(30) // 10 * 10))
+    for W, comm in cases:
+        n = W.shape[0]
+        rows, cols = np.nonzero(W)
+        A = Matrix.from_coo(rows, cols, W[rows, cols], FP64, nrows=n, ncols=n, device=device)
+        k, _, O, keys, _ = _gains.rescaled(A, resolution, W.sum())
+        P = Matrix.from_coo(np.arange(n), comm, 1.0, FP64, nrows=n, ncols=n, device=device)
+        K = O.mxm(P, semiring.plus_times[FP64]).new()
+        tot = k.vxm(P, semiring.plus_times[FP64]).new()
+        found = _gains.targets(None, K, tot, keys).to_dense()
+        for i, want in enumerate(_moves_oracle(W, comm, resolution)):
+            if want is not None:
+                assert found[i] == want, (i, found[i], want)
+    # one edge at resolution 2: joining the other vertex gains exactly nothing, so both stay
+    A = Matrix.from_coo([0, 1], [1, 0], 1.0, FP64, nrows=2, ncols=2, device=device)
+    k, _, O, keys, _ = _gains.rescaled(A, 2.0, 2.0)
+    P = Matrix.from_coo([0, 1], [0, 1], 1.0, FP64, nrows=2, ncols=2, device=device)
+    tot = k.vxm(P, semiring.plus_times[FP64]).new()
+    K = O.mxm(P, semiring.plus_times[FP64]).new()
+    np.testing.assert_array_equal(_gains.targets(None, K, tot, keys).to_dense(), [0, 1])

@@ -8,6 +8,11 @@ from . import _rows
 
 __all__ = ["rescaled", "products", "targets"]
 
+# The keys' quanta are those of at least this many columns: at least 2^-50 of the entries'
+# bound, so that the diagonal's margin of three quanta survives FP64's rounding of the
+# entries it is added to (on a small graph the keys would resolve finer than the floats).
+FINEST = 1 << 12
+
 
 def rescaled(A, resolution, two_m):
     """``(k, ku, O, keys, offset)`` for the local moves on ``A``.
@@ -18,10 +23,10 @@ def rescaled(A, resolution, two_m):
     ``K_s[i, own] - (tot_own - k_i)`` (plus three quanta of the argmax's keys, so that a
     move must gain more than the keys resolve: no vertex moves on a tie).  The entries are
     at most ``2m (2 + 1 / resolution)`` before the factor ``u = N s``: ``s`` the keys' scale
-    for that bound (``1 / _rows.quantum``) and ``N`` the power of two at least the
-    vertex count, both powers of two (the factor changes no rounding), so that the integer
-    part of an entry of ``O P`` holds its quanta above the low ``log2 N`` bits
-    (:func:`targets`).
+    for that bound (``1 / _rows.quantum``, for at least ``FINEST`` columns) and ``N`` the
+    power of two at least the vertex count, both powers of two (the factor changes no
+    rounding), so that the integer part of an entry of ``O P`` holds its quanta above the
+    low ``log2 N`` bits (:func:`targets`).
 
     ``k`` are the weighted degrees, ``ku = ks / u``, ``keys = (N, 1 / s)`` and ``offset``
     what turns ``own . ku`` (``own[i]``: the entry of ``O P`` at ``i``'s own community)
@@ -31,7 +36,7 @@ def rescaled(A, resolution, two_m):
     ks = k.select(select.valuegt, 0.0).new().apply(binary.times, right=resolution / two_m)
     ks = ks.new()
     wide = 1 << max(A.nrows - 1, 0).bit_length()
-    step = _rows.quantum(wide, two_m * (2 + 1 / resolution))
+    step = _rows.quantum(max(wide, FINEST), two_m * (2 + 1 / resolution))
     u = wide / step
     O = Matrix.from_diag(ks.apply(binary.truediv, left=u).new()).mxm(
         select.offdiag(A).new(), semiring.any_times[FP64]).new()
