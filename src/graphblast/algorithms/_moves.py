@@ -65,12 +65,11 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
         best, best_q = comm, q
         if stale == 2 or tries == max_iter or lost == 2:   # both directions lose: no move
             break                                          # from here can gain
-        target = _gains.targets(R, K, tot, keys)
-        way = target.ewise_mult(comm, binary.lt if tries % 2 == 0 else binary.gt).new()
-        moved = way.select(select.valueeq, True).new()
+        change = _gains.targets(R, K, tot, keys).ewise_mult(comm, binary.minus).new()
+        moved = change.select(select.valuelt if tries % 2 == 0 else select.valuegt, 0).new()
         comm, tries = comm.dup(), tries + 1
-        comm(moved.S) << target
-        active = target.ewise_mult(best, binary.ne).new().select(select.valueeq, True).new()
+        comm(binary.plus) << moved                  # to the target: comm + (target - comm)
+        active = change.select(select.valuene, 0).new()
         # A, not O: a graph known to be symmetric is its own transpose (a pull builds none)
         active(binary.lor) << moved.vxm(A, semiring.any_pair[BOOL])
     return best, best_q
