@@ -70,14 +70,15 @@ def targets(R, K, tot, keys):
     nothing beats staying), by vertex, in one pass of integer keys (``_rows.argmax``'s,
     with the shift folded in).  ``K``'s entries, ``N s`` times the gains' scale, become
     integers with their low ``log2 N`` bits cleared, ``N floor(K s)``, in one cast; one
-    gather with ``diag(N ceil(tot s) + c)`` makes each entry's key ``N q - c``, ``q`` the gain
-    in quanta (rounded down by at most one, within the diagonal's margin of three), so one
-    max by row finds the largest gain and then the smallest column, whose number is the
-    key's low bits: ``c = -key mod N``."""
+    gather with ``diag(N floor(tot s) + c)`` makes each entry's key ``N q - c``, ``q`` the
+    gain in quanta (within one of ``s`` times the gain, so a move that wins gains more than
+    one quantum over the diagonal's margin of three), and one max by row finds the largest
+    gain and then the smallest column, whose number is the key's low bits: ``c = -key mod
+    N``."""
     wide, step = keys
     q = K.apply(binary.band[INT64], right=-wide).new()              # N floor(K s)
-    shift = tot.apply(binary.floordiv, right=-step).new(INT64)      # -ceil(tot s)
-    shift = shift.apply(binary.times, right=-wide).new()
+    shift = tot.apply(binary.times, right=wide / step).new()        # N s tot, as K is
+    shift = shift.apply(binary.band[INT64], right=-wide).new()      # N floor(tot s)
     shift(binary.plus) << shift.apply(indexunary.rowindex).new(INT64)
     key = q.mxm(Matrix.from_diag(shift), semiring.any_minus[INT64]).new()
     key = key.reduce_rowwise(monoid.max).new().apply(binary.rminus, right=0).new()
