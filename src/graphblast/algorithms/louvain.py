@@ -49,8 +49,9 @@ def louvain(A, *, resolution=1.0, threshold=1e-7, max_level=None, max_iter=100,
 
     Notes
     -----
-    Cost per moving step: the products ``K = offdiag(A) P`` and ``A P`` (for the
-    modularity), each ``O(m)``, and a row argmax over ``K`` (``O(m)``); per level, the
+    Cost per moving step: the product ``K = offdiag(A) P`` over the rows of the vertices
+    whose neighbourhood changed and a one-pass argmax over its integer keys (``O(m)`` at
+    most; the modularity comes from ``K`` and ``O(n)`` vector work); per level, the
     aggregation ``P' A P``.  The levels shrink the graph quickly; the steps per level are
     typically tens.
     """
