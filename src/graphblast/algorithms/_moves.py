@@ -50,7 +50,10 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
     for _ in range(2 * max_iter + 2):
         P = Matrix.from_coo(rows, comm, 1.0, FP64, nrows=n, ncols=n)
         R, K, mine = _gains.products(O, P, E, active)
-        own(mine.S) << mine
+        if R is None:               # every vertex's weight is new
+            own = mine
+        else:
+            own(mine.S) << mine
         tot = k.vxm(P, semiring.plus_times[FP64]).new()
         inside = (own.inner(ku, semiring.plus_times[FP64]).new().value or 0.0) + offset
         q = (inside - resolution *
@@ -67,8 +70,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
             break                                          # from here can gain
         change = _gains.targets(R, K, tot, keys).ewise_mult(comm, binary.minus).new()
         moved = change.select(select.valuelt if tries % 2 == 0 else select.valuegt, 0).new()
-        comm, tries = comm.dup(), tries + 1
-        comm(binary.plus) << moved                  # to the target: comm + (target - comm)
+        comm, tries = comm.ewise_add(moved, binary.plus).new(), tries + 1   # to the targets
         active = change.select(select.valuene, 0).new()
         # A, not O: a graph known to be symmetric is its own transpose (a pull builds none)
         active(binary.lor) << moved.vxm(A, semiring.any_pair[BOOL])
