@@ -24,7 +24,7 @@ def modularity(A, comm, resolution, two_m):
     """Newman's modularity of the partition ``comm`` of the weighted undirected ``A``:
     ``sum_c (in_c - resolution * tot_c^2 / 2m) / 2m``."""
     P = membership(comm)
-    inside = A.mxm(P, semiring.plus_times[FP64]).new().ewise_mult(P, binary.first).new()
+    inside = P.ewise_mult(A.mxm(P, semiring.plus_times[FP64]).new(), binary.second).new()
     tot = A.reduce_rowwise(monoid.plus[FP64]).new().vxm(P, semiring.plus_times[FP64]).new()
     spread = tot.inner(tot, semiring.plus_times[FP64]).new().value or 0.0
     return ((inside.reduce_scalar(monoid.plus[FP64]).new().value or 0.0)
