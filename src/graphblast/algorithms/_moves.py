@@ -24,8 +24,8 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
     steps only to a larger one (cuGraph's guard against two vertices swapping forever).  A
     step whose moves lose modularity is undone (moves made at once can conflict); it stops
     after two steps in a row that gain less than ``max(threshold, STALL * Q)`` (``LATER``
-    for a ``later`` level), or when the moves in both directions lose from the best
-    partition (every further step would repeat them).
+    for a ``later`` level), when the moves in both directions lose from the best partition
+    (every further step would repeat them), or when no vertex looked at would move.
 
     Only the *active* vertices are looked at: all of them on the first step (and after an
     undone step), then those that wanted to move (a move the direction guard held back is
@@ -72,6 +72,8 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
         moved = change.select(select.valuelt if tries % 2 == 0 else select.valuegt, 0).new()
         comm, tries = comm.ewise_add(moved, binary.plus).new(), tries + 1   # to the targets
         active = change.select(select.valuene, 0).new()
+        if not active.nvals:        # no vertex would move, either way: nothing can change
+            break
         # A, not O: a graph known to be symmetric is its own transpose (a pull builds none)
         active(binary.lor) << moved.vxm(A, semiring.any_pair[BOOL])
     return best, best_q
