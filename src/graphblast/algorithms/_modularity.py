@@ -41,7 +41,7 @@ def contract(A, comm):
     transpose."""
     P = membership(comm)
     used = P.reduce_columnwise(monoid.any).new().apply(indexunary.rowindex).new(INT64)
-    S = P.mxm(Matrix.from_diag(ids(A.nrows, A.device))[:, used].new(),
+    S = P.mxm(membership(ids(A.nrows, A.device))[:, used].new(),
               semiring.any_first[FP64]).new()
     new = S.apply(indexunary.colindex).new(INT64).reduce_rowwise(monoid.any).new()
     AS = A.mxm(S, semiring.plus_times[FP64]).new()

@@ -5,7 +5,7 @@ from graphblast import Matrix, Vector, binary, select, semiring
 from graphblast.dtypes import BOOL, FP64
 
 from . import _gains
-from ._modularity import ids
+from ._modularity import ids, membership
 
 __all__ = ["move"]
 
@@ -45,7 +45,7 @@ def move(A, comm, resolution, threshold, max_iter, two_m, later=False):
     rows = ids(n, comm.device)
     k, ku, O, keys, offset = _gains.rescaled(A, resolution, two_m)
     every = Vector.from_scalar(True, n, BOOL, device=comm.device)
-    active, own, E = every, Vector(FP64, n, device=comm.device), Matrix.from_diag(rows)
+    active, own, E = every, Vector(FP64, n, device=comm.device), membership(rows)
     best, best_q, stale, tries, lost = comm, -float("inf"), 0, 0, 0
     for _ in range(2 * max_iter + 2):
         P = Matrix.from_coo(rows, comm, 1.0, FP64, nrows=n, ncols=n)
