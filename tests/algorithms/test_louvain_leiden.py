@@ -177,3 +177,19 @@ def test_the_moves_gains(device, resolution):
     tot = k.vxm(P, semiring.plus_times[FP64]).new()
     K = O.mxm(P, semiring.plus_times[FP64]).new()
     np.testing.assert_array_equal(_gains.targets(None, K, tot, keys).to_dense(), [0, 1])
+
+
+def test_louvain_stays_on_its_device(device, monkeypatch):
+    """No entry of Louvain's matrices and vectors is copied to the host (a diagonal built by
+    Matrix.from_diag or read by Matrix.diag would copy it: on a GPU the whole graph once a
+    level, the shift of the keys every step); only its scalars are read."""
+    def refuse(self):
+        raise AssertionError(f"{type(self).__name__} {self.name} copied to the host")
+
+    A = gb.generators.rgg(1 << 9, device=device)
+    expected = louvain(A).to_dense()
+    monkeypatch.setattr(gb.Matrix, "_coo_host", refuse)
+    monkeypatch.setattr(gb.Vector, "_coo_host", refuse)
+    found = louvain(A)
+    monkeypatch.undo()
+    np.testing.assert_array_equal(found.to_dense(), expected)
