@@ -370,7 +370,7 @@ def push(A, B, semiring, mask):
     deg = B.indptr if B.nrows == B.ncols else None  # the result's columns are B's rows
     tail = (deg, bits, vals, np.int32(not iso), counters.array)
     if nrows and B.nrows:
-        jit.launch_warps(fns[2], -(-nrows // 32) * B.nrows,
+        jit.launch_warps(fns[2], -(-nrows // 32) * -(-B.nrows // 32),
                          (i64(nrows), i64(B.nrows), F.bits, F.vals, B.indptr, b_idx, B.values)
                          + common + (i64(PUSH_HEAVY),) + tail)
         chunk_k, chunk_lo, nchunks = _chunks(B)

@@ -281,16 +281,19 @@ __global__ void gbk_bitmapc_pull_combine(idx_t rows, idx_t nheavy, const idx_t* 
     }
 }
 
-// -- push: C<!M> = F (+.x) B, a warp per (row k of B, 32 rows of F) --------------------------
+// -- push: C<!M> = F (+.x) B, a warp per (32 rows k of B, 32 rows of F) ---------------------
 //
-// Lane l of warp w takes row i = 32 * (w / nk) + l of F at column k = w % nk (one coalesced
-// read of 32 presence bytes); a warp with any entry walks row k of B and, for each entry j,
-// each lane with an entry claims position (i, j) of C where the mask allows it (an atomic OR
-// on the presence byte's word: the claim counts it once) and folds its product into the
-// value: a plain store for a product that does not depend on its operands (pair) under `any`,
-// else the monoid's atomic fold into a value filled with M::empty() first.  The four rows of a
-// coalesced write sit side by side, so the stores of a warp are one or two transactions.
-// Rows of B longer than heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).
+// Lane l of warp w takes row i = 32 * (w / groups) + l of F at the 32 columns k = 32 *
+// (w % groups) + u: the warp reads the 32 rows' presence bytes at all of them at once (32
+// independent coalesced reads: a sparse frontier's push is mostly these reads, and the warp
+// waits once for 32 columns rather than once a column), then walks row k of B for each column
+// where one of its rows has an entry: for each entry j, each lane with an entry claims
+// position (i, j) of C where the mask allows it (an atomic OR on the presence byte's word:
+// the claim counts it once) and folds its product into the value: a plain store for a
+// product that does not depend on its operands (pair) under `any`, else the monoid's atomic
+// fold into a value filled with M::empty() first.  The four rows of a coalesced write sit
+// side by side, so the stores of a warp are one or two transactions.  Rows of B longer than
+// heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).
 
 
 namespace gbk {
@@ -398,14 +401,26 @@ __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bi
                                  typename M::t* c_vals, int write_vals,
                                  unsigned long long* counters) {
     Mul mul(0);
-    const idx_t items = ((rows + 31) >> 5) * nk;
+    const idx_t groups = (nk + 31) >> 5;
+    const idx_t items = ((rows + 31) >> 5) * groups;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t it = w / nk, k = w - it * nk;
-        const idx_t pb = b_indptr[k], eb = b_indptr[k + 1];
-        gbk::push_range<Mul, M, A, B, IDX>(mul, eb - pb <= heavy_min, rows,
-                                           (it << 5) + gbk::lane(), k, pb, eb, f_bits, f_vals,
-                                           b_idx, b_vals, m_bits, m_vals, mkind, complement,
-                                           deg_ptr, c_bits, c_vals, write_vals, counters);
+        const idx_t it = w / groups, k0 = (w - it * groups) << 5;
+        const idx_t i = (it << 5) + gbk::lane();
+        unsigned cols = 0;  // bit u: row i of F has an entry at column k0 + u
+        if (i < rows) {
+#pragma unroll 8
+            for (int u = 0; u < 32; ++u)
+                if (k0 + u < nk && f_bits[(k0 + u) * rows + i]) cols |= 1u << u;
+        }
+        for (int d = 16; d > 0; d >>= 1) cols |= __shfl_xor_sync(GBK_ALL_LANES, cols, d);
+        for (; cols; cols &= cols - 1) {  // the same columns on every lane
+            const idx_t k = k0 + (__ffs((int)cols) - 1);
+            const idx_t pb = b_indptr[k], eb = b_indptr[k + 1];
+            gbk::push_range<Mul, M, A, B, IDX>(mul, eb - pb <= heavy_min, rows, i, k, pb, eb,
+                                               f_bits, f_vals, b_idx, b_vals, m_bits, m_vals,
+                                               mkind, complement, deg_ptr, c_bits, c_vals,
+                                               write_vals, counters);
+        }
     }
 }
 

@@ -1,11 +1,13 @@
-"""The bitmap pull's kernels (gbk_bitmapc_pull, gbk_bitmapc_pull_chunks and
-gbk_bitmapc_pull_combine of kernels/mxm_bitmap.cuh) run on the host (no GPU), compiled by g++
-with kernels_on_host.h standing in for the GPU, and compared with a plain loop: C<M> = F (+.x)
-B over bitmaps by column, a heavy column's entries cut into chunks whose partial results are
+"""The bitmap product's kernels of kernels/mxm_bitmap.cuh run on the host (no GPU), compiled
+by g++ with kernels_on_host.h standing in for the GPU, and compared with a plain loop: C<M> =
+F (+.x) B over bitmaps by column.  Pull (gbk_bitmapc_pull, gbk_bitmapc_pull_chunks and
+gbk_bitmapc_pull_combine): a heavy column's entries cut into chunks whose partial results are
 folded in order - plus_first (betweenness centrality's path counts), min_plus (a terminal-free
-fold) and any_secondi (the first product, the smallest k, kept across chunks) - under plain
-and complemented masks, for batches of 1, 33 and 70 rows, with rows of B' long enough to take
-both of the main kernel's walks (32 rows side by side, or a few live rows one at a time).
+fold) and any_secondi (the first product, the smallest k, kept across chunks).  Push
+(gbk_bitmapc_push over 32 columns of F an item, gbk_bitmapc_push_chunks, values filled by
+gbk_fill_empty first): plus_first and min_plus.  Under plain and complemented masks, for
+batches of 1, 33 and 70 rows, with rows of B and B' long enough to take both of the kernels'
+walks (32 rows side by side, or a few rows at work one at a time).
 The GPU runs the same kernels through the backend (tests/core/test_mxm_direction.py,
 tests/algorithms/test_betweenness.py)."""
 
@@ -49,7 +51,7 @@ void gbk_host_run(void (*k)(P...), unsigned grid, unsigned block, const unsigned
 SEMIRINGS = {"plus_first": (semiring.plus_first[FP64], FP64),
              "min_plus": (semiring.min_plus[INT64], INT64),
              "any_secondi": (semiring.any_secondi[INT64], INT64)}
-KERNELS = {"pull": 0, "chunks": 1, "combine": 5}
+KERNELS = {"pull": 0, "chunks": 1, "push": 2, "push_chunks": 3, "fill": 4, "combine": 5}
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +66,7 @@ def kernels(tmp_path_factory):
                          f'void** a) {{ gbk_host_run(&{program.kernels[k]}, g, b, o, a); }}')
     source = (f'#include "{os.path.join(HERE, "kernels_on_host.h")}"\n'
               + jit.translation_unit(list(progs.values())) + _DRIVER + "\n".join(calls) + "\n")
-    folder = tmp_path_factory.mktemp("bitmap_pull")
+    folder = tmp_path_factory.mktemp("bitmap_mxm")
     path = folder / "kernels.cpp"
     path.write_text(source)
     lib = folder / "kernels.so"
@@ -188,3 +190,57 @@ def test_pull_with_chunked_heavy_columns(kernels, name, rows, complement):
     cols = np.arange(rows * n) // rows
     assert int(counters[0]) == int(want_bits.sum())
     assert int(counters[1]) == int(np.diff(ptr)[cols][want_bits != 0].sum())
+
+
+@pytest.mark.parametrize("name", ["plus_first", "min_plus"])
+@pytest.mark.parametrize("rows", [1, 33, 70])
+@pytest.mark.parametrize("complement", [0, 1])
+def test_push_over_groups_of_columns(kernels, name, rows, complement):
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(rows * 5 + complement + 100)
+    n = 150
+    ptr, idx = _graph(n, rng)
+    dtype = SEMIRINGS[name][1].np_type
+    bvals = rng.integers(1, 9, idx.shape[0]).astype(dtype)
+    BT = sp.csr_array((bvals, idx, ptr), shape=(n, n))
+    B = sp.csr_array(BT.T)
+    B.sort_indices()
+    b_ptr, b_idx, b_vals = B.indptr.astype(np.int64), B.indices.astype(np.int32), B.data.copy()
+    # a sparse frontier (most groups of 32 columns without an entry) with a few full columns
+    f_bits = (rng.random(rows * n) < 0.03).astype(np.uint8)
+    f_bits.reshape(n, rows)[[2, 77, 140]] = 1
+    f_vals = rng.integers(1, 100, rows * n).astype(dtype)
+    m_bits = (rng.random(rows * n) < 0.3).astype(np.uint8)
+    allowed = (m_bits != 0) != bool(complement)
+    want_bits, want_vals = _expected(name, rows, n, ptr, idx, bvals, f_bits, f_vals, allowed)
+
+    c_bits = np.zeros(rows * n, np.uint8)
+    c_vals = np.zeros(rows * n, dtype)
+    counters = np.zeros(2, np.uint64)
+    _run(kernels, name, "fill", -(-rows * n // 32), [_i64(rows * n), c_vals], seed=0)
+    tiles = -(-rows // 32)
+    heavy_min, chunk = 40, 17
+    mask = [m_bits, None, Arg(0, np.int32), Arg(complement, np.int32)]
+    tail = [b_ptr, c_bits, c_vals, Arg(1, np.int32), counters]
+    _run(kernels, name, "push", tiles * -(-n // 32),
+         [_i64(rows), _i64(n), f_bits, f_vals, b_ptr, b_idx, b_vals] + mask
+         + [_i64(heavy_min)] + tail, seed=4)
+    heavy = np.flatnonzero(np.diff(b_ptr) > heavy_min)
+    per = (np.diff(b_ptr)[heavy] + chunk - 1) // chunk
+    first = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
+    chunk_k = np.repeat(heavy, per).astype(np.int64)
+    chunk_lo = (np.repeat(b_ptr[heavy], per)
+                + (np.arange(first[-1]) - np.repeat(first[:-1], per)) * chunk).astype(np.int64)
+    _run(kernels, name, "push_chunks", tiles * len(chunk_k),
+         [_i64(rows), _i64(len(chunk_k)), chunk_k, chunk_lo, _i64(chunk), f_bits, f_vals,
+          b_ptr, b_idx, b_vals] + mask + tail, seed=5)
+    assert np.array_equal(c_bits, want_bits)
+    got = np.where(c_bits != 0, c_vals, 0)
+    if name == "plus_first":
+        np.testing.assert_allclose(got, want_vals, rtol=1e-12)
+    else:
+        assert np.array_equal(got, want_vals)
+    cols = np.arange(rows * n) // rows
+    assert int(counters[0]) == int(want_bits.sum())
+    assert int(counters[1]) == int(np.diff(b_ptr)[cols][want_bits != 0].sum())
