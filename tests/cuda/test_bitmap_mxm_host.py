@@ -200,13 +200,12 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
 
     rng = np.random.default_rng(rows * 5 + complement + 100)
     n = 150
-    ptr, idx = _graph(n, rng)
+    b_ptr, b_idx = _graph(n, rng)  # rows of B (push walks them) past the heavy length
     dtype = SEMIRINGS[name][1].np_type
-    bvals = rng.integers(1, 9, idx.shape[0]).astype(dtype)
-    BT = sp.csr_array((bvals, idx, ptr), shape=(n, n))
-    B = sp.csr_array(BT.T)
-    B.sort_indices()
-    b_ptr, b_idx, b_vals = B.indptr.astype(np.int64), B.indices.astype(np.int32), B.data.copy()
+    b_vals = rng.integers(1, 9, b_idx.shape[0]).astype(dtype)
+    BT = sp.csr_array(sp.csr_array((b_vals, b_idx, b_ptr), shape=(n, n)).T)
+    BT.sort_indices()
+    ptr, idx, bvals = BT.indptr.astype(np.int64), BT.indices, BT.data
     # a sparse frontier (most groups of 32 columns without an entry) with a few full columns
     f_bits = (rng.random(rows * n) < 0.03).astype(np.uint8)
     f_bits.reshape(n, rows)[[2, 77, 140]] = 1
@@ -220,7 +219,7 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
     counters = np.zeros(2, np.uint64)
     _run(kernels, name, "fill", -(-rows * n // 32), [_i64(rows * n), c_vals], seed=0)
     tiles = -(-rows // 32)
-    heavy_min, chunk = 40, 17
+    heavy_min, chunk = 40, 5  # several groups of 32 chunks
     mask = [m_bits, None, Arg(0, np.int32), Arg(complement, np.int32)]
     tail = [b_ptr, c_bits, c_vals, Arg(1, np.int32), counters]
     _run(kernels, name, "push", tiles * -(-n // 32),
@@ -232,7 +231,7 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
     chunk_k = np.repeat(heavy, per).astype(np.int64)
     chunk_lo = (np.repeat(b_ptr[heavy], per)
                 + (np.arange(first[-1]) - np.repeat(first[:-1], per)) * chunk).astype(np.int64)
-    _run(kernels, name, "push_chunks", tiles * len(chunk_k),
+    _run(kernels, name, "push_chunks", tiles * -(-len(chunk_k) // 32),
          [_i64(rows), _i64(len(chunk_k)), chunk_k, chunk_lo, _i64(chunk), f_bits, f_vals,
           b_ptr, b_idx, b_vals] + mask + tail, seed=5)
     assert np.array_equal(c_bits, want_bits)

@@ -375,7 +375,7 @@ def push(A, B, semiring, mask):
                          + common + (i64(PUSH_HEAVY),) + tail)
         chunk_k, chunk_lo, nchunks = _chunks(B)
         if nchunks:
-            jit.launch_warps(fns[3], -(-nrows // 32) * nchunks,
+            jit.launch_warps(fns[3], -(-nrows // 32) * -(-nchunks // 32),
                              (i64(nrows), i64(nchunks), chunk_k, chunk_lo, i64(PUSH_CHUNK),
                               F.bits, F.vals, B.indptr, b_idx, B.values) + common + tail)
     counters.touch()

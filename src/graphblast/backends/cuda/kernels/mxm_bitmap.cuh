@@ -425,7 +425,10 @@ __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bi
 }
 
 // The heavy rows of B in chunks: chunk c is row chunk_k[c], its entries from chunk_lo[c] for
-// at most `chunk` entries; item w is chunk w % nchunks for the rows 32 * (w / nchunks) on.
+// at most `chunk` entries; item w is the 32 chunks from 32 * (w % groups) on for the rows
+// 32 * (w / groups) on of F, whose bytes at the chunks' columns the warp reads at once (as
+// gbk_bitmapc_push: most chunks of a sparse frontier's push have no entry) before it walks
+// the chunks with one.
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* chunk_k,
                                         const idx_t* chunk_lo, idx_t chunk,
@@ -437,14 +440,31 @@ __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* 
                                         typename M::t* c_vals, int write_vals,
                                         unsigned long long* counters) {
     Mul mul(0);
-    const idx_t items = ((rows + 31) >> 5) * nchunks;
+    const idx_t groups = (nchunks + 31) >> 5;
+    const idx_t items = ((rows + 31) >> 5) * groups;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t it = w / nchunks, c = w - it * nchunks;
-        const idx_t k = chunk_k[c], pb = chunk_lo[c], end = b_indptr[k + 1];
-        gbk::push_range<Mul, M, A, B, IDX>(mul, true, rows, (it << 5) + gbk::lane(), k, pb,
-                                           pb + chunk < end ? pb + chunk : end, f_bits, f_vals,
-                                           b_idx, b_vals, m_bits, m_vals, mkind, complement,
-                                           deg_ptr, c_bits, c_vals, write_vals, counters);
+        const idx_t it = w / groups, c0 = (w - it * groups) << 5;
+        const idx_t i = (it << 5) + gbk::lane();
+        const idx_t mine = c0 + gbk::lane();  // lane u holds chunk c0 + u's row and start
+        const idx_t my_k = mine < nchunks ? chunk_k[mine] : -1;
+        const idx_t my_lo = mine < nchunks ? chunk_lo[mine] : 0;
+        unsigned with = 0;  // bit u: row i of F has an entry at chunk c0 + u's column
+#pragma unroll 8
+        for (int u = 0; u < 32; ++u) {
+            const idx_t k = __shfl_sync(GBK_ALL_LANES, my_k, u);
+            if (k >= 0 && i < rows && f_bits[k * rows + i]) with |= 1u << u;
+        }
+        for (int d = 16; d > 0; d >>= 1) with |= __shfl_xor_sync(GBK_ALL_LANES, with, d);
+        for (; with; with &= with - 1) {  // the same chunks on every lane
+            const int u = __ffs((int)with) - 1;
+            const idx_t k = __shfl_sync(GBK_ALL_LANES, my_k, u);
+            const idx_t pb = __shfl_sync(GBK_ALL_LANES, my_lo, u), end = b_indptr[k + 1];
+            gbk::push_range<Mul, M, A, B, IDX>(mul, true, rows, i, k, pb,
+                                               pb + chunk < end ? pb + chunk : end, f_bits,
+                                               f_vals, b_idx, b_vals, m_bits, m_vals, mkind,
+                                               complement, deg_ptr, c_bits, c_vals,
+                                               write_vals, counters);
+        }
     }
 }
 
