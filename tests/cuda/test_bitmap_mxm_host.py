@@ -4,8 +4,8 @@ F (+.x) B over bitmaps by column.  Pull (gbk_bitmapc_pull, gbk_bitmapc_pull_chun
 gbk_bitmapc_pull_combine): a heavy column's entries cut into chunks whose partial results are
 folded in order - plus_first (betweenness centrality's path counts), min_plus (a terminal-free
 fold) and any_secondi (the first product, the smallest k, kept across chunks).  Push
-(gbk_bitmapc_push over 32 columns of F an item, gbk_bitmapc_push_chunks, values filled by
-gbk_fill_empty first): plus_first and min_plus.  Under plain and complemented masks, for
+(gbk_bitmapc_push over 8 columns of F an item, gbk_bitmapc_push_chunks over 8 chunks,
+values filled by gbk_fill_empty first): plus_first and min_plus.  Under plain and complemented masks, for
 batches of 1, 33 and 70 rows, with rows of B and B' long enough to take both of the kernels'
 walks (32 rows side by side, or a few rows at work one at a time).
 The GPU runs the same kernels through the backend (tests/core/test_mxm_direction.py,
@@ -219,10 +219,10 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
     counters = np.zeros(2, np.uint64)
     _run(kernels, name, "fill", -(-rows * n // 32), [_i64(rows * n), c_vals], seed=0)
     tiles = -(-rows // 32)
-    heavy_min, chunk = 40, 5  # several groups of 32 chunks
+    heavy_min, chunk = 40, 5  # many groups of chunks
     mask = [m_bits, None, Arg(0, np.int32), Arg(complement, np.int32)]
     tail = [b_ptr, c_bits, c_vals, Arg(1, np.int32), counters]
-    _run(kernels, name, "push", tiles * -(-n // 32),
+    _run(kernels, name, "push", tiles * -(-n // 8),
          [_i64(rows), _i64(n), f_bits, f_vals, b_ptr, b_idx, b_vals] + mask
          + [_i64(heavy_min)] + tail, seed=4)
     heavy = np.flatnonzero(np.diff(b_ptr) > heavy_min)
@@ -231,7 +231,7 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
     chunk_k = np.repeat(heavy, per).astype(np.int64)
     chunk_lo = (np.repeat(b_ptr[heavy], per)
                 + (np.arange(first[-1]) - np.repeat(first[:-1], per)) * chunk).astype(np.int64)
-    _run(kernels, name, "push_chunks", tiles * -(-len(chunk_k) // 32),
+    _run(kernels, name, "push_chunks", tiles * -(-len(chunk_k) // 8),
          [_i64(rows), _i64(len(chunk_k)), chunk_k, chunk_lo, _i64(chunk), f_bits, f_vals,
           b_ptr, b_idx, b_vals] + mask + tail, seed=5)
     assert np.array_equal(c_bits, want_bits)

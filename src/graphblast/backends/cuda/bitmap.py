@@ -260,12 +260,14 @@ def accum_into(owner, C, T, accum):
 
 # A column of B' (pull) longer than PULL_HEAVY entries is cut into chunks of PULL_CHUNK
 # entries, a warp each for 32 rows, their partial results folded in order by a second kernel
-# (kron-22's hubs hold over half its entries); a row of B (push) longer than PUSH_HEAVY is
-# walked by several warps, PUSH_CHUNK entries each.
+# (kron-22's hubs hold over a third of its entries); a row of B (push) longer than
+# PUSH_HEAVY is walked by several warps, PUSH_CHUNK entries each.
 PULL_HEAVY = 1024
 PULL_CHUNK = 1024
 PUSH_HEAVY = 256
 PUSH_CHUNK = 256
+# Rows of B (or chunks) a push's warp item takes (GBK_PUSH_GROUP of mxm_bitmap.cuh).
+PUSH_GROUP = 8
 _pull_chunks = weakref.WeakKeyDictionary()    # BT -> _Chunks
 _heavy_chunks = weakref.WeakKeyDictionary()   # B -> (chunk rows, chunk starts, count)
 
@@ -370,12 +372,12 @@ def push(A, B, semiring, mask):
     deg = B.indptr if B.nrows == B.ncols else None  # the result's columns are B's rows
     tail = (deg, bits, vals, np.int32(not iso), counters.array)
     if nrows and B.nrows:
-        jit.launch_warps(fns[2], -(-nrows // 32) * -(-B.nrows // 32),
+        jit.launch_warps(fns[2], -(-nrows // 32) * -(-B.nrows // PUSH_GROUP),
                          (i64(nrows), i64(B.nrows), F.bits, F.vals, B.indptr, b_idx, B.values)
                          + common + (i64(PUSH_HEAVY),) + tail)
         chunk_k, chunk_lo, nchunks = _chunks(B)
         if nchunks:
-            jit.launch_warps(fns[3], -(-nrows // 32) * -(-nchunks // 32),
+            jit.launch_warps(fns[3], -(-nrows // 32) * -(-nchunks // PUSH_GROUP),
                              (i64(nrows), i64(nchunks), chunk_k, chunk_lo, i64(PUSH_CHUNK),
                               F.bits, F.vals, B.indptr, b_idx, B.values) + common + tail)
     counters.touch()

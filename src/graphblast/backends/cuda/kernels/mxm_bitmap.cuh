@@ -281,20 +281,21 @@ __global__ void gbk_bitmapc_pull_combine(idx_t rows, idx_t nheavy, const idx_t* 
     }
 }
 
-// -- push: C<!M> = F (+.x) B, a warp per (32 rows k of B, 32 rows of F) ---------------------
+// -- push: C<!M> = F (+.x) B, a warp per (GBK_PUSH_GROUP rows k of B, 32 rows of F) --------
 //
-// Lane l of warp w takes row i = 32 * (w / groups) + l of F at the 32 columns k = 32 *
-// (w % groups) + u: the warp reads the 32 rows' presence bytes at all of them at once (32
-// independent coalesced reads: a sparse frontier's push is mostly these reads, and the warp
-// waits once for 32 columns rather than once a column), then walks row k of B for each column
-// where one of its rows has an entry: for each entry j, each lane with an entry claims
-// position (i, j) of C where the mask allows it (an atomic OR on the presence byte's word:
-// the claim counts it once) and folds its product into the value: a plain store for a
+// Lane l of warp w takes row i = 32 * (w / groups) + l of F at the GBK_PUSH_GROUP columns
+// k = GBK_PUSH_GROUP * (w % groups) + u: the warp reads the 32 rows' presence bytes at all of
+// them at once (independent coalesced reads: a sparse frontier's push is mostly these reads,
+// and the warp waits once for the group rather than once a column), then walks row k of B for
+// each column where one of its rows has an entry: for each entry j, each lane with an entry
+// claims position (i, j) of C where the mask allows it (an atomic OR on the presence byte's
+// word: the claim counts it once) and folds its product into the value: a plain store for a
 // product that does not depend on its operands (pair) under `any`, else the monoid's atomic
 // fold into a value filled with M::empty() first.  The four rows of a coalesced write sit
 // side by side, so the stores of a warp are one or two transactions.  Rows of B longer than
-// heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).
-
+// heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).  A group bounds what one
+// warp walks (GBK_PUSH_GROUP rows or chunks) while the rest of a launch may be done.
+#define GBK_PUSH_GROUP 8
 
 namespace gbk {
 
@@ -401,15 +402,15 @@ __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bi
                                  typename M::t* c_vals, int write_vals,
                                  unsigned long long* counters) {
     Mul mul(0);
-    const idx_t groups = (nk + 31) >> 5;
+    const idx_t groups = (nk + GBK_PUSH_GROUP - 1) / GBK_PUSH_GROUP;
     const idx_t items = ((rows + 31) >> 5) * groups;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t it = w / groups, k0 = (w - it * groups) << 5;
+        const idx_t it = w / groups, k0 = (w - it * groups) * GBK_PUSH_GROUP;
         const idx_t i = (it << 5) + gbk::lane();
         unsigned cols = 0;  // bit u: row i of F has an entry at column k0 + u
         if (i < rows) {
-#pragma unroll 8
-            for (int u = 0; u < 32; ++u)
+#pragma unroll
+            for (int u = 0; u < GBK_PUSH_GROUP; ++u)
                 if (k0 + u < nk && f_bits[(k0 + u) * rows + i]) cols |= 1u << u;
         }
         for (int d = 16; d > 0; d >>= 1) cols |= __shfl_xor_sync(GBK_ALL_LANES, cols, d);
@@ -425,10 +426,10 @@ __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bi
 }
 
 // The heavy rows of B in chunks: chunk c is row chunk_k[c], its entries from chunk_lo[c] for
-// at most `chunk` entries; item w is the 32 chunks from 32 * (w % groups) on for the rows
-// 32 * (w / groups) on of F, whose bytes at the chunks' columns the warp reads at once (as
-// gbk_bitmapc_push: most chunks of a sparse frontier's push have no entry) before it walks
-// the chunks with one.
+// at most `chunk` entries; item w is the GBK_PUSH_GROUP chunks from GBK_PUSH_GROUP *
+// (w % groups) on for the rows 32 * (w / groups) on of F, whose bytes at the chunks' columns
+// the warp reads at once (as gbk_bitmapc_push: most chunks of a sparse frontier's push have
+// no entry) before it walks the chunks with one.
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* chunk_k,
                                         const idx_t* chunk_lo, idx_t chunk,
@@ -440,17 +441,19 @@ __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* 
                                         typename M::t* c_vals, int write_vals,
                                         unsigned long long* counters) {
     Mul mul(0);
-    const idx_t groups = (nchunks + 31) >> 5;
+    const idx_t groups = (nchunks + GBK_PUSH_GROUP - 1) / GBK_PUSH_GROUP;
     const idx_t items = ((rows + 31) >> 5) * groups;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t it = w / groups, c0 = (w - it * groups) << 5;
+        const idx_t it = w / groups, c0 = (w - it * groups) * GBK_PUSH_GROUP;
         const idx_t i = (it << 5) + gbk::lane();
-        const idx_t mine = c0 + gbk::lane();  // lane u holds chunk c0 + u's row and start
-        const idx_t my_k = mine < nchunks ? chunk_k[mine] : -1;
-        const idx_t my_lo = mine < nchunks ? chunk_lo[mine] : 0;
+        // lane u < GBK_PUSH_GROUP holds chunk c0 + u's row and start
+        const idx_t mine = c0 + gbk::lane();
+        const bool held = gbk::lane() < GBK_PUSH_GROUP && mine < nchunks;
+        const idx_t my_k = held ? chunk_k[mine] : -1;
+        const idx_t my_lo = held ? chunk_lo[mine] : 0;
         unsigned with = 0;  // bit u: row i of F has an entry at chunk c0 + u's column
-#pragma unroll 8
-        for (int u = 0; u < 32; ++u) {
+#pragma unroll
+        for (int u = 0; u < GBK_PUSH_GROUP; ++u) {
             const idx_t k = __shfl_sync(GBK_ALL_LANES, my_k, u);
             if (k >= 0 && i < rows && f_bits[k * rows + i]) with |= 1u << u;
         }
