@@ -266,7 +266,8 @@ PULL_HEAVY = 1024
 PULL_CHUNK = 1024
 PUSH_HEAVY = 256
 PUSH_CHUNK = 256
-# Rows of B (or chunks) a push's warp item takes (GBK_PUSH_GROUP of mxm_bitmap.cuh).
+# Rows of B (or chunks) a push's warp item takes: GBK_PUSH_GROUP of mxm_bitmap.cuh, whose
+# kernels count their items themselves (here only the launch's size).
 PUSH_GROUP = 8
 _pull_chunks = weakref.WeakKeyDictionary()    # BT -> _Chunks
 _heavy_chunks = weakref.WeakKeyDictionary()   # B -> (chunk rows, chunk starts, count)
