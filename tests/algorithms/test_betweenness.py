@@ -209,6 +209,21 @@ def test_generated_kron_graph(device):
     np.testing.assert_array_equal(got, np.where(np.isinf(dist), -1, dist).astype(np.int64))
 
 
+def test_hubs_longer_than_the_pulls_heavy_columns(device):
+    # two hubs of 1,500 neighbours among sparse random edges: the GPU's bitmap pull cuts a
+    # column of more than 1,024 entries into chunks and folds their partial sums in order
+    n = 2000
+    G = nx.gnm_random_graph(n, 3000, seed=3)
+    G.add_edges_from((0, v) for v in range(1, 1501))
+    G.add_edges_from((1, v) for v in range(500, n))
+    A = from_nx(G, device)
+    want = nx_vector(nx.betweenness_centrality(G, k=24, seed=7), n)
+    for direction in ("auto", "pull"):
+        with gb.config.set(direction=direction):
+            got = dense(betweenness_centrality(A, k=24, seed=7))
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
 def test_small_and_empty_graphs(device):
     none = gb.Matrix(gb.dtypes.BOOL, 0, 0, device=device)
     assert betweenness_centrality(none).size == 0

@@ -2,7 +2,7 @@
 many sources at once, one masked matrix product a level."""
 
 from graphblast import Matrix, Vector, binary, monoid, semiring, unary
-from graphblast.dtypes import FP64
+from graphblast.dtypes import BOOL, FP64
 
 from . import _sources, _validate, betweenness_weighted
 
@@ -31,8 +31,9 @@ def betweenness_centrality(A, sources=None, *, k=None, normalized=True, batch=No
     default batch keeps ``batch * max(n, m)`` within the batch budget.
 
     Each batch of sources (``batch`` at a time) runs two sweeps over ns x n matrices:
-    forward, the path counts of each level, ``frontier<!paths, replace> = frontier plus.first
-    A``; backward, level by level, ``W = (1 + delta) / sigma`` on level ``d`` and
+    forward, the path counts of each level, ``frontier<!visited, replace> = frontier
+    plus.first A`` (``visited``: the pairs reached, a structure); backward, level by level,
+    ``W = (1 + delta) / sigma`` on level ``d`` and
     ``delta<level d-1> = (W plus.first A') .* sigma``, computed as ``P = W plus.first A'``
     under level d-1, ``delta = P .* sigma`` and the next ``W = P + 1 / sigma``.  The
     backend chooses push or pull for each product (``plan.mxm_direction``;
@@ -75,10 +76,11 @@ def _sweeps(A, batch, n):
     ns, plus_first = len(batch), semiring.plus_first[FP64]
     frontier = Matrix.from_coo(range(ns), batch, 1.0, FP64, nrows=ns, ncols=n,
                                device=A.device)
-    paths, sigmas = frontier.dup(), [frontier]
+    # the pairs reached so far, a structure (the path counts are sigmas' levels)
+    visited, sigmas = frontier.apply(unary.one[BOOL]).new(), [frontier]
     while frontier.nvals:
-        frontier = frontier.mxm(A, plus_first).new(mask=~paths.S)  # a new level's matrix
-        paths(binary.plus) << frontier
+        frontier = frontier.mxm(A, plus_first).new(mask=~visited.S)  # a new level's matrix
+        visited(frontier.S) << True
         sigmas.append(frontier)
     P = None
     for d in range(len(sigmas) - 2, 0, -1):

@@ -258,12 +258,18 @@ def accum_into(owner, C, T, accum):
 
 # -- C<M> = F (+.x) B ----------------------------------------------------------------------
 
-# A column of B' (pull) longer than PULL_HEAVY entries is walked by a warp per output; a row
-# of B (push) longer than PUSH_HEAVY by several warps, PUSH_CHUNK entries each.
+# A column of B' (pull) longer than PULL_HEAVY entries is cut into chunks of PULL_CHUNK
+# entries, a warp each for 32 rows, their partial results folded in order by a second kernel
+# (kron-22's hubs hold over a third of its entries); a row of B (push) longer than
+# PUSH_HEAVY is walked by several warps, PUSH_CHUNK entries each.
 PULL_HEAVY = 1024
+PULL_CHUNK = 1024
 PUSH_HEAVY = 256
 PUSH_CHUNK = 256
-_heavy_columns = weakref.WeakKeyDictionary()  # BT -> (ids, count)
+# Rows of B (or chunks) a push's warp item takes: GBK_PUSH_GROUP of mxm_bitmap.cuh, whose
+# kernels count their items themselves (here only the launch's size).
+PUSH_GROUP = 8
+_pull_chunks = weakref.WeakKeyDictionary()    # BT -> _Chunks
 _heavy_chunks = weakref.WeakKeyDictionary()   # B -> (chunk rows, chunk starts, count)
 
 
@@ -301,8 +307,8 @@ def arrays_as_int32(A):
 
 
 def pull(A, BT, B_indptr, semiring, mask):
-    """C<M> = A (+.x) B by pull over bitmaps (gbk_bitmapc_pull and its heavy columns'
-    kernel); ``B_indptr``: the row pointers of a square B, whose degrees over the result's
+    """C<M> = A (+.x) B by pull over bitmaps (gbk_bitmapc_pull, and its heavy columns'
+    chunks); ``B_indptr``: the row pointers of a square B, whose degrees over the result's
     columns its counters sum (None: no sum)."""
     nrows, ncols = A.nrows, BT.nrows
     if B_indptr is not None and B_indptr.shape[0] != ncols + 1:
@@ -320,13 +326,33 @@ def pull(A, BT, B_indptr, semiring, mask):
                          (i64(nrows), i64(ncols)) + common
                          + (i64(PULL_HEAVY), B_indptr, bits, vals, np.int32(not iso),
                             counters.array))
-        heavy, nheavy = _heavy(BT)
-        if nheavy:
-            jit.launch_warps(fns[1], nrows * nheavy, (i64(nrows), i64(nheavy), heavy) + common
-                             + (B_indptr, bits, vals, np.int32(not iso), counters.array))
+        _pull_heavy(fns, nrows, common, _pull_chunks_of(BT), ncols,
+                    (B_indptr, bits, vals, np.int32(not iso), counters.array))
     counters.touch()
     return BitmapMatrix(nrows, ncols, semiring.monoid.return_type, bits, vals, counters,
                         deg_of=B_indptr, iso_bits=iso)
+
+
+def _pull_heavy(fns, nrows, common, chunks, budget, tail):
+    """Pull's heavy columns (gbk_bitmapc_pull_chunks, then gbk_bitmapc_pull_combine): their
+    partial results held for as many columns at a time as keep them within ``budget`` chunks
+    (the result's column count: the partials never outgrow the result)."""
+    first = chunks.first
+    h0 = 0
+    while h0 < chunks.nheavy:
+        c0 = int(first[h0])
+        h1 = max(h0 + 1, int(np.searchsorted(first, c0 + budget, side="right")) - 1)
+        h1 = min(h1, chunks.nheavy)
+        nc = int(first[h1]) - c0
+        part_bits = cp.empty(nc * nrows, dtype=cp.uint8)
+        part_vals = cp.empty(nc * nrows, dtype=tail[2].dtype)
+        jit.launch_warps(fns[1], -(-nrows // 32) * nc,
+                         (i64(nrows), i64(nc), chunks.j[c0:c0 + nc], chunks.lo[c0:c0 + nc],
+                          i64(PULL_CHUNK)) + common + (part_bits, part_vals))
+        jit.launch_warps(fns[5], -(-nrows // 32) * (h1 - h0),
+                         (i64(nrows), i64(h1 - h0), chunks.ids[h0:h1],
+                          chunks.first_d[h0:h1 + 1], i64(c0), part_bits, part_vals) + tail)
+        h0 = h1
 
 
 def push(A, B, semiring, mask):
@@ -347,12 +373,12 @@ def push(A, B, semiring, mask):
     deg = B.indptr if B.nrows == B.ncols else None  # the result's columns are B's rows
     tail = (deg, bits, vals, np.int32(not iso), counters.array)
     if nrows and B.nrows:
-        jit.launch_warps(fns[2], -(-nrows // 32) * B.nrows,
+        jit.launch_warps(fns[2], -(-nrows // 32) * -(-B.nrows // PUSH_GROUP),
                          (i64(nrows), i64(B.nrows), F.bits, F.vals, B.indptr, b_idx, B.values)
                          + common + (i64(PUSH_HEAVY),) + tail)
         chunk_k, chunk_lo, nchunks = _chunks(B)
         if nchunks:
-            jit.launch_warps(fns[3], -(-nrows // 32) * nchunks,
+            jit.launch_warps(fns[3], -(-nrows // 32) * -(-nchunks // PUSH_GROUP),
                              (i64(nrows), i64(nchunks), chunk_k, chunk_lo, i64(PUSH_CHUNK),
                               F.bits, F.vals, B.indptr, b_idx, B.values) + common + tail)
     counters.touch()
@@ -360,12 +386,32 @@ def push(A, B, semiring, mask):
                         deg_of=deg, iso_bits=iso)
 
 
-def _heavy(BT):
-    """(ids, count) of the rows of BT longer than PULL_HEAVY, found once per matrix."""
-    found = _heavy_columns.get(BT)
+class _Chunks:
+    """The rows of a matrix longer than a length cut into chunks of a size: ``ids`` the long
+    rows, ``first`` (on the host) and ``first_d`` (on the device) each long row's first chunk
+    and one more at the end, ``j`` and ``lo`` each chunk's row and first entry (int64 on the
+    device)."""
+
+    __slots__ = ("ids", "first", "first_d", "j", "lo", "nheavy", "count")
+
+    def __init__(self, ptr, longer_than, size):
+        long_rows = arrays.flatnonzero(ptr[1:] - ptr[:-1] > longer_than)
+        start, end = ptr[long_rows].get(), ptr[long_rows + 1].get()
+        per = (end - start + size - 1) // size
+        self.first = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
+        self.count, self.nheavy = int(self.first[-1]), int(long_rows.shape[0])
+        within = np.arange(self.count) - np.repeat(self.first[:-1], per)
+        self.ids = long_rows.astype(np.int64)
+        self.first_d = cp.asarray(self.first)
+        self.j = cp.asarray(np.repeat(long_rows.get(), per).astype(np.int64))
+        self.lo = cp.asarray((np.repeat(start, per) + within * size).astype(np.int64))
+
+
+def _pull_chunks_of(BT):
+    """BT's rows longer than PULL_HEAVY in chunks of PULL_CHUNK, found once per matrix."""
+    found = _pull_chunks.get(BT)
     if found is None:
-        ids = arrays.flatnonzero(BT.indptr[1:] - BT.indptr[:-1] > PULL_HEAVY)
-        found = _heavy_columns[BT] = (ids, int(ids.shape[0]))
+        found = _pull_chunks[BT] = _Chunks(BT.indptr, PULL_HEAVY, PULL_CHUNK)
     return found
 
 
@@ -374,20 +420,8 @@ def _chunks(B):
     PUSH_HEAVY, found once per matrix."""
     found = _heavy_chunks.get(B)
     if found is None:
-        ptr = B.indptr
-        heavy = arrays.flatnonzero(ptr[1:] - ptr[:-1] > PUSH_HEAVY)
-        if heavy.shape[0] == 0:
-            found = (None, None, 0)
-        else:
-            h = heavy.get()
-            start, end = ptr[heavy].get(), ptr[heavy + 1].get()
-            per = (end - start + PUSH_CHUNK - 1) // PUSH_CHUNK
-            first = np.concatenate([[0], np.cumsum(per)[:-1]])
-            within = np.arange(int(per.sum())) - np.repeat(first, per)
-            lo = np.repeat(start, per) + within * PUSH_CHUNK
-            found = (cp.asarray(np.repeat(h, per).astype(np.int64)),
-                     cp.asarray(lo.astype(np.int64)), int(lo.shape[0]))
-        _heavy_chunks[B] = found
+        c = _Chunks(B.indptr, PUSH_HEAVY, PUSH_CHUNK)
+        found = _heavy_chunks[B] = (c.j, c.lo, c.count) if c.count else (None, None, 0)
     return found
 
 

@@ -551,7 +551,8 @@ def bitmap_accum(op, t):
 
 def mxm_bitmap(semiring, a_type, b_type, idx32):
     """C<M> = F (+.x) B over bitmap matrices by column (mxm_bitmap.cuh): pull, its heavy
-    columns, push, its heavy rows' chunks, and the fill of push's values."""
+    columns' chunks, push, its heavy rows' chunks, the fill of push's values, and the fold
+    of pull's chunks."""
     monoid = semiring.monoid
     t = monoid.return_type
 
@@ -560,9 +561,9 @@ def mxm_bitmap(semiring, a_type, b_type, idx32):
         mon = jit.monoid_adapter(monoid)
         args = f"{mul.name}, {mon.name}, {a_type.c_type}, {b_type.c_type}, {_idx(idx32)}"
         return jit.Program(["mxm_bitmap.cuh"], [mul, mon], [
-            f"gbk_bitmapc_pull<{args}>", f"gbk_bitmapc_pull_heavy<{args}>",
+            f"gbk_bitmapc_pull<{args}>", f"gbk_bitmapc_pull_chunks<{args}>",
             f"gbk_bitmapc_push<{args}>", f"gbk_bitmapc_push_chunks<{args}>",
-            f"gbk_fill_empty<{mon.name}>"])
+            f"gbk_fill_empty<{mon.name}>", f"gbk_bitmapc_pull_combine<{mon.name}>"])
     return ("mxm_bitmap", jit.op_key(semiring.binaryop), monoid, a_type, b_type, idx32), build
 
 

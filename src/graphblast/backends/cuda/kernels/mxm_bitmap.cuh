@@ -4,7 +4,8 @@
 // column sit side by side and a warp reads 32 of them in one transaction.  The kernels here
 // make them (from CSR lists), assign a scalar under a bitmap mask in place, and compute
 // C<!M> = F (+.x) B with F, M and C bitmaps: pull (each allowed (i, j) walks column j of B,
-// row j of B', until the monoid's terminal) and push (each entry (i, k) of F scatters along
+// row j of B', until the monoid's terminal; a hub's column in chunks, their partial results
+// folded in order) and push (each entry (i, k) of F scatters along
 // row k of B).  Each result's entry count, and the degree sum of its entries over the next
 // product's row pointers (`deg_ptr`: what the direction rule wants), are added by the kernel
 // that makes it, per warp, into counters[0] and counters[1].
@@ -141,9 +142,59 @@ __global__ void gbk_bitmapc_accum(idx_t total, const unsigned char* t_bits, cons
 // Lane l of warp w takes row i = 32 * (w / ncols) + l of column j = w % ncols and walks row j
 // of B' against F's column-major bitmap (gbk::pull_tile of mxm_pull.cuh: one read of each
 // entry k for the warp, the 32 rows' bytes at k in one transaction).  Columns whose row of B'
-// is longer than heavy_min are left (presence 0) to gbk_bitmapc_pull_heavy, so that no warp
+// is longer than heavy_min are left (presence 0) to gbk_bitmapc_pull_chunks, so that no warp
 // walks a hub's column alone while the others wait.  Every position of C is written (its
 // presence byte; its value where present and write_vals).
+
+namespace gbk {
+
+// Entries [pb, eb) of row j of B' (all of column j, or a chunk of it) folded for the warp's
+// 32 rows (lane l: row i = i0 + l, `live` where the mask allows (i, j)), each row's result
+// written at out_bits[i] and out_vals[i] (the presence byte of every row below `rows`, the
+// value where found and write_vals); whether the lane's own row found a product.  Where few
+// rows are live, a lane alone would walk the range while the others wait, so the warp takes
+// each live row in turn, 32 entries a step (gbk::pull_warp), lane 0 writing its result.
+// Every lane of the warp must call it with the same j and range.
+template <class Mul, class M, class A, class B, class IDX>
+__device__ __forceinline__ bool pull_rows(const Mul& mul, bool live, idx_t rows, idx_t i,
+                                          idx_t j, idx_t pb, idx_t eb,
+                                          const unsigned char* f_bits, const A* f_vals,
+                                          const IDX* bt_idx, const B* bt_vals,
+                                          unsigned char* out_bits, typename M::t* out_vals,
+                                          int write_vals) {
+    typedef typename M::t T;
+    const unsigned lanes_live = __ballot_sync(GBK_ALL_LANES, live);
+    if (lanes_live && (idx_t)__popc(lanes_live) * ((eb - pb + 31) >> 5) * GBK_SPREAD_COST <=
+                          eb - pb) {
+        if (i < rows && !live) out_bits[i] = 0;
+        const idx_t base = i - lane();
+        bool mine = false;
+        for (unsigned left = lanes_live; left; left &= left - 1) {
+            const int l = __ffs(left) - 1;
+            const idx_t is = base + l;
+            T acc = M::identity();
+            const bool have = pull_warp<Mul, M, A, B, IDX>(
+                mul, f_bits + is, f_vals + is, rows, is, j, pb, eb, bt_idx, bt_vals, acc);
+            if (lane() == 0) {  // lane 0 holds the result
+                out_bits[is] = have ? 1 : 0;
+                if (have && write_vals) out_vals[is] = acc;
+            }
+            const int found = __shfl_sync(GBK_ALL_LANES, (int)have, 0);
+            if (lane() == l) mine = found != 0;
+        }
+        return mine;
+    }
+    T acc;
+    const bool have = pull_tile<Mul, M, A, B, IDX>(mul, live, rows, i, i, j, pb, eb, f_bits,
+                                                   f_vals, bt_idx, bt_vals, acc);
+    if (i < rows) {
+        out_bits[i] = have ? 1 : 0;
+        if (have && write_vals) out_vals[i] = acc;
+    }
+    return have;
+}
+
+}  // namespace gbk
 
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_pull(idx_t rows, idx_t ncols, const unsigned char* m_bits,
@@ -153,92 +204,98 @@ __global__ void gbk_bitmapc_pull(idx_t rows, idx_t ncols, const unsigned char* m
                                  idx_t heavy_min, const idx_t* deg_ptr,
                                  unsigned char* c_bits, typename M::t* c_vals, int write_vals,
                                  unsigned long long* counters) {
-    typedef typename M::t T;
     Mul mul(0);
     const idx_t items = ((rows + 31) >> 5) * ncols;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
         const idx_t it = w / ncols, j = w - it * ncols;
         const idx_t i = (it << 5) + gbk::lane();
-        const idx_t p = j * rows + i;
         const idx_t pb = bt_indptr[j], eb = bt_indptr[j + 1];
         const bool live = i < rows && eb - pb <= heavy_min &&
-                          gbk::bitmap_allows(m_bits, m_vals, mkind, complement, p);
-        const unsigned lanes_live = __ballot_sync(GBK_ALL_LANES, live);
-        if (lanes_live && (idx_t)__popc(lanes_live) * ((eb - pb + 31) >> 5) *
-                                  GBK_SPREAD_COST <= eb - pb) {
-            // few live rows: the warp walks column j for each of them in turn, 32 entries a
-            // step (gbk::pull_warp), lane 0 writing the result
-            if (i < rows && !live) c_bits[p] = 0;
-            const idx_t base = i - gbk::lane();
-            for (unsigned left = lanes_live; left; left &= left - 1) {
-                const idx_t is = base + (__ffs(left) - 1);
-                T acc = M::identity();
-                const bool have = gbk::pull_warp<Mul, M, A, B, IDX>(
-                    mul, f_bits + is, f_vals + is, rows, is, j, pb, eb, bt_idx, bt_vals, acc);
-                const bool found = gbk::lane() == 0 && have;
-                if (gbk::lane() == 0) {
-                    c_bits[j * rows + is] = have ? 1 : 0;
-                    if (have && write_vals) c_vals[j * rows + is] = acc;
-                }
-                gbk::count_new(found, j, deg_ptr, counters);
-            }
-            continue;
-        }
-        T acc;
-        const bool have = gbk::pull_tile<Mul, M, A, B, IDX>(
-            mul, live, rows, i, i, j, pb, eb, f_bits, f_vals, bt_idx, bt_vals, acc);
+                          gbk::bitmap_allows(m_bits, m_vals, mkind, complement, j * rows + i);
+        const bool have = gbk::pull_rows<Mul, M, A, B, IDX>(
+            mul, live, rows, i, j, pb, eb, f_bits, f_vals, bt_idx, bt_vals, c_bits + j * rows,
+            c_vals + j * rows, write_vals);
+        gbk::count_new(have, j, deg_ptr, counters);
+    }
+}
+
+// The heavy columns gbk_bitmapc_pull left, in chunks: chunk c is entries [chunk_lo[c],
+// chunk_lo[c] + chunk) of row chunk_j[c] of B' (cut at the row's end); item w is chunk
+// c = w % nchunks for the rows 32 * (w / nchunks) on, folded as gbk_bitmapc_pull folds a whole
+// column (the 32 rows' bytes and values at each entry in one read) into a partial result at
+// (c, i): part_bits[c * rows + i] and part_vals.  A warp a (row, column), walking a hub's
+// column for each row alone, read a byte of a 32-byte sector an entry.
+template <class Mul, class M, class A, class B, class IDX>
+__global__ void gbk_bitmapc_pull_chunks(idx_t rows, idx_t nchunks, const idx_t* chunk_j,
+                                        const idx_t* chunk_lo, idx_t chunk,
+                                        const unsigned char* m_bits, const void* m_vals,
+                                        int mkind, int complement, const unsigned char* f_bits,
+                                        const A* f_vals, const idx_t* bt_indptr,
+                                        const IDX* bt_idx, const B* bt_vals,
+                                        unsigned char* part_bits, typename M::t* part_vals) {
+    Mul mul(0);
+    const idx_t items = ((rows + 31) >> 5) * nchunks;
+    for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
+        const idx_t it = w / nchunks, c = w - it * nchunks;
+        const idx_t j = chunk_j[c], pb = chunk_lo[c], end = bt_indptr[j + 1];
+        const idx_t i = (it << 5) + gbk::lane();
+        const bool live = i < rows &&
+                          gbk::bitmap_allows(m_bits, m_vals, mkind, complement, j * rows + i);
+        gbk::pull_rows<Mul, M, A, B, IDX>(mul, live, rows, i, j, pb,
+                                          pb + chunk < end ? pb + chunk : end, f_bits, f_vals,
+                                          bt_idx, bt_vals, part_bits + c * rows,
+                                          part_vals + c * rows, 1);
+    }
+}
+
+// Each heavy column's partial results folded in chunk order (increasing k: `any` keeps the
+// first chunk's, the smallest k) into C: item w is heavy column heavy_j[h], h = w % nheavy,
+// for the rows 32 * (w / nheavy) on, its chunks [chunk_first[h], chunk_first[h + 1]) at
+// (c - c0) * rows + i of the partials.
+template <class M>
+__global__ void gbk_bitmapc_pull_combine(idx_t rows, idx_t nheavy, const idx_t* heavy_j,
+                                         const idx_t* chunk_first, idx_t c0,
+                                         const unsigned char* part_bits,
+                                         const typename M::t* part_vals, const idx_t* deg_ptr,
+                                         unsigned char* c_bits, typename M::t* c_vals,
+                                         int write_vals, unsigned long long* counters) {
+    typedef typename M::t T;
+    const idx_t items = ((rows + 31) >> 5) * nheavy;
+    for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
+        const idx_t it = w / nheavy, h = w - it * nheavy;
+        const idx_t j = heavy_j[h], i = (it << 5) + gbk::lane();
+        bool have = false;
         if (i < rows) {
-            c_bits[p] = have ? 1 : 0;
-            if (have && write_vals) c_vals[p] = acc;
+            T acc = M::identity();
+            for (idx_t c = chunk_first[h]; c < chunk_first[h + 1]; ++c) {
+                const idx_t q = (c - c0) * rows + i;
+                if (!part_bits[q]) continue;
+                acc = have ? M::combine(acc, part_vals[q]) : part_vals[q];
+                have = true;
+                if (M::is_any || gbk::reached_terminal<M>(acc)) break;
+            }
+            c_bits[j * rows + i] = have ? 1 : 0;
+            if (have && write_vals) c_vals[j * rows + i] = acc;
         }
         gbk::count_new(have, j, deg_ptr, counters);
     }
 }
 
-// A warp per (row i, heavy column j = heavy_j[w % nheavy]), i = w / nheavy: the columns
-// gbk_bitmapc_pull left, the warp's lanes taking 32 consecutive entries of row j of B' at a
-// time (gbk::pull_warp of mxm_pull.cuh over F's column-major bitmap).
-template <class Mul, class M, class A, class B, class IDX>
-__global__ void gbk_bitmapc_pull_heavy(idx_t rows, idx_t nheavy, const idx_t* heavy_j,
-                                       const unsigned char* m_bits, const void* m_vals,
-                                       int mkind, int complement, const unsigned char* f_bits,
-                                       const A* f_vals, const idx_t* bt_indptr,
-                                       const IDX* bt_idx, const B* bt_vals,
-                                       const idx_t* deg_ptr, unsigned char* c_bits,
-                                       typename M::t* c_vals, int write_vals,
-                                       unsigned long long* counters) {
-    typedef typename M::t T;
-    Mul mul(0);
-    const idx_t items = rows * nheavy;
-    for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t i = w / nheavy;
-        const idx_t j = heavy_j[w - i * nheavy];
-        const idx_t p = j * rows + i;
-        if (!gbk::bitmap_allows(m_bits, m_vals, mkind, complement, p)) continue;  // warp-wide
-        T acc = M::identity();
-        const bool have = gbk::pull_warp<Mul, M, A, B, IDX>(
-            mul, f_bits + i, f_vals + i, rows, i, j, bt_indptr[j], bt_indptr[j + 1], bt_idx,
-            bt_vals, acc);
-        const bool found = gbk::lane() == 0 && have;  // lane 0 holds the result
-        if (found) {
-            c_bits[p] = 1;
-            if (write_vals) c_vals[p] = acc;
-        }
-        gbk::count_new(found, j, deg_ptr, counters);
-    }
-}
-
-// -- push: C<!M> = F (+.x) B, a warp per (row k of B, 32 rows of F) --------------------------
+// -- push: C<!M> = F (+.x) B, a warp per (GBK_PUSH_GROUP rows k of B, 32 rows of F) --------
 //
-// Lane l of warp w takes row i = 32 * (w / nk) + l of F at column k = w % nk (one coalesced
-// read of 32 presence bytes); a warp with any entry walks row k of B and, for each entry j,
-// each lane with an entry claims position (i, j) of C where the mask allows it (an atomic OR
-// on the presence byte's word: the claim counts it once) and folds its product into the
-// value: a plain store for a product that does not depend on its operands (pair) under `any`,
-// else the monoid's atomic fold into a value filled with M::empty() first.  The four rows of a
-// coalesced write sit side by side, so the stores of a warp are one or two transactions.
-// Rows of B longer than heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).
-
+// Lane l of warp w takes row i = 32 * (w / groups) + l of F at the GBK_PUSH_GROUP columns
+// k = GBK_PUSH_GROUP * (w % groups) + u: the warp reads the 32 rows' presence bytes at all of
+// them at once (independent coalesced reads: a sparse frontier's push is mostly these reads,
+// and the warp waits once for the group rather than once a column), then walks row k of B for
+// each column where one of its rows has an entry: for each entry j, each lane with an entry
+// claims position (i, j) of C where the mask allows it (an atomic OR on the presence byte's
+// word: the claim counts it once) and folds its product into the value: a plain store for a
+// product that does not depend on its operands (pair) under `any`, else the monoid's atomic
+// fold into a value filled with M::empty() first.  The four rows of a coalesced write sit
+// side by side, so the stores of a warp are one or two transactions.  Rows of B longer than
+// heavy_min are left to gbk_bitmapc_push_chunks (chunks of them).  A group bounds what one
+// warp walks (GBK_PUSH_GROUP rows or chunks) while the rest of a launch may be done.
+#define GBK_PUSH_GROUP 8
 
 namespace gbk {
 
@@ -345,19 +402,34 @@ __global__ void gbk_bitmapc_push(idx_t rows, idx_t nk, const unsigned char* f_bi
                                  typename M::t* c_vals, int write_vals,
                                  unsigned long long* counters) {
     Mul mul(0);
-    const idx_t items = ((rows + 31) >> 5) * nk;
+    const idx_t groups = (nk + GBK_PUSH_GROUP - 1) / GBK_PUSH_GROUP;
+    const idx_t items = ((rows + 31) >> 5) * groups;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t it = w / nk, k = w - it * nk;
-        const idx_t pb = b_indptr[k], eb = b_indptr[k + 1];
-        gbk::push_range<Mul, M, A, B, IDX>(mul, eb - pb <= heavy_min, rows,
-                                           (it << 5) + gbk::lane(), k, pb, eb, f_bits, f_vals,
-                                           b_idx, b_vals, m_bits, m_vals, mkind, complement,
-                                           deg_ptr, c_bits, c_vals, write_vals, counters);
+        const idx_t it = w / groups, k0 = (w - it * groups) * GBK_PUSH_GROUP;
+        const idx_t i = (it << 5) + gbk::lane();
+        unsigned cols = 0;  // bit u: row i of F has an entry at column k0 + u
+        if (i < rows) {
+#pragma unroll
+            for (int u = 0; u < GBK_PUSH_GROUP; ++u)
+                if (k0 + u < nk && f_bits[(k0 + u) * rows + i]) cols |= 1u << u;
+        }
+        for (int d = 16; d > 0; d >>= 1) cols |= __shfl_xor_sync(GBK_ALL_LANES, cols, d);
+        for (; cols; cols &= cols - 1) {  // the same columns on every lane
+            const idx_t k = k0 + (__ffs((int)cols) - 1);
+            const idx_t pb = b_indptr[k], eb = b_indptr[k + 1];
+            gbk::push_range<Mul, M, A, B, IDX>(mul, eb - pb <= heavy_min, rows, i, k, pb, eb,
+                                               f_bits, f_vals, b_idx, b_vals, m_bits, m_vals,
+                                               mkind, complement, deg_ptr, c_bits, c_vals,
+                                               write_vals, counters);
+        }
     }
 }
 
 // The heavy rows of B in chunks: chunk c is row chunk_k[c], its entries from chunk_lo[c] for
-// at most `chunk` entries; item w is chunk w % nchunks for the rows 32 * (w / nchunks) on.
+// at most `chunk` entries; item w is the GBK_PUSH_GROUP chunks from GBK_PUSH_GROUP *
+// (w % groups) on for the rows 32 * (w / groups) on of F, whose bytes at the chunks' columns
+// the warp reads at once (as gbk_bitmapc_push: most chunks of a sparse frontier's push have
+// no entry) before it walks the chunks with one.
 template <class Mul, class M, class A, class B, class IDX>
 __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* chunk_k,
                                         const idx_t* chunk_lo, idx_t chunk,
@@ -369,14 +441,33 @@ __global__ void gbk_bitmapc_push_chunks(idx_t rows, idx_t nchunks, const idx_t* 
                                         typename M::t* c_vals, int write_vals,
                                         unsigned long long* counters) {
     Mul mul(0);
-    const idx_t items = ((rows + 31) >> 5) * nchunks;
+    const idx_t groups = (nchunks + GBK_PUSH_GROUP - 1) / GBK_PUSH_GROUP;
+    const idx_t items = ((rows + 31) >> 5) * groups;
     for (idx_t w = gbk::global_warp(); w < items; w += gbk::warp_count()) {
-        const idx_t it = w / nchunks, c = w - it * nchunks;
-        const idx_t k = chunk_k[c], pb = chunk_lo[c], end = b_indptr[k + 1];
-        gbk::push_range<Mul, M, A, B, IDX>(mul, true, rows, (it << 5) + gbk::lane(), k, pb,
-                                           pb + chunk < end ? pb + chunk : end, f_bits, f_vals,
-                                           b_idx, b_vals, m_bits, m_vals, mkind, complement,
-                                           deg_ptr, c_bits, c_vals, write_vals, counters);
+        const idx_t it = w / groups, c0 = (w - it * groups) * GBK_PUSH_GROUP;
+        const idx_t i = (it << 5) + gbk::lane();
+        // lane u < GBK_PUSH_GROUP holds chunk c0 + u's row and start
+        const idx_t mine = c0 + gbk::lane();
+        const bool held = gbk::lane() < GBK_PUSH_GROUP && mine < nchunks;
+        const idx_t my_k = held ? chunk_k[mine] : -1;
+        const idx_t my_lo = held ? chunk_lo[mine] : 0;
+        unsigned with = 0;  // bit u: row i of F has an entry at chunk c0 + u's column
+#pragma unroll
+        for (int u = 0; u < GBK_PUSH_GROUP; ++u) {
+            const idx_t k = __shfl_sync(GBK_ALL_LANES, my_k, u);
+            if (k >= 0 && i < rows && f_bits[k * rows + i]) with |= 1u << u;
+        }
+        for (int d = 16; d > 0; d >>= 1) with |= __shfl_xor_sync(GBK_ALL_LANES, with, d);
+        for (; with; with &= with - 1) {  // the same chunks on every lane
+            const int u = __ffs((int)with) - 1;
+            const idx_t k = __shfl_sync(GBK_ALL_LANES, my_k, u);
+            const idx_t pb = __shfl_sync(GBK_ALL_LANES, my_lo, u), end = b_indptr[k + 1];
+            gbk::push_range<Mul, M, A, B, IDX>(mul, true, rows, i, k, pb,
+                                               pb + chunk < end ? pb + chunk : end, f_bits,
+                                               f_vals, b_idx, b_vals, m_bits, m_vals, mkind,
+                                               complement, deg_ptr, c_bits, c_vals,
+                                               write_vals, counters);
+        }
     }
 }
 

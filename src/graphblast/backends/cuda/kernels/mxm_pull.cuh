@@ -216,7 +216,7 @@ __global__ void gbk_mxm_pull_entries_warp(idx_t nlong, const idx_t* long_e,
 // The frontier's layout is transposed (position k * rows + i) and so is the byte a position
 // that says whether an output is computed (`allow`, position j * rows + i): a warp takes one
 // column j for 32 rows i, so that it reads each entry k of row j of B' once (the same address
-// for every lane) and the 32 rows' presence bytes and values at k in one coalesced read, four
+// for every lane) and the 32 rows' presence bytes and values at k in one coalesced read, eight
 // entries ahead.  A lane stops at `any`'s first product (the smallest k) or the monoid's
 // terminal; the warp when every lane has.  (Tiles of 32 columns written out through shared
 // memory made each block wait for its longest column: kron-22's 64-source BFS pulled 40 %
@@ -225,14 +225,17 @@ __global__ void gbk_mxm_pull_entries_warp(idx_t nlong, const idx_t* long_e,
 // The transposed layouts are gbk_mxm_pull_frontier's and gbk_mxm_pull_mask's with strides 1
 // and the chunk's row count.
 
-#define GBK_PULL_AHEAD 4
+#define GBK_PULL_AHEAD 8
 
 namespace gbk {
 
 // One lane's output of a tiled pull: row j of B' (entries [pb, eb), the same for the whole
 // warp) walked against the column-major frontier (entry k of the lane's row i at
 // k * rows + i) while the lane is `live`; whether it found a product (then in `acc`).  `row`
-// is the row index the multiplier sees.  Every lane of the warp must call it.
+// is the row index the multiplier sees.  Every lane of the warp must call it.  The entries
+// are taken GBK_PULL_AHEAD at a time, the next group's indices read while this group's
+// presence bytes are: a group costs two dependent reads (bytes, then values) instead of
+// three.
 template <class Mul, class M, class A, class B, class IDX>
 __device__ __forceinline__ bool pull_tile(const Mul& mul, bool live, idx_t rows, idx_t i,
                                           idx_t row, idx_t j, idx_t pb, idx_t eb,
@@ -242,28 +245,35 @@ __device__ __forceinline__ bool pull_tile(const Mul& mul, bool live, idx_t rows,
     typedef typename M::t T;
     acc = M::identity();
     bool have = false;
-    while (pb < eb) {  // the same bounds for the whole warp
+    IDX ks[GBK_PULL_AHEAD];
+    int n = (int)((eb - pb) < GBK_PULL_AHEAD ? (eb - pb) : GBK_PULL_AHEAD);
+#pragma unroll
+    for (int u = 0; u < GBK_PULL_AHEAD; ++u) ks[u] = u < n ? bt_idx[pb + u] : (IDX)0;
+    while (n > 0) {  // the same bounds for the whole warp
         if (!__any_sync(GBK_ALL_LANES, live)) break;
-        idx_t ks[GBK_PULL_AHEAD];
         unsigned char hit[GBK_PULL_AHEAD];
-        const int n = (int)((eb - pb) < GBK_PULL_AHEAD ? (eb - pb) : GBK_PULL_AHEAD);
 #pragma unroll
         for (int u = 0; u < GBK_PULL_AHEAD; ++u)
-            ks[u] = u < n ? (idx_t)bt_idx[pb + u] : 0;
+            hit[u] = (u < n && live) ? present[(idx_t)ks[u] * rows + i] : 0;
+        const idx_t pn = pb + n;
+        const int nn = (int)((eb - pn) < GBK_PULL_AHEAD ? (eb - pn) : GBK_PULL_AHEAD);
+        IDX next[GBK_PULL_AHEAD];
 #pragma unroll
-        for (int u = 0; u < GBK_PULL_AHEAD; ++u)
-            hit[u] = (u < n && live) ? present[ks[u] * rows + i] : 0;
+        for (int u = 0; u < GBK_PULL_AHEAD; ++u) next[u] = u < nn ? bt_idx[pn + u] : (IDX)0;
 #pragma unroll
         for (int u = 0; u < GBK_PULL_AHEAD; ++u) {
             if (hit[u] && live) {
-                const idx_t k = ks[u];
+                const idx_t k = (idx_t)ks[u];
                 T z = mul(dense[k * rows + i], bt_vals[pb + u], row, k, k, j);
                 acc = have ? M::combine(acc, z) : z;
                 have = true;
                 if (M::is_any || reached_terminal<M>(acc)) live = false;
             }
         }
-        pb += n;
+#pragma unroll
+        for (int u = 0; u < GBK_PULL_AHEAD; ++u) ks[u] = next[u];
+        pb = pn;
+        n = nn;
     }
     return have;
 }
