@@ -145,14 +145,17 @@ def _mask_words(mask):
                  mkind)
 
 
-def direction(A, B, mask, push=None):
+def direction(A, B, BT, mask, push=None):
     """plan.mxm_packed_direction's choice for ``C<M> = A any.pair B``: push's entries, the
     degree sum of A's nonzero words (counted by the kernel that made a packed A; for another
     A, the degree sum of its entries, at most 64 times as many, or ``push`` where the caller
-    has it); pull's, the words with an allowed bit (at most the allowed positions) times B's
-    average degree; and the frontier's density among the allowed positions (A's entries and
-    the mask's, counts the loop has read)."""
+    has it); pull's, the words with an allowed bit (at most the allowed positions) times the
+    average degree of B's columns with an entry (under a complemented mask, the positions of
+    the columns without one are taken out of the allowed: pull never scans them); and the
+    frontier's density among the allowed positions (A's entries and the mask's, counts the
+    loop has read)."""
     from .mxm import _degree_sum, _last_direction
+    from .mxv import row_stats
 
     positions = A.nrows * B.ncols
     if config["direction"] != "auto":
@@ -164,11 +167,16 @@ def direction(A, B, mask, push=None):
     if push is None:
         push = (_degree_sum(A.indices, B.indptr) if not bitmap.is_bitmap(A)
                 else A.nvals * B.nvals // max(B.nrows, 1))
-    allowed = max(positions - mask.data.nvals if mask.complement else mask.data.nvals, 0)
-    words = min(B.ncols * width(A.nrows), allowed)
-    pull = words * B.nvals / max(B.ncols, 1)
+    columns = row_stats(BT)[1]  # B's columns with an entry
+    if mask.complement:
+        allowed = max(A.nrows * columns - mask.data.nvals, 0)
+    else:
+        allowed = mask.data.nvals
+    words = B.ncols * width(A.nrows)
+    pull = min(columns * width(A.nrows), allowed) * B.nvals / max(columns, 1)
     choice = plan.mxm_packed_direction(push, pull, positions, frontier=A.nvals,
-                                       allowed=allowed, previous=_last_direction.get(B))[0]
+                                       allowed=allowed, words=words,
+                                       previous=_last_direction.get(B))[0]
     _last_direction[B] = choice
     return choice
 
