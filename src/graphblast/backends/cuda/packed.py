@@ -229,11 +229,15 @@ def assign_scalar(owner, C, value, mask):
     """``C(M.S) << value`` (or ``M.V``: every entry of a packed bitmap is True) for a packed
     mask M of C's shape, into C as a byte bitmap by column, in place where ``owner`` alone
     holds it (bitmap._writable): a pass over the mask's words, 64 positions written side by
-    side for each nonzero one; C's packed structure, where it has one, ORed with the mask's
-    words by the same pass."""
+    side for each nonzero one.  C's structure is kept packed with it (made once: from C's
+    entries where C is a list, the levels of a multi-source BFS before its first step), so
+    the pass ORs the mask's words into it and counts the new positions from the words
+    alone, and the next product's mask ``~C.S`` is those words."""
     M = mask.data
     out = bitmap._writable(owner, C)
-    words = out.packed  # C's structure packed (kept up to date here), if made
+    words = out.packed
+    if words is None:  # new words: from C's entries, or from the bytes of the bitmap written
+        words = _pack(out if isinstance(C, BitmapMatrix) else C, None, 0)
     total = C.ncols * width(C.nrows)
     if total:
         (fn,) = jit.compiled(programs.packed_assign, C.dtype).fns

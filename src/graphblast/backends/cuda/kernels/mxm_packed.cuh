@@ -262,8 +262,8 @@ __global__ void gbk_packed_finish(idx_t rows, idx_t ncols, idx_t W,
 // C(M) = value at the bits of a packed mask (M: not complemented), into the byte bitmap by
 // column C in place, a lane a word: the warp takes its nonzero words in turn, its lanes
 // writing rows g*64 + lane and + 32 of the word's column side by side (64 bytes and
-// values, coalesced); C's structure packed (c_words, where given) ORed with the mask's
-// words.  Positions new to C counted into counters[0].
+// values, coalesced, never read); C's structure packed (c_words) ORed with the mask's words
+// and the positions new to C (the mask's bits it lacked) counted into counters[0].
 template <class T>
 __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
                                          const unsigned long long* m_words,
@@ -275,8 +275,12 @@ __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
     for (idx_t w = gbk::global_id(); w < span; w += gbk::grid_size()) {
         const gbk::pword_t m =
             w < total ? m_words[w] & gbk::packed_valid(rows, w - (w / W) * W) : 0ull;
-        if (m && c_words != nullptr) c_words[w] |= m;
-        unsigned fresh = 0;
+        unsigned long long fresh = 0ull;
+        if (m) {
+            const gbk::pword_t c = c_words[w];
+            fresh = (unsigned long long)__popcll(m & ~c);
+            if (fresh) c_words[w] = c | m;
+        }
         for (unsigned left = __ballot_sync(GBK_ALL_LANES, m != 0ull); left; left &= left - 1) {
             const int s = __ffs(left) - 1;
             const gbk::pword_t ms = __shfl_sync(GBK_ALL_LANES, m, s);
@@ -286,15 +290,12 @@ __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
             for (int half = 0; half < 64; half += 32) {
                 const int b = half + gbk::lane();
                 if ((ms >> b) & 1ull) {
-                    const idx_t p = base + b;
-                    fresh += c_bits[p] ? 0u : 1u;
-                    c_bits[p] = 1;
-                    c_vals[p] = value;
+                    c_bits[base + b] = 1;
+                    c_vals[base + b] = value;
                 }
             }
         }
-        unsigned long long c = fresh;
-        for (int off = 16; off > 0; off >>= 1) c += __shfl_down_sync(GBK_ALL_LANES, c, off);
-        if (gbk::lane() == 0 && c) atomicAdd(counters, c);
+        for (int off = 16; off > 0; off >>= 1) fresh += __shfl_down_sync(GBK_ALL_LANES, fresh, off);
+        if (gbk::lane() == 0 && fresh) atomicAdd(counters, fresh);
     }
 }
