@@ -14,8 +14,12 @@
 // counters[1] (push's work for the next step: a word is pushed along its row once, for all
 // its bits).  Rows of B (push) or of B' (pull) longer than heavy_min are taken in chunks by a
 // warp each (the _chunks kernels); rows longer than 32 entries by the whole warp in turn.
+// The counts are summed over each block, one atomic per block (gbk::add_counts): an atomic
+// per warp and word range serialized up to 131,072 of them on one counter (64 sources on
+// kron-22's 4.2 million words).
 #pragma once
 #include "common.cuh"
+#include "mv_common.cuh"
 
 namespace gbk {
 
@@ -230,33 +234,23 @@ __global__ void gbk_packed_push_chunks(idx_t W, idx_t nchunks, const idx_t* chun
 // -- the result: masked and counted ----------------------------------------------------------
 
 // out &= allowed, a thread a word; its bits counted into counters[0] and the degrees over
-// deg_ptr (null: none) of its nonzero words into counters[1], a warp's sums by lane 0.
+// deg_ptr (null: none) of its nonzero words into counters[1].
 __global__ void gbk_packed_finish(idx_t rows, idx_t ncols, idx_t W,
                                   const unsigned long long* m_words, int complement,
                                   const idx_t* deg_ptr, unsigned long long* out,
                                   unsigned long long* counters) {
     const idx_t total = ncols * W;
-    const idx_t span = (total + 31) & ~(idx_t)31;
-    for (idx_t w = gbk::global_id(); w < span; w += gbk::grid_size()) {
-        unsigned long long bits = 0ull, deg = 0ull;
-        if (w < total) {
-            const idx_t j = w / W, g = w - j * W;
-            const gbk::pword_t o = out[w];
-            const gbk::pword_t kept = o & gbk::packed_allowed(m_words, complement, w, rows, g);
-            if (kept != o) out[w] = kept;
-            bits = (unsigned long long)__popcll(kept);
-            if (kept && deg_ptr != nullptr)
-                deg = (unsigned long long)(deg_ptr[j + 1] - deg_ptr[j]);
-        }
-        for (int off = 16; off > 0; off >>= 1) {
-            bits += __shfl_down_sync(GBK_ALL_LANES, bits, off);
-            deg += __shfl_down_sync(GBK_ALL_LANES, deg, off);
-        }
-        if (gbk::lane() == 0 && bits) {
-            atomicAdd(counters, bits);
-            if (deg_ptr != nullptr) atomicAdd(counters + 1, deg);
-        }
+    unsigned long long bits = 0ull, deg = 0ull;
+    for (idx_t w = gbk::global_id(); w < total; w += gbk::grid_size()) {
+        const idx_t j = w / W, g = w - j * W;
+        const gbk::pword_t o = out[w];
+        const gbk::pword_t kept = o & gbk::packed_allowed(m_words, complement, w, rows, g);
+        if (kept != o) out[w] = kept;
+        bits += (unsigned long long)__popcll(kept);
+        if (kept && deg_ptr != nullptr)
+            deg += (unsigned long long)(deg_ptr[j + 1] - deg_ptr[j]);
     }
+    gbk::add_counts(counters, bits, deg);
 }
 
 // C(M) = value at the bits of a packed mask (M: not complemented), into the byte bitmap by
@@ -272,14 +266,16 @@ __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
                                          unsigned long long* counters) {
     const idx_t total = ncols * W;
     const idx_t span = (total + 31) & ~(idx_t)31;
+    unsigned long long fresh = 0ull;
     for (idx_t w = gbk::global_id(); w < span; w += gbk::grid_size()) {
         const gbk::pword_t m =
             w < total ? m_words[w] & gbk::packed_valid(rows, w - (w / W) * W) : 0ull;
-        unsigned long long fresh = 0ull;
         if (m) {
             const gbk::pword_t c = c_words[w];
-            fresh = (unsigned long long)__popcll(m & ~c);
-            if (fresh) c_words[w] = c | m;
+            if (m & ~c) {
+                fresh += (unsigned long long)__popcll(m & ~c);
+                c_words[w] = c | m;
+            }
         }
         for (unsigned left = __ballot_sync(GBK_ALL_LANES, m != 0ull); left; left &= left - 1) {
             const int s = __ffs(left) - 1;
@@ -295,7 +291,6 @@ __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
                 }
             }
         }
-        for (int off = 16; off > 0; off >>= 1) fresh += __shfl_down_sync(GBK_ALL_LANES, fresh, off);
-        if (gbk::lane() == 0 && fresh) atomicAdd(counters, fresh);
     }
+    gbk::add_counts(counters, fresh, 0ull);
 }
