@@ -16,7 +16,8 @@
 // warp each (the _chunks kernels); rows longer than 32 entries by the whole warp in turn.
 // The counts are summed over each block, one atomic per block (gbk::add_counts): an atomic
 // per warp and word range serialized up to 131,072 of them on one counter (64 sources on
-// kron-22's 4.2 million words).
+// kron-22's 4.2 million words).  B's indices stream through L2 (gbk::ld_stream), read once
+// a step, so that they do not evict the frontier's words, which pull gathers at random.
 #pragma once
 #include "common.cuh"
 #include "mv_common.cuh"
@@ -61,7 +62,7 @@ __device__ __forceinline__ pword_t packed_gather_warp(const pword_t* f_words, id
     pword_t acc = 0ull;
     for (idx_t at = pb; at < eb; at += 32) {
         const idx_t e = at + lane();
-        const pword_t v = e < eb ? f_words[(idx_t)bt_idx[e] * W + g] : 0ull;
+        const pword_t v = e < eb ? f_words[(idx_t)ld_stream(&bt_idx[e]) * W + g] : 0ull;
         acc |= warp_or_word(v) & allowed;
         const pword_t done = seen != nullptr ? (acc | *(volatile const pword_t*)seen) : acc;
         if (done == allowed) break;  // the same on every lane
@@ -147,7 +148,7 @@ __global__ void gbk_packed_pull(idx_t rows, idx_t ncols, idx_t W,
         }
         if (allowed && len <= 32) {
             for (idx_t e = pb; e < eb; ++e) {
-                acc |= f_words[(idx_t)bt_idx[e] * W + g] & allowed;
+                acc |= f_words[(idx_t)gbk::ld_stream(&bt_idx[e]) * W + g] & allowed;
                 if (acc == allowed) break;
             }
         }
@@ -202,10 +203,11 @@ __global__ void gbk_packed_push(idx_t nk, idx_t W, const unsigned long long* f_w
             const idx_t gs = __shfl_sync(GBK_ALL_LANES, g, s);
             const idx_t es = __shfl_sync(GBK_ALL_LANES, eb, s);
             for (idx_t e = __shfl_sync(GBK_ALL_LANES, pb, s) + gbk::lane(); e < es; e += 32)
-                gbk::packed_or(out + (idx_t)b_idx[e] * W + gs, fs);
+                gbk::packed_or(out + (idx_t)gbk::ld_stream(&b_idx[e]) * W + gs, fs);
         }
         if (len <= 32) {
-            for (idx_t e = pb; e < eb; ++e) gbk::packed_or(out + (idx_t)b_idx[e] * W + g, f);
+            for (idx_t e = pb; e < eb; ++e)
+                gbk::packed_or(out + (idx_t)gbk::ld_stream(&b_idx[e]) * W + g, f);
         }
     }
 }
@@ -227,7 +229,7 @@ __global__ void gbk_packed_push_chunks(idx_t W, idx_t nchunks, const idx_t* chun
         const idx_t pb = chunk_lo[c], end = b_indptr[k + 1];
         const idx_t eb = pb + chunk < end ? pb + chunk : end;
         for (idx_t e = pb + gbk::lane(); e < eb; e += 32)
-            gbk::packed_or(out + (idx_t)b_idx[e] * W + g, f);
+            gbk::packed_or(out + (idx_t)gbk::ld_stream(&b_idx[e]) * W + g, f);
     }
 }
 
