@@ -214,33 +214,51 @@ def mxm_bitmap_direction(push_work, pull_visits, positions, *, previous=None):
 # one 64-bit word a column for 64 rows: backends/cuda/packed.py) costs an 8-byte word a
 # visited entry of B either way: push reads the rows of B of the frontier's nonzero words and
 # ORs into the result's words (atomics, skipped where the word has the bits already), pull
-# reads the columns of B of the words with an allowed bit, stopping once all are found.  Where
-# the frontier holds at least MXM_PACKED_PULL_DENSITY of the allowed positions (half that
-# after a pull), pull: most allowed bits are found within a few entries (a 64-source BFS on
-# kron-18, simulated: at 6.8%, 49% and 28% of the allowed positions pull visits 3.9 million,
-# 0.19 million and 8,600 entries where push walks 7.5, 7.6 and 2.1 million).  Below it, pull's
-# scans mostly run to the end: push is taken where its entries times MXM_PACKED_PUSH_COST are
-# at most the allowed words' entries (an atomic against a plain read); after a pull, push
-# must also win by MXM_BITMAP_HYSTERESIS.  An H100's 64-source BFS on kron-22 (the record's
-# batched-direction/): push 15.2 ps an entry at step 2 (125 million entries, 1.90 ms), a full
-# pull 13.0 ps an estimated entry at step 1 (128 million, 1.67 ms), and at step 2, where the
-# frontier holds 2% of the allowed positions, pull's early stops bring it to 1.41 ms: push
-# costs 1.3 times pull an entry there.
+# reads the columns of B of the words with an allowed bit, stopping once all are found.  The
+# allowed positions counted are those of B's columns with an entry: a column without one
+# (an isolated vertex) is never reached and costs pull no scan (kron-22's 64-source BFS reaches 2.4 of its 4.2 million vertices).  Three rules, in
+# order:
+#
+# * A push of at most MXM_PACKED_THIN_PUSH entries a result word pushes: its few rows cost
+#   less than pull's own pass over the words (an index pair read for each allowed word).
+#   An H100's 64-source BFS on kron-22 (the record's batched-direction/): at step 6 push
+#   walked 1,123 entries in 0.175 ms where pull took 0.195; at step 5 it walked 370,544 in
+#   0.233 ms (latency-bound: a lane walks a short row entry by entry) where pull took 0.184.
+#   Push's extra time per entry (0.19 ns) meets pull's extra pass (20 us for 4.2 million
+#   words) at about one entry for 40 words.
+# * Where the frontier holds at least MXM_PACKED_PULL_DENSITY of the allowed positions (half
+#   that after a pull), pull: most allowed bits are found within a few entries (a 64-source
+#   BFS on kron-18, simulated: at 6.8%, 49% and 28% of the allowed positions pull visits 3.9
+#   million, 0.19 million and 8,600 entries where push walks 7.5, 7.6 and 2.1 million;
+#   kron-22's step 5 above, its frontier about all of the allowed positions left, pulls).
+# * Below it, pull's scans mostly run to the end: push is taken where its entries times
+#   MXM_PACKED_PUSH_COST are at most the allowed words' entries (an atomic against a plain
+#   read); after a pull, push must also win by MXM_BITMAP_HYSTERESIS.  On kron-22: push 15.2
+#   ps an entry at step 2 (125 million entries, 1.90 ms), a full pull 13.0 ps an estimated
+#   entry at step 1 (128 million, 1.67 ms), and at step 2, where the frontier holds 2% of
+#   the allowed positions, pull's early stops bring it to 1.41 ms: push costs 1.3 times pull
+#   an entry there.
+MXM_PACKED_THIN_PUSH = 1 / 40
 MXM_PACKED_PULL_DENSITY = 0.05
 MXM_PACKED_PUSH_COST = 1.3
 
 
 def mxm_packed_direction(push_edges, pull_edges, positions, *, frontier=0, allowed=0,
-                         previous=None):
+                         words=0, previous=None):
     """("push" or "pull", reason) for a structural ``C<M> = F (+.x) B`` over packed bitmaps:
     ``push_edges`` the entries of B the frontier's nonzero words push along (their degree
     sum), ``pull_edges`` those the allowed words' columns hold (an estimate: the words with
-    an allowed bit times B's average degree), ``frontier`` F's entries and ``allowed`` the
-    positions the mask allows, ``positions`` nrows(F) x ncols(B) (in the reason only).
-    ``config["direction"]`` forces either."""
+    an allowed bit times the average degree of B's columns with an entry), ``frontier`` F's
+    entries, ``allowed`` the positions the mask allows in B's columns with an entry,
+    ``words`` the result's words (pull's pass), ``positions`` nrows(F) x ncols(B) (in the
+    reason only).  ``config["direction"]`` forces either."""
     forced = config["direction"]
     if forced != "auto":
         return _log("mxm direction", forced, "forced by gb.config")
+    if push_edges <= words * MXM_PACKED_THIN_PUSH:
+        return _log("mxm direction", "push", (
+            f"packed bitmaps of {positions} positions: push {push_edges} entries <= "
+            f"{MXM_PACKED_THIN_PUSH:g} x {words} words"))
     density = MXM_PACKED_PULL_DENSITY * (0.5 if previous == "pull" else 1.0)
     if allowed and frontier >= density * allowed:
         return _log("mxm direction", "pull", (

@@ -169,13 +169,33 @@ def test_packed_rule_follows_the_entries():
     assert plan.mxm_packed_direction(1000, pull, 0, previous="pull")[0] == "pull"
     with gb.config.set(direction="push"):
         assert plan.mxm_packed_direction(10**9, 0, 1) == ("push", "forced by gb.config")
-    # kron-22's 64-source BFS as an H100 timed it: step 1 pushes (0.55 ms against a pull of
-    # 1.67), step 2 pulls (1.41 ms against a push of 1.90), their entries nearly equal
-    positions, full_pull = 268_435_328, 128_311_450
-    assert plan.mxm_packed_direction(13_438_367, full_pull, positions, frontier=4756,
-                                     allowed=positions - 4820)[0] == "push"
-    assert plan.mxm_packed_direction(125_093_174, full_pull, positions, frontier=5_481_632,
-                                     allowed=positions - 5_486_452, previous="push")[0] == "pull"
+    # kron-22's 64-source BFS as an H100 timed it (the record's batched-direction/), every
+    # step the faster direction: the allowed positions those of its 2,396,232 vertices with
+    # an edge, the words one a vertex
+    positions, words, columns, edges = 268_435_328, 4_194_302, 2_396_232, 128_311_450
+    steps = [  # (frontier, push's entries, positions visited before, the faster direction)
+        (64, 4756, 0, "push"),
+        (4756, 13_438_367, 64, "push"),              # 0.55 ms against a pull of 1.67
+        (5_481_632, 125_093_174, 4820, "pull"),      # 1.41 ms against a push of 1.90
+        (94_593_675, 128_299_869, 5_486_452, "pull"),
+        (51_991_836, 60_893_891, 100_080_127, "pull"),
+        (1_180_926, 370_544, 152_071_963, "pull"),   # 0.184 ms against a push of 0.233
+        (4372, 1123, 153_252_889, "push"),           # 0.175 ms against a pull of 0.195
+        (19, 5, 153_257_261, "push"),
+    ]
+    previous = None
+    for frontier, push, visited, faster in steps:
+        allowed = 64 * columns - visited - frontier
+        pull = min(columns, allowed) * edges / columns  # packed.direction's estimate
+        got = plan.mxm_packed_direction(push, pull, positions, frontier=frontier, allowed=allowed,
+                                        words=words, previous=previous)[0]
+        assert got == faster, (frontier, got)
+        previous = got
+    # a push of few entries a word pushes, whatever the frontier's density
+    assert plan.mxm_packed_direction(100, 10**9, 0, frontier=10**6, allowed=10**6,
+                                     words=4000, previous="pull")[0] == "push"
+    assert plan.mxm_packed_direction(101, 10**9, 0, frontier=10**6, allowed=10**6,
+                                     words=4000, previous="pull")[0] == "pull"
     # a frontier dense among the allowed positions pulls (its scans stop early), with
     # hysteresis; a sparse one weighs the entries
     dense = plan.MXM_PACKED_PULL_DENSITY * 10**6

@@ -1,6 +1,7 @@
 """The packed bitmaps' kernels (kernels/mxm_packed.cuh) run on a machine without a GPU:
 compiled as host C++ with g++ against packed_host/common.cuh, a stand-in for the kernels'
-common.cuh whose warp is 32 std::threads meeting at every warp intrinsic, and checked by
+common.cuh whose warp is 32 std::threads meeting at every warp intrinsic (and
+packed_host/mv_common.cuh, its block counters for that one warp), and checked by
 packed_host/packed_host.cpp against plain loops (pull and push with their whole-warp rows
 and heavy rows' chunks, the masked count, packing, unpacking, the scalar assign under a
 packed mask; batches of 1, 63, 64, 65 and 130 rows).  A lane that skipped an intrinsic its
@@ -34,8 +35,9 @@ def _mask_value():
 
 
 def test_packed_kernels_on_the_host(tmp_path):
-    for path in (KERNEL, os.path.join(HERE, "common.cuh"), os.path.join(HERE, "packed_host.cpp")):
-        shutil.copy(path, tmp_path)  # the stand-in common.cuh beside the kernel it serves
+    for path in (KERNEL, os.path.join(HERE, "common.cuh"), os.path.join(HERE, "mv_common.cuh"),
+                 os.path.join(HERE, "packed_host.cpp")):
+        shutil.copy(path, tmp_path)  # the stand-in headers beside the kernel they serve
     (tmp_path / "mask_value.inc").write_text(_mask_value())
     exe = str(tmp_path / "packed_host")
     # warnings shown, not fatal: which ones -Wall gives depends on the compiler's version

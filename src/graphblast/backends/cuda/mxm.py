@@ -99,7 +99,7 @@ def _batched(A, B, semiring, mask):
 def _packed(A, B, BT, mask, push=None):
     """C<M> = A (+.x) B for a structural semiring over packed bitmaps (packed.py), pushed or
     pulled as packed.direction chooses (``push``: A's degree sum where already counted)."""
-    C = packed.product(A, B, BT, packed.direction(A, B, mask, push), mask)
+    C = packed.product(A, B, BT, packed.direction(A, B, BT, mask, push), mask)
     C._under_mask = weakref.ref(mask)
     return C
 

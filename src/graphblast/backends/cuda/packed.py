@@ -145,14 +145,17 @@ def _mask_words(mask):
                  mkind)
 
 
-def direction(A, B, mask, push=None):
+def direction(A, B, BT, mask, push=None):
     """plan.mxm_packed_direction's choice for ``C<M> = A any.pair B``: push's entries, the
     degree sum of A's nonzero words (counted by the kernel that made a packed A; for another
     A, the degree sum of its entries, at most 64 times as many, or ``push`` where the caller
-    has it); pull's, the words with an allowed bit (at most the allowed positions) times B's
-    average degree; and the frontier's density among the allowed positions (A's entries and
-    the mask's, counts the loop has read)."""
+    has it); pull's, the words with an allowed bit (at most the allowed positions) times the
+    average degree of B's columns with an entry (under a complemented mask, the positions of
+    the columns without one are taken out of the allowed: pull never scans them); and the
+    frontier's density among the allowed positions (A's entries and the mask's, counts the
+    loop has read)."""
     from .mxm import _degree_sum, _last_direction
+    from .mxv import row_stats
 
     positions = A.nrows * B.ncols
     if config["direction"] != "auto":
@@ -164,11 +167,16 @@ def direction(A, B, mask, push=None):
     if push is None:
         push = (_degree_sum(A.indices, B.indptr) if not bitmap.is_bitmap(A)
                 else A.nvals * B.nvals // max(B.nrows, 1))
-    allowed = max(positions - mask.data.nvals if mask.complement else mask.data.nvals, 0)
-    words = min(B.ncols * width(A.nrows), allowed)
-    pull = words * B.nvals / max(B.ncols, 1)
+    columns = row_stats(BT)[1]  # B's columns with an entry
+    if mask.complement:
+        allowed = max(A.nrows * columns - mask.data.nvals, 0)
+    else:
+        allowed = mask.data.nvals
+    words = B.ncols * width(A.nrows)
+    pull = min(columns * width(A.nrows), allowed) * B.nvals / max(columns, 1)
     choice = plan.mxm_packed_direction(push, pull, positions, frontier=A.nvals,
-                                       allowed=allowed, previous=_last_direction.get(B))[0]
+                                       allowed=allowed, words=words,
+                                       previous=_last_direction.get(B))[0]
     _last_direction[B] = choice
     return choice
 
@@ -221,11 +229,15 @@ def assign_scalar(owner, C, value, mask):
     """``C(M.S) << value`` (or ``M.V``: every entry of a packed bitmap is True) for a packed
     mask M of C's shape, into C as a byte bitmap by column, in place where ``owner`` alone
     holds it (bitmap._writable): a pass over the mask's words, 64 positions written side by
-    side for each nonzero one; C's packed structure, where it has one, ORed with the mask's
-    words by the same pass."""
+    side for each nonzero one.  C's structure is kept packed with it (made once: from C's
+    entries where C is a list, the levels of a multi-source BFS before its first step), so
+    the pass ORs the mask's words into it and counts the new positions from the words
+    alone, and the next product's mask ``~C.S`` is those words."""
     M = mask.data
     out = bitmap._writable(owner, C)
-    words = out.packed  # C's structure packed (kept up to date here), if made
+    words = out.packed
+    if words is None:  # new words: from C's entries, or from the bytes of the bitmap written
+        words = _pack(out if isinstance(C, BitmapMatrix) else C, None, 0)
     total = C.ncols * width(C.nrows)
     if total:
         (fn,) = jit.compiled(programs.packed_assign, C.dtype).fns

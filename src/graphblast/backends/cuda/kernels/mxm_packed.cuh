@@ -14,8 +14,13 @@
 // counters[1] (push's work for the next step: a word is pushed along its row once, for all
 // its bits).  Rows of B (push) or of B' (pull) longer than heavy_min are taken in chunks by a
 // warp each (the _chunks kernels); rows longer than 32 entries by the whole warp in turn.
+// The counts are summed over each block, one atomic per block (gbk::add_counts): an atomic
+// per warp and word range serialized up to 131,072 of them on one counter (64 sources on
+// kron-22's 4.2 million words).  B's indices stream through L2 (gbk::ld_stream), read once
+// a step, so that they do not evict the frontier's words, which pull gathers at random.
 #pragma once
 #include "common.cuh"
+#include "mv_common.cuh"
 
 namespace gbk {
 
@@ -57,7 +62,7 @@ __device__ __forceinline__ pword_t packed_gather_warp(const pword_t* f_words, id
     pword_t acc = 0ull;
     for (idx_t at = pb; at < eb; at += 32) {
         const idx_t e = at + lane();
-        const pword_t v = e < eb ? f_words[(idx_t)bt_idx[e] * W + g] : 0ull;
+        const pword_t v = e < eb ? f_words[(idx_t)ld_stream(&bt_idx[e]) * W + g] : 0ull;
         acc |= warp_or_word(v) & allowed;
         const pword_t done = seen != nullptr ? (acc | *(volatile const pword_t*)seen) : acc;
         if (done == allowed) break;  // the same on every lane
@@ -143,7 +148,7 @@ __global__ void gbk_packed_pull(idx_t rows, idx_t ncols, idx_t W,
         }
         if (allowed && len <= 32) {
             for (idx_t e = pb; e < eb; ++e) {
-                acc |= f_words[(idx_t)bt_idx[e] * W + g] & allowed;
+                acc |= f_words[(idx_t)gbk::ld_stream(&bt_idx[e]) * W + g] & allowed;
                 if (acc == allowed) break;
             }
         }
@@ -198,10 +203,11 @@ __global__ void gbk_packed_push(idx_t nk, idx_t W, const unsigned long long* f_w
             const idx_t gs = __shfl_sync(GBK_ALL_LANES, g, s);
             const idx_t es = __shfl_sync(GBK_ALL_LANES, eb, s);
             for (idx_t e = __shfl_sync(GBK_ALL_LANES, pb, s) + gbk::lane(); e < es; e += 32)
-                gbk::packed_or(out + (idx_t)b_idx[e] * W + gs, fs);
+                gbk::packed_or(out + (idx_t)gbk::ld_stream(&b_idx[e]) * W + gs, fs);
         }
         if (len <= 32) {
-            for (idx_t e = pb; e < eb; ++e) gbk::packed_or(out + (idx_t)b_idx[e] * W + g, f);
+            for (idx_t e = pb; e < eb; ++e)
+                gbk::packed_or(out + (idx_t)gbk::ld_stream(&b_idx[e]) * W + g, f);
         }
     }
 }
@@ -223,47 +229,37 @@ __global__ void gbk_packed_push_chunks(idx_t W, idx_t nchunks, const idx_t* chun
         const idx_t pb = chunk_lo[c], end = b_indptr[k + 1];
         const idx_t eb = pb + chunk < end ? pb + chunk : end;
         for (idx_t e = pb + gbk::lane(); e < eb; e += 32)
-            gbk::packed_or(out + (idx_t)b_idx[e] * W + g, f);
+            gbk::packed_or(out + (idx_t)gbk::ld_stream(&b_idx[e]) * W + g, f);
     }
 }
 
 // -- the result: masked and counted ----------------------------------------------------------
 
 // out &= allowed, a thread a word; its bits counted into counters[0] and the degrees over
-// deg_ptr (null: none) of its nonzero words into counters[1], a warp's sums by lane 0.
+// deg_ptr (null: none) of its nonzero words into counters[1].
 __global__ void gbk_packed_finish(idx_t rows, idx_t ncols, idx_t W,
                                   const unsigned long long* m_words, int complement,
                                   const idx_t* deg_ptr, unsigned long long* out,
                                   unsigned long long* counters) {
     const idx_t total = ncols * W;
-    const idx_t span = (total + 31) & ~(idx_t)31;
-    for (idx_t w = gbk::global_id(); w < span; w += gbk::grid_size()) {
-        unsigned long long bits = 0ull, deg = 0ull;
-        if (w < total) {
-            const idx_t j = w / W, g = w - j * W;
-            const gbk::pword_t o = out[w];
-            const gbk::pword_t kept = o & gbk::packed_allowed(m_words, complement, w, rows, g);
-            if (kept != o) out[w] = kept;
-            bits = (unsigned long long)__popcll(kept);
-            if (kept && deg_ptr != nullptr)
-                deg = (unsigned long long)(deg_ptr[j + 1] - deg_ptr[j]);
-        }
-        for (int off = 16; off > 0; off >>= 1) {
-            bits += __shfl_down_sync(GBK_ALL_LANES, bits, off);
-            deg += __shfl_down_sync(GBK_ALL_LANES, deg, off);
-        }
-        if (gbk::lane() == 0 && bits) {
-            atomicAdd(counters, bits);
-            if (deg_ptr != nullptr) atomicAdd(counters + 1, deg);
-        }
+    unsigned long long bits = 0ull, deg = 0ull;
+    for (idx_t w = gbk::global_id(); w < total; w += gbk::grid_size()) {
+        const idx_t j = w / W, g = w - j * W;
+        const gbk::pword_t o = out[w];
+        const gbk::pword_t kept = o & gbk::packed_allowed(m_words, complement, w, rows, g);
+        if (kept != o) out[w] = kept;
+        bits += (unsigned long long)__popcll(kept);
+        if (kept && deg_ptr != nullptr)
+            deg += (unsigned long long)(deg_ptr[j + 1] - deg_ptr[j]);
     }
+    gbk::add_counts(counters, bits, deg);
 }
 
 // C(M) = value at the bits of a packed mask (M: not complemented), into the byte bitmap by
 // column C in place, a lane a word: the warp takes its nonzero words in turn, its lanes
 // writing rows g*64 + lane and + 32 of the word's column side by side (64 bytes and
-// values, coalesced); C's structure packed (c_words, where given) ORed with the mask's
-// words.  Positions new to C counted into counters[0].
+// values, coalesced, never read); C's structure packed (c_words) ORed with the mask's words
+// and the positions new to C (the mask's bits it lacked) counted into counters[0].
 template <class T>
 __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
                                          const unsigned long long* m_words,
@@ -272,11 +268,17 @@ __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
                                          unsigned long long* counters) {
     const idx_t total = ncols * W;
     const idx_t span = (total + 31) & ~(idx_t)31;
+    unsigned long long fresh = 0ull;
     for (idx_t w = gbk::global_id(); w < span; w += gbk::grid_size()) {
         const gbk::pword_t m =
             w < total ? m_words[w] & gbk::packed_valid(rows, w - (w / W) * W) : 0ull;
-        if (m && c_words != nullptr) c_words[w] |= m;
-        unsigned fresh = 0;
+        if (m) {
+            const gbk::pword_t c = c_words[w];
+            if (m & ~c) {
+                fresh += (unsigned long long)__popcll(m & ~c);
+                c_words[w] = c | m;
+            }
+        }
         for (unsigned left = __ballot_sync(GBK_ALL_LANES, m != 0ull); left; left &= left - 1) {
             const int s = __ffs(left) - 1;
             const gbk::pword_t ms = __shfl_sync(GBK_ALL_LANES, m, s);
@@ -286,15 +288,11 @@ __global__ void gbk_packed_assign_scalar(idx_t rows, idx_t ncols, idx_t W,
             for (int half = 0; half < 64; half += 32) {
                 const int b = half + gbk::lane();
                 if ((ms >> b) & 1ull) {
-                    const idx_t p = base + b;
-                    fresh += c_bits[p] ? 0u : 1u;
-                    c_bits[p] = 1;
-                    c_vals[p] = value;
+                    c_bits[base + b] = 1;
+                    c_vals[base + b] = value;
                 }
             }
         }
-        unsigned long long c = fresh;
-        for (int off = 16; off > 0; off >>= 1) c += __shfl_down_sync(GBK_ALL_LANES, c, off);
-        if (gbk::lane() == 0 && c) atomicAdd(counters, c);
     }
+    gbk::add_counts(counters, fresh, 0ull);
 }
