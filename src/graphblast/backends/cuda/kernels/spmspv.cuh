@@ -303,3 +303,111 @@ __global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_co
     ctl[3] = 0;
     cudaGraphSetConditional(handle, fits && more ? 1u : 0u);
 }
+
+
+// -- a device loop's rounds in one kernel -----------------------------------------------------
+//
+// The same rounds as gbk_push_loop's (the lists alternating by the parity of the round, the
+// claims by an epoch lowered per round, the next level's assign by the claiming thread), all
+// of them in one launch: launched cooperatively (every block resident at once), the grid
+// passes a barrier between rounds instead of ending, so a round costs its own work and the
+// barrier, not a WHILE node's round of a kernel launch (backends/cuda/loops.py, "persistent").
+//
+// - `words` (zeroed by the host before the launch): words[0] counts the blocks' arrivals at
+//   the barriers; words[1 + 2s], words[2 + 2s] are counter slot s (an output's count and
+//   degree sum), s = 0, 1, 2.  Round i (i = 0 for the launch's first, round r0) reads its
+//   input's count from slot i % 3 (the state's counters for i = 0), appends to slot
+//   (i + 1) % 3 and has slot (i + 2) % 3 zeroed, which round i - 1 read and round i + 1
+//   appends to: one barrier a round is all the slots need.
+// - After each round's barrier every block reads the same count and takes the same decision:
+//   go on while there is an entry, below `max_rounds`, within `cap` (the state's capacity as
+//   the host keeps it); past it the loop stops with the overflow flag, as gbk_push_loop does.
+// - At the end, block 0 leaves what gbk_push_loop's last round would: the result's count and
+//   degree sum in its list's counters, the other list's zeroed, the round counted in ctl[0],
+//   the result's count in ctl[2], ctl[1] set where it exceeds `cap`.
+#ifndef GBK_SPIN
+#define GBK_SPIN()  // on a GPU, a spin; the host stand-in yields (tests/cuda/kernels_on_host.h)
+#endif
+namespace gbk {
+
+// The grid's barrier number `b` (1, 2, ...) of a cooperative launch: each block's arrival
+// counted on `arrivals` after its writes, then a wait until every block's `b`-th arrival
+// (b * gridDim.x in all); the fences make the writes of every block before the barrier
+// seen by every block after it.
+__device__ __forceinline__ void grid_barrier(unsigned long long* arrivals,
+                                             unsigned long long b) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(arrivals, 1ull);
+        const unsigned long long all = b * gridDim.x;
+        while (*(volatile unsigned long long*)arrivals < all) GBK_SPIN();
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+}  // namespace gbk
+
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, class C>
+__global__ void __launch_bounds__(256)
+gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o_idx,
+                UV* o_vals, unsigned long long* o_counts, const idx_t* ptr, const IDX* col,
+                const MV* mvals, int miso, const unsigned char* mbits, const void* mvals_k,
+                int mkind, int mmode, int width, long long* stamp, long long epoch,
+                const idx_t* dptr, long long* ctl, long long r0, long long max_rounds,
+                idx_t cap, unsigned long long* words, unsigned char* abits, C* avals,
+                unsigned long long* acounts, int acounter, C avalue) {
+    typedef gbk::mv_reads<Mul, VFIRST> reads;
+    Mul mul(0);
+    const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
+    const int sub = gbk::lane() & (width - 1);
+    const idx_t ngroups = gbk::grid_size() / width;
+    unsigned long long added = 0;  // positions this thread's assigns newly set, all rounds
+    long long i = 0;
+    idx_t n = 0;
+    for (;; ++i) {
+        const long long r = r0 + i;
+        const bool odd = (i & 1) != 0;
+        const idx_t* u_idx = odd ? o_idx : s_idx;
+        const UV* u_vals = odd ? o_vals : s_vals;
+        idx_t* out_idx = odd ? s_idx : o_idx;
+        UV* out_vals = odd ? s_vals : o_vals;
+        unsigned long long* out_counts = words + 1 + 2 * ((i + 1) % 3);
+        const idx_t nu = (idx_t)__ldcg(i == 0 ? s_counts : words + 1 + 2 * (i % 3));
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            unsigned long long* spent = words + 1 + 2 * ((i + 2) % 3);
+            spent[0] = spent[1] = 0ull;
+        }
+        const long long ep = epoch - (i << 32);
+        const bool assign = abits != nullptr && (max_rounds < 0 || r + 1 < max_rounds);
+        const gbk::loop_assign<C> on_claim{assign ? abits : nullptr, avals,
+                                           acounter ? (C)(r + 1) : avalue, &added};
+        unsigned long long deg = 0;
+        for (idx_t t = gbk::global_id() / width; t < nu; t += ngroups) {
+            idx_t k = u_idx[t];
+            idx_t lo = ptr[k], hi = ptr[k + 1];
+            UV u = reads::vector ? u_vals[t] : UV();
+            for (idx_t e = lo + sub; e < hi; e += width)
+                gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C> >(
+                    mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr, dptr,
+                    out_idx, (typename M::t*)out_vals, out_counts, deg, on_claim);
+        }
+        gbk::add_counts(out_counts, 0, deg);
+        gbk::grid_barrier(words, (unsigned long long)i + 1);
+        n = (idx_t)__ldcg(out_counts);
+        if (!(n > 0 && (max_rounds < 0 || r + 1 < max_rounds) && n <= cap)) break;
+    }
+    if (abits != nullptr) gbk::add_counts(acounts, added, 0);  // block-uniform
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    const bool odd = (i & 1) != 0;  // the last round's output: the push's list if even
+    unsigned long long* result = odd ? s_counts : o_counts;
+    unsigned long long* other = odd ? o_counts : s_counts;
+    result[0] = (unsigned long long)n;
+    result[1] = __ldcg(words + 2 + 2 * ((i + 1) % 3));
+    result[2] = 0ull;
+    other[0] = other[1] = other[2] = 0ull;
+    ctl[1] = n > cap ? 1 : 0;
+    ctl[2] = (long long)n;
+    ctl[0] = r0 + i + 1;
+}
