@@ -562,6 +562,33 @@ def _launch_failed(status, handle, grid, block, args):
     raise cupy.cuda.driver.CUDADriverError(status)
 
 
+def co_resident(fn, block):
+    """(blocks of ``block`` threads of ``fn`` an SM of the current device holds at once, its
+    SMs): a cooperative launch may have at most their product; (0, SMs) where the device has
+    no cooperative launch."""
+    import cupy
+
+    runtime = cupy.cuda.runtime
+    device = runtime.getDevice()
+    sms = runtime.deviceGetAttribute(_ATTR_SMS, device)
+    if not runtime.deviceGetAttribute(_ATTR_COOPERATIVE_LAUNCH, device):
+        return 0, sms
+    return cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, block,
+                                                                      0), sms
+
+
+_ATTR_SMS = 16  # cudaDevAttrMultiProcessorCount
+_ATTR_COOPERATIVE_LAUNCH = 95  # cudaDevAttrCooperativeLaunch
+
+
+def run_cooperative(fn, grid, block, args, stream):
+    """Launch ``fn`` cooperatively on ``stream``: every one of its ``grid`` blocks resident at
+    once (at most :func:`co_resident`), as a kernel that waits at a barrier of the whole grid
+    needs.  Through CuPy's launch (the compiled launcher makes plain launches only); never
+    recorded: the loop that makes it is the only caller (loops.py)."""
+    fn.kernel((grid, 1, 1), (block, 1, 1), args, stream=stream, enable_cooperative_groups=True)
+
+
 def launch(fn, threads, args):
     """Launch ``fn`` on the current stream with enough threads for ``threads`` work items."""
     run(fn, grid_for(threads), BLOCK, args)
