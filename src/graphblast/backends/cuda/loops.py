@@ -434,9 +434,12 @@ class _Loop:
                 try:
                     captured = stream.end_capture()
                 except Exception as e:  # noqa: BLE001 - an invalidated capture
-                    error = error or e
                     captured = None
-        if error is not None or captured is None:
+                    # the persistent kernel's round captured nothing (its push noted, its
+                    # first step hoisted): the graph, if any, is not needed
+                    if not (persistent and error is None and rec.tail.launch is not None):
+                        error = error or e
+        if error is not None or (captured is None and not persistent):
             stats["reason"] = f"{type(error).__name__}: {error}"
             stream.synchronize()
             if cond is not None:
