@@ -396,7 +396,7 @@ def _levels_launch(kernels, A, state, r0, max_rounds, cap, seed, grid=4, width=2
     control words of a BFS, updated in place); the words it left."""
     n = A.shape[0]
     ptr, col = A.indptr.astype(np.int64), A.indices.astype(np.int32)
-    words = np.zeros(7, np.uint64)
+    words = np.zeros(5, np.uint64)
     st = state
     _run(kernels, "push_levels", grid, [
         st["s_idx"], st["s_vals"], st["s_counts"], st["o_idx"], st["o_vals"], st["o_counts"],
@@ -459,7 +459,7 @@ def test_a_bfs_in_one_cooperative_launch(kernels, graph, source, grid, width, se
     assert ctl.tolist() == [r0 + rounds, 0, 0, 0]
     _, result_counts, other = _result(state, rounds)
     assert result_counts.tolist() == [0, 0, 0] and other.tolist() == [0, 0, 0]
-    assert words[0] == rounds * grid  # one barrier a round
+    assert words[0] == (rounds + 1) * grid  # one barrier a round, one for the degree sum
     claimed = state["stamp"][state["stamp"] != NEVER] >> 32
     assert set(claimed.tolist()) <= {((state["epoch"] >> 32) - k) for k in range(rounds)}
 

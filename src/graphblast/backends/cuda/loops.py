@@ -690,9 +690,10 @@ def _ok(result, what):
 
 class _Device:
     """Per device: the capture stream, the page-locked words the loop's end is read into,
-    the persistent kernel's words, and the lock of the one loop that may use them at a time.  One stream for every loop:
-    the memory pool keeps its cached blocks per stream (a stream per loop would strand each
-    loop's), and a page-locked allocation costs far more than a round."""
+    the persistent kernel's words, and the lock of the one loop that may use them at a
+    time.  One stream for every loop: the memory pool keeps its cached blocks per stream (a
+    stream per loop would strand each loop's), and a page-locked allocation costs far more
+    than a round."""
 
     __slots__ = ("stream", "host", "lock", "words")
 
@@ -700,8 +701,8 @@ class _Device:
         self.stream = cp.cuda.Stream(non_blocking=True)
         self.host = empty_pinned(4, np.int64)
         self.lock = threading.Lock()
-        # gbk_push_levels's barrier and counter slots (zeroed before each launch)
-        self.words = cp.zeros(7, dtype=np.uint64)
+        # gbk_push_levels's barrier, counter slots and degree sum (zeroed before each launch)
+        self.words = cp.zeros(5, dtype=np.uint64)
 
 
 _devices = {}  # device id -> _Device

@@ -314,14 +314,18 @@ __global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_co
 // barrier, not a WHILE node's round of a kernel launch (backends/cuda/loops.py, "persistent").
 //
 // - `words` (zeroed by the host before the launch): words[0] counts the blocks' arrivals at
-//   the barriers; words[1 + 2s], words[2 + 2s] are counter slot s (an output's count and
-//   degree sum), s = 0, 1, 2.  Round i (i = 0 for the launch's first, round r0) reads its
-//   input's count from slot i % 3 (the state's counters for i = 0), appends to slot
-//   (i + 1) % 3 and has slot (i + 2) % 3 zeroed, which round i - 1 read and round i + 1
-//   appends to: one barrier a round is all the slots need.
-// - After each round's barrier every block reads the same count and takes the same decision:
-//   go on while there is an entry, below `max_rounds`, within `cap` (the state's capacity as
-//   the host keeps it); past it the loop stops with the overflow flag, as gbk_push_loop does.
+//   the barriers; words[1 + s] is counter slot s, an output's count, s = 0, 1, 2; words[4]
+//   the last result's degree sum.  Round i (i = 0 for the launch's first, round r0) appends
+//   to slot (i + 1) % 3 and has slot (i + 2) % 3 zeroed, which round i - 1 appended to and
+//   every block read after its barrier, and round i + 1 appends to: one barrier a round is
+//   all the slots need.
+// - After each round's barrier every block reads the same count, the next round's input's,
+//   and takes the same decision: go on while there is an entry, below `max_rounds`, within
+//   `cap` (the state's capacity as the host keeps it); past it the loop stops with the
+//   overflow flag, as gbk_push_loop does.
+// - The rounds sum no degrees (no read of the row pointers a claim); the last result's sum,
+//   which the host's planner reads where a product follows the loop, is summed once at the
+//   end, behind one more barrier.
 // - At the end, block 0 leaves what gbk_push_loop's last round would: the result's count and
 //   degree sum in its list's counters, the other list's zeroed, the round counted in ctl[0],
 //   the result's count in ctl[2], ctl[1] set where it exceeds `cap`.
@@ -364,8 +368,9 @@ gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o
     const int sub = gbk::lane() & (width - 1);
     const idx_t ngroups = gbk::grid_size() / width;
     unsigned long long added = 0;  // positions this thread's assigns newly set, all rounds
+    unsigned long long none = 0;    // (the degree sums are the last result's alone, below)
     long long i = 0;
-    idx_t n = 0;
+    idx_t n = (idx_t)__ldcg(s_counts);  // the first round's input; then each round's result
     for (;; ++i) {
         const long long r = r0 + i;
         const bool odd = (i & 1) != 0;
@@ -373,38 +378,42 @@ gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o
         const UV* u_vals = odd ? o_vals : s_vals;
         idx_t* out_idx = odd ? s_idx : o_idx;
         UV* out_vals = odd ? s_vals : o_vals;
-        unsigned long long* out_counts = words + 1 + 2 * ((i + 1) % 3);
-        const idx_t nu = (idx_t)__ldcg(i == 0 ? s_counts : words + 1 + 2 * (i % 3));
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            unsigned long long* spent = words + 1 + 2 * ((i + 2) % 3);
-            spent[0] = spent[1] = 0ull;
-        }
+        unsigned long long* out_count = words + 1 + (i + 1) % 3;
+        const idx_t nu = n;
+        if (blockIdx.x == 0 && threadIdx.x == 0) words[1 + (i + 2) % 3] = 0ull;
         const long long ep = epoch - (i << 32);
         const bool assign = abits != nullptr && (max_rounds < 0 || r + 1 < max_rounds);
         const gbk::loop_assign<C> on_claim{assign ? abits : nullptr, avals,
                                            acounter ? (C)(r + 1) : avalue, &added};
-        unsigned long long deg = 0;
         for (idx_t t = gbk::global_id() / width; t < nu; t += ngroups) {
             idx_t k = u_idx[t];
             idx_t lo = ptr[k], hi = ptr[k + 1];
             UV u = reads::vector ? u_vals[t] : UV();
             for (idx_t e = lo + sub; e < hi; e += width)
                 gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C> >(
-                    mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr, dptr,
-                    out_idx, (typename M::t*)out_vals, out_counts, deg, on_claim);
+                    mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr,
+                    nullptr, out_idx, (typename M::t*)out_vals, out_count, none, on_claim);
         }
-        gbk::add_counts(out_counts, 0, deg);
         gbk::grid_barrier(words, (unsigned long long)i + 1);
-        n = (idx_t)__ldcg(out_counts);
+        n = (idx_t)__ldcg(out_count);
         if (!(n > 0 && (max_rounds < 0 || r + 1 < max_rounds) && n <= cap)) break;
     }
     if (abits != nullptr) gbk::add_counts(acounts, added, 0);  // block-uniform
-    if (blockIdx.x != 0 || threadIdx.x != 0) return;
     const bool odd = (i & 1) != 0;  // the last round's output: the push's list if even
     unsigned long long* result = odd ? s_counts : o_counts;
+    if (dptr) {  // the result's degree sum (the planner's, for a product after the loop)
+        const idx_t* out_idx = odd ? s_idx : o_idx;
+        unsigned long long deg = 0;
+        for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
+            deg += (unsigned long long)gbk::degree(dptr, out_idx[p]);
+        __syncthreads();  // add_counts's shared words are free again
+        gbk::add_counts(words + 3, 0, deg);  // words[4]: zero until here
+        gbk::grid_barrier(words, (unsigned long long)i + 2);
+    }
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
     unsigned long long* other = odd ? o_counts : s_counts;
     result[0] = (unsigned long long)n;
-    result[1] = __ldcg(words + 2 + 2 * ((i + 1) % 3));
+    result[1] = dptr ? __ldcg(words + 4) : 0ull;
     result[2] = 0ull;
     other[0] = other[1] = other[2] = 0ull;
     ctl[1] = n > cap ? 1 : 0;
