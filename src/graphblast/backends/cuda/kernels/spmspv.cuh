@@ -30,10 +30,10 @@ struct no_claim {
 };
 
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS,
-          class Claim = no_claim>
+          class Claim = no_claim, class Mask = vmask>
 __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e,
                                           const IDX* col, const MV* mvals, int miso,
-                                          const vmask& mask,
+                                          const Mask& mask,
                                           long long* stamp, long long epoch, long long* posmap,
                                           typename M::t* scratch, const idx_t* dptr,
                                           idx_t* out_idx, typename M::t* out_vals,
@@ -334,6 +334,19 @@ __global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_co
 #endif
 namespace gbk {
 
+// A mask whose bits are read through L2 (__ldcg), never from an SM's L1: in gbk_push_levels
+// they are the next level's assign, written by other blocks before the round's barrier (the
+// barrier's fences order them; the L2 read also keeps a line an SM read rounds before out
+// of the question).  A value mask's values are read as vmask reads them.
+struct vmask_l2 {
+    vmask m;
+    __device__ __forceinline__ bool allows(idx_t j) const {
+        if (m.mode == 0) return true;
+        bool in = (m.bits == nullptr || __ldcg(&m.bits[j])) && mask_value(m.vals, j, m.kind);
+        return in != (m.mode == 2);
+    }
+};
+
 // The grid's barrier number `b` (1, 2, ...) of a cooperative launch: each block's arrival
 // counted on `arrivals` after its writes, then a wait until every block's `b`-th arrival
 // (b * gridDim.x in all); the fences make the writes of every block before the barrier
@@ -364,7 +377,9 @@ gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o
                 unsigned long long* acounts, int acounter, C avalue) {
     typedef gbk::mv_reads<Mul, VFIRST> reads;
     Mul mul(0);
-    const gbk::vmask mask{mbits, mvals_k, mkind, mmode};
+    // the mask's bits (the next level's assign writes them), the lists and the counts are
+    // written by other blocks before a barrier: read through L2
+    const gbk::vmask_l2 mask{{mbits, mvals_k, mkind, mmode}};
     const int sub = gbk::lane() & (width - 1);
     const idx_t ngroups = gbk::grid_size() / width;
     unsigned long long added = 0;  // positions this thread's assigns newly set, all rounds
@@ -386,11 +401,12 @@ gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o
         const gbk::loop_assign<C> on_claim{assign ? abits : nullptr, avals,
                                            acounter ? (C)(r + 1) : avalue, &added};
         for (idx_t t = gbk::global_id() / width; t < nu; t += ngroups) {
-            idx_t k = u_idx[t];
+            idx_t k = __ldcg(&u_idx[t]);
             idx_t lo = ptr[k], hi = ptr[k + 1];
-            UV u = reads::vector ? u_vals[t] : UV();
+            UV u = reads::vector ? u_vals[t] : UV();  // (a constant product reads none)
             for (idx_t e = lo + sub; e < hi; e += width)
-                gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C> >(
+                gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C>,
+                               gbk::vmask_l2>(
                     mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr,
                     nullptr, out_idx, (typename M::t*)out_vals, out_count, none, on_claim);
         }
@@ -405,7 +421,7 @@ gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o
         const idx_t* out_idx = odd ? s_idx : o_idx;
         unsigned long long deg = 0;
         for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
-            deg += (unsigned long long)gbk::degree(dptr, out_idx[p]);
+            deg += (unsigned long long)gbk::degree(dptr, __ldcg(&out_idx[p]));
         __syncthreads();  // add_counts's shared words are free again
         gbk::add_counts(words + 3, 0, deg);  // words[4]: zero until here
         gbk::grid_barrier(words, (unsigned long long)i + 2);
