@@ -516,3 +516,28 @@ def test_a_result_past_the_capacity_stops_the_launch(kernels, seed):
     _levels_launch(kernels, A, state, int(ctl[0]), -1, n, seed + 1)
     _check_levels(A, source, state, r0)
     assert ctl[0] == r0 + int(hops[np.isfinite(hops)].max()) + 1 and ctl[1] == 0
+
+
+@pytest.mark.parametrize("limit", [-1, 4])
+def test_one_round_in_one_cooperative_launch(kernels, limit):
+    """A source with no edge (the first round's result is empty), and a round limit of one
+    round: one barrier a round, the counts where gbk_push_loop's would leave them."""
+    A = _grid_graph(5, 6)
+    n, r0 = A.shape[0], 3
+    A = A.tolil()
+    A.rows[7], A.data[7] = [], []  # vertex 7 keeps no out-edge
+    A = A.tocsr()
+    state = _bfs_state(n, 7, r0)
+    words = _levels_launch(kernels, A, state, r0, limit, n, 1, grid=3)
+    assert state["ctl"].tolist() == [r0 + 1, 0, 0, 0]
+    assert words[0] == 2 * 3 and state["o_counts"].tolist() == [0, 0, 0]
+    assert np.flatnonzero(state["bits"]).tolist() == [7]
+    state = _bfs_state(n, 12, r0)
+    _levels_launch(kernels, A, state, r0, r0 + 1, n, 2, grid=3)
+    from scipy.sparse.csgraph import shortest_path
+
+    hops = shortest_path(A, unweighted=True, indices=12)
+    assert state["ctl"].tolist() == [r0 + 1, 0, int((hops == 1).sum()), 0]
+    out = state["o_idx"][:int(state["o_counts"][0])]
+    assert set(out.tolist()) == set(np.flatnonzero(hops == 1).tolist())
+    assert np.flatnonzero(state["bits"]).tolist() == [12]  # no assign past the limit
