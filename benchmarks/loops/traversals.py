@@ -7,8 +7,9 @@ of the recorded round, the host reads, the graph launches.
 Prints a line per measurement and writes traversals.json to --out (the current folder by
 default).  Times are the minimum of --runs runs (3), each from a synchronized device.  The
 options that name values (--push-grid, --loop-grid, --persistent-blocks, --first-hit-lanes,
---sssp-widths, --sssp-squarings) time BFS or SSSP again with one setting changed, in the same process, and
---bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the default.
+--sssp-widths, --sssp-squarings) time BFS or SSSP again with one setting changed, in the same
+process, and --bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the
+default.
 """
 
 import argparse

@@ -1,9 +1,10 @@
 """The algorithms whose loops ``graphblast.repeat`` runs give the same answers whichever way
 the loop runs: on the device as one cooperative kernel where the round allows ("persistent"),
 under a conditional WHILE node ("while"), replayed round by round ("replay") or issued from
-Python ("never"), on a long-diameter graph (a grid: many rounds, so the loop is recorded).  On the CPU every mode is the loop issued from
-Python; on a GPU the host reads are counted too: one wait for the loop on the device, beyond
-the dry rounds before it (backends/cuda/loops.py)."""
+Python ("never"), on a long-diameter graph (a grid: many rounds, so the loop is recorded).
+On the CPU every mode is the loop issued from Python; on a GPU the host reads are counted
+too: one wait for the loop on the device, beyond the dry rounds before it
+(backends/cuda/loops.py)."""
 
 import numpy as np
 import pytest
