@@ -29,8 +29,10 @@ struct no_claim {
     __device__ __forceinline__ void operator()(idx_t) const {}
 };
 
+// EAGER: the stamp read before the mask is tested, so that the two reads overlap (a round of
+// gbk_push_levels is a chain of such reads; elsewhere an output the mask refuses reads none).
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS,
-          class Claim = no_claim, class Mask = vmask>
+          class Claim = no_claim, class Mask = vmask, bool EAGER = false>
 __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e,
                                           const IDX* col, const MV* mvals, int miso,
                                           const Mask& mask,
@@ -42,6 +44,7 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
                                           const Claim& on_claim = Claim()) {
     typedef mv_reads<Mul, VFIRST> reads;
     idx_t j = (idx_t)ld_stream(&col[e]);  // read once: the stamps and the mask keep L2
+    const long long seen = EAGER && PASS == 1 ? __ldcg(&stamp[j]) : 0;
     bool ok = mask.allows(j);
     if (PASS == 2) {
         if (ok && stamp[j] == (epoch | k))
@@ -54,7 +57,7 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
     // A plain read first (through L2): most products of a large level land on an output
     // already claimed this call, whose stamp is then <= want (an older call's epoch is
     // larger), and the atomic would change nothing; a stale read only costs the atomic.
-    if (ok && __ldcg(&stamp[j]) > want) {
+    if (ok && (EAGER && PASS == 1 ? seen : __ldcg(&stamp[j])) > want) {
         long long old = atomicMin((long long*)&stamp[j], want);
         claimed = (old >> 32) != (epoch >> 32);
     }
@@ -406,7 +409,7 @@ gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o
             UV u = reads::vector ? u_vals[t] : UV();  // (a constant product reads none)
             for (idx_t e = lo + sub; e < hi; e += width)
                 gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C>,
-                               gbk::vmask_l2>(
+                               gbk::vmask_l2, true>(
                     mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr,
                     nullptr, out_idx, (typename M::t*)out_vals, out_count, none, on_claim);
         }
