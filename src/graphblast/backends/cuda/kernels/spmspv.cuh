@@ -319,9 +319,10 @@ __global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_co
 // - `words` (zeroed by the host before the launch): words[0] counts the blocks' arrivals at
 //   the barriers; words[1 + s] is counter slot s, an output's count, s = 0, 1, 2; words[4]
 //   the last result's degree sum.  Round i (i = 0 for the launch's first, round r0) appends
-//   to slot (i + 1) % 3 and has slot (i + 2) % 3 zeroed, which round i - 1 appended to and
-//   every block read after its barrier, and round i + 1 appends to: one barrier a round is
-//   all the slots need.
+//   to slot (i + 1) % 3 and has slot (i + 2) % 3 zeroed, which round i - 2 appended to and
+//   every block read after that round's barrier, and round i + 1 appends to after this
+//   round's: one barrier a round is all the slots need (with two, a block could zero the
+//   count a slower block has still to read).
 // - After each round's barrier every block reads the same count, the next round's input's,
 //   and takes the same decision: go on while there is an entry, below `max_rounds`, within
 //   `cap` (the state's capacity as the host keeps it); past it the loop stops with the
