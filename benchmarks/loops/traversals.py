@@ -6,9 +6,10 @@ of the recorded round, the host reads, the graph launches.
 
 Prints a line per measurement and writes traversals.json to --out (the current folder by
 default).  Times are the minimum of --runs runs (3), each from a synchronized device.  The
-options that name values (--push-grid, --loop-grid, --first-hit-lanes, --sssp-widths,
---sssp-squarings) time BFS or SSSP again with one setting changed, in the same process, and
---bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the default.
+options that name values (--push-grid, --loop-grid, --persistent-blocks, --first-hit-lanes,
+--sssp-widths, --sssp-squarings) time BFS or SSSP again with one setting changed, in the same
+process, and --bellman-ford times SSSP by Bellman-Ford alone (one repeat) against the
+default.
 """
 
 import argparse
@@ -124,6 +125,9 @@ def main():
                          "kernels' blocks at most (jit.grid_for's recorded_max, default "
                          "jit.RECORDED_MAX_GRID; the push and the loop's end keep theirs) at "
                          "each of these")
+    ap.add_argument("--persistent-blocks", default="",
+                    help="also BFS (auto) with loops.PERSISTENT_BLOCKS_PER_SM at each of these "
+                         "(the persistent kernel's blocks an SM)")
     ap.add_argument("--loop-grid", default="",
                     help="also BFS (auto) on graphs of more than 64 levels with "
                          "loops.LOOP_NEXT_GRID (the loop's last kernel's blocks) at each of these")
@@ -211,6 +215,8 @@ def main():
                          for x in args.push_grid.split(",") if x]
             variants += [(loops, "LOOP_NEXT_GRID", int(x))
                          for x in args.loop_grid.split(",") if x]
+            variants += [(loops, "PERSISTENT_BLOCKS_PER_SM", int(x))
+                         for x in args.persistent_blocks.split(",") if x]
             if yard.levels_run <= 64:  # the loop runs from Python: only the pull's setting counts
                 variants = []
             variants += [(mxv, "FIRST_HIT_LANES", int(x))

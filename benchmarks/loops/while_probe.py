@@ -98,7 +98,7 @@ def repeat_probe():
     n = 2000
     A = Matrix.from_coo(np.arange(n - 1), np.arange(1, n), True, BOOL, nrows=n, ncols=n,
                         device="cuda")
-    for mode in ("while", "replay", "never"):
+    for mode in ("persistent", "while", "replay", "never"):
         for rep in range(2):
             levels = Vector(INT64, n, device="cuda")
 

@@ -34,9 +34,12 @@ _DEFAULTS = {
     # a hash table where the monoid allows, "sort" always expands, sorts and reduces
     "spgemm": "auto",
     # graphblast.repeat on a GPU (backends/cuda/loops.py): "auto" records the loop's body once
-    # as a CUDA graph and runs the loop under a conditional WHILE node ("while") where the
-    # driver has them, else replays the graph once per round ("replay"); "never" issues every
-    # round from Python; the environment variable GRAPHBLAST_DEVICE_LOOPS sets it for a run
+    # and runs a round that is one first-claim push (BFS's level) as one cooperative kernel
+    # of every round ("persistent") where the device launches them, any other round under a
+    # conditional WHILE node ("while") where the driver has them, else replays the recorded
+    # round once per round ("replay"); "persistent" is "auto"; "while" never takes the
+    # persistent kernel; "never" issues every round from Python; the environment variable
+    # GRAPHBLAST_DEVICE_LOOPS sets it for a run
     "device_loops": os.environ.get("GRAPHBLAST_DEVICE_LOOPS", "auto"),
     # PageRank's pull (algorithms/pagerank.py): "auto" renumbers the graph in decreasing-degree
     # order on a GPU when its degrees are skewed and it is large enough to pay, "degree" does
@@ -62,7 +65,7 @@ _CHOICES = {
     "compact_graphs": {"auto", "always", "never"},
     "kernel_launch": {"auto", "cupy"},
     "spgemm": {"auto", "sort"},
-    "device_loops": {"auto", "while", "replay", "never"},
+    "device_loops": {"auto", "persistent", "while", "replay", "never"},
     "pagerank_order": {"auto", "degree", "stored"},
 }
 

@@ -1,9 +1,10 @@
 """The algorithms whose loops ``graphblast.repeat`` runs give the same answers whichever way
-the loop runs: on the device under a conditional WHILE node ("while"), replayed round by round
-("replay") or issued from Python ("never"), on a long-diameter graph (a grid: many rounds, so
-the loop is recorded).  On the CPU every mode is the loop issued from
-Python; on a GPU the host reads are counted too: one wait for the loop on the device, beyond
-the dry rounds before it (backends/cuda/loops.py)."""
+the loop runs: on the device as one cooperative kernel where the round allows ("persistent"),
+under a conditional WHILE node ("while"), replayed round by round ("replay") or issued from
+Python ("never"), on a long-diameter graph (a grid: many rounds, so the loop is recorded).
+On the CPU every mode is the loop issued from Python; on a GPU the host reads are counted
+too: one wait for the loop on the device, beyond the dry rounds before it
+(backends/cuda/loops.py)."""
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import graphblast as gb
 from graphblast import algorithms, generators
 from graphblast.dtypes import INT64
 
-MODES = ["while", "replay", "never"]
+MODES = ["persistent", "while", "replay", "never"]
 
 
 def _grid(device, weights=None):
@@ -64,6 +65,7 @@ def test_bfs_in_every_loop_mode(device, parents):
     if device.startswith("cuda"):  # 62 levels: the device's loop waits once, after dry rounds
         assert got["never"][1] >= 62
         assert got["while"][1] <= 20, got["while"][1]
+        assert got["persistent"][1] <= 20, got["persistent"][1]
 
 
 def test_sssp_in_every_loop_mode(device):

@@ -156,7 +156,7 @@ def _stamping(A, levels):
     return level
 
 
-@pytest.mark.parametrize("mode", ["auto", "while", "replay", "never"])
+@pytest.mark.parametrize("mode", ["auto", "persistent", "while", "replay", "never"])
 def test_the_round_counter_stamps_each_round(device, mode):
     """counter=True gives the body its round's number (0 first) as an INT64 Scalar: along a
     path each vertex is stamped with its distance, in every loop mode (on the CPU every mode

@@ -7,6 +7,13 @@
 // kernels' divergent appends must be.  Atomics take one lock.  Shared memory is `static`:
 // one block runs at a time.  This checks the kernels' logic - index arithmetic, appends,
 // the last block's ticket and what it does - not their speed or the hardware's ordering.
+//
+// A cooperative launch (gbk_host_launch_cooperative) starts every block's threads at once
+// and hands a baton from block to block in the given order: the block holding it runs until
+// it waits at the grid's barrier (the kernel's spin, GBK_SPIN) or ends, and the next block
+// not ended takes it.  So blocks meet at a grid barrier as on a GPU, one block runs at a time
+// (shared memory is still `static`: nothing may be kept there across a grid barrier), and
+// between two barriers the blocks' work interleaves in the order the baton goes round.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -15,6 +22,7 @@
 #include <math.h>
 #include <cmath>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -55,25 +63,32 @@ class gbk_host_barrier {
     unsigned long long gen_ = 0;
 };
 
-inline gbk_host_barrier gbk_host_block_barrier;
-inline gbk_host_barrier gbk_host_warp_barriers[32];
-inline unsigned long long gbk_host_warp_slots[32][32];
-inline int gbk_host_block_flags[1024];
+// A block's barriers and warp exchanges, one set per block of a cooperative launch (at most
+// GBK_HOST_BLOCKS blocks); a launch of blocks one after another uses the first.
+#define GBK_HOST_BLOCKS 16
+struct gbk_host_block_state {
+    gbk_host_barrier block;
+    gbk_host_barrier warps[32];
+    unsigned long long warp_slots[32][32];
+    int flags[1024];
+};
+inline gbk_host_block_state gbk_host_blocks[GBK_HOST_BLOCKS];
+inline thread_local gbk_host_block_state* gbk_host_mine = &gbk_host_blocks[0];
 inline std::mutex gbk_host_atomic_lock;
 
 inline unsigned gbk_host_lane() { return threadIdx.x & 31u; }
 inline unsigned gbk_host_warp() { return threadIdx.x >> 5; }
 
-inline void __syncthreads() { gbk_host_block_barrier.wait(); }
+inline void __syncthreads() { gbk_host_mine->block.wait(); }
 inline int __syncthreads_or(int p) {
-    gbk_host_block_flags[threadIdx.x] = p != 0;
+    gbk_host_mine->flags[threadIdx.x] = p != 0;
     __syncthreads();
     int any = 0;
-    for (unsigned t = 0; t < blockDim.x; ++t) any |= gbk_host_block_flags[t];
+    for (unsigned t = 0; t < blockDim.x; ++t) any |= gbk_host_mine->flags[t];
     __syncthreads();
     return any;
 }
-inline void __syncwarp(unsigned = 0xffffffffu) { gbk_host_warp_barriers[gbk_host_warp()].wait(); }
+inline void __syncwarp(unsigned = 0xffffffffu) { gbk_host_mine->warps[gbk_host_warp()].wait(); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline unsigned __activemask() { return 1u << gbk_host_lane(); }
 
@@ -81,10 +96,10 @@ inline unsigned __activemask() { return 1u << gbk_host_lane(); }
 inline bool gbk_host_alone(unsigned mask) { return mask == (1u << gbk_host_lane()); }
 inline unsigned long long gbk_host_exchange(unsigned long long v, unsigned from) {
     const unsigned w = gbk_host_warp();
-    gbk_host_warp_slots[w][gbk_host_lane()] = v;
-    gbk_host_warp_barriers[w].wait();
-    const unsigned long long got = gbk_host_warp_slots[w][from & 31u];
-    gbk_host_warp_barriers[w].wait();
+    gbk_host_mine->warp_slots[w][gbk_host_lane()] = v;
+    gbk_host_mine->warps[w].wait();
+    const unsigned long long got = gbk_host_mine->warp_slots[w][from & 31u];
+    gbk_host_mine->warps[w].wait();
     return got;
 }
 template <class T>
@@ -129,11 +144,11 @@ inline unsigned __ballot_sync(unsigned mask, int p) {
     const unsigned mine = p ? 1u << gbk_host_lane() : 0u;
     if (gbk_host_alone(mask)) return mine;
     const unsigned w = gbk_host_warp();
-    gbk_host_warp_slots[w][gbk_host_lane()] = mine;
-    gbk_host_warp_barriers[w].wait();
+    gbk_host_mine->warp_slots[w][gbk_host_lane()] = mine;
+    gbk_host_mine->warps[w].wait();
     unsigned all = 0;
-    for (int k = 0; k < 32; ++k) all |= (unsigned)gbk_host_warp_slots[w][k];
-    gbk_host_warp_barriers[w].wait();
+    for (int k = 0; k < 32; ++k) all |= (unsigned)gbk_host_mine->warp_slots[w][k];
+    gbk_host_mine->warps[w].wait();
     return all & mask;
 }
 inline int __any_sync(unsigned mask, int p) { return __ballot_sync(mask, p) != 0; }
@@ -198,18 +213,99 @@ template <class F>
 inline void gbk_host_launch(unsigned grid, unsigned block, const unsigned* order, F f) {
     gridDim = {grid, 1, 1};
     blockDim = {block, 1, 1};
+    gbk_host_block_state* state = &gbk_host_blocks[0];
     for (unsigned k = 0; k < grid; ++k) {
         const unsigned b = order ? order[k] : k;
-        gbk_host_block_barrier.reset(block);
-        for (unsigned w = 0; w < (block + 31) / 32; ++w) gbk_host_warp_barriers[w].reset(32);
+        state->block.reset(block);
+        for (unsigned w = 0; w < (block + 31) / 32; ++w) state->warps[w].reset(32);
         std::vector<std::thread> threads;
         threads.reserve(block);
         for (unsigned t = 0; t < block; ++t)
             threads.emplace_back([=] {
                 threadIdx = {t, 0, 0};
                 blockIdx = {b, 0, 0};
+                gbk_host_mine = state;
                 f();
             });
         for (auto& th : threads) th.join();
     }
+}
+
+// The baton of a cooperative launch: the position in `order` of the block that runs, which
+// blocks have ended, and the threads each block has still running.
+struct gbk_host_baton_state {
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<unsigned> order;
+    std::vector<bool> ended;
+    std::vector<unsigned> running;
+    unsigned at = 0;
+};
+inline gbk_host_baton_state gbk_host_baton;
+
+// (baton's lock held) the baton to the next block in the order that has not ended
+inline void gbk_host_pass_on() {
+    auto& z = gbk_host_baton;
+    const unsigned n = (unsigned)z.order.size();
+    for (unsigned k = 1; k <= n; ++k) {
+        const unsigned at = (z.at + k) % n;
+        if (!z.ended[z.order[at]]) {
+            z.at = at;
+            break;
+        }
+    }
+    z.cv.notify_all();
+}
+
+inline void gbk_host_wait_for_baton() {
+    auto& z = gbk_host_baton;
+    std::unique_lock<std::mutex> lock(z.m);
+    z.cv.wait(lock, [&] { return z.order[z.at] == blockIdx.x; });
+}
+
+// A block's spin at the grid's barrier: the baton to the next block, and back.
+inline void gbk_host_spin() {
+    {
+        std::lock_guard<std::mutex> lock(gbk_host_baton.m);
+        gbk_host_pass_on();
+    }
+    gbk_host_wait_for_baton();
+}
+#define GBK_SPIN() gbk_host_spin()
+
+// A cooperative launch of `grid` blocks (at most GBK_HOST_BLOCKS) of `block` threads: every
+// block resident at once, the baton going round in the order `order` (null: in order).
+template <class F>
+inline void gbk_host_launch_cooperative(unsigned grid, unsigned block, const unsigned* order,
+                                        F f) {
+    if (grid > GBK_HOST_BLOCKS) throw std::runtime_error("a cooperative launch too large");
+    gridDim = {grid, 1, 1};
+    blockDim = {block, 1, 1};
+    auto& z = gbk_host_baton;
+    z.order.assign(grid, 0);
+    for (unsigned k = 0; k < grid; ++k) z.order[k] = order ? order[k] : k;
+    z.ended.assign(grid, false);
+    z.running.assign(grid, block);
+    z.at = 0;
+    std::vector<std::thread> threads;
+    threads.reserve((size_t)grid * block);
+    for (unsigned b = 0; b < grid; ++b) {
+        gbk_host_block_state* state = &gbk_host_blocks[b];
+        state->block.reset(block);
+        for (unsigned w = 0; w < (block + 31) / 32; ++w) state->warps[w].reset(32);
+        for (unsigned t = 0; t < block; ++t)
+            threads.emplace_back([=] {
+                threadIdx = {t, 0, 0};
+                blockIdx = {b, 0, 0};
+                gbk_host_mine = state;
+                gbk_host_wait_for_baton();
+                f();
+                std::lock_guard<std::mutex> lock(gbk_host_baton.m);
+                if (--gbk_host_baton.running[b] == 0) {
+                    gbk_host_baton.ended[b] = true;
+                    gbk_host_pass_on();
+                }
+            });
+    }
+    for (auto& th : threads) th.join();
 }

@@ -119,8 +119,9 @@ def main():
     from graphblast.dtypes import BOOL, INT64
 
     # the stand-in's graphs are not CUDA graphs: no conditional node, even where
-    # cuda.bindings is installed
+    # cuda.bindings is installed; and no cooperative launch (both stood in below, where asked)
     loops._While._support = "no conditional nodes in the stand-in"
+    loops._Persistent.support = "no cooperative launch in the stand-in"
 
     def values(self):  # every vector has an entry (the loop goes on), read as CuPy would
         if recording.capturing():
@@ -204,21 +205,45 @@ def main():
     scratch = mxv._scratch_for(n)
 
     def on_while(name, rounds=3, fuse=True, fuse_assign=True, body=level, start=bfs_start,
-                 counter=True):
+                 counter=True, mode="while", persistent=False):
         support, create = loops._While._support, loops._While.create
         loops._While._support, loops._While.create = True, classmethod(
             lambda cls: (_While(), None))
+        if persistent:
+            loops._Persistent.support = True
         loops.FUSE_ROUND, loops.FUSE_ASSIGN = fuse, fuse_assign
         while_rounds[0] = rounds
         epoch = scratch.epoch
+        del cooperative[:]
         try:
-            with gb.config.set(device_loops="while"):
+            with gb.config.set(device_loops=mode):
                 run(name, body, counter=counter, start=start)
         finally:
             loops._While._support, loops._While.create = support, create
             loops.FUSE_ROUND = loops.FUSE_ASSIGN = True
+            out[name]["persistent"] = loops._Persistent.support
+            loops._Persistent.support = "no cooperative launch in the stand-in"
         out[name]["epochs"] = scratch.epoch - epoch
         out[name]["state"] = int(widths[-1]) if widths else None
+        out[name]["cooperative"] = list(cooperative)
+
+    # the persistent kernel's one launch stood in for: made as the loop makes it (through
+    # the stand-in's kernel, which checks its arguments' count), then the words its last
+    # round would leave, as the WHILE node's stand-in does
+    cooperative = []  # (the kernel's name, its grid) of each cooperative launch
+    persistent_launch = loops._Persistent.launch.__func__
+
+    def stand_in_launch(cls, tail, dev, stream):
+        persistent_launch(cls, tail, dev, stream)
+        fn = tail.launch[0]
+        cooperative.append((fn.name.split("<")[0], cls.grid(fn)))
+        launches.append(1)
+        host = dev.host
+        host[:] = [tail.r0 + while_rounds[0], 0, 0, 0]
+        if overflow_at and len(launches) == overflow_at[0][0]:
+            host[1], host[2], host[3] = 1, overflow_at[0][1], 1
+
+    loops._Persistent.launch = classmethod(stand_in_launch)
 
     widths = []
     device_loop = loops._Loop.device_loop
@@ -243,6 +268,37 @@ def main():
     on_while("sssp bucket, while", body=bucket, start=start, counter=False)
     on_while("sssp bucket, while, unfused", body=bucket, start=start, counter=False,
              fuse=False)
+    # where the device launches cooperative kernels, BFS's rounds are one launch of
+    # gbk_push_levels ("auto" and "persistent"); "while" keeps the WHILE node
+    on_while("bfs level, persistent", mode="auto", persistent=True)
+    on_while("bfs level, persistent, even", mode="persistent", persistent=True, rounds=4)
+    on_while("bfs level, persistent, while", mode="while", persistent=True)
+    overflow_at.append((1, 2 * loops.CAPACITY_FLOOR))
+    on_while("bfs level, persistent, outgrows", mode="auto", persistent=True)
+    overflow_at[:] = [(1, 10 * loops.WIDE_FLOOR)]
+    on_while("bfs level, persistent, wide", mode="auto", persistent=True)
+    del overflow_at[:]
+    # a round that is not one push (the assign a kernel of its own; delta-stepping's): the
+    # WHILE node
+    on_while("bfs level, persistent, assign unfused", mode="auto", persistent=True,
+             fuse_assign=False)
+    on_while("sssp bucket, persistent", body=bucket, start=start, counter=False, mode="auto",
+             persistent=True)
+    # a device that refuses the launch, or holds no block of the kernel: the WHILE node
+    run_cooperative = loops.jit.run_cooperative
+
+    def refused(*_):
+        raise cp.cuda.driver.CUDADriverError("CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE")
+
+    loops.jit.run_cooperative = refused
+    on_while("bfs level, persistent, refused", mode="auto", persistent=True)
+    loops.jit.run_cooperative = run_cooperative
+    occupancy = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor
+    cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor = lambda *_: 0
+    loops._Persistent._resident.clear()
+    on_while("bfs level, persistent, no block", mode="auto", persistent=True)
+    cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor = occupancy
+    loops._Persistent._resident.clear()
     loops._Loop.device_loop = device_loop
     run("reads a count", reads)
     counter = [0]

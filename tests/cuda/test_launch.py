@@ -49,6 +49,36 @@ def test_every_argument_kind_packs_into_its_slot():
     assert struct.unpack("<i", slots[15][:4])[0] == 9
 
 
+def test_a_cooperative_launch_passes_the_launchers_slots(monkeypatch):
+    """jit.run_cooperative (the persistent loop's one launch) hands CuPy's
+    cuLaunchCooperativeKernel a parameter array pointing at the compiled launcher's slots,
+    with the kernel's handle, the grid, the block and the stream (a stand-in CuPy here)."""
+    import ctypes
+    from types import SimpleNamespace
+
+    from graphblast.backends.cuda import jit
+
+    seen = {}
+
+    def launch_cooperative(f, gx, gy, gz, bx, by, bz, shared, stream, params):
+        pointers = (ctypes.c_void_p * 3).from_address(params)
+        seen["slots"] = [ctypes.string_at(p, 8) for p in pointers]
+        seen["launch"] = (f, gx, gy, gz, bx, by, bz, shared, stream)
+
+    cupy = SimpleNamespace(cuda=SimpleNamespace(driver=SimpleNamespace(
+        launchCooperativeKernel=launch_cooperative)))
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    monkeypatch.setattr(jit, "_current_stream", lambda: None)  # the launcher started already
+    fn = SimpleNamespace(kernel=SimpleNamespace(ptr=1234))
+    with gb.config.set(kernel_launch="auto"):
+        jit.run_cooperative(fn, 264, 256, (_DeviceArray(), np.int64(-5), None),
+                            SimpleNamespace(ptr=77))
+    assert seen["launch"] == (1234, 264, 1, 1, 256, 1, 1, 0, 77)
+    assert struct.unpack("<Q", seen["slots"][0])[0] == _Pointer.ptr
+    assert struct.unpack("<q", seen["slots"][1])[0] == -5
+    assert seen["slots"][2] == bytes(8)
+
+
 class _BufferedDeviceArray(np.ndarray):
     """An array class that also exports the buffer protocol, as CuPy 13.5 and later do (they
     raise when a device array's buffer is taken): registered, it passes its pointer."""

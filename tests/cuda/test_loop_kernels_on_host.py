@@ -8,6 +8,9 @@ compared with what the unfused sequence of operations gives (NumPy, SciPy):
   and the push's output alternating, claims by an epoch a round (never reset), the next
   level's assign as each vertex is claimed, the last block's ticket ending each round (the
   counts, the round, the condition), with and without a round limit;
+- gbk_push_levels: the same BFS in one cooperative launch (the blocks meeting at a grid
+  barrier between rounds, kernels_on_host.h's baton), on grids and random graphs, with a
+  round limit, and stopped by a result past the capacity, then resumed from it;
 - gbk_relax_list (SSSP's relaxation and the next list's marks), gbk_select_pair,
   gbk_ewise_reduce_list and gbk_reduce_list (the last block folding the partials), and
   gbk_union_lists_a_loop (the union into the state, the loop's end, the page zeroed).
@@ -32,6 +35,7 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BLOCK = 64  # threads a block (a multiple of 32): fewer host threads, several warps a block
 NEVER = np.iinfo(np.int64).max  # a stamp never claimed
+COOPERATIVE = {"push_levels"}  # launched cooperatively: every block at once, a grid barrier
 
 _DRIVER = r"""
 #include <type_traits>
@@ -50,6 +54,13 @@ void gbk_host_run(void (*k)(P...), unsigned grid, unsigned block, const unsigned
         gbk_host_call(k, args, std::index_sequence_for<P...>{});
     });
 }
+template <class... P>
+void gbk_host_run_cooperative(void (*k)(P...), unsigned grid, unsigned block,
+                              const unsigned* order, void** args) {
+    gbk_host_launch_cooperative(grid, block, order, [=] {
+        gbk_host_call(k, args, std::index_sequence_for<P...>{});
+    });
+}
 extern "C" int condition() { return gbk_host_condition; }
 """
 
@@ -58,6 +69,7 @@ def _programs():
     any_pair = semiring.any_pair[BOOL]
     return {
         "push_loop": programs.push_loop(any_pair, BOOL, BOOL, True, True, INT64)[1](),
+        "push_levels": programs.push_levels(any_pair, BOOL, BOOL, True, True, INT64)[1](),
         "relax": programs.relax_list(monoid.min[INT64], binary.ge[INT64], binary.min[INT64],
                                      INT64, BOOL)[1](),
         "pair": programs.select_pair(select_ops.valuele[INT64], select_ops.valuegt[INT64],
@@ -79,8 +91,9 @@ def kernels(tmp_path_factory):
         for k, name in enumerate(program.kernels):
             fn = f"run_{key}_{k}"
             names[(key, k)] = fn
+            run = "gbk_host_run_cooperative" if key in COOPERATIVE else "gbk_host_run"
             calls.append(f'extern "C" void {fn}(unsigned g, unsigned b, const unsigned* o, '
-                         f'void** a) {{ gbk_host_run(&{name}, g, b, o, a); }}')
+                         f'void** a) {{ {run}(&{name}, g, b, o, a); }}')
     source = (f'#include "{os.path.join(HERE, "kernels_on_host.h")}"\n'
               + jit.translation_unit(list(progs.values())) + _DRIVER + "\n".join(calls) + "\n")
     folder = tmp_path_factory.mktemp("kernels")
@@ -361,3 +374,170 @@ def test_a_union_into_the_state_ends_the_round(kernels, limit):
         assert kernels[0].condition() == int(go)
         assert (page == 0).all() == go
 
+
+
+def _random_graph(n, degree, seed):
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    m = n * degree // 2
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    A = sp.csr_array((np.ones(2 * len(src), dtype=np.int8),
+                      (np.concatenate([src, dst]), np.concatenate([dst, src]))), shape=(n, n))
+    A.sum_duplicates()
+    A.sort_indices()
+    return A
+
+
+def _levels_launch(kernels, A, state, r0, max_rounds, cap, seed, grid=4, width=2):
+    """One launch of gbk_push_levels over ``state`` (the lists, counters, stamps, levels and
+    control words of a BFS, updated in place); the words it left."""
+    n = A.shape[0]
+    ptr, col = A.indptr.astype(np.int64), A.indices.astype(np.int32)
+    words = np.zeros(5, np.uint64)
+    st = state
+    _run(kernels, "push_levels", grid, [
+        st["s_idx"], st["s_vals"], st["s_counts"], st["o_idx"], st["o_vals"], st["o_counts"],
+        ptr, col, np.ones(1, np.bool_), Arg(1, np.int32), st["bits"], None, Arg(0, np.int32),
+        Arg(2, np.int32), Arg(width, np.int32), st["stamp"], _i64(st["epoch"]), ptr,
+        st["ctl"], _i64(r0), _i64(max_rounds), _i64(cap), words, st["bits"], st["levels"],
+        st["level_count"], Arg(1, np.int32), _i64(0)], seed=seed)
+    return words
+
+
+def _bfs_state(n, source, r0):
+    state = {"s_idx": np.zeros(n, np.int64), "o_idx": np.zeros(n, np.int64),
+             "s_vals": np.ones(n, np.bool_), "o_vals": np.ones(n, np.bool_),
+             "s_counts": np.array([1, 0, 0], np.uint64),
+             "o_counts": np.array([5, 5, 5], np.uint64),  # left by an earlier round
+             "stamp": np.full(n, NEVER, np.int64), "epoch": (2**31 - 1 - 5) << 32,
+             "bits": np.zeros(n, np.uint8), "levels": np.zeros(n, np.int64),
+             "level_count": np.array([1, 0, 0], np.uint64),
+             "ctl": np.array([r0, 0, 0, 0], np.int64)}
+    state["s_idx"][0] = source
+    # the loop's first assign (the hoisted launch, before the kernel)
+    state["bits"][source], state["levels"][source] = 1, r0
+    return state
+
+
+def _result(state, rounds):
+    """The list holding the result of a launch that ran ``rounds`` rounds, and the other's
+    counters: the push's own list after an odd number, the state after an even one."""
+    if rounds % 2:
+        return state["o_idx"], state["o_counts"], state["s_counts"]
+    return state["s_idx"], state["s_counts"], state["o_counts"]
+
+
+def _check_levels(A, source, state, r0):
+    from scipy.sparse.csgraph import shortest_path
+
+    hops = shortest_path(A, unweighted=True, indices=source)
+    reached = np.flatnonzero(state["bits"])
+    assert set(reached.tolist()) == set(np.flatnonzero(np.isfinite(hops)).tolist())
+    assert np.array_equal(state["levels"][reached], hops[reached].astype(np.int64) + r0)
+    assert int(state["level_count"][0]) == len(reached)
+    return hops
+
+
+@pytest.mark.parametrize("graph,source,grid,width,seed", [
+    ("grid", 40, 4, 2, 0), ("grid", 0, 3, 4, 1), ("random", 7, 4, 1, 2),
+    ("random", 123, 5, 2, 3)])
+def test_a_bfs_in_one_cooperative_launch(kernels, graph, source, grid, width, seed):
+    """gbk_push_levels, one launch from a state holding the source (round r0 = 3): every
+    level SciPy's, the rounds counted, the last (empty) result in the list the parity says
+    with the other list's counters zeroed, the degree sums, and the claims an epoch a
+    round."""
+    A = _grid_graph(9, 13) if graph == "grid" else _random_graph(300, 3, seed)
+    n, r0 = A.shape[0], 3
+    state = _bfs_state(n, source, r0)
+    words = _levels_launch(kernels, A, state, r0, -1, n, seed, grid=grid, width=width)
+    hops = _check_levels(A, source, state, r0)
+    rounds = int(hops[np.isfinite(hops)].max()) + 1
+    ctl = state["ctl"]
+    assert ctl.tolist() == [r0 + rounds, 0, 0, 0]
+    _, result_counts, other = _result(state, rounds)
+    assert result_counts.tolist() == [0, 0, 0] and other.tolist() == [0, 0, 0]
+    assert words[0] == (rounds + 1) * grid  # one barrier a round, one for the degree sum
+    claimed = state["stamp"][state["stamp"] != NEVER] >> 32
+    assert set(claimed.tolist()) <= {((state["epoch"] >> 32) - k) for k in range(rounds)}
+
+
+def test_a_round_limit_in_one_cooperative_launch(kernels):
+    """Stopped by max_rounds: the result of the last round run kept (its count and degree
+    sum in its list's counters), the next level's assign not done past the limit."""
+    A = _grid_graph(9, 13)
+    n, r0, limit, source = A.shape[0], 3, 8, 40
+    state = _bfs_state(n, source, r0)
+    _levels_launch(kernels, A, state, r0, limit, n, 4)
+    rounds = limit - r0
+    from scipy.sparse.csgraph import shortest_path
+
+    hops = shortest_path(A, unweighted=True, indices=source)
+    assert state["ctl"].tolist() == [limit, 0, int((hops == rounds).sum()), 0]
+    reached = np.flatnonzero(state["bits"])
+    assert set(reached.tolist()) == set(np.flatnonzero(hops <= rounds - 1).tolist())
+    assert np.array_equal(state["levels"][reached], hops[reached].astype(np.int64) + r0)
+    out_idx, counts, other = _result(state, rounds)
+    m = int(counts[0])
+    assert set(out_idx[:m].tolist()) == set(np.flatnonzero(hops == rounds).tolist())
+    degrees = np.diff(A.indptr)
+    assert int(counts[1]) == int(degrees[hops == rounds].sum())
+    assert other.tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_a_result_past_the_capacity_stops_the_launch(kernels, seed):
+    """A round whose result exceeds the capacity stops the launch with the overflow flag and
+    the whole result in its list (its next level already assigned); resumed from that
+    result (copied into the state where it is in the push's list, as the host does) by a
+    second launch, the BFS ends with SciPy's levels."""
+    A = _random_graph(400, 4, seed)
+    n, r0, source, cap = A.shape[0], 0, 11, 20
+    from scipy.sparse.csgraph import shortest_path
+
+    hops = shortest_path(A, unweighted=True, indices=source)
+    state = _bfs_state(n, source, r0)
+    _levels_launch(kernels, A, state, r0, -1, cap, seed)
+    ctl = state["ctl"]
+    rounds = int(ctl[0]) - r0
+    big = int(np.flatnonzero(np.bincount(hops[np.isfinite(hops)].astype(int)) > cap)[0])
+    assert rounds == big and ctl[1] == 1 and ctl[2] == int((hops == big).sum())
+    out_idx, counts, other = _result(state, rounds)
+    m = int(counts[0])
+    assert m == ctl[2] and set(out_idx[:m].tolist()) == set(np.flatnonzero(hops == big))
+    assert np.array_equal(np.flatnonzero(state["bits"]), np.flatnonzero(hops <= big))
+    if rounds % 2:  # the host's copy of the result into the state
+        state["s_idx"][:m] = out_idx[:m]
+        state["s_counts"][:] = counts
+    state["epoch"] -= rounds << 32  # the host's epoch, past the rounds run
+    ctl[1] = ctl[2] = 0
+    _levels_launch(kernels, A, state, int(ctl[0]), -1, n, seed + 1)
+    _check_levels(A, source, state, r0)
+    assert ctl[0] == r0 + int(hops[np.isfinite(hops)].max()) + 1 and ctl[1] == 0
+
+
+@pytest.mark.parametrize("limit", [-1, 4])
+def test_one_round_in_one_cooperative_launch(kernels, limit):
+    """A source with no edge (the first round's result is empty), and a round limit of one
+    round: one barrier a round, the counts where gbk_push_loop's would leave them."""
+    A = _grid_graph(5, 6)
+    n, r0 = A.shape[0], 3
+    A = A.tolil()
+    A.rows[7], A.data[7] = [], []  # vertex 7 keeps no out-edge
+    A = A.tocsr()
+    state = _bfs_state(n, 7, r0)
+    words = _levels_launch(kernels, A, state, r0, limit, n, 1, grid=3)
+    assert state["ctl"].tolist() == [r0 + 1, 0, 0, 0]
+    assert words[0] == 2 * 3 and state["o_counts"].tolist() == [0, 0, 0]
+    assert np.flatnonzero(state["bits"]).tolist() == [7]
+    state = _bfs_state(n, 12, r0)
+    _levels_launch(kernels, A, state, r0, r0 + 1, n, 2, grid=3)
+    from scipy.sparse.csgraph import shortest_path
+
+    hops = shortest_path(A, unweighted=True, indices=12)
+    assert state["ctl"].tolist() == [r0 + 1, 0, int((hops == 1).sum()), 0]
+    out = state["o_idx"][:int(state["o_counts"][0])]
+    assert set(out.tolist()) == set(np.flatnonzero(hops == 1).tolist())
+    assert np.flatnonzero(state["bits"]).tolist() == [12]  # no assign past the limit

@@ -325,7 +325,7 @@ def _grid(k):
     return Matrix.from_coo(rows, cols, True, BOOL, nrows=n, ncols=n, device="cuda")
 
 
-@pytest.mark.parametrize("mode", ["while", "replay"])
+@pytest.mark.parametrize("mode", ["persistent", "while", "replay"])
 @pytest.mark.parametrize("max_rounds", [None, 17])
 def test_a_rounds_first_assign_is_done_by_the_loops_last_kernel(mode, max_rounds):
     """A round whose first step is a plain scalar assign under the loop's vector (BFS's level
@@ -366,10 +366,57 @@ def test_a_rounds_first_assign_is_done_by_the_loops_last_kernel(mode, max_rounds
         assert _same(a, b)
     assert counts == want_counts
     # under a WHILE node the round is one kernel: the push, the assign as it claims, the
-    # loop's end in its last block (gbk_push_loop)
-    one = mode == "while" and loops._While._support is True
+    # loop's end in its last block (gbk_push_loop); persistent, every round is one kernel
+    # (gbk_push_levels)
+    if mode == "persistent" and loops._Persistent.support is True:
+        assert kernels == (["gbk_push_levels"],) * 2, kernels
+        return
+    one = mode != "replay" and loops._While._support is True
     assert kernels == ((["gbk_push_loop"],) if one else (["gbk_push", "gbk_loop_next"],)) * 2, \
         kernels
+
+
+@pytest.mark.parametrize("max_rounds", [None, 321])
+def test_the_persistent_kernel_makes_every_round_in_one_launch(max_rounds):
+    """BFS's level (one first-claim push: a path and a grid of more vertices than the
+    one-block kernel's) where the device launches cooperative kernels: the whole loop one
+    launch of gbk_push_levels and one wait beyond the dry rounds' reads, the levels those of
+    the loop issued from Python, with and without max_rounds."""
+    from graphblast.backends.cuda import loops
+
+    for A in (_path(3000), _grid(48)):
+        n = A.nrows
+        want, _, issued = _stamp_levels(A, n, "never", max_rounds=max_rounds)
+        got, reads, stats = _stamp_levels(A, n, "persistent", max_rounds=max_rounds)
+        assert _same(got, want)
+        assert stats["mode"] == "persistent", (stats, loops._Persistent.support)
+        assert stats["launches"] == 1 and stats["round_kernels"] == ["gbk_push_levels"]
+        assert stats["rounds"] == issued["rounds"], (stats, issued)
+        assert reads <= 20, reads
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_the_persistent_kernel_stops_where_the_state_is_outgrown(monkeypatch, wide):
+    """A path, then a binary tree below its end (more vertices than the one-block kernel's),
+    from a state of 4 entries: the tree's levels outgrow it inside the persistent kernel,
+    which stops; the host grows the state and launches it again, or (a result wider than
+    WIDE_FLOOR, here 16) goes on from Python; the levels are those issued from Python."""
+    from graphblast.backends.cuda import loops
+
+    A, n = _path_then_tree(2000, 11)
+    want, _, _ = _stamp_levels(A, n, "never")
+    monkeypatch.setattr(loops, "CAPACITY_FLOOR", 4)
+    monkeypatch.setattr(loops, "CAPACITY_SHARE", n + 1)
+    if wide:
+        monkeypatch.setattr(loops, "WIDE_FLOOR", 16)
+        monkeypatch.setattr(loops, "WIDE_SHARE", n + 1)
+    got, reads, stats = _stamp_levels(A, n, "persistent")
+    assert _same(got, want)
+    if wide:
+        assert stats["mode"] == "python" and "wide" in stats["reason"], stats
+    else:
+        assert stats["grown"] >= 1 and stats["mode"] in ("persistent", "python"), stats
+    assert stats["round_kernels"] == ["gbk_push_levels"], stats
 
 
 def _delta_stepping(A, mode, width):

@@ -62,6 +62,51 @@ def test_which_bodies_replay():
     outgrown = got["bfs level, while, outgrows"]
     assert outgrown["stats"]["grown"] == 1 and outgrown["replays"] == 2
     assert outgrown["stats"]["round_kernels"] == ["gbk_push_loop"]
+    # where the device launches cooperative kernels ("auto", "persistent"), BFS's rounds are
+    # one launch of gbk_push_levels, every block the device holds at once up to two an SM
+    # (the stand-in's 132 SMs): no graph launched, the same words read, the epoch moved past
+    # the rounds run, the state of every position as for gbk_push_loop
+    for name, rounds in (("bfs level, persistent", 3), ("bfs level, persistent, even", 4)):
+        assert got[name]["stats"]["mode"] == "persistent"
+        assert got[name]["stats"]["round_kernels"] == ["gbk_push_levels"]
+        assert got[name]["cooperative"] == [["gbk_push_levels", 264]]
+        assert got[name]["replays"] == 1 and got[name]["epochs"] == rounds + 2
+        assert got[name]["state"] == 64 * 64
+        assert got[name]["said"] == [
+            "repeat: the loop runs on the device (one cooperative kernel)"]
+    # "while" keeps the WHILE node
+    forced = got["bfs level, persistent, while"]
+    assert forced["stats"]["round_kernels"] == ["gbk_push_loop"] and not forced["cooperative"]
+    # a result past the capacity: grown and launched again; a wide one: from Python
+    outgrown = got["bfs level, persistent, outgrows"]
+    assert outgrown["stats"]["grown"] == 1 and len(outgrown["cooperative"]) == 2
+    assert outgrown["stats"]["mode"] == "persistent"
+    wide = got["bfs level, persistent, wide"]
+    assert wide["stats"]["mode"] == "python" and wide["stats"]["rounds"] == 40
+    assert wide["said"][-1] == (
+        "repeat: the body runs from Python (a round outgrew the state: a wide loop)")
+    # a round that is not one push runs under the WHILE node: BFS's level with its assign a
+    # kernel of its own (captured once for the persistent kernel, once for the node), and
+    # delta-stepping's round
+    unfused = got["bfs level, persistent, assign unfused"]
+    assert unfused["stats"]["mode"] == "while" and not unfused["cooperative"]
+    assert unfused["captured"]["launches"] == ["gbk_assign_list", "gbk_push"] * 2
+    assert unfused["stats"]["round_kernels"] == ["gbk_assign_list", "gbk_push",
+                                                 "gbk_loop_next"]
+    bucket = got["sssp bucket, persistent"]
+    assert bucket["stats"]["mode"] == "while" and not bucket["cooperative"]
+    assert bucket["stats"]["round_kernels"][-1] == "gbk_union_lists_a_loop"
+    # a device that refuses the cooperative launch (nothing ran: dry rounds and a capture
+    # again) or holds no block of the kernel: the WHILE node, and said why
+    refused = got["bfs level, persistent, refused"]
+    assert refused["stats"]["mode"] == "while"
+    assert refused["stats"]["round_kernels"] == ["gbk_push_loop"]
+    assert refused["persistent"] == (
+        "the cooperative launch failed: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE")
+    assert refused["said"][1] == "repeat: " + refused["persistent"]
+    none = got["bfs level, persistent, no block"]
+    assert none["stats"]["round_kernels"] == ["gbk_push_loop"] and not none["cooperative"]
+    assert none["persistent"] == "the device launches no cooperative kernel here"
     # delta-stepping's round is captured whole: the bucket's bound (the pending vertices'
     # distances plus the width, their minimum by one kernel that reads the list's count on
     # the device and folds its blocks' partials in its last block), the near and the waiting

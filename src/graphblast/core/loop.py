@@ -40,14 +40,18 @@ def repeat(body, x, *, max_rounds=None, counter=False):
     the body is recorded once as a CUDA graph and becomes the body of a conditional WHILE
     node, whose condition the round's last kernel sets from the round's result: the whole
     loop is one graph launch and one wait.  The round counter is then a value on the device.
-    Where the driver has no conditional nodes the recorded round is replayed instead, one
-    launch and one count read per round (the rules, and what happens where they are broken,
-    in ``backends/cuda/loops.py``).  A body whose round cannot be recorded - it reads a
-    count or a value to the host, builds something cached, gives an object made before it
-    new storage (``dist << t`` where ``dist`` must grow) or uses a Python value that changes
-    from round to round - runs every round from Python, with the same result.
-    ``gb.config.set(device_loops=...)`` forces a way: "while", "replay" or "never" (every
-    round from Python); on the CPU every round runs from Python.
+    A round that is one masked push of an ``any`` with a constant product (the BFS level
+    above) runs, where the GPU launches cooperative kernels, as one kernel that makes every
+    round: one launch and one wait, no graph.  Where the driver has no conditional nodes the
+    recorded round is replayed instead, one launch and one count read per round (the rules,
+    and what happens where they are broken, in ``backends/cuda/loops.py``).  A body whose
+    round cannot be recorded - it reads a count or a value to the host, builds something
+    cached, gives an object made before it new storage (``dist << t`` where ``dist`` must
+    grow) or uses a Python value that changes from round to round - runs every round from
+    Python, with the same result.
+    ``gb.config.set(device_loops=...)`` forces a way: "persistent" (the one kernel where the
+    round allows, as "auto"), "while" (never that kernel), "replay" or "never" (every round
+    from Python); on the CPU every round runs from Python.
 
     Parameters
     ----------

@@ -151,12 +151,25 @@ class _Function:
     def __init__(self, name, nparams=None):
         self.name = name
         self.nparams = nparams
-        self.kernel = type("Kernel", (), {"ptr": id(self)})()
+        self.kernel = _Handle(self)
 
     def __call__(self, grid, block, args, **kwargs):
         if self.nparams is not None and len(args) != self.nparams:
             raise TypeError(f"kernel {self.name.split('<', 1)[0]} takes {self.nparams} "
                             f"arguments, launched with {len(args)}")
+
+
+class _Handle:
+    """A kernel's ``.kernel`` (CuPy's cupy.cuda.function.Function): its handle ``ptr``, and
+    a launch as the Function makes it (a cooperative one too), checked as above."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.ptr = id(fn)
+
+    def __call__(self, grid, block, args, shared_mem=0, stream=None,
+                 enable_cooperative_groups=False):
+        self.fn(grid, block, args)
 
 
 class RawModule:

@@ -203,12 +203,14 @@ def enumerated():
                 add(programs.push, s, dtypes.BOOL, t, vfirst, True, mode)
                 for push in (False, True):
                     add(programs.mv_small, s, dtypes.BOOL, t, vfirst, push)
-    # BFS's level as one kernel of a device loop (gbk_push_loop), over the graphs' usual
-    # types, with the next level's assign into INT64 levels (algorithms.bfs) and without
+    # BFS's level as one kernel of a device loop (gbk_push_loop), and its levels as one
+    # cooperative launch (gbk_push_levels), over the graphs' usual types, with the next
+    # level's assign into INT64 levels (algorithms.bfs) and without
     any_pair = semiring.any_pair[dtypes.BOOL]
     for m in (dtypes.BOOL, dtypes.UINT8, dtypes.INT64, dtypes.FP64):
         for c in (None, dtypes.INT64):
             add(programs.push_loop, any_pair, m, dtypes.BOOL, True, True, c)
+            add(programs.push_levels, any_pair, m, dtypes.BOOL, True, True, c)
     # SSSP on its distance types (INT64 for integer and BOOL weights, FP32, FP64; the recorded
     # graphs have integer weights): a round's comparison t >= dist (lists and dense vectors),
     # the NaN check of float weights (A != A), delta-stepping's default width (a sum in FP64),

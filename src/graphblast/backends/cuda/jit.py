@@ -13,6 +13,7 @@ Nothing here imports CuPy at import time: the CI test builds every source of the
 and compiles it with nvcc on a machine without a GPU (:func:`translation_unit`).
 """
 
+import ctypes
 import logging
 import os
 import re
@@ -518,7 +519,6 @@ def run(fn, grid, block, args):
     driver called directly, without CuPy's argument handling; design.md has the measured
     difference) unless ``gb.config["kernel_launch"]`` is "cupy" or the launcher is not
     built."""
-    global _current_stream
     rec = recording.thread.rec
     if rec is not None and rec.launch(fn, grid, block, args):
         return  # a loop body recorded for replay: its launches compared (made later, fused)
@@ -526,11 +526,7 @@ def run(fn, grid, block, args):
         fn((grid,), (block,), args)
         return
     if _current_stream is None:
-        import cupy
-
-        # the base class of every CuPy array (cupy.ndarray derives from it in CuPy 13+)
-        _driver.set_array_type(getattr(cupy._core.core, "_ndarray_base", cupy.ndarray))
-        _current_stream = cupy.cuda.get_current_stream
+        _start_driver()
     handle = _handles.get(fn)
     if handle is None:  # each RawKernel is compiled for one device (kernels() keys by it)
         handle = _handles[fn] = fn.kernel.ptr
@@ -543,6 +539,17 @@ def run(fn, grid, block, args):
         return
     if status:
         _launch_failed(status, handle, grid, block, args)
+
+
+def _start_driver():
+    """The compiled launcher told CuPy's array class (passed by its data pointer), and the
+    current stream's getter kept."""
+    global _current_stream
+    import cupy
+
+    # the base class of every CuPy array (cupy.ndarray derives from it in CuPy 13+)
+    _driver.set_array_type(getattr(cupy._core.core, "_ndarray_base", cupy.ndarray))
+    _current_stream = cupy.cuda.get_current_stream
 
 
 _INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT
@@ -560,6 +567,46 @@ def _launch_failed(status, handle, grid, block, args):
         if not status:
             return
     raise cupy.cuda.driver.CUDADriverError(status)
+
+
+def co_resident(fn, block):
+    """(blocks of ``block`` threads of ``fn`` an SM of the current device holds at once, its
+    SMs): a cooperative launch may have at most their product; (0, SMs) where the device has
+    no cooperative launch."""
+    import cupy
+
+    runtime = cupy.cuda.runtime
+    device = runtime.getDevice()
+    sms = runtime.deviceGetAttribute(_ATTR_SMS, device)
+    if not runtime.deviceGetAttribute(_ATTR_COOPERATIVE_LAUNCH, device):
+        return 0, sms
+    return cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, block,
+                                                                      0), sms
+
+
+_ATTR_SMS = 16  # cudaDevAttrMultiProcessorCount
+_ATTR_COOPERATIVE_LAUNCH = 95  # cudaDevAttrCooperativeLaunch
+
+
+def run_cooperative(fn, grid, block, args, stream):
+    """Launch ``fn`` cooperatively on ``stream``: every one of its ``grid`` blocks resident at
+    once (at most :func:`co_resident`), as a kernel that waits at a barrier of the whole grid
+    needs: its arguments packed as :func:`run` packs them (the compiled launcher's slots), for
+    CuPy's cuLaunchCooperativeKernel; through CuPy's own launch where :func:`run` would.
+    Never recorded: the loop that makes it is the only caller (loops.py)."""
+    import cupy
+
+    if _driver is None or _setting("kernel_launch") == "cupy":
+        fn.kernel((grid, 1, 1), (block, 1, 1), args, stream=stream,
+                  enable_cooperative_groups=True)
+        return
+    if _current_stream is None:
+        _start_driver()
+    slots = ctypes.create_string_buffer(_driver.pack(args), 8 * len(args))
+    base = ctypes.addressof(slots)
+    params = (ctypes.c_void_p * len(args))(*(base + 8 * i for i in range(len(args))))
+    cupy.cuda.driver.launchCooperativeKernel(fn.kernel.ptr, grid, 1, 1, block, 1, 1, 0,
+                                             stream.ptr, ctypes.addressof(params))
 
 
 def launch(fn, threads, args):

@@ -25,11 +25,16 @@ GPU work, an SSSP light round about 190 us.  Here:
    host zeroes it before the first);
 4. the loop itself, by ``gb.config["device_loops"]``:
 
-   - "while" (and "auto" where the driver has conditional nodes, CUDA 12.4+, reached through
-     ``cuda.bindings``): the captured round is the body of a conditional WHILE node of a
-     second graph, and ``gbk_loop_next`` sets the node's condition (an entry left, the round
-     limit not reached, the result fit).  The host launches that graph once and waits once,
-     reading the round number, the overflow flag and the state's count (one host read);
+   - "persistent" (and "auto"), where the round is one first-claim push (BFS's level) and the
+     device launches kernels cooperatively: no graph is run; one cooperative launch of
+     gbk_push_levels makes every round, its blocks meeting at a barrier of the grid between
+     rounds, and the host waits once and reads the same words as under a WHILE node;
+   - "while" (and "auto" otherwise, where the driver has conditional nodes, CUDA 12.4+,
+     reached through ``cuda.bindings``): the captured round is the body of a conditional
+     WHILE node of a second graph, and ``gbk_loop_next`` sets the node's condition (an entry
+     left, the round limit not reached, the result fit).  The host launches that graph once
+     and waits once, reading the round number, the overflow flag and the state's count (one
+     host read);
    - "replay" (and "auto" without conditional nodes): the captured round launched once per
      round, each followed by one wait and a read of the same words;
    - "never": every round issued from Python (``issue_rounds``).
@@ -38,9 +43,16 @@ Under a WHILE node a round costs about 4 us a kernel, so its last kernel ends it
 can (``FUSE_ROUND``): a round that is one first-claim push (BFS's level) is one kernel,
 gbk_push_loop (the state and the push's output alternating, the claims made with an epoch a
 round, the next level's assign as each output is claimed, the loop's end in its last
-block); a round that ends in a union of lists (delta-stepping's) writes its result into the
-state and ends in gbk_union_lists_a_loop.  Both need a state with room for every position
-(``widen``).  Known sequences of a captured round's kernels are fused (fusion.py).
+block), or, persistent, all its rounds are one kernel, gbk_push_levels, with the same
+semantics; a round that ends in a union of lists (delta-stepping's) writes its result into
+the state and ends in gbk_union_lists_a_loop.  All need a state with room for every
+position (``widen``).  Known sequences of a captured round's kernels are fused (fusion.py).
+
+The persistent kernel is still found by a capture: the round captured as for a WHILE node,
+its push replaced by the cooperative launch's arguments (noted, not made), its first step
+hoisted, leaves an empty graph, which is dropped.  A round the capture cannot make one push
+so is captured again for a WHILE node; a device that refuses the cooperative launch (no
+support, no block resident) makes the loop take the WHILE node from its next dry rounds.
 
 A result that outgrows the state stops the loop on the device with the state untouched (its
 round's other effects done); the host reads that, grows the state (doubling, at most the
@@ -207,6 +219,8 @@ class _Loop:
             if outgrown is None:
                 stats["rounds"] = self.rounds
                 return self.xs
+            if outgrown == "refused":  # the WHILE node from the next capture
+                continue
             if outgrown is not True:  # a wide result: the rest from Python, from it
                 return _python(self.body, self.wrap(outgrown), self.max_rounds, self.rounds,
                                "a round outgrew the state: a wide loop")
@@ -256,9 +270,10 @@ class _Loop:
         capacity the host keeps, which decides when the loop stops to grow or goes wide, is
         unchanged."""
         state = self.state
-        one_kernel = self.noted.fusable is not None or fusion.round_end(self.noted.launches)
-        if (not FUSE_ROUND or not one_kernel or state.idx.shape[0] >= state.size
-                or not _while_possible(self.mode)):
+        push = self.noted.fusable is not None and (_while_possible(self.mode)
+                                                  or _persistent_possible(self.mode))
+        union = fusion.round_end(self.noted.launches) and _while_possible(self.mode)
+        if not FUSE_ROUND or not (push or union) or state.idx.shape[0] >= state.size:
             return False
         try:
             wide = ListVector(state.size, state.dtype, cp.empty(state.size, dtype=INDEX),
@@ -325,6 +340,14 @@ class _Loop:
         driver allow, else for replays; None (the reason in ``stats``) where the body cannot
         be held by a graph ("replay" from ``_capture``: a WHILE graph the driver would not
         instantiate, the round then captured again without it)."""
+        if (FUSE_ROUND and self.noted.fusable is not None
+                and self.state.idx.shape[0] >= self.state.size):
+            if _persistent_possible(self.mode):
+                graph = self._capture(None, persistent=True)
+                if graph != "unfused":
+                    return graph
+            elif self.mode == "persistent":
+                logger.debug("repeat: no persistent kernel (%s)", _Persistent.support)
         if self.mode != "replay":
             cond, why = _While.create()
             if cond is None:  # logged where asked for ("auto" falls back quietly)
@@ -337,9 +360,10 @@ class _Loop:
                     return graph
         return self._capture(None)
 
-    def _capture(self, cond):
+    def _capture(self, cond, persistent=False):
         """The round on the state captured (see the module docstring), ending with
-        ``gbk_loop_next`` (setting ``cond``'s condition when given), or None."""
+        ``gbk_loop_next`` (setting ``cond``'s condition when given), or None; ``persistent``:
+        its push noted as gbk_push_levels's launch, or "unfused" where it is not so."""
         state = self.state
         dev = _per_device()
         stream = dev.stream
@@ -350,11 +374,16 @@ class _Loop:
             rec.hoist_from = (state, self.round)
         rec.fusions = fusion.plan(self.noted.launches)
         end = None
-        if cond is not None and FUSE_ROUND and state.idx.shape[0] >= state.size:
+        if persistent:
+            rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
+                                          self.limit, self.capacity, None,
+                                          kernel="gbk_push_levels", words=dev.words)
+            _load_push_loop(self.noted, programs.push_levels)
+        elif cond is not None and FUSE_ROUND and state.idx.shape[0] >= state.size:
             if self.noted.fusable is not None:
                 rec.tail = recording.LoopTail(self.noted.fusable, state, self.ctl, self.rounds,
                                               self.limit, self.capacity, cond.handle_value)
-                _load_push_loop(self.noted)
+                _load_push_loop(self.noted, programs.push_loop)
             else:
                 end = fusion.round_end(self.noted.launches)
                 if end is not None:
@@ -405,17 +434,27 @@ class _Loop:
                 try:
                     captured = stream.end_capture()
                 except Exception as e:  # noqa: BLE001 - an invalidated capture
-                    error = error or e
                     captured = None
-        if error is not None or captured is None:
+                    # the persistent kernel's round captured nothing (its push noted, its
+                    # first step hoisted): the graph, if any, is not needed
+                    if not (persistent and error is None and rec.tail.launch is not None):
+                        error = error or e
+        if error is not None or (captured is None and not persistent):
             stats["reason"] = f"{type(error).__name__}: {error}"
             stream.synchronize()
             if cond is not None:
                 cond.close()
             return None
+        if persistent and not (fused and rec.tail.launch is not None
+                               and _Persistent.grid(rec.tail.launch[0])):
+            stream.synchronize()
+            return "unfused"  # the round captured again, for a WHILE node
         graph = _Graph(captured, stream, rec.keep, result, page, rec.hoisted,
                        rec.tail if fused else None)
         stats["round_kernels"] = _round_kernels(rec)
+        if persistent:
+            logger.debug("repeat: the loop runs on the device (one cooperative kernel)")
+            return graph
         if cond is not None:
             try:
                 cond.instantiate(captured)
@@ -461,16 +500,28 @@ class _Loop:
         """Launch ``graph`` (once under a WHILE node, else once per round) until the state is
         empty or the round limit is reached (None), or a round's result outgrew the state:
         True, the state then grown and holding that result, or the result itself where it
-        makes the loop wide (``_wide``)."""
+        makes the loop wide (``_wide``); "refused" where the device refused a persistent
+        kernel's launch (nothing ran)."""
         stream = graph.stream
-        host = _per_device().host
-        stats["mode"] = "while" if graph.cond is not None else "replay"
+        dev = _per_device()
+        host = dev.host
+        persistent = graph.tail is not None and graph.tail.launch is not None
+        stats["mode"] = ("persistent" if persistent else
+                         "while" if graph.cond is not None else "replay")
         with stream:
             graph.page.zero()
             if graph.hoisted is not None:  # the first round's hoisted step, as it would be
                 jit.run(*graph.hoisted.launch)
         while True:
-            graph.launch()
+            if persistent:
+                try:
+                    _Persistent.launch(graph.tail, dev, stream)
+                except Exception as e:  # noqa: BLE001 - refused by the device: no round ran
+                    _Persistent.support = f"the cooperative launch failed: {e}"
+                    logger.debug("repeat: %s", _Persistent.support)
+                    return "refused"
+            else:
+                graph.launch()
             stats["launches"] += 1
             cp.cuda.runtime.memcpyAsync(host.ctypes.data, self.ctl.data.ptr, 24,
                                         cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
@@ -639,16 +690,19 @@ def _ok(result, what):
 
 class _Device:
     """Per device: the capture stream, the page-locked words the loop's end is read into,
-    and the lock of the one loop that may use them at a time.  One stream for every loop:
-    the memory pool keeps its cached blocks per stream (a stream per loop would strand each
-    loop's), and a page-locked allocation costs far more than a round."""
+    the persistent kernel's words, and the lock of the one loop that may use them at a
+    time.  One stream for every loop: the memory pool keeps its cached blocks per stream (a
+    stream per loop would strand each loop's), and a page-locked allocation costs far more
+    than a round."""
 
-    __slots__ = ("stream", "host", "lock")
+    __slots__ = ("stream", "host", "lock", "words")
 
     def __init__(self):
         self.stream = cp.cuda.Stream(non_blocking=True)
         self.host = empty_pinned(4, np.int64)
         self.lock = threading.Lock()
+        # gbk_push_levels's barrier, counter slots and degree sum (zeroed before each launch)
+        self.words = cp.zeros(5, dtype=np.uint64)
 
 
 _devices = {}  # device id -> _Device
@@ -727,17 +781,17 @@ def _advance(state, parts, ctl, limit, cond, page=None, stamp=None, hoisted=None
 FUSE_ROUND = True
 
 
-def _load_push_loop(noted):
-    """Load gbk_push_loop for the noted round's push, alone and with the assign its round
-    begins with (where it is one, which the capture may hoist), before the capture: no
-    kernel is loaded while a stream captures."""
+def _load_push_loop(noted, program):
+    """Load ``program`` (programs.push_loop or push_levels) for the noted round's push, alone
+    and with the assign its round begins with (where it is one, which the capture may
+    hoist), before the capture: no kernel is loaded while a stream captures."""
     key = noted.pushed[4]
-    jit.compiled(programs.push_loop, *key)
+    jit.compiled(program, *key)
     if noted.launches:
         first = noted.launches[0][0]
-        for (_, program, args), kernels in list(jit._by_call.items()):
-            if program is programs.assign_scalar and first in kernels.fns:
-                jit.compiled(programs.push_loop, *key, args[1])
+        for (_, made, args), kernels in list(jit._by_call.items()):
+            if made is programs.assign_scalar and first in kernels.fns:
+                jit.compiled(program, *key, args[1])
 
 
 def _while_possible(mode):
@@ -747,6 +801,53 @@ def _while_possible(mode):
     if _While._support is None:
         _While._support = _while_support()
     return _While._support is True
+
+
+def _persistent_possible(mode):
+    """Whether a loop in ``mode`` whose round is one first-claim push would run as one
+    cooperative kernel here."""
+    return FUSE_ROUND and mode in ("auto", "persistent") and _Persistent.support is True
+
+
+class _Persistent:
+    """The loop as one cooperative launch of gbk_push_levels (spmspv.cuh): its grid, and
+    whether this process may launch it (``support``: True, or why not, set where the
+    device refused; a device without cooperative launches gives it no block, ``grid``)."""
+
+    support = True
+
+    @classmethod
+    def grid(cls, fn):
+        """The launch's blocks: every block the device holds at once, at most
+        PERSISTENT_BLOCKS_PER_SM an SM; 0 (and ``support`` says why) where there are none."""
+        resident = cls._resident.get(fn)
+        if resident is None:
+            try:
+                resident = jit.co_resident(fn, jit.BLOCK)
+            except Exception as e:  # noqa: BLE001 - a driver that cannot say: no kernel
+                resident, cls.support = (0, 0), f"no occupancy: {e}"
+            if resident[0] == 0 and cls.support is True:
+                cls.support = "the device launches no cooperative kernel here"
+            cls._resident[fn] = resident
+        per_sm, sms = resident
+        return min(per_sm, PERSISTENT_BLOCKS_PER_SM) * sms
+
+    _resident = {}  # kernel -> (its blocks an SM holds at once, the SMs)
+
+    @classmethod
+    def launch(cls, tail, dev, stream):
+        """The loop's rounds from the state, on ``stream``: the kernel's words zeroed (the
+        barrier's arrivals, the rounds' counter slots), then the cooperative launch."""
+        fn, args = tail.launch
+        cp.cuda.runtime.memsetAsync(dev.words.data.ptr, 0, dev.words.nbytes, stream.ptr)
+        with stream:
+            jit.run_cooperative(fn, cls.grid(fn), jit.BLOCK, args, stream)
+
+
+# gbk_push_levels's blocks an SM at most: each round ends at a barrier of every block, whose
+# cost grows with the blocks; a BFS level of a long-diameter graph has a few thousand
+# vertices at most.
+PERSISTENT_BLOCKS_PER_SM = 2
 
 
 # The claims of a round's last push reset by gbk_loop_next where the round's result is that

@@ -624,28 +624,34 @@ def _push_loop(tail, hoisted, key, grid, product):
     light kernel: the loop's state and the push's output list alternate as its input and
     output, and the loop's end (gbk_loop_next's work) is done by its last block
     (spmspv.cuh).  ``hoisted``: the round's first step, a scalar assign, done as each output
-    is claimed, or None.  Its launch is the loop's, not the body's (not compared)."""
+    is claimed, or None.  Its launch is the loop's, not the body's (not compared).  For a
+    persistent loop (``tail.words``), gbk_push_levels's arguments instead, which the loop
+    launches cooperatively once (loops.py): every round, the same way."""
     state = tail.state
     out_idx, out_vals, counters = tail.out
+    program = programs.push_loop if tail.words is None else programs.push_levels
     if hoisted is None:
-        (fn,) = jit.compiled(programs.push_loop, *key).fns
+        (fn,) = jit.compiled(program, *key).fns
         extra = (None, None, None, np.int32(0), np.uint8(0))
     else:  # (both loaded before the capture: loops.py)
         target = hoisted.target
-        (fn,) = jit.compiled(programs.push_loop, *key, target.dtype).fns
+        (fn,) = jit.compiled(program, *key, target.dtype).fns
         value = jit.scalar(0 if hoisted.from_counter else hoisted.value, target.dtype)
         extra = (target.bits, target.vals, target.counters.array,
                  np.int32(hoisted.from_counter), value)
+    args = (state.idx, state.vals, state.counters.array, out_idx, out_vals, counters.array,
+            *product, tail.ctl, np.int64(tail.r0), np.int64(tail.limit), i64(tail.capacity),
+            np.uint64(tail.handle) if tail.words is None else tail.words, *extra)
+    tail.used = True
+    if tail.words is not None:
+        tail.launch = (fn, args)
+        return
     rec = recording.thread.rec
     recording.set_current(None)
     try:
-        jit.run(fn, grid, jit.BLOCK, (
-            state.idx, state.vals, state.counters.array, out_idx, out_vals, counters.array,
-            *product, tail.ctl, np.int64(tail.r0), np.int64(tail.limit), i64(tail.capacity),
-            np.uint64(tail.handle), *extra))
+        jit.run(fn, grid, jit.BLOCK, args)
     finally:
         recording.set_current(rec)
-    tail.used = True
 
 
 # -- small matrices -----------------------------------------------------------------------------

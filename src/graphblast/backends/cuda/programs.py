@@ -243,6 +243,17 @@ def push_loop(semiring, m_type, u_type, vfirst, idx32, c_type=None):
     return _mv_key("push_loop", semiring, m_type, u_type, vfirst, idx32, c_type), build
 
 
+def push_levels(semiring, m_type, u_type, vfirst, idx32, c_type=None):
+    """gbk_push_levels: gbk_push_loop's rounds in one cooperative launch, a barrier of the
+    grid between them (loops.py, the "persistent" mode); ``c_type`` as for push_loop."""
+    def build():
+        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
+        c = c_type.c_type if c_type is not None else "unsigned char"
+        return jit.Program(["spmspv.cuh"], [mul, mon],
+                           [f"gbk_push_levels<{args}, {_idx(idx32)}, {c}>"])
+    return _mv_key("push_levels", semiring, m_type, u_type, vfirst, idx32, c_type), build
+
+
 # -- vector formats (vector.cuh) -------------------------------------------------------------
 
 def vector_kernel(name, dtype):

@@ -265,24 +265,27 @@ class Hoisted:
 class LoopTail:
     """The end of a device loop's round fused into the round's last kernel (gbk_push_loop, a
     round that is one push; gbk_union_lists_a_loop, a round ending in a union written into
-    the state: loops.py): the launch it replaces, the loop's state and control words, the
-    round the graph's first launch runs (``r0``), the round limit (-1: none), the state's
-    capacity as the host keeps it, the WHILE node's condition handle; filled by the push:
-    ``used``, the stamps' owner (``scratch``, whose epoch the host advances past the rounds
-    run) and the push's output list."""
+    the state: loops.py), or every round in one kernel (gbk_push_levels): the launch it
+    replaces, the loop's state and control words, the round the graph's first launch runs
+    (``r0``), the round limit (-1: none), the state's capacity as the host keeps it, the
+    WHILE node's condition handle or (gbk_push_levels) the kernel's barrier and counter
+    words; filled by the push: ``used``, the stamps' owner (``scratch``, whose epoch the
+    host advances past the rounds run), the push's output list and (gbk_push_levels) the
+    kernel and arguments of the loop's one launch (``launch``), which the loop makes."""
 
     __slots__ = ("at", "state", "ctl", "r0", "limit", "capacity", "handle", "used", "scratch",
-                 "out", "alternates", "kernel")
+                 "out", "alternates", "kernel", "words", "launch")
 
     def __init__(self, at, state, ctl, r0, limit, capacity, handle, alternates=True,
-                 kernel="gbk_push_loop"):
+                 kernel="gbk_push_loop", words=None):
         self.at, self.state, self.ctl, self.r0 = at, state, ctl, r0
         self.limit, self.capacity, self.handle = limit, capacity, handle
         self.used = False
-        self.scratch = self.out = None
+        self.scratch = self.out = self.launch = None
         # whether the state and the round's output list alternate (else the round writes
         # its result into the state); the kernel that ends the round
         self.alternates, self.kernel = alternates, kernel
+        self.words = words
 
 
 def capturing():

@@ -34,3 +34,8 @@ def runtimeGetVersion():
 
 def driverGetVersion():
     return 12080
+
+
+def deviceGetAttribute(attribute, device_id):
+    """cudaDevAttrMultiProcessorCount (16): 132; cudaDevAttrCooperativeLaunch (95): 1."""
+    return {16: 132, 95: 1}[attribute]

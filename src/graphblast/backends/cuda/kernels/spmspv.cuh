@@ -29,11 +29,13 @@ struct no_claim {
     __device__ __forceinline__ void operator()(idx_t) const {}
 };
 
+// EAGER: the stamp read before the mask is tested, so that the two reads overlap (a round of
+// gbk_push_levels is a chain of such reads; elsewhere an output the mask refuses reads none).
 template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, int MODE, int PASS,
-          class Claim = no_claim>
+          class Claim = no_claim, class Mask = vmask, bool EAGER = false>
 __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e,
                                           const IDX* col, const MV* mvals, int miso,
-                                          const vmask& mask,
+                                          const Mask& mask,
                                           long long* stamp, long long epoch, long long* posmap,
                                           typename M::t* scratch, const idx_t* dptr,
                                           idx_t* out_idx, typename M::t* out_vals,
@@ -42,6 +44,7 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
                                           const Claim& on_claim = Claim()) {
     typedef mv_reads<Mul, VFIRST> reads;
     idx_t j = (idx_t)ld_stream(&col[e]);  // read once: the stamps and the mask keep L2
+    const long long seen = EAGER && PASS == 1 ? __ldcg(&stamp[j]) : 0;
     bool ok = mask.allows(j);
     if (PASS == 2) {
         if (ok && stamp[j] == (epoch | k))
@@ -54,7 +57,7 @@ __device__ __forceinline__ void push_edge(const Mul& mul, idx_t k, UV u, idx_t e
     // A plain read first (through L2): most products of a large level land on an output
     // already claimed this call, whose stamp is then <= want (an older call's epoch is
     // larger), and the atomic would change nothing; a stale read only costs the atomic.
-    if (ok && __ldcg(&stamp[j]) > want) {
+    if (ok && (EAGER && PASS == 1 ? seen : __ldcg(&stamp[j])) > want) {
         long long old = atomicMin((long long*)&stamp[j], want);
         claimed = (old >> 32) != (epoch >> 32);
     }
@@ -302,4 +305,138 @@ __global__ void gbk_push_loop(idx_t* s_idx, UV* s_vals, unsigned long long* s_co
     ctl[0] = r1;
     ctl[3] = 0;
     cudaGraphSetConditional(handle, fits && more ? 1u : 0u);
+}
+
+
+// -- a device loop's rounds in one kernel -----------------------------------------------------
+//
+// The same rounds as gbk_push_loop's (the lists alternating by the parity of the round, the
+// claims by an epoch lowered per round, the next level's assign by the claiming thread), all
+// of them in one launch: launched cooperatively (every block resident at once), the grid
+// passes a barrier between rounds instead of ending, so a round costs its own work and the
+// barrier, not a WHILE node's round of a kernel launch (backends/cuda/loops.py, "persistent").
+//
+// - `words` (zeroed by the host before the launch): words[0] counts the blocks' arrivals at
+//   the barriers; words[1 + s] is counter slot s, an output's count, s = 0, 1, 2; words[4]
+//   the last result's degree sum.  Round i (i = 0 for the launch's first, round r0) appends
+//   to slot (i + 1) % 3 and has slot (i + 2) % 3 zeroed, which round i - 2 appended to and
+//   every block read after that round's barrier, and round i + 1 appends to after this
+//   round's: one barrier a round is all the slots need (with two, a block could zero the
+//   count a slower block has still to read).
+// - After each round's barrier every block reads the same count, the next round's input's,
+//   and takes the same decision: go on while there is an entry, below `max_rounds`, within
+//   `cap` (the state's capacity as the host keeps it); past it the loop stops with the
+//   overflow flag, as gbk_push_loop does.
+// - The rounds sum no degrees (no read of the row pointers a claim); the last result's sum,
+//   which the host's planner reads where a product follows the loop, is summed once at the
+//   end, behind one more barrier.
+// - At the end, block 0 leaves what gbk_push_loop's last round would: the result's count and
+//   degree sum in its list's counters, the other list's zeroed, the round counted in ctl[0],
+//   the result's count in ctl[2], ctl[1] set where it exceeds `cap`.
+#ifndef GBK_SPIN
+#define GBK_SPIN()  // on a GPU, a spin; the host stand-in yields (tests/cuda/kernels_on_host.h)
+#endif
+namespace gbk {
+
+// A mask whose bits are read through L2 (__ldcg), never from an SM's L1: in gbk_push_levels
+// they are the next level's assign, written by other blocks before the round's barrier (the
+// barrier's fences order them; the L2 read also keeps a line an SM read rounds before out
+// of the question).  A value mask's values are read as vmask reads them.
+struct vmask_l2 {
+    vmask m;
+    __device__ __forceinline__ bool allows(idx_t j) const {
+        if (m.mode == 0) return true;
+        bool in = (m.bits == nullptr || __ldcg(&m.bits[j])) && mask_value(m.vals, j, m.kind);
+        return in != (m.mode == 2);
+    }
+};
+
+// The grid's barrier number `b` (1, 2, ...) of a cooperative launch: each block's arrival
+// counted on `arrivals` after its writes, then a wait until every block's `b`-th arrival
+// (b * gridDim.x in all); the fences make the writes of every block before the barrier
+// seen by every block after it.
+__device__ __forceinline__ void grid_barrier(unsigned long long* arrivals,
+                                             unsigned long long b) {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(arrivals, 1ull);
+        const unsigned long long all = b * gridDim.x;
+        while (*(volatile unsigned long long*)arrivals < all) GBK_SPIN();
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+}  // namespace gbk
+
+template <class Mul, class M, class MV, class UV, bool VFIRST, class IDX, class C>
+__global__ void __launch_bounds__(256)
+gbk_push_levels(idx_t* s_idx, UV* s_vals, unsigned long long* s_counts, idx_t* o_idx,
+                UV* o_vals, unsigned long long* o_counts, const idx_t* ptr, const IDX* col,
+                const MV* mvals, int miso, const unsigned char* mbits, const void* mvals_k,
+                int mkind, int mmode, int width, long long* stamp, long long epoch,
+                const idx_t* dptr, long long* ctl, long long r0, long long max_rounds,
+                idx_t cap, unsigned long long* words, unsigned char* abits, C* avals,
+                unsigned long long* acounts, int acounter, C avalue) {
+    typedef gbk::mv_reads<Mul, VFIRST> reads;
+    Mul mul(0);
+    // the mask's bits (the next level's assign writes them), the lists and the counts are
+    // written by other blocks before a barrier: read through L2
+    const gbk::vmask_l2 mask{{mbits, mvals_k, mkind, mmode}};
+    const int sub = gbk::lane() & (width - 1);
+    const idx_t ngroups = gbk::grid_size() / width;
+    unsigned long long added = 0;  // positions this thread's assigns newly set, all rounds
+    unsigned long long none = 0;    // (the degree sums are the last result's alone, below)
+    long long i = 0;
+    idx_t n = (idx_t)__ldcg(s_counts);  // the first round's input; then each round's result
+    for (;; ++i) {
+        const long long r = r0 + i;
+        const bool odd = (i & 1) != 0;
+        const idx_t* u_idx = odd ? o_idx : s_idx;
+        const UV* u_vals = odd ? o_vals : s_vals;
+        idx_t* out_idx = odd ? s_idx : o_idx;
+        UV* out_vals = odd ? s_vals : o_vals;
+        unsigned long long* out_count = words + 1 + (i + 1) % 3;
+        const idx_t nu = n;
+        if (blockIdx.x == 0 && threadIdx.x == 0) words[1 + (i + 2) % 3] = 0ull;
+        const long long ep = epoch - (i << 32);
+        const bool assign = abits != nullptr && (max_rounds < 0 || r + 1 < max_rounds);
+        const gbk::loop_assign<C> on_claim{assign ? abits : nullptr, avals,
+                                           acounter ? (C)(r + 1) : avalue, &added};
+        for (idx_t t = gbk::global_id() / width; t < nu; t += ngroups) {
+            idx_t k = __ldcg(&u_idx[t]);
+            idx_t lo = ptr[k], hi = ptr[k + 1];
+            UV u = reads::vector ? u_vals[t] : UV();  // (a constant product reads none)
+            for (idx_t e = lo + sub; e < hi; e += width)
+                gbk::push_edge<Mul, M, MV, UV, VFIRST, IDX, 0, 1, gbk::loop_assign<C>,
+                               gbk::vmask_l2, true>(
+                    mul, k, u, e, col, mvals, miso, mask, stamp, ep, nullptr, nullptr,
+                    nullptr, out_idx, (typename M::t*)out_vals, out_count, none, on_claim);
+        }
+        gbk::grid_barrier(words, (unsigned long long)i + 1);
+        n = (idx_t)__ldcg(out_count);
+        if (!(n > 0 && (max_rounds < 0 || r + 1 < max_rounds) && n <= cap)) break;
+    }
+    if (abits != nullptr) gbk::add_counts(acounts, added, 0);  // block-uniform
+    const bool odd = (i & 1) != 0;  // the last round's output: the push's list if even
+    unsigned long long* result = odd ? s_counts : o_counts;
+    if (dptr) {  // the result's degree sum (the planner's, for a product after the loop)
+        const idx_t* out_idx = odd ? s_idx : o_idx;
+        unsigned long long deg = 0;
+        for (idx_t p = gbk::global_id(); p < n; p += gbk::grid_size())
+            deg += (unsigned long long)gbk::degree(dptr, __ldcg(&out_idx[p]));
+        __syncthreads();  // add_counts's shared words are free again
+        gbk::add_counts(words + 3, 0, deg);  // words[4]: zero until here
+        gbk::grid_barrier(words, (unsigned long long)i + 2);
+    }
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    unsigned long long* other = odd ? o_counts : s_counts;
+    result[0] = (unsigned long long)n;
+    result[1] = dptr ? __ldcg(words + 4) : 0ull;
+    result[2] = 0ull;
+    other[0] = other[1] = other[2] = 0ull;
+    ctl[1] = n > cap ? 1 : 0;
+    ctl[2] = (long long)n;
+    ctl[0] = r0 + i + 1;
 }
