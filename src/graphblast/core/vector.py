@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._memory import host_guarded
-from ..dtypes import FP64, INT64, lookup_dtype, user_values
+from ..dtypes import FP64, lookup_dtype, user_values
 from ..exceptions import OutputNotEmpty
 from . import operations as ops
 from .base import (
@@ -246,11 +246,8 @@ class Vector(Collection):
 
         k = _diag_offset(k)
         n = _check_dim("nrows", self.size + abs(k))
-        # rowindex reads no value, but its GPU kernel is made per value type: over INT64
-        # values (a cast, one catalogue kernel for every built-in type) it is one kernel
-        ids = self if self.dtype is INT64 or self.dtype._is_udt else self.dup(INT64)
-        rows = ids.apply(indexunary.rowindex, max(-k, 0)).new()
-        cols = ids.apply(indexunary.rowindex, max(k, 0)).new()
+        rows = self.apply(indexunary.rowindex, max(-k, 0)).new()
+        cols = rows if k == 0 else self.apply(indexunary.rowindex, max(k, 0)).new()
         return Matrix.from_coo(rows, cols, self, self.dtype, nrows=n, ncols=n, name=name)
 
     # -- in-place ------------------------------------------------------------------------
