@@ -474,6 +474,69 @@ def test_diag(diff, k):
     diff.check(body, a, v)
 
 
+@pytest.mark.parametrize("dtype", ALL_TYPES)
+@pytest.mark.parametrize("shape", [(6, 9), (9, 6), (7, 7)])
+def test_diag_every_offset(diff, dtype, shape):
+    """Every diagonal of a wide, a tall and a square matrix (and past their corners), of the
+    matrix and of its transpose, with a cast; each extracted Vector put back on its
+    diagonal; an iso matrix's and an iso Vector's."""
+    a = diff.matrix(dtype, *shape, 0.6)
+    v = diff.vector(dtype, 5, 0.6)
+    offsets = range(-shape[0] - 1, shape[1] + 2)
+
+    def body(gb, a, v):
+        out = []
+        for k in offsets:
+            d = a.diag(k)
+            iso = gb.Matrix.from_coo(*a.to_coo()[:2], 3, dtype, nrows=a.nrows, ncols=a.ncols)
+            out += [d, d.diag(k), a.T.diag(k), a.diag(k, dtype="FP64"), iso.diag(k),
+                    v.diag(k), gb.Vector.from_coo(
+                        v.to_coo()[0], 1, dtype, size=v.size).diag(k)]
+        return out
+
+    diff.check(body, a, v)
+
+
+@pytest.mark.parametrize("dtype", ["BOOL", "INT64", "FP32"])
+def test_diag_empty(diff, dtype):
+    """Empty and sizeless inputs: a diagonal of no entries, of a 0 x n matrix, of a size-0
+    Vector."""
+    a = diff.matrix(dtype, 4, 5, 0.0)
+    v = diff.vector(dtype, 3, 0.0)
+
+    def body(gb, a, v):
+        z = gb.Vector(dtype, 0)
+        flat = gb.Matrix(dtype, 0, 4)
+        return (a.diag(), a.diag(-2), v.diag(), v.diag(-3), z.diag(), z.diag(2), flat.diag(),
+                flat.diag(-1), flat.diag(2))
+
+    diff.check(body, a, v)
+
+
+@pytest.mark.parametrize("k, raises", [
+    (True, None), (np.int8(-1), None), (-2**63, None), (1.0, "TypeError"),
+    ("1", "TypeError"), (None, "TypeError"), (2**63, "OverflowError")])
+def test_diag_offsets_of_other_types(diff, k, raises):
+    """``k`` as python-graphblas reads it: a bool, a NumPy integer or a Scalar; a float, a
+    string, None or an integer past INT64 raise its error."""
+    a = diff.matrix("INT64", 4, 5, 0.6)
+
+    def body(gb, a):
+        return a.diag(k), a.diag(gb.Scalar.from_value(1)), a.diag(gb.Scalar.from_value(-1))
+
+    diff.check(body, a, raises=raises)
+    if raises:
+        v = diff.vector("FP64", 3)
+        diff.check(lambda gb, v: v.diag(k), v, raises=raises)
+
+
+def test_diag_too_large(diff):
+    """A diagonal Matrix past the largest dimension: python-graphblas's InvalidValue."""
+    v = diff.vector("FP64", 3)
+    diff.check(lambda gb, v: v.diag(-2**62), v, raises="InvalidValue")
+    diff.check(lambda gb, v: v.diag(gb.Scalar.from_value(2)), v)
+
+
 # ---------------------------------------------------------------------------------------------
 # Scalar
 # ---------------------------------------------------------------------------------------------

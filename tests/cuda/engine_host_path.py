@@ -68,7 +68,36 @@ def main():
     out["plans by pull matrix"] = [list(k) for k in keys]
     out["planner"] = _planner_decisions(n)
     out["small buffers"] = _small_buffers()
+    out["diag reads"] = _diag_reads(A)
     print(json.dumps(out))
+
+
+def _diag_reads(A):
+    """The device-to-host copies of ``A.diag(k)`` (the stand-in's arrays are host memory, so
+    each ``get`` and ``asnumpy`` is one), per k: their number and the largest in bytes."""
+    import cupy
+
+    sizes = []
+    get, asnumpy = cupy.ndarray.get, cupy.asnumpy
+
+    def counted_get(self, *args, **kwargs):
+        sizes.append(self.nbytes)
+        return get(self, *args, **kwargs)
+
+    def counted_asnumpy(a, *args, **kwargs):
+        sizes.append(getattr(a, "nbytes", 0))
+        return asnumpy(a, *args, **kwargs)
+
+    cupy.ndarray.get, cupy.asnumpy = counted_get, counted_asnumpy
+    try:
+        out = {}
+        for k in (0, -3, 5):
+            del sizes[:]
+            A.diag(k)
+            out[k] = [len(sizes), max(sizes, default=0)]
+    finally:
+        cupy.ndarray.get, cupy.asnumpy = get, asnumpy
+    return out
 
 
 def _device_scalar(n):

@@ -50,6 +50,9 @@ def test_formats_and_planner_terms():
     two, six = scalar["pagerank reads, 2 and 6 steps"]
     assert two == six, (two, six)
     assert scalar["pagerank's teleports, 6 steps"] == 6
+    # Matrix.diag reads no entry of the matrix back: a count for each of its two column
+    # selects (select.diag on a GPU), nothing else
+    assert got["diag reads"] == {"0": [2, 16], "-3": [2, 16], "5": [2, 16]}, got["diag reads"]
     # a small product's result takes the buffers the result it replaced gave back (a warm
     # loop allocates none), never buffers something else still holds
     if got["small buffers"] != "no reuse here":

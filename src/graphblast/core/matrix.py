@@ -26,6 +26,21 @@ def _check_dim(name, n):
     return n
 
 
+def _diag_offset(k):
+    """``diag``'s offset as python-graphblas reads it: an integer (a Scalar's value) that
+    fits an INT64."""
+    from .scalar import Scalar
+
+    if isinstance(k, Scalar):
+        k = k.value
+    if not isinstance(k, (int, np.integer, np.bool_)):
+        raise TypeError(f"diag: k must be an integer, got {type(k).__name__}")
+    k = int(k)
+    if not -2**63 <= k < 2**63:
+        raise OverflowError(f"diag: k = {k} does not fit an INT64")
+    return k
+
+
 class _MatrixMethods:
     """Expression-building methods shared by Matrix and TransposedMatrix."""
 
@@ -236,18 +251,29 @@ class _MatrixMethods:
         return ops.identity_expr(self)
 
     def diag(self, k=0, dtype=None, *, name=None):
-        """The k-th diagonal as a Vector."""
+        """The k-th diagonal as a Vector (k > 0 above the main diagonal, k < 0 below).
+
+        Computed where the matrix is: the diagonal selected (``select.diag``), then read as a
+        vector of its rows, shifted by the extract of the diagonal's range of rows."""
+        from ..ops import select
         from .vector import Vector
 
-        k = int(k)
+        k = _diag_offset(k)
+        if isinstance(self, TransposedMatrix):
+            return self._matrix.diag(-k, dtype, name=name)
+        dtype = self.dtype if dtype is None else lookup_dtype(dtype)
         nrows, ncols = self.shape
         size = max(0, min(nrows, ncols - k) if k >= 0 else min(nrows + k, ncols))
-        r, c, v = self._coo_host()
-        sel = (c.astype(np.int64) - r.astype(np.int64)) == k
-        idx = r[sel] if k >= 0 else c[sel]
-        out = Vector.from_coo(idx, v[sel], dtype=self.dtype, size=size, name=name,
-                              device=self.device)
-        return out if dtype is None else out.dup(dtype)
+        if size == 0:
+            return Vector(dtype, 0, name=name, device=self.device)
+        D = select.diag(self, k).new()
+        b = self._backend
+        # D holds at most one entry a row, so its entries in row order are the diagonal's
+        by_row = Vector._from_data(b.matrix_column_as_vector(D._data), b, self.device, None)
+        first = max(-k, 0)  # the row of the diagonal's first element
+        if first == 0 and size == nrows:
+            return by_row.dup(dtype, name=name)
+        return by_row[first:first + size].new(dtype, name=name)
 
     def __repr__(self):
         return matrix_repr(self)

@@ -12,8 +12,8 @@ from .base import (
 )
 from .formatting import html_repr, vector_repr
 from .index import resolve_all
-from .matrix import (Matrix, _array_module, _check_dim, _index, _inferred_dim, _iso_dup, _length,
-                     _typed_dup)
+from .matrix import (Matrix, _array_module, _check_dim, _diag_offset, _index, _inferred_dim,
+                     _iso_dup, _length, _typed_dup)
 from .ss import VectorSS
 
 _INDEX_OUT = np.uint64
@@ -238,14 +238,17 @@ class Vector(Collection):
         return ops.reduce_scalar(self, op, allow_empty)
 
     def diag(self, k=0, *, name=None):
-        """A square Matrix with this Vector on its k-th diagonal."""
-        k = int(k)
-        n = self.size + abs(k)
-        idx, vals = self._coo_host()
-        idx = idx.astype(np.int64)
-        rows, cols = (idx, idx + k) if k >= 0 else (idx - k, idx)
-        return Matrix.from_coo(rows, cols, vals, self.dtype, nrows=n, ncols=n, name=name,
-                               device=self.device)
+        """A square Matrix with this Vector on its k-th diagonal (k > 0 above the main
+        diagonal, k < 0 below), built where the Vector is: entry ``i`` goes to row
+        ``i + max(-k, 0)`` and column ``i + max(k, 0)``, positions made by
+        ``indexunary.rowindex`` and read by ``Matrix.from_coo`` from Vectors."""
+        from ..ops import indexunary
+
+        k = _diag_offset(k)
+        n = _check_dim("nrows", self.size + abs(k))
+        rows = self.apply(indexunary.rowindex, max(-k, 0)).new()
+        cols = rows if k == 0 else self.apply(indexunary.rowindex, max(k, 0)).new()
+        return Matrix.from_coo(rows, cols, self, self.dtype, nrows=n, ncols=n, name=name)
 
     # -- in-place ------------------------------------------------------------------------
     def build(self, indices, values, *, dup_op=None, clear=False, size=None):

@@ -49,8 +49,15 @@ def apply(A, op, left=None, right=None, thunk=None):
 
 def select(A, op, thunk):
     """The entries for which an index-unary predicate is true."""
-    if op.parent.builtin_name in RANGE_SELECTS and isinstance(A, CSR):
-        return _select_columns(A, op.name, int(thunk))
+    if isinstance(A, CSR):
+        if op.parent.builtin_name in RANGE_SELECTS:
+            return _select_columns(A, op.name, int(thunk))
+        if op.parent.builtin_name == "diag":
+            # column i + k of each row i: the range j >= i + k, then of it j <= i + k.  Two
+            # range selects keep a compact matrix compact, where a flag per entry would read
+            # (and for an iso matrix first make) a value per entry of the whole matrix
+            k = int(thunk)
+            return _select_columns(_select_columns(A, "triu", k), "tril", k)
     keep = _map(A, op, *thunk_param(op, thunk))
     return blocks.compact_entries(A, keep)
 
