@@ -11,42 +11,26 @@ walks (32 rows side by side, or a few rows at work one at a time).
 The GPU runs the same kernels through the backend (tests/core/test_mxm_direction.py,
 tests/algorithms/test_betweenness.py)."""
 
-import ctypes
+import importlib.util
 import os
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 from graphblast import semiring
-from graphblast.backends.cuda import jit, programs
+from graphblast.backends.cuda import programs
 from graphblast.dtypes import FP64, INT64
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not on PATH")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(  # this folder's host_kernels.py
+    "host_kernels", os.path.join(os.path.dirname(os.path.abspath(__file__)), "host_kernels.py"))
+host_kernels = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(host_kernels)
+
 BLOCK = 64
 HEAVY_MIN, CHUNK = 40, 17  # columns of B' longer than 40 entries, cut in 17-entry chunks
-
-_DRIVER = r"""
-#include <type_traits>
-#include <utility>
-template <class P> P gbk_host_arg(void* a) {
-    if constexpr (std::is_pointer<P>::value) return (P)a; else return *(P*)a;
-}
-template <class... P, std::size_t... I>
-void gbk_host_call(void (*k)(P...), void** args, std::index_sequence<I...>) {
-    k(gbk_host_arg<P>(args[I])...);
-}
-template <class... P>
-void gbk_host_run(void (*k)(P...), unsigned grid, unsigned block, const unsigned* order,
-                  void** args) {
-    gbk_host_launch(grid, block, order, [=] {
-        gbk_host_call(k, args, std::index_sequence_for<P...>{});
-    });
-}
-"""
 
 SEMIRINGS = {"plus_first": (semiring.plus_first[FP64], FP64),
              "min_plus": (semiring.min_plus[INT64], INT64),
@@ -57,44 +41,29 @@ KERNELS = {"pull": 0, "chunks": 1, "push": 2, "push_chunks": 3, "fill": 4, "comb
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
     progs = {name: programs.mxm_bitmap(s, t, t, True)[1]() for name, (s, t) in SEMIRINGS.items()}
-    calls, names = [], {}
-    for key, program in progs.items():
-        for what, k in KERNELS.items():
-            fn = f"run_{key}_{what}"
-            names[(key, what)] = fn
-            calls.append(f'extern "C" void {fn}(unsigned g, unsigned b, const unsigned* o, '
-                         f'void** a) {{ gbk_host_run(&{program.kernels[k]}, g, b, o, a); }}')
-    source = (f'#include "{os.path.join(HERE, "kernels_on_host.h")}"\n'
-              + jit.translation_unit(list(progs.values())) + _DRIVER + "\n".join(calls) + "\n")
-    folder = tmp_path_factory.mktemp("bitmap_mxm")
-    path = folder / "kernels.cpp"
-    path.write_text(source)
-    lib = folder / "kernels.so"
-    proc = subprocess.run(["g++", "-std=c++17", "-O1", "-w", "-fpermissive", "-pthread",
-                           "-shared", "-fPIC", str(path), "-o", str(lib)],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-6000:]
-    return ctypes.CDLL(str(lib)), names
-
-
-class Arg:
-    def __init__(self, value, dtype):
-        self.array = np.array([value], dtype=dtype)
+    return host_kernels.build(tmp_path_factory.mktemp("bitmap_mxm"), progs, KERNELS)
 
 
 def _i64(v):
-    return Arg(v, np.int64)
+    return host_kernels.Arg(v, np.int64)
 
 
 def _run(kernels, key, what, items, args, seed):
-    lib, names = kernels
     grid = max(1, -(-items * 32 // BLOCK))
-    order = np.random.default_rng(seed).permutation(grid).astype(np.uint32)
-    ptrs = [None if a is None else a.array.ctypes.data if isinstance(a, Arg)
-            else a.ctypes.data for a in args]
-    argv = (ctypes.c_void_p * len(ptrs))(*ptrs)
-    getattr(lib, names[(key, what)])(ctypes.c_uint(grid), ctypes.c_uint(BLOCK),
-                                     order.ctypes.data_as(ctypes.c_void_p), argv)
+    host_kernels.run(kernels, (key, what), grid, BLOCK, args, seed)
+
+def _check(name, c_bits, c_vals, counters, want_bits, want_vals, ptr, rows, n):
+    """C's presence and values against the plain loop's, and the counters: the entries made
+    and their columns' degree sum (``ptr``, the row pointers of the graph)."""
+    assert np.array_equal(c_bits, want_bits)
+    got = np.where(c_bits != 0, c_vals, 0)
+    if name == "plus_first":
+        np.testing.assert_allclose(got, want_vals, rtol=1e-12)
+    else:
+        assert np.array_equal(got, want_vals)
+    cols = np.arange(rows * n) // rows
+    assert int(counters[0]) == int(want_bits.sum())
+    assert int(counters[1]) == int(np.diff(ptr)[cols][want_bits != 0].sum())
 
 
 def _graph(n, rng):
@@ -156,11 +125,11 @@ def test_pull_with_chunked_heavy_columns(kernels, name, rows, complement):
     c_bits = np.full(rows * n, 7, np.uint8)
     c_vals = np.zeros(rows * n, dtype)
     counters = np.zeros(2, np.uint64)
-    common = [m_bits, None, Arg(0, np.int32), Arg(complement, np.int32), f_bits, f_vals, ptr,
+    common = [m_bits, None, host_kernels.Arg(0, np.int32), host_kernels.Arg(complement, np.int32), f_bits, f_vals, ptr,
               idx, bvals]
     tiles = -(-rows // 32)
     _run(kernels, name, "pull", tiles * n, [_i64(rows), _i64(n)] + common
-         + [_i64(HEAVY_MIN), ptr, c_bits, c_vals, Arg(1, np.int32), counters], seed=1)
+         + [_i64(HEAVY_MIN), ptr, c_bits, c_vals, host_kernels.Arg(1, np.int32), counters], seed=1)
     heavy = np.flatnonzero(np.diff(ptr) > HEAVY_MIN)
     per = (np.diff(ptr)[heavy] + CHUNK - 1) // CHUNK
     first = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
@@ -180,16 +149,8 @@ def test_pull_with_chunked_heavy_columns(kernels, name, rows, complement):
         _run(kernels, name, "combine", tiles * (h1 - h0),
              [_i64(rows), _i64(h1 - h0), heavy[h0:h1].astype(np.int64).copy(),
               first[h0:h1 + 1].copy(), _i64(c0), part_bits, part_vals, ptr, c_bits, c_vals,
-              Arg(1, np.int32), counters], seed=3)
-    assert np.array_equal(c_bits, want_bits)
-    got = np.where(c_bits != 0, c_vals, 0)
-    if name == "plus_first":
-        np.testing.assert_allclose(got, want_vals, rtol=1e-12)
-    else:
-        assert np.array_equal(got, want_vals)
-    cols = np.arange(rows * n) // rows
-    assert int(counters[0]) == int(want_bits.sum())
-    assert int(counters[1]) == int(np.diff(ptr)[cols][want_bits != 0].sum())
+              host_kernels.Arg(1, np.int32), counters], seed=3)
+    _check(name, c_bits, c_vals, counters, want_bits, want_vals, ptr, rows, n)
 
 
 @pytest.mark.parametrize("name", ["plus_first", "min_plus"])
@@ -220,8 +181,8 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
     _run(kernels, name, "fill", -(-rows * n // 32), [_i64(rows * n), c_vals], seed=0)
     tiles = -(-rows // 32)
     heavy_min, chunk = 40, 5  # many groups of chunks
-    mask = [m_bits, None, Arg(0, np.int32), Arg(complement, np.int32)]
-    tail = [b_ptr, c_bits, c_vals, Arg(1, np.int32), counters]
+    mask = [m_bits, None, host_kernels.Arg(0, np.int32), host_kernels.Arg(complement, np.int32)]
+    tail = [b_ptr, c_bits, c_vals, host_kernels.Arg(1, np.int32), counters]
     _run(kernels, name, "push", tiles * -(-n // 8),
          [_i64(rows), _i64(n), f_bits, f_vals, b_ptr, b_idx, b_vals] + mask
          + [_i64(heavy_min)] + tail, seed=4)
@@ -234,12 +195,4 @@ def test_push_over_groups_of_columns(kernels, name, rows, complement):
     _run(kernels, name, "push_chunks", tiles * -(-len(chunk_k) // 8),
          [_i64(rows), _i64(len(chunk_k)), chunk_k, chunk_lo, _i64(chunk), f_bits, f_vals,
           b_ptr, b_idx, b_vals] + mask + tail, seed=5)
-    assert np.array_equal(c_bits, want_bits)
-    got = np.where(c_bits != 0, c_vals, 0)
-    if name == "plus_first":
-        np.testing.assert_allclose(got, want_vals, rtol=1e-12)
-    else:
-        assert np.array_equal(got, want_vals)
-    cols = np.arange(rows * n) // rows
-    assert int(counters[0]) == int(want_bits.sum())
-    assert int(counters[1]) == int(np.diff(b_ptr)[cols][want_bits != 0].sum())
+    _check(name, c_bits, c_vals, counters, want_bits, want_vals, b_ptr, rows, n)

@@ -17,52 +17,28 @@ compared with what the unfused sequence of operations gives (NumPy, SciPy):
 
 The hardware's memory ordering and speed are the GPU tests' (tests/cuda/test_loops.py)."""
 
-import ctypes
+import importlib.util
 import os
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 from graphblast import binary, monoid, semiring
-from graphblast.backends.cuda import jit, programs
+from graphblast.backends.cuda import programs
 from graphblast.dtypes import BOOL, INT64
 from graphblast.ops import select as select_ops
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not on PATH")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(  # this folder's host_kernels.py
+    "host_kernels", os.path.join(os.path.dirname(os.path.abspath(__file__)), "host_kernels.py"))
+host_kernels = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(host_kernels)
+
 BLOCK = 64  # threads a block (a multiple of 32): fewer host threads, several warps a block
 NEVER = np.iinfo(np.int64).max  # a stamp never claimed
 COOPERATIVE = {"push_levels"}  # launched cooperatively: every block at once, a grid barrier
-
-_DRIVER = r"""
-#include <type_traits>
-#include <utility>
-template <class P> P gbk_host_arg(void* a) {
-    if constexpr (std::is_pointer<P>::value) return (P)a; else return *(P*)a;
-}
-template <class... P, std::size_t... I>
-void gbk_host_call(void (*k)(P...), void** args, std::index_sequence<I...>) {
-    k(gbk_host_arg<P>(args[I])...);
-}
-template <class... P>
-void gbk_host_run(void (*k)(P...), unsigned grid, unsigned block, const unsigned* order,
-                  void** args) {
-    gbk_host_launch(grid, block, order, [=] {
-        gbk_host_call(k, args, std::index_sequence_for<P...>{});
-    });
-}
-template <class... P>
-void gbk_host_run_cooperative(void (*k)(P...), unsigned grid, unsigned block,
-                              const unsigned* order, void** args) {
-    gbk_host_launch_cooperative(grid, block, order, [=] {
-        gbk_host_call(k, args, std::index_sequence_for<P...>{});
-    });
-}
-extern "C" int condition() { return gbk_host_condition; }
-"""
 
 
 def _programs():
@@ -84,55 +60,16 @@ def _programs():
 
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
-    progs = _programs()
-    names = {}
-    calls = []
-    for key, program in progs.items():
-        for k, name in enumerate(program.kernels):
-            fn = f"run_{key}_{k}"
-            names[(key, k)] = fn
-            run = "gbk_host_run_cooperative" if key in COOPERATIVE else "gbk_host_run"
-            calls.append(f'extern "C" void {fn}(unsigned g, unsigned b, const unsigned* o, '
-                         f'void** a) {{ {run}(&{name}, g, b, o, a); }}')
-    source = (f'#include "{os.path.join(HERE, "kernels_on_host.h")}"\n'
-              + jit.translation_unit(list(progs.values())) + _DRIVER + "\n".join(calls) + "\n")
-    folder = tmp_path_factory.mktemp("kernels")
-    path = folder / "kernels.cpp"
-    path.write_text(source)
-    lib = folder / "kernels.so"
-    proc = subprocess.run(["g++", "-std=c++17", "-O1", "-w", "-fpermissive", "-pthread",
-                           "-shared", "-fPIC", str(path), "-o", str(lib)],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-6000:]
-    return ctypes.CDLL(str(lib)), names
-
-
-class Arg:
-    """A scalar kernel argument of an exact type, passed by address."""
-
-    def __init__(self, value, dtype):
-        self.array = np.array([value], dtype=dtype)
+    return host_kernels.build(tmp_path_factory.mktemp("kernels"), _programs(), None,
+                              COOPERATIVE)
 
 
 def _run(kernels, key, grid, args, seed=0, k=0):
-    lib, names = kernels
-    order = np.random.default_rng(seed).permutation(grid).astype(np.uint32)
-    ptrs = []
-    for a in args:
-        if a is None:
-            ptrs.append(None)
-        elif isinstance(a, Arg):
-            ptrs.append(a.array.ctypes.data)
-        else:
-            assert a.flags.c_contiguous
-            ptrs.append(a.ctypes.data)
-    argv = (ctypes.c_void_p * len(ptrs))(*ptrs)
-    getattr(lib, names[(key, k)])(ctypes.c_uint(grid), ctypes.c_uint(BLOCK),
-                                  order.ctypes.data_as(ctypes.c_void_p), argv)
+    host_kernels.run(kernels, (key, k), grid, BLOCK, args, seed)
 
 
 def _i64(v):
-    return Arg(v, np.int64)
+    return host_kernels.Arg(v, np.int64)
 
 
 def _grid_graph(rows, cols):
@@ -175,9 +112,9 @@ def test_a_bfs_one_kernel_a_level(kernels, max_rounds):
     while True:
         _run(kernels, "push_loop", 4, [
             s_idx, s_vals, s_counts, o_idx, o_vals, o_counts, ptr, col, np.ones(1, np.bool_),
-            Arg(1, np.int32), levels_bits, None, Arg(0, np.int32), Arg(2, np.int32),
-            Arg(2, np.int32), stamp, _i64(epoch), ptr, ctl, _i64(r0), _i64(max_rounds),
-            _i64(n), Arg(77, np.uint64), levels_bits, levels, level_count, Arg(1, np.int32),
+            host_kernels.Arg(1, np.int32), levels_bits, None, host_kernels.Arg(0, np.int32), host_kernels.Arg(2, np.int32),
+            host_kernels.Arg(2, np.int32), stamp, _i64(epoch), ptr, ctl, _i64(r0), _i64(max_rounds),
+            _i64(n), host_kernels.Arg(77, np.uint64), levels_bits, levels, level_count, host_kernels.Arg(1, np.int32),
             _i64(0)], seed=rounds)
         rounds += 1
         out_idx, out_counts = (o_idx, o_counts) if rounds % 2 else (s_idx, s_counts)
@@ -222,9 +159,9 @@ def test_each_rounds_claims_are_its_own(kernels):
     for r in range(6):
         _run(kernels, "push_loop", 3, [
             s_idx, s_vals, s_counts, o_idx, o_vals, o_counts, ptr, col, np.ones(1, np.bool_),
-            Arg(1, np.int32), None, None, Arg(0, np.int32), Arg(0, np.int32), Arg(1, np.int32),
+            host_kernels.Arg(1, np.int32), None, None, host_kernels.Arg(0, np.int32), host_kernels.Arg(0, np.int32), host_kernels.Arg(1, np.int32),
             stamp, _i64((2**31 - 1 - 9) << 32), None, ctl, _i64(0), _i64(6), _i64(n),
-            Arg(0, np.uint64), None, None, None, Arg(0, np.int32), _i64(0)], seed=r)
+            host_kernels.Arg(0, np.uint64), None, None, None, host_kernels.Arg(0, np.int32), _i64(0)], seed=r)
         out_idx, out_counts = (o_idx, o_counts) if r % 2 == 0 else (s_idx, s_counts)
         frontier = {int(j) for k in frontier for j in A.indices[A.indptr[k]:A.indptr[k + 1]]}
         assert set(out_idx[:int(out_counts[0])].tolist()) == frontier
@@ -259,8 +196,8 @@ def test_a_relaxation_in_one_kernel(kernels):
     w_count = np.array([40, 0, 0], np.uint64)
     w_bits, w_dense = np.zeros(n, np.uint8), np.zeros(n, np.int64)
     _run(kernels, "relax", 3, [
-        t_counts, t_idx, scratch, t_out, stamp, dbits, dvals, d_counts, Arg(0, np.int8),
-        Arg(0, np.int8), dptr, c_idx, c_vals, c_counts, Arg(1, np.int32), Arg(2, np.int32),
+        t_counts, t_idx, scratch, t_out, stamp, dbits, dvals, d_counts, host_kernels.Arg(0, np.int8),
+        host_kernels.Arg(0, np.int8), dptr, c_idx, c_vals, c_counts, host_kernels.Arg(1, np.int32), host_kernels.Arg(2, np.int32),
         dptr, out_idx, out_vals, counters, _i64(40), w_count, w_idx, w_vals, w_bits,
         w_dense])
     assert np.array_equal(t_out, t_vals_want)
@@ -293,8 +230,8 @@ def test_two_selects_in_one_pass(kernels):
             for _ in range(2)]
     dptr = np.arange(n + 1, dtype=np.int64) * 3
     _run(kernels, "pair", 5, [
-        _i64(cap), count, idx, vals, _i64(20), None, None, Arg(0, np.int32), Arg(0, np.int32),
-        _i64(20), None, None, Arg(0, np.int32), Arg(0, np.int32), dptr, *outs[0], None,
+        _i64(cap), count, idx, vals, _i64(20), None, None, host_kernels.Arg(0, np.int32), host_kernels.Arg(0, np.int32),
+        _i64(20), None, None, host_kernels.Arg(0, np.int32), host_kernels.Arg(0, np.int32), dptr, *outs[0], None,
         *outs[1]])
     for (o_idx, o_vals, c), keep in zip(outs, (vals[:97] <= 20, vals[:97] > 20)):
         m = int(c[0])
@@ -321,7 +258,7 @@ def test_a_list_reduction_in_one_kernel(kernels, grid):
         ticket = np.zeros(1, np.uint64)
         result, have = np.zeros(1, np.int64), np.zeros(1, np.uint8)
         _run(kernels, "ewise_reduce", grid, [
-            _i64(cap), counts, idx, vals, None, width, Arg(0, np.int8), Arg(0, np.int8), None,
+            _i64(cap), counts, idx, vals, None, width, host_kernels.Arg(0, np.int8), host_kernels.Arg(0, np.int8), None,
             z_idx, z_vals, z_counts, part, part_have, ticket, result, have], seed=count)
         m = int(z_counts[0])
         assert m == count and set(zip(z_idx[:m].tolist(), z_vals[:m].tolist())) == set(
@@ -358,12 +295,12 @@ def test_a_union_into_the_state_ends_the_round(kernels, limit):
         page[6:9] = 0  # the union's count, a zeroed slot of it
         ctl = np.array([round_, 0, 0, 0], np.int64)
         _run(kernels, "union", 3, [_i64(90), None, b_idx, b_vals, marks, mvals,
-                                   Arg(0, np.int8), Arg(0, np.int8), s_idx, s_vals,
+                                   host_kernels.Arg(0, np.int8), host_kernels.Arg(0, np.int8), s_idx, s_vals,
                                    page[6:]])
         _run(kernels, "union_loop", 4, [
-            _i64(70), None, a_idx, a_vals, marks, mvals, Arg(0, np.int8), Arg(0, np.int8),
+            _i64(70), None, a_idx, a_vals, marks, mvals, host_kernels.Arg(0, np.int8), host_kernels.Arg(0, np.int8),
             s_idx, s_vals, page[6:], ctl, _i64(limit), _i64(cap), s_counts, page,
-            _i64(page.size), Arg(5, np.uint64)], seed=cap)
+            _i64(page.size), host_kernels.Arg(5, np.uint64)], seed=cap)
         m = len(want)
         assert int(s_counts[0]) == m and ctl[2] == m and ctl[0] == round_ + 1 and ctl[3] == 0
         assert dict(zip(s_idx[:m].tolist(), s_vals[:m].tolist())) == want
@@ -400,10 +337,10 @@ def _levels_launch(kernels, A, state, r0, max_rounds, cap, seed, grid=4, width=2
     st = state
     _run(kernels, "push_levels", grid, [
         st["s_idx"], st["s_vals"], st["s_counts"], st["o_idx"], st["o_vals"], st["o_counts"],
-        ptr, col, np.ones(1, np.bool_), Arg(1, np.int32), st["bits"], None, Arg(0, np.int32),
-        Arg(2, np.int32), Arg(width, np.int32), st["stamp"], _i64(st["epoch"]), ptr,
+        ptr, col, np.ones(1, np.bool_), host_kernels.Arg(1, np.int32), st["bits"], None, host_kernels.Arg(0, np.int32),
+        host_kernels.Arg(2, np.int32), host_kernels.Arg(width, np.int32), st["stamp"], _i64(st["epoch"]), ptr,
         st["ctl"], _i64(r0), _i64(max_rounds), _i64(cap), words, st["bits"], st["levels"],
-        st["level_count"], Arg(1, np.int32), _i64(0)], seed=seed)
+        st["level_count"], host_kernels.Arg(1, np.int32), _i64(0)], seed=seed)
     return words
 
 

@@ -235,23 +235,22 @@ def push_loop(semiring, m_type, u_type, vfirst, idx32, c_type=None):
     """gbk_push_loop: a device loop's round that is one first-claim push, the loop's end
     fused into it (loops.py), with the next round's scalar assign into a bitmap of ``c_type``
     where given."""
-    def build():
-        mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
-        c = c_type.c_type if c_type is not None else "unsigned char"
-        return jit.Program(["spmspv.cuh"], [mul, mon],
-                           [f"gbk_push_loop<{args}, {_idx(idx32)}, {c}>"])
-    return _mv_key("push_loop", semiring, m_type, u_type, vfirst, idx32, c_type), build
+    return _push_rounds("push_loop", semiring, m_type, u_type, vfirst, idx32, c_type)
 
 
 def push_levels(semiring, m_type, u_type, vfirst, idx32, c_type=None):
     """gbk_push_levels: gbk_push_loop's rounds in one cooperative launch, a barrier of the
     grid between them (loops.py, the "persistent" mode); ``c_type`` as for push_loop."""
+    return _push_rounds("push_levels", semiring, m_type, u_type, vfirst, idx32, c_type)
+
+
+def _push_rounds(name, semiring, m_type, u_type, vfirst, idx32, c_type):
     def build():
         mul, mon, args = _mv_adapters(semiring, m_type, u_type, vfirst)
         c = c_type.c_type if c_type is not None else "unsigned char"
         return jit.Program(["spmspv.cuh"], [mul, mon],
-                           [f"gbk_push_levels<{args}, {_idx(idx32)}, {c}>"])
-    return _mv_key("push_levels", semiring, m_type, u_type, vfirst, idx32, c_type), build
+                           [f"gbk_{name}<{args}, {_idx(idx32)}, {c}>"])
+    return _mv_key(name, semiring, m_type, u_type, vfirst, idx32, c_type), build
 
 
 # -- vector formats (vector.cuh) -------------------------------------------------------------
