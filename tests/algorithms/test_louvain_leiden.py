@@ -180,9 +180,9 @@ def test_the_moves_gains(device, resolution):
 
 
 def test_louvain_stays_on_its_device(device, monkeypatch):
-    """No entry of Louvain's matrices and vectors is copied to the host (a diagonal built by
-    Matrix.from_diag or read by Matrix.diag would copy it: on a GPU the whole graph once a
-    level, the shift of the keys every step); only its scalars are read."""
+    """No entry of Louvain's matrices and vectors is copied to the host (its diagonals, the
+    shift of the keys every step, are built where the vectors are); only its scalars are
+    read."""
     def refuse(self):
         raise AssertionError(f"{type(self).__name__} {self.name} copied to the host")
 

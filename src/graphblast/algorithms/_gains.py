@@ -1,24 +1,17 @@
 """The gains of Louvain's and Leiden's local moves: the graph rescaled once per level, and a
 step's products over its active vertices."""
 
-from graphblast import Matrix, binary, indexunary, monoid, select, semiring
+from graphblast import binary, indexunary, monoid, select, semiring
 from graphblast.dtypes import FP64, INT64
 
 from . import _rows
 
-__all__ = ["rescaled", "products", "targets", "diagonal"]
+__all__ = ["rescaled", "products", "targets"]
 
 # The keys' quanta are those of at least this many columns: at least 2^-50 of the entries'
 # bound, so that the diagonal's margin of three quanta survives FP64's rounding of the
 # entries it is added to (on a small graph the keys would resolve finer than the floats).
 FINEST = 1 << 12
-
-
-def diagonal(v):
-    """``diag(v)``, built where ``v`` is from the Vectors of its indices and values (no copy
-    through the host, as ``Matrix.from_diag`` makes)."""
-    at = v.apply(indexunary.rowindex).new(INT64)
-    return Matrix.from_coo(at, at, v, v.dtype, nrows=v.size, ncols=v.size)
 
 
 def rescaled(A, resolution, two_m):
@@ -45,10 +38,10 @@ def rescaled(A, resolution, two_m):
     wide = 1 << max(A.nrows - 1, 0).bit_length()
     step = _rows.quantum(max(wide, FINEST), two_m * (2 + 1 / resolution))
     u = wide / step
-    O = diagonal(ks.apply(binary.truediv, left=u).new()).mxm(
+    O = ks.apply(binary.truediv, left=u).new().diag().mxm(
         select.offdiag(A).new(), semiring.any_times[FP64]).new()
     stay = k.dup(mask=ks.S).apply(binary.plus, right=3 * step).new()
-    O = O.ewise_add(diagonal(stay.apply(binary.times, right=u).new()), binary.plus).new()
+    O = O.ewise_add(stay.apply(binary.times, right=u).new().diag(), binary.plus).new()
     base = ks.inner(stay, semiring.plus_times[FP64]).new().value or 0.0
     return k, ks.apply(binary.times, right=1 / u).new(), O, (wide, step), loops - base
 
@@ -87,7 +80,7 @@ def targets(R, K, tot, keys):
     shift = tot.apply(binary.times, right=wide / step).new()        # N s tot, as K is
     shift = shift.apply(binary.band[INT64], right=-wide).new()      # N floor(tot s)
     shift(binary.plus) << shift.apply(indexunary.rowindex).new(INT64)
-    key = q.mxm(diagonal(shift), semiring.any_minus[INT64]).new()
+    key = q.mxm(shift.diag(), semiring.any_minus[INT64]).new()
     key = key.reduce_rowwise(monoid.max).new().apply(binary.rminus, right=0).new()
     target = key.apply(binary.band, right=wide - 1).new()
     return target if R is None else target.vxm(R, semiring.any_first[INT64]).new()
